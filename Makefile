@@ -1,0 +1,145 @@
+# attention-in-c — one entry point. `make help` lists the targets.
+#
+# Pattern rules only: a new chapter is a new folder chapters/NN_name/ with a
+# main.c (the narrated program, built as build/chapterN) and concept code
+# (*.c beside it, linked into build/libattn.a so later chapters can call it);
+# its tests are tests/test_chNN.c.
+
+CC      ?= cc
+BUILD   ?= build
+OPT     ?= -O2 -g
+STRICT  := -std=c99 -Wall -Wextra -Wpedantic -Werror -Wvla
+CPPFLAGS += -I.
+LDLIBS  += -lm
+EXTRA_CFLAGS  ?=
+EXTRA_LDFLAGS ?=
+ALL_CFLAGS = $(STRICT) $(OPT) $(EXTRA_CFLAGS) $(CFLAGS)
+# Chapter 8 is about speed: it alone may use -O3 -march=native (never -ffast-math:
+# the -inf mask needs IEEE semantics).
+FAST_OPT ?= -O3 -march=native -g
+
+# Optional: PYTHON=/path/to/python for the scripts/ targets.
+PYTHON ?=
+export PYTHON
+# Wrapper for running test programs (make memcheck sets valgrind).
+RUNNER ?=
+export RUNNER
+
+COMMON_SRC   := $(sort $(wildcard common/*.c))
+CHAPTER_DIRS := $(sort $(wildcard chapters/[0-9][0-9]_*))
+CHAPTER_LIB_SRC := $(sort $(filter-out %/main.c,$(wildcard chapters/*/*.c)))
+LIB_SRC  := $(COMMON_SRC) $(CHAPTER_LIB_SRC)
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+LIB      := $(BUILD)/libattn.a
+HARNESS  := $(BUILD)/obj/tests/harness.o
+
+TEST_SRC  := $(sort $(wildcard tests/test_*.c))
+TEST_BINS := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+TEST_SH   := $(sort $(wildcard tests/test_*.sh))
+COMMON_TEST_BINS := $(filter $(BUILD)/tests/test_common%,$(TEST_BINS))
+TOOLS     := $(BUILD)/npyinfo
+
+# chapter number of a folder: chapters/04_causal_mask -> 4
+chapter_num = $(patsubst 0%,%,$(firstword $(subst _, ,$(notdir $(1)))))
+chapter_nn  = $(firstword $(subst _, ,$(notdir $(1))))
+CHAPTER_BINS := $(foreach d,$(CHAPTER_DIRS),$(BUILD)/chapter$(call chapter_num,$(d)))
+
+.PHONY: all test test-common sanitize memcheck fuzz golden help clean
+.DEFAULT_GOAL := all
+
+all: $(LIB) $(CHAPTER_BINS) $(TOOLS) $(TEST_BINS)
+
+# Rebuild everything when the compiler or flags change (make CC=clang test).
+FLAGS_STAMP := $(BUILD)/.flags
+FLAGS_LINE  := $(CC) $(ALL_CFLAGS) $(EXTRA_LDFLAGS) $(FAST_OPT)
+$(shell mkdir -p $(BUILD) && (echo '$(FLAGS_LINE)' | cmp -s - $(FLAGS_STAMP) || echo '$(FLAGS_LINE)' > $(FLAGS_STAMP)))
+
+$(BUILD)/obj/%.o: %.c $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/obj/chapters/08_%.o: chapters/08_%.c $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(STRICT) $(FAST_OPT) $(EXTRA_CFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(LIB): $(LIB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(HARNESS) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(EXTRA_LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/npyinfo: $(BUILD)/obj/tests/npyinfo.o $(LIB)
+	$(CC) $(ALL_CFLAGS) $(EXTRA_LDFLAGS) -o $@ $^ $(LDLIBS)
+
+define CHAPTER_RULES
+$(BUILD)/chapter$(call chapter_num,$(1)): $(BUILD)/obj/$(1)/main.o $(LIB)
+	$$(CC) $$(ALL_CFLAGS) $$(EXTRA_LDFLAGS) -o $$@ $$^ $$(LDLIBS)
+.PHONY: chapter$(call chapter_num,$(1)) test-chapter$(call chapter_num,$(1))
+chapter$(call chapter_num,$(1)): $(BUILD)/chapter$(call chapter_num,$(1))
+	./$(BUILD)/chapter$(call chapter_num,$(1)) $$(ARGS)
+test-chapter$(call chapter_num,$(1)): all
+	@sh tests/run_tests.sh $(BUILD)/tests/test_ch$(call chapter_nn,$(1))
+endef
+$(foreach d,$(CHAPTER_DIRS),$(eval $(call CHAPTER_RULES,$(d))))
+
+# make test: every C test binary and every tests/test_*.sh; last line "N passed, M failed".
+test: all
+	@BUILD=$(BUILD) sh tests/run_tests.sh $(TEST_BINS) $(TEST_SH)
+
+test-common: all
+	@BUILD=$(BUILD) sh tests/run_tests.sh $(COMMON_TEST_BINS) tests/test_npyinfo.sh
+
+SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+sanitize:
+	@$(MAKE) --no-print-directory BUILD=build/sanitize OPT="-O1 -g" \
+	  EXTRA_CFLAGS="$(SAN_FLAGS)" EXTRA_LDFLAGS="$(SAN_FLAGS)" test
+
+VALGRIND := valgrind -q --error-exitcode=99 --leak-check=full \
+  --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect
+memcheck:
+	@command -v valgrind >/dev/null || { echo "memcheck needs valgrind: apt-get install valgrind" >&2; exit 1; }
+	@$(MAKE) --no-print-directory BUILD=build/memcheck OPT="-O1 -g" FAST_OPT="-O1 -g" RUNNER="$(VALGRIND)" test
+
+# make fuzz: libFuzzer (clang) on the .npy loader and the flag parser.
+FUZZ_SECONDS ?= 60
+FUZZ_CC ?= clang
+FUZZ_FLAGS := -std=c99 -g -O1 -fsanitize=fuzzer,address,undefined -I.
+FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
+fuzz:
+	@command -v $(FUZZ_CC) >/dev/null || { echo "fuzz needs clang: apt-get install clang libclang-rt-14-dev" >&2; exit 1; }
+	@mkdir -p build/fuzz
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	  name=$${t#fuzz_}; \
+	  echo "fuzz: building $$t"; \
+	  $(FUZZ_CC) $(FUZZ_FLAGS) tests/fuzz/$$t.c $(COMMON_SRC) -lm -o build/fuzz/$$t; \
+	  mkdir -p build/fuzz/corpus-$$name; \
+	  echo "fuzz: running $$t for $(FUZZ_SECONDS) s"; \
+	  build/fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=0 \
+	    -artifact_prefix=build/fuzz/$$t- build/fuzz/corpus-$$name tests/corpus/$$name 2>build/fuzz/$$t.log \
+	    || { tail -n 30 build/fuzz/$$t.log; echo "fuzz: $$t found a crash (see build/fuzz/)"; exit 1; }; \
+	  echo "fuzz: $$t ran $(FUZZ_SECONDS) s with no crash ($$(grep -c . build/fuzz/$$t.log) log lines)"; \
+	done
+
+golden:
+	@PY=$$(sh scripts/find_python.sh torch numpy) && $$PY scripts/make_golden.py
+
+help:
+	@echo "attention-in-c: make targets"
+	@echo "  make                build everything into $(BUILD)/"
+	@echo "  make chapterN       build and run chapter N (N = 0..8); ARGS='--help' passes flags"
+	@echo "  make test           run all tests; last line 'N passed, M failed'"
+	@echo "  make test-common    tests of common/ only"
+	@echo "  make test-chapterN  tests of chapter N only"
+	@echo "  make sanitize       all tests under ASan + UBSan"
+	@echo "  make memcheck       all tests under valgrind"
+	@echo "  make fuzz           libFuzzer on the .npy loader and flag parser (FUZZ_SECONDS=60)"
+	@echo "  make golden         rewrite tests/fixtures with PyTorch (PYTHON=... to choose)"
+	@echo "  make clean          remove build/"
+	@echo "  CC=clang            build with clang instead of the default compiler"
+
+clean:
+	rm -rf build
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -1,0 +1,83 @@
+/* cli.h — the one flag parser shared by every chapter program.
+ *
+ * A chapter says which flags apply (a set of CLI_* bits) and its defaults;
+ * cli_parse() fills an Args. Flags take "--name value" or "--name=value".
+ * Values are typed and range-checked: `--heads 0`, `--seq-len abc`,
+ * `--dropout 1.5` are usage errors naming the flag. An unknown flag, or a
+ * flag that does not apply to this chapter, is named too. Usage errors print
+ * one line on stderr and exit 2; --help prints the chapter's flags and exits 0.
+ */
+#ifndef COMMON_CLI_H
+#define COMMON_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum {
+    CLI_SEED    = 1u << 0,   /* --seed N            (default 123)            */
+    CLI_BATCH   = 1u << 1,   /* --batch B                                    */
+    CLI_SEQ_LEN = 1u << 2,   /* --seq-len T                                  */
+    CLI_D_IN    = 1u << 3,   /* --d-in D                                     */
+    CLI_D_OUT   = 1u << 4,   /* --d-out D                                    */
+    CLI_HEADS   = 1u << 5,   /* --heads H                                    */
+    CLI_DROPOUT = 1u << 6,   /* --dropout P  in [0, 1]                       */
+    CLI_EVAL    = 1u << 7,   /* --eval                                       */
+    CLI_CAUSAL  = 1u << 8,   /* --causal / --no-causal                       */
+    CLI_BIAS    = 1u << 9,   /* --bias                                       */
+    CLI_QUIET   = 1u << 10,  /* --quiet                                      */
+    CLI_DUMP    = 1u << 11,  /* --dump DIR                                   */
+    CLI_HEATMAP = 1u << 12,  /* --heatmap, --ascii                           */
+    CLI_QKV     = 1u << 13,  /* --q FILE --k FILE --v FILE                   */
+    CLI_INPUT   = 1u << 14,  /* --input FILE --weights DIR                   */
+    CLI_OUTPUT  = 1u << 15,  /* --output FILE                                */
+    CLI_IMPL    = 1u << 16,  /* --impl naive|reordered|tiled|online|flash    */
+    CLI_D_K     = 1u << 17   /* --d-k D (key/query width, chapters 1, 2, 4, 8) */
+};
+
+/* Largest accepted size for --batch, --seq-len, --d-in, --d-out, --d-k and --heads. Bigger products
+ * are still checked against memory by the chapter (t_check_fits). */
+#define CLI_MAX_SIZE 1000000
+
+typedef struct {
+    uint64_t seed;
+    int64_t batch, seq_len, d_in, d_out, d_k, heads;
+    double dropout;
+    bool eval;
+    bool causal;
+    bool bias;
+    bool quiet;
+    bool heatmap;
+    bool ascii;
+    const char *dump;      /* NULL when not given */
+    const char *q, *k, *v; /* NULL when not given */
+    const char *input;
+    const char *weights;
+    const char *output;
+    const char *impl;      /* "flash" by default in chapter 8 */
+    /* which flags were given on the command line (CLI_* bits) */
+    unsigned given;
+} Args;
+
+typedef struct {
+    const char *program;      /* "chapter4"                              */
+    const char *summary;      /* one line: what the program shows        */
+    unsigned flags;           /* CLI_* bits that apply                   */
+    Args defaults;            /* values before parsing                   */
+} CliSpec;
+
+/* Parse without printing or exiting: 0 = ok, 1 = --help asked,
+ * 2 = usage error (one sentence in err, naming the flag). */
+int cli_parse_args(const CliSpec *spec, int argc, char **argv, Args *out,
+                   char *err, size_t errlen);
+
+/* The usual entry point: parse; on --help print cli_usage and exit 0; on a
+ * usage error print "<program>: <sentence> (see --help)" and exit 2. Also
+ * sets the program name for error messages. */
+Args cli_parse(const CliSpec *spec, int argc, char **argv);
+
+/* Write the --help text. */
+void cli_usage(const CliSpec *spec, FILE *f);
+
+#endif

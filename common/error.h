@@ -1,0 +1,38 @@
+/* error.h — every misuse ends in one sentence.
+ *
+ * Library code never prints and exits on its own: it calls t_error() with a
+ * sentence naming the operation, the shapes and the rule broken, e.g.
+ *     matmul: (3, 5, 10) @ (8, 8): inner dims 10 != 8
+ * t_error() stores the sentence (t_last_error()) and calls the error hook.
+ * The default hook prints "error: <sentence>" on stderr and exits with 1,
+ * which is what a chapter program wants. Tests install a hook that
+ * longjmp()s back, so they can check the message (see tests/harness.h).
+ */
+#ifndef COMMON_ERROR_H
+#define COMMON_ERROR_H
+
+#include <stddef.h>
+
+/* Exit codes of every program (DESIGN.md contract). */
+enum { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2 };
+
+/* A hook gets the finished sentence. It must not return (exit or longjmp);
+ * if it does, t_error() exits with EXIT_RUNTIME anyway. */
+typedef void (*t_error_hook)(const char *message);
+
+/* Install a hook; NULL restores the default. Returns the previous hook. */
+t_error_hook t_set_error_hook(t_error_hook hook);
+
+/* Raise an error: printf-style sentence, no trailing newline needed. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 1, 2), noreturn))
+#endif
+void t_error(const char *fmt, ...);
+
+/* The last sentence passed to t_error() ("" if none yet). */
+const char *t_last_error(void);
+
+/* Name printed before messages by the default hook, e.g. "chapter4". */
+void t_set_program_name(const char *name);
+
+#endif

@@ -1,0 +1,37 @@
+/* npy.h — read and write NumPy .npy files (float32 tensors in and out).
+ *
+ * Load: format versions 1.0, 2.0 and 3.0; any header padding; dict keys in
+ * any order and extra whitespace; shapes like (3,), () and (2, 3). dtype
+ * '<f4' is read as is and '<f8' (NumPy's default) is converted to float32;
+ * big-endian '>f4'/'>f8' are byte-swapped; fortran_order True is transposed
+ * into C order. Anything else is refused with a sentence naming the file and
+ * the problem: bad magic, truncated header or data, unsupported dtype (named),
+ * negative or overflowing shapes, a shape bigger than the file, trailing bytes.
+ *
+ * Save: always '<f4', C order, version 1.0. Written to "<path>.tmp.<pid>" and
+ * renamed into place, so a failed run never leaves a half-written file.
+ */
+#ifndef COMMON_NPY_H
+#define COMMON_NPY_H
+
+#include <stddef.h>
+#include "tensor.h"
+
+/* Parse an in-memory .npy. On success returns 0 and sets *out (a tensor in
+ * the current scope); on failure returns -1 and writes one sentence (without
+ * the file name) into err. Never calls t_error. */
+int npy_parse(const unsigned char *buf, size_t len, Tensor **out,
+              char *err, size_t errlen);
+
+/* Load a file; any failure is t_error("<path>: <sentence>"). */
+Tensor *npy_load(const char *path);
+/* Save x (any strides) as float32 C-order; failure is t_error. */
+void npy_save(const char *path, const Tensor *x);
+/* Does the file exist (and can be opened for reading)? */
+bool npy_exists(const char *path);
+/* mkdir -p for --dump DIR; failure is t_error. */
+void npy_make_dir(const char *dir);
+/* npy_save into dir/name.npy (name without extension). */
+void npy_save_in(const char *dir, const char *name, const Tensor *x);
+
+#endif
