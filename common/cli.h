@@ -68,7 +68,11 @@ typedef struct {
 } CliSpec;
 
 /* Parse without printing or exiting: 0 = ok, 1 = --help asked,
- * 2 = usage error (one sentence in err, naming the flag). */
+ * 2 = usage error (one sentence in err, naming the flag). --help (or -h)
+ * anywhere wins over a usage error; otherwise the first error is reported.
+ * A repeated flag: the last one wins. `out` (may be NULL) is always written;
+ * its strings point into argv (impl: to a static name), so argv must outlive
+ * it. Only argv[1..argc-1] are read. */
 int cli_parse_args(const CliSpec *spec, int argc, char **argv, Args *out,
                    char *err, size_t errlen);
 

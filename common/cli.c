@@ -1,0 +1,547 @@
+/* cli.c — the one flag parser shared by every chapter program (see cli.h).
+ *
+ * The parser walks argv once. Each word is one of:
+ *   --name            a boolean flag, or a value flag whose value is the next word
+ *   --name=value      a value flag with its value attached
+ *   -h                the short form of --help
+ *   --                the end of the flags; any word after it is an error
+ *   anything else     a positional argument, which no chapter takes
+ * A value flag takes the next word as its value unless that word starts with
+ * "--" (then the value is missing: `--seq-len --heads 4`). Values are checked
+ * here, so a chapter can trust every field of Args.
+ *
+ * The first problem found is the one reported, but the walk goes on to the
+ * end so that `--hedas 4 --help` still shows the help.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+
+/* ---- the flag table ------------------------------------------------------ */
+
+typedef enum {
+    K_SIZE,   /* integer 1..CLI_MAX_SIZE               */
+    K_SEED,   /* unsigned 64-bit integer               */
+    K_REAL,   /* finite real in [0, 1]                 */
+    K_BOOL,   /* no value                              */
+    K_FILE,   /* non-empty file name                   */
+    K_DIR,    /* non-empty directory name              */
+    K_IMPL,   /* one of the names in impl_names        */
+    K_HELP    /* --help / -h                           */
+} Kind;
+
+typedef enum {
+    F_SEED, F_BATCH, F_SEQ_LEN, F_D_IN, F_D_OUT, F_D_K, F_HEADS, F_DROPOUT,
+    F_EVAL, F_CAUSAL, F_NO_CAUSAL, F_BIAS, F_QUIET, F_DUMP, F_HEATMAP,
+    F_ASCII, F_Q, F_K, F_V, F_INPUT, F_WEIGHTS, F_OUTPUT, F_IMPL, F_HELP
+} FlagId;
+
+typedef struct {
+    const char *name;      /* with the leading "--"                     */
+    const char *metavar;   /* NULL for flags without a value            */
+    unsigned bit;          /* CLI_* bit; 0 = always applies (--help)    */
+    Kind kind;
+    FlagId id;
+    const char *help;      /* one line for cli_usage                    */
+} Flag;
+
+/* In the order --help lists them. */
+static const Flag flags[] = {
+    {"--seed",      "N",    CLI_SEED,    K_SEED, F_SEED,
+     "random seed, like torch.manual_seed(N)"},
+    {"--batch",     "B",    CLI_BATCH,   K_SIZE, F_BATCH,     "batch size"},
+    {"--seq-len",   "T",    CLI_SEQ_LEN, K_SIZE, F_SEQ_LEN,   "sequence length"},
+    {"--d-in",      "D",    CLI_D_IN,    K_SIZE, F_D_IN,
+     "input width (the book's n_embd)"},
+    {"--d-out",     "D",    CLI_D_OUT,   K_SIZE, F_D_OUT,
+     "width of W_q, W_k, W_v outputs (the book's dim)"},
+    {"--d-k",       "D",    CLI_D_K,     K_SIZE, F_D_K,       "query/key width d_k"},
+    {"--heads",     "H",    CLI_HEADS,   K_SIZE, F_HEADS,     "number of heads"},
+    {"--dropout",   "P",    CLI_DROPOUT, K_REAL, F_DROPOUT,
+     "dropout probability on the attention weights"},
+    {"--eval",      NULL,   CLI_EVAL,    K_BOOL, F_EVAL,
+     "eval mode, dropout off, like model.eval()"},
+    {"--causal",    NULL,   CLI_CAUSAL,  K_BOOL, F_CAUSAL,
+     "mask future positions (causal attention)"},
+    {"--no-causal", NULL,   CLI_CAUSAL,  K_BOOL, F_NO_CAUSAL, "attend to every position"},
+    {"--bias",      NULL,   CLI_BIAS,    K_BOOL, F_BIAS,
+     "biases on W_q, W_k, W_v, W_o (nn.Linear bias)"},
+    {"--quiet",     NULL,   CLI_QUIET,   K_BOOL, F_QUIET,     "print only the result"},
+    {"--dump",      "DIR",  CLI_DUMP,    K_DIR,  F_DUMP,
+     "write the named intermediates into DIR as .npy"},
+    {"--heatmap",   NULL,   CLI_HEATMAP, K_BOOL, F_HEATMAP,
+     "draw the attention weights as a heatmap"},
+    {"--ascii",     NULL,   CLI_HEATMAP, K_BOOL, F_ASCII,
+     "heatmap in plain ASCII (implies --heatmap)"},
+    {"--q",         "FILE", CLI_QKV,     K_FILE, F_Q,
+     "queries .npy, shape (..., T, d_k); needs --k and --v"},
+    {"--k",         "FILE", CLI_QKV,     K_FILE, F_K,         "keys .npy, shape (..., S, d_k)"},
+    {"--v",         "FILE", CLI_QKV,     K_FILE, F_V,         "values .npy, shape (..., S, d_v)"},
+    {"--input",     "FILE", CLI_INPUT,   K_FILE, F_INPUT,
+     "input .npy, shape (B, T, d_in); needs --weights"},
+    {"--weights",   "DIR",  CLI_INPUT,   K_DIR,  F_WEIGHTS,
+     "folder with wq.npy wk.npy wv.npy, shape (d_out, d_in)"},
+    {"--output",    "FILE", CLI_OUTPUT,  K_FILE, F_OUTPUT,
+     "write the attention output here as .npy"},
+    {"--impl",      "NAME", CLI_IMPL,    K_IMPL, F_IMPL,
+     "naive, reordered, tiled, online or flash"},
+    {"--help",      NULL,   0,           K_HELP, F_HELP,      "show this help and exit"},
+};
+
+#define N_FLAGS (sizeof flags / sizeof flags[0])
+
+static const char *const impl_names[] = {"naive", "reordered", "tiled", "online", "flash"};
+#define N_IMPLS (sizeof impl_names / sizeof impl_names[0])
+
+/* ---- small helpers ------------------------------------------------------- */
+
+/* Write the first error only; later ones are dropped. */
+typedef struct {
+    char *buf;
+    size_t len;
+    bool failed;
+} Err;
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static void fail(Err *e, const char *fmt, ...)
+{
+    va_list ap;
+    if (e->failed) return;
+    e->failed = true;
+    if (!e->buf || e->len == 0) return;
+    va_start(ap, fmt);
+    vsnprintf(e->buf, e->len, fmt, ap);
+    va_end(ap);
+}
+
+/* A word of argv made safe to quote in one line: control bytes become \xNN,
+ * the empty word becomes '', and long words are cut with "...". */
+#define SHOW_MAX 48
+#define SHOW_BUF (SHOW_MAX * 4 + 8)
+
+static const char *show(char out[SHOW_BUF], const char *w)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t n = 0, i = 0, len = strlen(w), cut;
+    if (len == 0) {
+        strcpy(out, "''");
+        return out;
+    }
+    cut = len;
+    if (cut > SHOW_MAX) {
+        cut = SHOW_MAX;
+        /* do not split a UTF-8 sequence */
+        for (i = 0; i < 3 && cut > 0 && ((unsigned char)w[cut] & 0xC0) == 0x80; i++)
+            cut--;
+    }
+    for (i = 0; i < cut; i++) {
+        unsigned char c = (unsigned char)w[i];
+        if (c < 0x20 || c == 0x7f) {
+            out[n++] = '\\';
+            out[n++] = 'x';
+            out[n++] = hex[c >> 4];
+            out[n++] = hex[c & 15];
+        } else {
+            out[n++] = (char)c;
+        }
+    }
+    if (cut < len) {
+        memcpy(out + n, "...", 3);
+        n += 3;
+    }
+    out[n] = '\0';
+    return out;
+}
+
+/* Decimal digits only: no sign, no space, no "0x", no trailing bytes.
+ * Returns false on anything else or on overflow past UINT64_MAX. */
+static bool parse_u64(const char *s, uint64_t *out)
+{
+    uint64_t v = 0;
+    if (*s == '\0') return false;
+    for (; *s; s++) {
+        unsigned d;
+        if (*s < '0' || *s > '9') return false;
+        d = (unsigned)(*s - '0');
+        if (v > (UINT64_MAX - d) / 10) return false;
+        v = v * 10 + d;
+    }
+    *out = v;
+    return true;
+}
+
+/* digits [. digits] [e [+-] digits], at least one mantissa digit; or
+ * . digits. No sign, space, hex, nan or inf. Then strtod for the value. */
+static bool parse_real01(const char *s, double *out)
+{
+    const char *p = s;
+    char *end = NULL;
+    size_t mant = 0;
+    double v;
+    while (*p >= '0' && *p <= '9') { p++; mant++; }
+    if (*p == '.') {
+        p++;
+        while (*p >= '0' && *p <= '9') { p++; mant++; }
+    }
+    if (mant == 0) return false;
+    if (*p == 'e' || *p == 'E') {
+        size_t ed = 0;
+        p++;
+        if (*p == '+' || *p == '-') p++;
+        while (*p >= '0' && *p <= '9') { p++; ed++; }
+        if (ed == 0) return false;
+    }
+    if (*p != '\0') return false;
+    errno = 0;
+    v = strtod(s, &end);
+    if (end != p) return false;
+    /* ERANGE on underflow gives a tiny number, which is in range. */
+    if (errno == ERANGE && v > 1.0) return false;
+    if (!isfinite(v) || v < 0.0 || v > 1.0) return false;
+    *out = v;
+    return true;
+}
+
+static const Flag *find_flag(const char *name, size_t len)
+{
+    size_t i;
+    for (i = 0; i < N_FLAGS; i++)
+        if (strlen(flags[i].name) == len && memcmp(flags[i].name, name, len) == 0)
+            return &flags[i];
+    return NULL;
+}
+
+static bool takes_value(const Flag *f)
+{
+    return f->kind != K_BOOL && f->kind != K_HELP;
+}
+
+static const char *program_name(const CliSpec *spec)
+{
+    return spec && spec->program ? spec->program : "this program";
+}
+
+/* ---- applying one flag --------------------------------------------------- */
+
+static void apply_value(const Flag *f, const char *val, Args *a, Err *e)
+{
+    char sv[SHOW_BUF];
+    switch (f->kind) {
+    case K_SIZE: {
+        uint64_t v;
+        int64_t *dst = NULL;
+        if (!parse_u64(val, &v) || v < 1 || v > CLI_MAX_SIZE) {
+            fail(e, "%s %s: must be an integer from 1 to %d", f->name, show(sv, val),
+                 CLI_MAX_SIZE);
+            return;
+        }
+        switch (f->id) {
+        case F_BATCH:   dst = &a->batch; break;
+        case F_SEQ_LEN: dst = &a->seq_len; break;
+        case F_D_IN:    dst = &a->d_in; break;
+        case F_D_OUT:   dst = &a->d_out; break;
+        case F_D_K:     dst = &a->d_k; break;
+        case F_HEADS:   dst = &a->heads; break;
+        default: break;
+        }
+        if (dst) *dst = (int64_t)v;
+        return;
+    }
+    case K_SEED: {
+        uint64_t v;
+        if (!parse_u64(val, &v)) {
+            fail(e, "%s %s: must be an integer from 0 to 18446744073709551615",
+                 f->name, show(sv, val));
+            return;
+        }
+        a->seed = v;
+        return;
+    }
+    case K_REAL: {
+        double v;
+        if (!parse_real01(val, &v)) {
+            fail(e, "%s %s: must be a number from 0 to 1", f->name, show(sv, val));
+            return;
+        }
+        a->dropout = v;
+        return;
+    }
+    case K_FILE:
+    case K_DIR: {
+        if (val[0] == '\0') {
+            fail(e, "flag '%s' needs a non-empty %s name", f->name,
+                 f->kind == K_DIR ? "directory" : "file");
+            return;
+        }
+        switch (f->id) {
+        case F_DUMP:    a->dump = val; break;
+        case F_Q:       a->q = val; break;
+        case F_K:       a->k = val; break;
+        case F_V:       a->v = val; break;
+        case F_INPUT:   a->input = val; break;
+        case F_WEIGHTS: a->weights = val; break;
+        case F_OUTPUT:  a->output = val; break;
+        default: break;
+        }
+        return;
+    }
+    case K_IMPL: {
+        size_t i;
+        for (i = 0; i < N_IMPLS; i++) {
+            if (strcmp(val, impl_names[i]) == 0) {
+                a->impl = impl_names[i];
+                return;
+            }
+        }
+        fail(e, "%s %s: must be one of naive, reordered, tiled, online, flash",
+             f->name, show(sv, val));
+        return;
+    }
+    case K_BOOL:
+    case K_HELP:
+        return;
+    }
+}
+
+static void apply_bool(const Flag *f, Args *a)
+{
+    switch (f->id) {
+    case F_EVAL:      a->eval = true; break;
+    case F_CAUSAL:    a->causal = true; break;
+    case F_NO_CAUSAL: a->causal = false; break;
+    case F_BIAS:      a->bias = true; break;
+    case F_QUIET:     a->quiet = true; break;
+    case F_HEATMAP:   a->heatmap = true; break;
+    case F_ASCII:     a->ascii = true; a->heatmap = true; break;
+    default: break;
+    }
+}
+
+/* ---- the parser ---------------------------------------------------------- */
+
+int cli_parse_args(const CliSpec *spec, int argc, char **argv, Args *out,
+                   char *err, size_t errlen)
+{
+    Args a;
+    Err e;
+    bool help = false, end_of_flags = false;
+    bool saw_qkv = false, saw_input = false;
+    int i;
+
+    e.buf = err;
+    e.len = errlen;
+    e.failed = false;
+    if (err && errlen > 0) err[0] = '\0';
+
+    if (spec) {
+        a = spec->defaults;
+    } else {
+        memset(&a, 0, sizeof a);
+    }
+    a.given = 0;
+
+    for (i = 1; argv && i < argc && argv[i]; i++) {
+        const char *w = argv[i];
+        const char *eq, *val = NULL;
+        const Flag *f;
+        size_t name_len;
+        char sv[SHOW_BUF], name[SHOW_MAX + 2];
+
+        if (end_of_flags || w[0] != '-' || w[1] == '\0') {
+            fail(&e, "unexpected argument %s%s%s", w[0] ? "'" : "", show(sv, w),
+                 w[0] ? "'" : "");
+            continue;
+        }
+        if (strcmp(w, "--") == 0) {
+            end_of_flags = true;
+            continue;
+        }
+        if (strcmp(w, "-h") == 0) {
+            help = true;
+            continue;
+        }
+        eq = strchr(w, '=');
+        name_len = eq ? (size_t)(eq - w) : strlen(w);
+        {   /* the flag's name alone, for messages (show() cuts it if long) */
+            size_t n = name_len <= SHOW_MAX ? name_len : SHOW_MAX + 1;
+            memcpy(name, w, n);
+            name[n] = '\0';
+        }
+        if (w[1] != '-') {
+            /* "-seed": a known long flag with one dash gets a hint */
+            const Flag *hint = NULL;
+            if (name_len < SHOW_MAX) {
+                char dashed[SHOW_MAX + 2];
+                dashed[0] = '-';
+                memcpy(dashed + 1, w, name_len);
+                hint = find_flag(dashed, name_len + 1);
+            }
+            if (hint)
+                fail(&e, "unknown flag '%s' (did you mean '%s'?)", show(sv, name),
+                     hint->name);
+            else
+                fail(&e, "unknown flag '%s'", show(sv, name));
+            continue;
+        }
+        f = find_flag(w, name_len);
+        if (!f) {
+            fail(&e, "unknown flag '%s'", show(sv, name));
+            continue;
+        }
+
+        /* The value: attached, or the next word unless that is a flag. */
+        if (takes_value(f)) {
+            if (eq) {
+                val = eq + 1;
+            } else if (i + 1 < argc && argv[i + 1] &&
+                       strncmp(argv[i + 1], "--", 2) != 0) {
+                val = argv[++i];
+            }
+        }
+
+        if (f->bit && !(spec && (spec->flags & f->bit))) {
+            fail(&e, "flag '%s' does not apply to %s", f->name, program_name(spec));
+            continue;
+        }
+        if (!takes_value(f)) {
+            if (eq) {
+                fail(&e, "flag '%s' takes no value", f->name);
+                continue;
+            }
+            if (f->kind == K_HELP) {
+                help = true;
+            } else {
+                apply_bool(f, &a);
+                a.given |= f->bit;
+            }
+            continue;
+        }
+        if (!val) {
+            fail(&e, "flag '%s' needs a value", f->name);
+            continue;
+        }
+        {
+            bool before = e.failed;
+            apply_value(f, val, &a, &e);
+            if (e.failed && !before) continue;
+        }
+        a.given |= f->bit;
+        if (f->bit == CLI_QKV) saw_qkv = true;
+        if (f->bit == CLI_INPUT) saw_input = true;
+    }
+
+    if (!help && !e.failed) {
+        if (saw_qkv && !(a.q && a.k && a.v)) {
+            char missing[32] = "";
+            const char *names[3];
+            int n = 0, j;
+            if (!a.q) names[n++] = "--q";
+            if (!a.k) names[n++] = "--k";
+            if (!a.v) names[n++] = "--v";
+            for (j = 0; j < n; j++) {
+                if (j > 0) strcat(missing, j == n - 1 ? " and " : ", ");
+                strcat(missing, names[j]);
+            }
+            fail(&e, "--q, --k and --v go together: missing %s", missing);
+        } else if (saw_input && !(a.input && a.weights)) {
+            fail(&e, "--input and --weights go together: missing %s",
+                 a.input ? "--weights" : "--input");
+        }
+    }
+
+    if (out) *out = a;
+    if (help) return 1;
+    return e.failed ? 2 : 0;
+}
+
+Args cli_parse(const CliSpec *spec, int argc, char **argv)
+{
+    char err[512];
+    Args a;
+    int rc;
+    t_set_program_name(program_name(spec));
+    rc = cli_parse_args(spec, argc, argv, &a, err, sizeof err);
+    if (rc == 1) {
+        cli_usage(spec, stdout);
+        fflush(stdout);
+        exit(EXIT_OK);
+    }
+    if (rc != 0) {
+        fprintf(stderr, "%s: %s (see --help)\n", program_name(spec), err);
+        exit(EXIT_USAGE);
+    }
+    return a;
+}
+
+/* ---- --help -------------------------------------------------------------- */
+
+static void default_text(const Flag *f, const Args *d, char *buf, size_t n)
+{
+    char sv[SHOW_BUF];
+    const char *s = NULL;
+    buf[0] = '\0';
+    switch (f->id) {
+    case F_SEED:    snprintf(buf, n, " (default %llu)", (unsigned long long)d->seed); return;
+    case F_BATCH:   snprintf(buf, n, " (default %lld)", (long long)d->batch); return;
+    case F_SEQ_LEN: snprintf(buf, n, " (default %lld)", (long long)d->seq_len); return;
+    case F_D_IN:    snprintf(buf, n, " (default %lld)", (long long)d->d_in); return;
+    case F_D_OUT:   snprintf(buf, n, " (default %lld)", (long long)d->d_out); return;
+    case F_D_K:     snprintf(buf, n, " (default %lld)", (long long)d->d_k); return;
+    case F_HEADS:   snprintf(buf, n, " (default %lld)", (long long)d->heads); return;
+    case F_DROPOUT: snprintf(buf, n, " (default %g)", d->dropout); return;
+    case F_EVAL:    snprintf(buf, n, " (default %s)", d->eval ? "on" : "off"); return;
+    case F_CAUSAL:  if (d->causal) snprintf(buf, n, " (the default)"); return;
+    case F_NO_CAUSAL: if (!d->causal) snprintf(buf, n, " (the default)"); return;
+    case F_BIAS:    snprintf(buf, n, " (default %s)", d->bias ? "on" : "off"); return;
+    case F_QUIET:   snprintf(buf, n, " (default %s)", d->quiet ? "on" : "off"); return;
+    case F_HEATMAP: snprintf(buf, n, " (default %s)", d->heatmap ? "on" : "off"); return;
+    case F_ASCII:   snprintf(buf, n, " (default %s)", d->ascii ? "on" : "off"); return;
+    case F_DUMP:    s = d->dump; break;
+    case F_Q:       s = d->q; break;
+    case F_K:       s = d->k; break;
+    case F_V:       s = d->v; break;
+    case F_INPUT:   s = d->input; break;
+    case F_WEIGHTS: s = d->weights; break;
+    case F_OUTPUT:  s = d->output; break;
+    case F_IMPL:    s = d->impl; break;
+    case F_HELP:    return;
+    }
+    if (s) snprintf(buf, n, " (default %s)", show(sv, s));
+}
+
+void cli_usage(const CliSpec *spec, FILE *f)
+{
+    size_t i;
+    Args none;
+    const Args *d;
+    memset(&none, 0, sizeof none);
+    d = spec ? &spec->defaults : &none;
+
+    fprintf(f, "usage: %s [flags]\n", program_name(spec));
+    if (spec && spec->summary && spec->summary[0]) fprintf(f, "%s\n", spec->summary);
+    fprintf(f, "\nflags:\n");
+    for (i = 0; i < N_FLAGS; i++) {
+        const Flag *fl = &flags[i];
+        char lhs[32], def[128];
+        if (fl->bit && !(spec && (spec->flags & fl->bit))) continue;
+        if (fl->kind == K_HELP)
+            snprintf(lhs, sizeof lhs, "%s, -h", fl->name);
+        else if (fl->metavar)
+            snprintf(lhs, sizeof lhs, "%s %s", fl->name, fl->metavar);
+        else
+            snprintf(lhs, sizeof lhs, "%s", fl->name);
+        default_text(fl, d, def, sizeof def);
+        fprintf(f, "  %-16s %s%s\n", lhs, fl->help, def);
+    }
+    fprintf(f, "\nFlags take \"--name value\" or \"--name=value\".\n");
+    fprintf(f, "exit status: 0 ok, 1 runtime error (bad file, shape mismatch), "
+               "2 usage error\n");
+}
