@@ -26,7 +26,7 @@ RUNNER ?=
 export RUNNER
 
 COMMON_SRC   := $(sort $(wildcard common/*.c))
-CHAPTER_DIRS := $(sort $(wildcard chapters/[0-9][0-9]_*))
+CHAPTER_DIRS := $(sort $(patsubst %/main.c,%,$(wildcard chapters/[0-9][0-9]_*/main.c)))
 CHAPTER_LIB_SRC := $(sort $(filter-out %/main.c,$(wildcard chapters/*/*.c)))
 LIB_SRC  := $(COMMON_SRC) $(CHAPTER_LIB_SRC)
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
@@ -80,7 +80,7 @@ $(BUILD)/chapter$(call chapter_num,$(1)): $(BUILD)/obj/$(1)/main.o $(LIB)
 chapter$(call chapter_num,$(1)): $(BUILD)/chapter$(call chapter_num,$(1))
 	./$(BUILD)/chapter$(call chapter_num,$(1)) $$(ARGS)
 test-chapter$(call chapter_num,$(1)): all
-	@sh tests/run_tests.sh $(BUILD)/tests/test_ch$(call chapter_nn,$(1))
+	@BUILD=$(BUILD) sh tests/run_tests.sh $(BUILD)/tests/test_ch$(call chapter_nn,$(1)) $$(wildcard tests/test_ch$(call chapter_nn,$(1))_*.sh)
 endef
 $(foreach d,$(CHAPTER_DIRS),$(eval $(call CHAPTER_RULES,$(d))))
 

@@ -22,5 +22,8 @@
 #include "npy.h"
 #include "print.h"
 #include "cli.h"
+#include "narrate.h"
+#include "state.h"
+#include "heatmap.h"
 
 #endif

@@ -1,0 +1,111 @@
+/* narrate.c — numbered steps, PyTorch lines and one-sentence reasons on stdout. */
+#include "narrate.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "print.h"
+
+static bool quiet = false;
+static int step_no = 0;
+
+void narrate_set_quiet(bool q) { quiet = q; }
+bool narrate_quiet(void) { return quiet; }
+
+/* Print text wrapped at 80 columns; first line after `first`, others after `indent`. */
+static void wrapped(const char *first, const char *indent, const char *text) {
+    const int width = 80;
+    int col = printf("%s", first);
+    const char *p = text;
+    while (*p) {
+        if (*p == '\n') {
+            col = printf("\n%s", indent) - 1;
+            p++;
+            continue;
+        }
+        size_t word = strcspn(p, " \n");
+        if (col + (int)word > width && col > (int)strlen(indent)) {
+            col = printf("\n%s", indent) - 1;
+        }
+        col += printf("%.*s", (int)word, p);
+        p += word;
+        if (*p == ' ') {
+            col += printf(" ");
+            p++;
+        }
+    }
+    printf("\n");
+}
+
+static void vwrapped(const char *first, const char *indent, const char *fmt, va_list ap) {
+    char buf[4096];
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    wrapped(first, indent, buf);
+}
+
+void narrate_title(const char *fmt, ...) {
+    if (quiet) return;
+    va_list ap;
+    va_start(ap, fmt);
+    char buf[512];
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    size_t n = strlen(buf);
+    printf("%s\n", buf);
+    for (size_t i = 0; i < n && i < 80; i++) putchar('=');
+    printf("\n");
+}
+
+void narrate_step(const char *fmt, ...) {
+    if (quiet) return;
+    va_list ap;
+    char head[16];
+    snprintf(head, sizeof head, "\n[%d] ", ++step_no);
+    va_start(ap, fmt);
+    vwrapped(head, "    ", fmt, ap);
+    va_end(ap);
+}
+
+void narrate_torch(const char *line) {
+    if (quiet) return;
+    printf("    PyTorch: %s\n", line);
+}
+
+void narrate_why(const char *fmt, ...) {
+    if (quiet) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vwrapped("    why: ", "         ", fmt, ap);
+    va_end(ap);
+}
+
+void narrate_say(const char *fmt, ...) {
+    if (quiet) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vwrapped("    ", "    ", fmt, ap);
+    va_end(ap);
+}
+
+void narrate_show(const char *name, const Tensor *x) {
+    if (quiet) return;
+    t_print_named(name, x);
+}
+
+void narrate_layout(const char *name, const Tensor *x) {
+    if (quiet) return;
+    char s[T_SHAPE_STR], st[T_SHAPE_STR];
+    printf("    %s: shape %s  strides %s  offset %lld  contiguous %s\n", name, t_shape_str(x, s),
+           t_strides_str(x, st), (long long)x->offset, t_is_contiguous(x) ? "yes" : "no");
+}
+
+void narrate_result(const char *name, const Tensor *x) { t_print_named(name, x); }
+
+void narrate_result_text(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    printf("\n");
+}
