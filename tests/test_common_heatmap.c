@@ -203,7 +203,7 @@ static void test_indices_label_rows_and_columns_without_tokens(void) {
     char *text = render(causal_weights(5), NULL, false);
     CHECK(line_starting(text, "  0  1  2  3  4") != NULL);
     for (int i = 0; i < 5; i++) {
-        char prefix[8];
+        char prefix[16];
         snprintf(prefix, sizeof prefix, "%d ", i);
         CHECK(line_starting(text, prefix) != NULL);
     }
