@@ -164,7 +164,9 @@ static void row_major_strides(int ndim, const int64_t *shape, int64_t *strides) 
     int64_t st = 1;
     for (int i = ndim - 1; i >= 0; i--) {
         strides[i] = st;
-        st *= shape[i] > 0 ? shape[i] : 1;
+        /* an empty tensor may have huge other dims: saturate, strides are unused then */
+        if (shape[i] > 1 && st > INT64_MAX / shape[i]) st = INT64_MAX;
+        else st *= shape[i] > 0 ? shape[i] : 1;
     }
 }
 

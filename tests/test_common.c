@@ -154,6 +154,8 @@ static void test_too_big_is_a_sentence(void) {
     CHECK_ERROR(t_zeros(SHAPE(100000, 100000, 100000)), "more than the");
     CHECK_ERROR(t_zeros(SHAPE(INT64_MAX, 4)), "more elements than memory can address");
     CHECK_ERROR(t_zeros(SHAPE(2, -3)), "negative size in dim 1");
+    Tensor *empty = t_zeros(SHAPE(INT64_C(1) << 62, 8, 0)); /* no elements: fine, no overflow */
+    CHECK_EQ_INT(t_numel(empty), 0);
     size_t old = t_max_bytes();
     t_set_max_bytes(1000);
     CHECK_ERROR(t_zeros(SHAPE(100, 100)), "zeros: shape (100, 100) needs 39.1 KiB of float32");

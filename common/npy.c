@@ -1,0 +1,718 @@
+/* npy.c — read and write NumPy .npy files (see npy.h).
+ *
+ * The .npy format (NumPy's numpy/lib/format.py) is:
+ *
+ *     "\x93NUMPY"  major  minor  HEADER_LEN  HEADER  DATA
+ *
+ * HEADER_LEN is 2 bytes little-endian in version 1.0 and 4 bytes in 2.0 and
+ * 3.0. HEADER is a Python dict literal such as
+ *
+ *     {'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }
+ *
+ * padded with spaces and ended by '\n' so that DATA starts at a multiple of
+ * 64 bytes. DATA is the raw elements, C order unless fortran_order is True.
+ *
+ * np.save(path, x)   ->  npy_save(path, x)
+ * np.load(path)      ->  npy_load(path)
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "npy.h"
+#include "error.h"
+
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#define NPY_MAGIC     "\x93NUMPY"
+#define NPY_MAGIC_LEN 6
+#define NPY_ALIGN     64       /* data starts at a multiple of this (NumPy's ARRAY_ALIGN) */
+#define NPY_PATH_MAX  4096     /* longest path we build on the stack */
+#define NPY_STR_MAX   40       /* longest descr / key we keep (longer ones are cut in messages) */
+
+/* ---- small helpers ------------------------------------------------------- */
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err && errlen > 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+static bool host_is_little_endian(void)
+{
+    const uint16_t one = 1;
+    unsigned char first;
+    memcpy(&first, &one, 1);
+    return first == 1;
+}
+
+/* NumPy's spelling of a shape: "()", "(3,)", "(2, 3)". */
+static char *dims_str(int ndim, const int64_t *dims, char *buf, size_t cap)
+{
+    size_t n = 0;
+    int i;
+    n += (size_t)snprintf(buf + n, cap - n, "(");
+    for (i = 0; i < ndim && n < cap; i++)
+        n += (size_t)snprintf(buf + n, cap - n, "%s%lld", i ? ", " : "",
+                              (long long)dims[i]);
+    if (n < cap)
+        snprintf(buf + n, cap - n, ndim == 1 ? ",)" : ")");
+    return buf;
+}
+
+/* ---- header parsing ------------------------------------------------------ */
+
+typedef struct {
+    const unsigned char *begin, *p, *end;
+} Cursor;
+
+typedef struct {
+    char descr[NPY_STR_MAX];
+    bool fortran_order;
+    int ndim;                  /* number of dims in the header (may exceed T_MAX_DIMS) */
+    int64_t dims[T_MAX_DIMS];
+} Header;
+
+static long pos(const Cursor *c) { return (long)(c->p - c->begin); }
+
+static bool is_space(unsigned char ch)
+{
+    return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\f' || ch == '\v';
+}
+
+static void skip_ws(Cursor *c)
+{
+    while (c->p < c->end && is_space(*c->p)) c->p++;
+}
+
+static bool peek(const Cursor *c, char ch) { return c->p < c->end && *c->p == (unsigned char)ch; }
+
+/* A quoted Python string ('...' or "..."); keeps at most cap-1 bytes. */
+static int parse_string(Cursor *c, char *dst, size_t cap, const char *what,
+                        char *err, size_t errlen)
+{
+    unsigned char quote;
+    size_t n = 0;
+    if (!(peek(c, '\'') || peek(c, '"')))
+        return fail(err, errlen,
+                    "header is not a valid dict: expected a quoted %s at byte %ld of the header",
+                    what, pos(c));
+    quote = *c->p++;
+    while (c->p < c->end && *c->p != quote) {
+        if (*c->p == '\\' || *c->p == '\n')
+            return fail(err, errlen,
+                        "header is not a valid dict: unexpected character in a string at byte %ld of the header",
+                        pos(c));
+        if (n + 1 < cap) dst[n++] = (char)*c->p;
+        c->p++;
+    }
+    dst[n] = '\0';
+    if (c->p == c->end)
+        return fail(err, errlen, "header is not a valid dict: a string is not closed");
+    c->p++;
+    return 0;
+}
+
+/* True / False, as a whole word. */
+static int parse_bool(Cursor *c, bool *value, char *err, size_t errlen)
+{
+    static const char *const words[2] = {"False", "True"};
+    int i;
+    for (i = 0; i < 2; i++) {
+        size_t n = strlen(words[i]);
+        if ((size_t)(c->end - c->p) >= n && memcmp(c->p, words[i], n) == 0) {
+            const unsigned char *after = c->p + n;
+            if (after == c->end || !(*after == '_' || (*after >= 'a' && *after <= 'z') ||
+                                     (*after >= 'A' && *after <= 'Z') ||
+                                     (*after >= '0' && *after <= '9'))) {
+                c->p = after;
+                *value = (i == 1);
+                return 0;
+            }
+        }
+    }
+    return fail(err, errlen,
+                "header is not a valid dict: 'fortran_order' must be True or False (at byte %ld of the header)",
+                pos(c));
+}
+
+/* A tuple of integers: (), (3,), (2, 3), (2,3,). Python 2's "3L" is accepted. */
+static int parse_shape(Cursor *c, Header *h, char *err, size_t errlen)
+{
+    bool trailing_comma = false;
+    h->ndim = 0;
+    if (!peek(c, '('))
+        return fail(err, errlen,
+                    "header is not a valid dict: 'shape' must be a tuple like (2, 3) (at byte %ld of the header)",
+                    pos(c));
+    c->p++;
+    skip_ws(c);
+    while (!peek(c, ')')) {
+        bool negative = false;
+        int64_t v = 0;
+        if (peek(c, '-')) {
+            negative = true;
+            c->p++;
+        }
+        if (!(c->p < c->end && *c->p >= '0' && *c->p <= '9'))
+            return fail(err, errlen,
+                        "header is not a valid dict: 'shape' must be a tuple of integers (at byte %ld of the header)",
+                        pos(c));
+        while (c->p < c->end && *c->p >= '0' && *c->p <= '9') {
+            int d = *c->p - '0';
+            if (v > (INT64_MAX - d) / 10)
+                return fail(err, errlen, "shape has a dimension too large for a 64-bit integer");
+            v = v * 10 + d;
+            c->p++;
+        }
+        if (peek(c, 'L') || peek(c, 'l')) c->p++;
+        if (negative && v != 0)
+            return fail(err, errlen, "shape has a negative dimension -%lld", (long long)v);
+        if (h->ndim == INT32_MAX / 2)
+            return fail(err, errlen, "shape has too many dims");
+        if (h->ndim < T_MAX_DIMS) h->dims[h->ndim] = v;
+        h->ndim++;
+        skip_ws(c);
+        trailing_comma = false;
+        if (peek(c, ',')) {
+            c->p++;
+            trailing_comma = true;
+            skip_ws(c);
+        } else if (!peek(c, ')')) {
+            return fail(err, errlen,
+                        "header is not a valid dict: expected ',' or ')' in 'shape' at byte %ld of the header",
+                        pos(c));
+        }
+    }
+    if (h->ndim == 1 && !trailing_comma)
+        return fail(err, errlen,
+                    "header is not a valid dict: 'shape' (%lld) is not a tuple (a one-dim shape is written (%lld,))",
+                    (long long)h->dims[0], (long long)h->dims[0]);
+    c->p++; /* ')' */
+    if (h->ndim > T_MAX_DIMS)
+        return fail(err, errlen, "shape has %d dims; at most %d are supported", h->ndim, T_MAX_DIMS);
+    return 0;
+}
+
+static int parse_header(const unsigned char *text, size_t len, Header *h, char *err, size_t errlen)
+{
+    Cursor c;
+    bool have_descr = false, have_fortran = false, have_shape = false;
+    c.begin = c.p = text;
+    c.end = text + len;
+
+    skip_ws(&c);
+    if (!peek(&c, '{'))
+        return fail(err, errlen, "header is not a dict (it does not start with '{')");
+    c.p++;
+    for (;;) {
+        char key[NPY_STR_MAX];
+        bool *seen;
+        skip_ws(&c);
+        if (peek(&c, '}')) break;
+        if (c.p == c.end)
+            return fail(err, errlen, "header is not a valid dict: it ends before its closing '}'");
+        if (parse_string(&c, key, sizeof key, "key", err, errlen) != 0) return -1;
+        if (strcmp(key, "descr") == 0) seen = &have_descr;
+        else if (strcmp(key, "fortran_order") == 0) seen = &have_fortran;
+        else if (strcmp(key, "shape") == 0) seen = &have_shape;
+        else
+            return fail(err, errlen,
+                        "header has an unexpected key '%s' (a .npy header holds only 'descr', 'fortran_order' and 'shape')",
+                        key);
+        if (*seen) return fail(err, errlen, "header has the key '%s' twice", key);
+        *seen = true;
+        skip_ws(&c);
+        if (!peek(&c, ':'))
+            return fail(err, errlen,
+                        "header is not a valid dict: expected ':' after '%s' at byte %ld of the header",
+                        key, pos(&c));
+        c.p++;
+        skip_ws(&c);
+        if (seen == &have_descr) {
+            if (peek(&c, '['))
+                return fail(err, errlen,
+                            "unsupported dtype: structured (record) arrays are not read, only float32 ('<f4') and float64 ('<f8')");
+            if (parse_string(&c, h->descr, sizeof h->descr, "dtype for 'descr'", err, errlen) != 0)
+                return -1;
+        } else if (seen == &have_fortran) {
+            if (parse_bool(&c, &h->fortran_order, err, errlen) != 0) return -1;
+        } else {
+            if (parse_shape(&c, h, err, errlen) != 0) return -1;
+        }
+        skip_ws(&c);
+        if (peek(&c, ',')) {
+            c.p++;
+        } else if (!peek(&c, '}')) {
+            return fail(err, errlen,
+                        "header is not a valid dict: expected ',' or '}' after the value of '%s' at byte %ld of the header",
+                        key, pos(&c));
+        }
+    }
+    c.p++; /* '}' */
+    skip_ws(&c);
+    if (c.p != c.end)
+        return fail(err, errlen,
+                    "header is not a valid dict: unexpected text after its closing '}' at byte %ld of the header",
+                    pos(&c));
+    if (!have_descr) return fail(err, errlen, "header has no 'descr' key (the dtype)");
+    if (!have_fortran) return fail(err, errlen, "header has no 'fortran_order' key");
+    if (!have_shape) return fail(err, errlen, "header has no 'shape' key");
+    return 0;
+}
+
+/* ---- element decoding ------------------------------------------------------ */
+
+static float to_float(double d)
+{
+    /* Out-of-range doubles become +-inf (IEEE rounding), written out so the
+     * conversion is never undefined behaviour. */
+    if (d > FLT_MAX) return d >= 0x1.ffffffp127 ? INFINITY : FLT_MAX;
+    if (d < -FLT_MAX) return d <= -0x1.ffffffp127 ? -INFINITY : -FLT_MAX;
+    return (float)d;
+}
+
+static float read_elem(const unsigned char *p, size_t esize, bool swap)
+{
+    unsigned char b[8];
+    size_t i;
+    if (swap)
+        for (i = 0; i < esize; i++) b[i] = p[esize - 1 - i];
+    else
+        memcpy(b, p, esize);
+    if (esize == 4) {
+        float f;
+        memcpy(&f, b, 4);
+        return f;
+    } else {
+        double d;
+        memcpy(&d, b, 8);
+        return to_float(d);
+    }
+}
+
+/* ---- npy_parse ------------------------------------------------------------ */
+
+int npy_parse(const unsigned char *buf, size_t len, Tensor **out, char *err, size_t errlen)
+{
+    Header h;
+    size_t header_start, header_len, data_start, avail, esize, i;
+    int major, minor, k;
+    char order;
+    const char *dtype_name;
+    bool swap;
+    int64_t numel;
+    uint64_t need, out_bytes;
+    char shape_buf[T_SHAPE_STR];
+    Shape s;
+    Tensor *t;
+    float *dst;
+
+    if (out) *out = NULL;
+    if (err && errlen > 0) err[0] = '\0';
+    if (!buf && len > 0) return fail(err, errlen, "no data");
+
+    /* magic and version */
+    if (len < NPY_MAGIC_LEN || memcmp(buf, NPY_MAGIC, NPY_MAGIC_LEN) != 0)
+        return fail(err, errlen, "not a .npy file (bad magic bytes)");
+    if (len < NPY_MAGIC_LEN + 2)
+        return fail(err, errlen, "truncated header: the file ends inside the version bytes");
+    major = buf[6];
+    minor = buf[7];
+    if (!((major == 1 || major == 2 || major == 3) && minor == 0))
+        return fail(err, errlen,
+                    "unsupported .npy format version %d.%d (only 1.0, 2.0 and 3.0 are read)",
+                    major, minor);
+    if (major == 1) {
+        header_start = 10;
+        if (len < header_start)
+            return fail(err, errlen, "truncated header: the file ends inside the header length");
+        header_len = (size_t)buf[8] | (size_t)buf[9] << 8;
+    } else {
+        uint32_t hl;
+        header_start = 12;
+        if (len < header_start)
+            return fail(err, errlen, "truncated header: the file ends inside the header length");
+        hl = (uint32_t)buf[8] | (uint32_t)buf[9] << 8 | (uint32_t)buf[10] << 16 |
+             (uint32_t)buf[11] << 24;
+        if ((uint64_t)hl > (uint64_t)(SIZE_MAX - header_start))
+            return fail(err, errlen, "truncated header: it claims %lu bytes", (unsigned long)hl);
+        header_len = hl;
+    }
+    if (header_len > len - header_start)
+        return fail(err, errlen,
+                    "truncated header: it claims %zu bytes but the file has only %zu after the preamble",
+                    header_len, len - header_start);
+
+    /* the dict */
+    memset(&h, 0, sizeof h);
+    if (parse_header(buf + header_start, header_len, &h, err, errlen) != 0) return -1;
+
+    /* dtype */
+    order = h.descr[0];
+    if ((order == '<' || order == '>' || order == '=') && h.descr[1] == 'f' &&
+        (h.descr[2] == '4' || h.descr[2] == '8') && h.descr[3] == '\0') {
+        esize = h.descr[2] == '4' ? 4 : 8;
+        dtype_name = esize == 4 ? "float32" : "float64";
+    } else {
+        return fail(err, errlen,
+                    "unsupported dtype '%s': only float32 ('<f4') and float64 ('<f8') are read",
+                    h.descr);
+    }
+    swap = (order == '<' && !host_is_little_endian()) ||
+           (order == '>' && host_is_little_endian());
+
+    /* sizes: checked before anything is allocated */
+    dims_str(h.ndim, h.dims, shape_buf, sizeof shape_buf);
+    /* The product of the non-zero dims must fit even when a zero dim makes
+     * the count 0: the strides of the tensor are such products. */
+    numel = 1;
+    for (k = 0; k < h.ndim; k++) {
+        if (h.dims[k] == 0) continue;
+        if (numel > INT64_MAX / h.dims[k])
+            return fail(err, errlen, "shape %s has too many elements (the count overflows 64 bits)",
+                        shape_buf);
+        numel *= h.dims[k];
+    }
+    for (k = 0; k < h.ndim; k++)
+        if (h.dims[k] == 0) numel = 0;
+    if ((uint64_t)numel > UINT64_MAX / esize)
+        return fail(err, errlen, "shape %s has too many elements (the byte size overflows 64 bits)",
+                    shape_buf);
+    need = (uint64_t)numel * esize;
+    data_start = header_start + header_len;
+    avail = len - data_start;
+    if (need > (uint64_t)avail)
+        return fail(err, errlen, "truncated data: shape %s needs %llu bytes of %s data, the file has %zu",
+                    shape_buf, (unsigned long long)need, dtype_name, avail);
+    if (need < (uint64_t)avail)
+        return fail(err, errlen,
+                    "extra bytes after the data: shape %s needs %llu bytes of %s data, the file has %zu",
+                    shape_buf, (unsigned long long)need, dtype_name, avail);
+    out_bytes = (uint64_t)numel * sizeof(float);
+    if (out_bytes > (uint64_t)t_max_bytes())
+        return fail(err, errlen,
+                    "shape %s needs %llu bytes as float32, more than the limit of %zu bytes (set ATTN_MAX_BYTES to raise it)",
+                    shape_buf, (unsigned long long)out_bytes, t_max_bytes());
+
+    /* the tensor */
+    s.ndim = h.ndim;
+    for (k = 0; k < T_MAX_DIMS; k++) s.dims[k] = k < h.ndim ? h.dims[k] : 0;
+    t = t_zeros(s);
+    if (numel == 0) {
+        if (out) *out = t;
+        return 0;
+    }
+    dst = t->storage->data + t->offset;
+    if (!h.fortran_order || h.ndim < 2) {
+        for (i = 0; i < (size_t)numel; i++)
+            dst[i] = read_elem(buf + data_start + i * esize, esize, swap);
+    } else {
+        /* Fortran order: the first index varies fastest in the file. Walk the
+         * file in that order and put each element where C order wants it. */
+        int64_t idx[T_MAX_DIMS] = {0}, cstride[T_MAX_DIMS], off = 0;
+        cstride[h.ndim - 1] = 1;
+        for (k = h.ndim - 2; k >= 0; k--) cstride[k] = cstride[k + 1] * h.dims[k + 1];
+        for (i = 0; i < (size_t)numel; i++) {
+            dst[off] = read_elem(buf + data_start + i * esize, esize, swap);
+            for (k = 0; k < h.ndim; k++) {
+                idx[k]++;
+                off += cstride[k];
+                if (idx[k] < h.dims[k]) break;
+                off -= cstride[k] * h.dims[k];
+                idx[k] = 0;
+            }
+        }
+    }
+    if (out) *out = t;
+    return 0;
+}
+
+/* ---- npy_load -------------------------------------------------------------- */
+
+/* Largest file worth reading: float64 data of the largest tensor allowed,
+ * plus room for any header. */
+static size_t file_limit(void)
+{
+    size_t m = t_max_bytes();
+    if (m > (SIZE_MAX - ((size_t)1 << 20)) / 2) return SIZE_MAX;
+    return 2 * m + ((size_t)1 << 20);
+}
+
+/* Read the whole file into a malloc'd buffer. */
+static int read_file(const char *path, unsigned char **out, size_t *out_len, char *err, size_t errlen)
+{
+    FILE *f;
+    struct stat st;
+    unsigned char *buf;
+    size_t cap, len = 0, limit = file_limit();
+
+    *out = NULL;
+    *out_len = 0;
+    f = fopen(path, "rb");
+    if (!f) return fail(err, errlen, "cannot open the file: %s", strerror(errno));
+    cap = 4096;
+    if (fstat(fileno(f), &st) == 0) {
+        if (S_ISDIR(st.st_mode)) {
+            fclose(f);
+            return fail(err, errlen, "is a directory, not a .npy file");
+        }
+        if (S_ISREG(st.st_mode) && st.st_size >= 0) {
+            if ((uint64_t)st.st_size > (uint64_t)limit) {
+                fclose(f);
+                return fail(err, errlen,
+                            "the file is %lld bytes, more than any tensor this program may load (set ATTN_MAX_BYTES to raise the limit)",
+                            (long long)st.st_size);
+            }
+            cap = (size_t)st.st_size + 1;  /* +1 so EOF is seen without growing */
+        }
+    }
+    buf = malloc(cap);
+    if (!buf) {
+        fclose(f);
+        return fail(err, errlen, "out of memory reading %zu bytes", cap);
+    }
+    for (;;) {
+        size_t n;
+        if (len == cap) {
+            unsigned char *bigger;
+            size_t new_cap = cap > limit / 2 ? limit : cap * 2;
+            if (new_cap <= cap) {
+                free(buf);
+                fclose(f);
+                return fail(err, errlen,
+                            "the file is larger than any tensor this program may load (set ATTN_MAX_BYTES to raise the limit)");
+            }
+            bigger = realloc(buf, new_cap);
+            if (!bigger) {
+                free(buf);
+                fclose(f);
+                return fail(err, errlen, "out of memory reading %zu bytes", new_cap);
+            }
+            buf = bigger;
+            cap = new_cap;
+        }
+        n = fread(buf + len, 1, cap - len, f);
+        len += n;
+        if (n == 0) {
+            if (ferror(f)) {
+                int e = errno;
+                free(buf);
+                fclose(f);
+                return fail(err, errlen, "cannot read the file: %s", strerror(e));
+            }
+            break;
+        }
+    }
+    fclose(f);
+    *out = buf;
+    *out_len = len;
+    return 0;
+}
+
+Tensor *npy_load(const char *path)
+{
+    char err[512];
+    unsigned char *buf;
+    size_t len;
+    Tensor *t = NULL;
+    int rc;
+
+    if (!path || !*path) t_error("npy_load: no file name given");
+    if (read_file(path, &buf, &len, err, sizeof err) != 0) t_error("%s: %s", path, err);
+    rc = npy_parse(buf, len, &t, err, sizeof err);
+    free(buf);  /* before t_error, which does not return */
+    if (rc != 0) t_error("%s: %s", path, err);
+    return t;
+}
+
+/* ---- npy_save -------------------------------------------------------------- */
+
+/* The whole preamble + header, padded so the data starts at a multiple of
+ * NPY_ALIGN. Returns its length. */
+static size_t make_header(const Tensor *x, unsigned char *buf, size_t cap)
+{
+    char shape_buf[T_SHAPE_STR];
+    char dict[T_SHAPE_STR + 100];
+    size_t n, total, header_len;
+
+    dims_str(x->ndim, x->shape, shape_buf, sizeof shape_buf);
+    n = (size_t)snprintf(dict, sizeof dict, "{'descr': '<f4', 'fortran_order': False, 'shape': %s, }",
+                         shape_buf);
+    if (n >= sizeof dict) return 0;
+    total = 10 + n + 1;                                     /* + '\n' */
+    total += (NPY_ALIGN - total % NPY_ALIGN) % NPY_ALIGN;   /* spaces */
+    if (total > cap) return 0;
+    header_len = total - 10;
+    memcpy(buf, NPY_MAGIC, NPY_MAGIC_LEN);
+    buf[6] = 1;
+    buf[7] = 0;
+    buf[8] = (unsigned char)(header_len & 0xff);
+    buf[9] = (unsigned char)(header_len >> 8);
+    memcpy(buf + 10, dict, n);
+    memset(buf + 10 + n, ' ', total - 10 - n - 1);
+    buf[total - 1] = '\n';
+    return total;
+}
+
+/* Write x's elements in row-major order as little-endian float32.
+ * Returns 0, or an errno value. */
+static int write_data(FILE *f, const Tensor *x)
+{
+    unsigned char chunk[4096];
+    size_t used = 0;
+    int64_t idx[T_MAX_DIMS] = {0}, i, numel = 1, off = x->offset;
+    bool swap = !host_is_little_endian();
+    int k;
+
+    for (k = 0; k < x->ndim; k++) numel *= x->shape[k];
+    for (i = 0; i < numel; i++) {
+        unsigned char *b = chunk + used;
+        memcpy(b, &x->storage->data[off], 4);
+        if (swap) {
+            unsigned char t0 = b[0], t1 = b[1];
+            b[0] = b[3];
+            b[1] = b[2];
+            b[2] = t1;
+            b[3] = t0;
+        }
+        used += 4;
+        if (used == sizeof chunk) {
+            if (fwrite(chunk, 1, used, f) != used) return errno ? errno : EIO;
+            used = 0;
+        }
+        for (k = x->ndim - 1; k >= 0; k--) {
+            idx[k]++;
+            off += x->strides[k];
+            if (idx[k] < x->shape[k]) break;
+            off -= x->strides[k] * x->shape[k];
+            idx[k] = 0;
+        }
+    }
+    if (used > 0 && fwrite(chunk, 1, used, f) != used) return errno ? errno : EIO;
+    return 0;
+}
+
+void npy_save(const char *path, const Tensor *x)
+{
+    char tmp[NPY_PATH_MAX + 32];
+    unsigned char header[512];
+    size_t header_size;
+    FILE *f;
+    int e;
+
+    if (!path || !*path) t_error("npy_save: no file name given");
+    if (!x) t_error("npy_save: cannot write '%s': the tensor is NULL", path);
+    if (strlen(path) >= NPY_PATH_MAX)
+        t_error("npy_save: the file name is too long (%zu characters, at most %d)", strlen(path),
+                NPY_PATH_MAX - 1);
+    if (x->ndim < 0 || x->ndim > T_MAX_DIMS)
+        t_error("npy_save: cannot write '%s': the tensor has %d dims", path, x->ndim);
+    header_size = make_header(x, header, sizeof header);
+    if (header_size == 0) t_error("npy_save: cannot write '%s': header too long", path);
+
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    f = fopen(tmp, "wb");
+    if (!f) {
+        e = errno;
+        t_error("npy_save: cannot write '%s': %s", path, strerror(e));
+    }
+    errno = 0;
+    e = 0;
+    if (fwrite(header, 1, header_size, f) != header_size) e = errno ? errno : EIO;
+    if (!e) e = write_data(f, x);
+    if (!e && fflush(f) != 0) e = errno ? errno : EIO;
+    if (fclose(f) != 0 && !e) e = errno ? errno : EIO;
+    if (e) {
+        remove(tmp);
+        t_error("npy_save: cannot write '%s': %s", path, strerror(e));
+    }
+    if (rename(tmp, path) != 0) {
+        e = errno;
+        remove(tmp);
+        t_error("npy_save: cannot write '%s' (renaming the finished temporary file failed): %s",
+                path, strerror(e));
+    }
+}
+
+void npy_save_in(const char *dir, const char *name, const Tensor *x)
+{
+    char path[NPY_PATH_MAX];
+    size_t dl, n;
+    if (!dir || !*dir) t_error("npy_save_in: no directory given");
+    if (!name || !*name) t_error("npy_save_in: no file name given");
+    dl = strlen(dir);
+    n = (size_t)snprintf(path, sizeof path, "%s%s%s.npy", dir, dir[dl - 1] == '/' ? "" : "/", name);
+    if (n >= sizeof path)
+        t_error("npy_save_in: the path '%s/%s.npy' is too long (at most %d characters)", dir, name,
+                NPY_PATH_MAX - 1);
+    npy_save(path, x);
+}
+
+/* ---- files and directories ---------------------------------------------- */
+
+bool npy_exists(const char *path)
+{
+    struct stat st;
+    FILE *f;
+    if (!path || !*path) return false;
+    if (stat(path, &st) != 0 || S_ISDIR(st.st_mode)) return false;
+    f = fopen(path, "rb");
+    if (!f) return false;
+    fclose(f);
+    return true;
+}
+
+static bool is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+void npy_make_dir(const char *dir)
+{
+    char p[NPY_PATH_MAX];
+    size_t n;
+    char *s;
+
+    if (!dir || !*dir) t_error("npy_make_dir: no directory name given");
+    n = strlen(dir);
+    if (n >= sizeof p)
+        t_error("npy_make_dir: the directory name is too long (%zu characters, at most %d)", n,
+                NPY_PATH_MAX - 1);
+    memcpy(p, dir, n + 1);
+    /* mkdir -p: make every prefix that ends at a '/', then the whole path. */
+    for (s = p + 1;; s++) {
+        if (*s == '/' || *s == '\0') {
+            char saved = *s;
+            *s = '\0';
+            if (mkdir(p, 0777) != 0) {
+                int e = errno;
+                if (!is_dir(p)) {
+                    if (e == EEXIST)
+                        t_error("npy_make_dir: cannot create directory '%s': '%s' exists and is not a directory",
+                                dir, p);
+                    t_error("npy_make_dir: cannot create directory '%s': %s", p, strerror(e));
+                }
+            }
+            *s = saved;
+            if (saved == '\0') break;
+        }
+    }
+}

@@ -1,0 +1,145 @@
+#!/bin/sh
+# test_npyinfo.sh — the exit status and stderr contract of a program that
+# reads .npy files, checked on the seed corpus tests/corpus/npy/.
+#
+#     sh tests/test_npyinfo.sh [build/npyinfo]      (from the repo root)
+#
+# Without an argument the program is $BUILD/npyinfo (BUILD defaults to build);
+# it runs under $RUNNER when that is set (valgrind in make memcheck).
+# valid_*.npy must load (exit 0, one line naming the file on stdout, nothing
+# on stderr); every other corpus file must be refused with exit 1 and exactly
+# one line on stderr that names the file; no file at all, or an unknown
+# option, is a usage error (exit 2, one line on stderr). --compare says
+# whether two files are close (exit 0) or not (exit 1, one line).
+# Prints one line per failing check and ends with
+#     test_npyinfo: N passed, M failed
+set -u
+
+prog=${1:-${BUILD:-build}/npyinfo}
+corpus=${CORPUS:-tests/corpus/npy}
+tmp=${TMPDIR:-/tmp}/test_npyinfo.$$
+mkdir -p "$tmp" || exit 1
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+passed=0
+failed=0
+pass() { passed=$((passed + 1)); }
+fail() { failed=$((failed + 1)); printf '%s\n' "FAIL: $*"; }
+
+# run ARGS...: runs the program, sets $status, $out, $err (files)
+run() {
+    ${RUNNER:-} "$prog" "$@" > "$tmp/out" 2> "$tmp/err"
+    status=$?
+}
+lines() { wc -l < "$1" | tr -d ' '; }
+
+if [ ! -x "$prog" ]; then
+    fail "$prog is not an executable program"
+    echo "test_npyinfo: $passed passed, $failed failed"
+    exit 1
+fi
+
+found=0
+for f in "$corpus"/*.npy; do
+    [ -e "$f" ] || continue
+    found=$((found + 1))
+    run "$f"
+    case $(basename "$f") in
+    valid_*)
+        if [ "$status" -ne 0 ]; then
+            fail "$f: exit status $status, expected 0 ($(head -n 1 "$tmp/err"))"
+        elif [ "$(lines "$tmp/out")" -ne 1 ] || ! grep -F -q -- "$f: shape (" "$tmp/out"; then
+            fail "$f: expected one line \"$f: shape (...), float32\" on stdout"
+        elif [ -s "$tmp/err" ]; then
+            fail "$f: loaded, but wrote on stderr: $(head -n 1 "$tmp/err")"
+        else
+            pass
+        fi
+        ;;
+    *)
+        if [ "$status" -ne 1 ]; then
+            fail "$f: exit status $status, expected 1"
+        elif [ "$(lines "$tmp/err")" -ne 1 ]; then
+            fail "$f: $(lines "$tmp/err") lines on stderr, expected exactly 1"
+        elif ! grep -F -q -- "$f" "$tmp/err"; then
+            fail "$f: the stderr line does not name the file: $(cat "$tmp/err")"
+        else
+            pass
+        fi
+        ;;
+    esac
+done
+if [ "$found" -lt 2 ]; then
+    fail "no .npy files in $corpus"
+fi
+
+# a bad file after a good one: still exit 1 and one line on stderr
+good=$corpus/valid_f4_2x3.npy
+bad=$corpus/bad_truncated_data.npy
+run "$good" "$bad"
+if [ "$status" -eq 1 ] && [ "$(lines "$tmp/err")" -eq 1 ] && grep -F -q -- "$bad" "$tmp/err"; then
+    pass
+else
+    fail "good then bad file: exit status $status, stderr: $(cat "$tmp/err")"
+fi
+
+# a file that does not exist
+run "$tmp/no_such_file.npy"
+if [ "$status" -eq 1 ] && [ "$(lines "$tmp/err")" -eq 1 ] && grep -F -q -- "no_such_file.npy" "$tmp/err"; then
+    pass
+else
+    fail "missing file: exit status $status, stderr: $(cat "$tmp/err")"
+fi
+
+# --print shows the values (C order, even for the Fortran-order file)
+run --print "$corpus/valid_fortran.npy"
+if [ "$status" -eq 0 ] && grep -q '\[1\., 2\., 3\.\]' "$tmp/out" && grep -q '\[4\., 5\., 6\.\]' "$tmp/out"; then
+    pass
+else
+    fail "--print valid_fortran.npy: expected rows [1., 2., 3.] and [4., 5., 6.], got: $(cat "$tmp/out")"
+fi
+
+# --compare: the Fortran-order file holds the same matrix as the C-order one
+run --compare "$good" "$corpus/valid_fortran.npy" 0 0
+if [ "$status" -eq 0 ] && [ ! -s "$tmp/err" ]; then pass; else
+    fail "--compare of equal matrices: exit status $status, stderr: $(cat "$tmp/err")"; fi
+# the same matrix with its last element 6.0 changed to 7.0 (float32 00 00 e0 40)
+{ dd bs=1 count=148 < "$good" 2>/dev/null; printf '\000\000\340\100'; } > "$tmp/seven.npy"
+run --compare "$tmp/seven.npy" "$good" 0 0.5
+if [ "$status" -eq 1 ] && [ "$(lines "$tmp/err")" -eq 1 ] && grep -F -q "[1, 2]" "$tmp/err"; then pass; else
+    fail "--compare of different matrices: exit status $status (expected 1), stderr: $(cat "$tmp/err")"; fi
+run --compare "$tmp/seven.npy" "$good" 0 1.5
+if [ "$status" -eq 0 ]; then pass; else
+    fail "--compare within atol 1.5: exit status $status (expected 0), stderr: $(cat "$tmp/err")"; fi
+run --compare "$good" "$corpus/valid_f8.npy"
+if [ "$status" -eq 1 ] && [ "$(lines "$tmp/err")" -eq 1 ] && grep -F -q "(2, 3) vs (2, 2)" "$tmp/err"; then pass; else
+    fail "--compare of different shapes: exit status $status (expected 1), stderr: $(cat "$tmp/err")"; fi
+run --compare "$good" "$bad"
+if [ "$status" -eq 1 ] && [ "$(lines "$tmp/err")" -eq 1 ] && grep -F -q -- "$bad" "$tmp/err"; then pass; else
+    fail "--compare with a bad file: exit status $status (expected 1), stderr: $(cat "$tmp/err")"; fi
+run --compare "$good" "$good" abc
+if [ "$status" -eq 2 ] && [ "$(lines "$tmp/err")" -eq 1 ]; then pass; else
+    fail "--compare with RTOL abc: exit status $status (expected 2), stderr: $(cat "$tmp/err")"; fi
+
+# usage errors: exit 2, one line on stderr
+run
+if [ "$status" -eq 2 ] && [ "$(lines "$tmp/err")" -eq 1 ]; then
+    pass
+else
+    fail "no arguments: exit status $status (expected 2), $(lines "$tmp/err") lines on stderr (expected 1)"
+fi
+run --no-such-option "$good"
+if [ "$status" -eq 2 ] && [ "$(lines "$tmp/err")" -eq 1 ]; then
+    pass
+else
+    fail "unknown option: exit status $status (expected 2), $(lines "$tmp/err") lines on stderr (expected 1)"
+fi
+run --help
+if [ "$status" -eq 0 ] && grep -q usage "$tmp/out"; then
+    pass
+else
+    fail "--help: exit status $status (expected 0) and a usage text on stdout"
+fi
+
+echo "test_npyinfo: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
