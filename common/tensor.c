@@ -256,6 +256,8 @@ int64_t t_size(const Tensor *x, int dim) { return x->shape[t_wrap_dim("size", di
 
 int64_t t_numel(const Tensor *x) {
     int64_t n = 1;
+    for (int i = 0; i < x->ndim; i++)
+        if (x->shape[i] == 0) return 0; /* before multiplying: other dims may be huge */
     for (int i = 0; i < x->ndim; i++) n *= x->shape[i];
     return n;
 }
