@@ -51,7 +51,7 @@ void narrate_say(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)))
 #endif
     ;
-/* "name = tensor(...)" with its shape. */
+/* "name = tensor(...)" with its shape (at column 0, like print(x) in Python). */
 void narrate_show(const char *name, const Tensor *x);
 /* "name: shape (..) strides (..) contiguous yes/no" — the layout without values. */
 void narrate_layout(const char *name, const Tensor *x);

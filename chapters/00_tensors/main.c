@@ -1,0 +1,233 @@
+/* main.c — chapter 0: tensors in memory.
+ *
+ * Before any attention, the moves the seed code makes on its tensors:
+ * shape and strides, view (zero copy), transpose(1, 2) (strides swap, the
+ * tensor is no longer contiguous), why view() then needs contiguous() (the
+ * error, caught, then the fix), nn.Linear as x·Wᵀ + b, the split and merge of
+ * heads, and the causal mask made with torch.full and torch.triu(diagonal=1).
+ * The strides are printed at every step.
+ *
+ *     build/chapter0                      sizes: --batch 2 --seq-len 3 --d-in 3 --d-out 4 --heads 2
+ *     build/chapter0 --d-out 8 --heads 4  four heads of head_dim 2
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "chapters/00_tensors/tensors.h"
+
+/* Quiet-proof one-line layout, for the results of the run. */
+static void result_layout(const char *what, const Tensor *x) {
+    char s[T_SHAPE_STR], st[T_SHAPE_STR];
+    narrate_result_text("%-38s shape %-14s strides %-16s contiguous %s", what, t_shape_str(x, s),
+                        t_strides_str(x, st), t_is_contiguous(x) ? "yes" : "no");
+}
+
+/* "dim 0 has stride 1, but a contiguous (3, 2) has stride 2 there" */
+static void say_why_not_contiguous(const char *name, const Tensor *x) {
+    char s[T_SHAPE_STR], want[T_SHAPE_STR];
+    int d = stride_mismatch_dim(x);
+    Shape cs = contiguous_strides(t_shape(x));
+    if (d < 0) {
+        narrate_say("%s is contiguous: its strides are the row-major ones %s.", name, shape_str(cs, want));
+        return;
+    }
+    narrate_say("%s is not contiguous: dim %d has stride %lld, but a contiguous %s has strides %s, "
+                "i.e. %lld there.", name, d, (long long)x->strides[d], t_shape_str(x, s),
+                shape_str(cs, want), (long long)cs.dims[d]);
+}
+
+int main(int argc, char **argv) {
+    CliSpec spec = {
+        "chapter0",
+        "Chapter 0: tensors in memory -- shape, strides, view, transpose, contiguous, "
+        "nn.Linear, full, triu.",
+        CLI_SEED | CLI_QUIET | CLI_BATCH | CLI_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_HEADS,
+        {0},
+    };
+    spec.defaults.seed = 123;
+    spec.defaults.batch = 2;
+    spec.defaults.seq_len = 3;
+    spec.defaults.d_in = 3;
+    spec.defaults.d_out = 4;
+    spec.defaults.heads = 2;
+    Args args = cli_parse(&spec, argc, argv);
+    if (args.d_out % args.heads != 0) {
+        fprintf(stderr, "chapter0: --d-out %lld is not a multiple of --heads %lld (each head gets "
+                        "head_dim = d_out / n_heads features) (see --help)\n",
+                (long long)args.d_out, (long long)args.heads);
+        return EXIT_USAGE;
+    }
+    t_scope_begin();
+    narrate_set_quiet(args.quiet);
+    t_manual_seed(args.seed);
+
+    const int64_t bsz = args.batch, seqlen = args.seq_len, d_in = args.d_in, d_out = args.d_out;
+    const int64_t n_heads = args.heads, head_dim = d_out / n_heads;
+    char err[1024];
+
+    narrate_title("Chapter 0 -- tensors in memory: shape, strides, view, transpose, contiguous");
+
+    /* ---- 1. storage + shape + strides ---------------------------------- */
+    narrate_step("A tensor is one flat row of floats (the storage) seen through a shape and strides");
+    narrate_torch("x = torch.arange(6.).view(2, 3)");
+    Tensor *x = t_view(t_arange(6), SHAPE(2, 3)); /* (2, 3) */
+    narrate_show("x", x);
+    narrate_layout("x", x);
+    show_storage("x", x);
+    int64_t at12 = element_offset(x, (int64_t[]){1, 2});
+    narrate_say("x[1][2] lives at storage position offset + 1*stride(0) + 2*stride(1) = 0 + 1*3 + 2*1 "
+                "= %lld, and holds %g.", (long long)at12, (double)t_get(x, 1, 2));
+    narrate_why("a stride is how many floats to skip to move one step along that dim: one row of x "
+                "is 3 floats, one column 1 float.");
+
+    /* ---- 2. view: zero copy -------------------------------------------- */
+    narrate_step("view() gives the same storage a new shape: nothing is copied");
+    narrate_torch("y = x.view(3, 2)");
+    Tensor *y = t_view(x, SHAPE(3, 2)); /* (3, 2) */
+    narrate_show("y", y);
+    narrate_layout("y", y);
+    narrate_say("y shares x's storage: %s.", t_shares_storage(x, y) ? "yes" : "no");
+    narrate_torch("y[0][1] = 100.0   # and look at x");
+    t_set(y, 100.0f, 0, 1);
+    narrate_show("x", x);
+    t_set(y, 1.0f, 0, 1); /* put it back */
+    narrate_why("view only writes a new shape and new strides over the same numbers, so the number "
+                "of elements must match (2*3 == 3*2) and a write through y shows up in x.");
+
+    /* ---- 3. transpose: strides swap ------------------------------------- */
+    narrate_step("transpose() swaps two dims by swapping their strides: still no copy");
+    narrate_torch("t = x.transpose(0, 1)");
+    Tensor *t = t_transpose(x, 0, 1); /* (3, 2), strides (1, 3) */
+    narrate_show("t", t);
+    narrate_layout("t", t);
+    narrate_say("Storage position of each element of t (row by row, this is where reading t jumps):");
+    narrate_show("storage_offsets(t)", storage_offsets(t));
+    say_why_not_contiguous("t", t);
+    narrate_why("reading t row by row visits the storage as 0, 3, 1, 4, 2, 5: the numbers are no "
+                "longer in the order the shape suggests, which is what 'not contiguous' means.");
+
+    /* ---- 4. view refuses a non-contiguous tensor -------------------------- */
+    narrate_step("view() on a non-contiguous tensor is an error");
+    narrate_torch("t.view(6)");
+    Tensor *flat = NULL;
+    if (!try_view(t, SHAPE(6), &flat, err, sizeof err)) {
+        narrate_say("PyTorch: RuntimeError: view size is not compatible with input tensor's size and "
+                    "stride (at least one dimension spans across two contiguous subspaces). Use "
+                    ".reshape(...) instead.");
+        narrate_say("here:    %s", err);
+    }
+    narrate_why("a view can only change strides, and no single stride walks the storage as "
+                "0, 3, 1, 4, 2, 5.");
+
+    /* ---- 5. contiguous() copies, then view works -------------------------- */
+    narrate_step("contiguous() copies the elements into new storage in reading order; then view() works");
+    narrate_torch("c = t.contiguous(); flat = c.view(6)");
+    Tensor *c = t_contiguous(t); /* (3, 2), strides (2, 1) */
+    narrate_layout("c", c);
+    show_storage("c", c);
+    narrate_say("c shares t's storage: %s.", t_shares_storage(c, t) ? "yes" : "no");
+    flat = t_view(c, SHAPE(6)); /* (6,) */
+    narrate_show("flat", flat);
+    narrate_layout("flat", flat);
+    narrate_why("after the copy the storage is 0, 3, 1, 4, 2, 5 and the row-major strides fit again "
+                "(x.reshape(6) does the same: a view when it can, a copy when it must).");
+
+    /* ---- 6. nn.Linear: x · Wᵀ + b ---------------------------------------- */
+    narrate_step("nn.Linear(d_in, d_out) computes x · Wᵀ + b, with W stored as (d_out, d_in)");
+    narrate_torch("x = torch.randn(bsz, seqlen, d_in); wq = nn.Linear(d_in, d_out); xq = wq(x)");
+    Tensor *xin = t_randn(SHAPE(bsz, seqlen, d_in)); /* (bsz, seqlen, d_in) */
+    Linear *wq = nn_linear(d_in, d_out, true);        /* weight (d_out, d_in), bias (d_out,) */
+    narrate_show("x", xin);
+    narrate_layout("x", xin);
+    narrate_show("wq.weight", wq->weight);
+    narrate_layout("wq.weight", wq->weight);
+    narrate_show("wq.bias", wq->bias);
+    Tensor *wt = t_transpose(wq->weight, 0, 1); /* (d_in, d_out), a view */
+    narrate_torch("wq.weight.T   # a transposed view, no copy");
+    narrate_layout("wq.weight.T", wt);
+    Tensor *xq = nn_linear_forward(wq, xin);             /* (bsz, seqlen, d_out) */
+    Tensor *by_hand = t_add(t_matmul(xin, wt), wq->bias); /* torch.matmul(x, W.T) + b */
+    narrate_show("xq", xq);
+    narrate_layout("xq", xq);
+    narrate_say("largest |wq(x) - (x @ W.T + b)| = %g", t_max_abs_diff(xq, by_hand));
+    narrate_why("each row of W is one output feature; x @ W.T dots every token's d_in features with "
+                "every row, for all (batch, token) pairs at once, and the bias is added to every row.");
+
+    /* ---- 7. split heads: view, then transpose(1, 2) ----------------------- */
+    narrate_step("Split d_out = %lld into %lld heads of head_dim %lld: view, then transpose(1, 2)",
+                 (long long)d_out, (long long)n_heads, (long long)head_dim);
+    narrate_torch("xq = xq.view(bsz, seqlen, n_heads, head_dim)");
+    Tensor *xq4 = t_view(xq, SHAPE(bsz, seqlen, n_heads, head_dim)); /* (bsz, seqlen, n_heads, head_dim) */
+    narrate_layout("xq (view)", xq4);
+    narrate_torch("xq = xq.transpose(1, 2)");
+    Tensor *heads = t_transpose(xq4, 1, 2); /* (bsz, n_heads, seqlen, head_dim) */
+    narrate_show("xq", heads);
+    narrate_layout("xq (transposed)", heads);
+    say_why_not_contiguous("xq", heads);
+    narrate_say("Where each element of the heads lives in xq's storage (in batch b, head h of token t "
+                "starts at b*%lld + t*%lld + h*%lld):", (long long)(seqlen * d_out), (long long)d_out,
+                (long long)head_dim);
+    narrate_show("storage_offsets(xq)", storage_offsets(heads));
+    narrate_why("a head is a head_dim-wide slice of every token's features; moving the head dim "
+                "in front lets one batched matmul treat (bsz, n_heads) as batch dims, and no data moves.");
+
+    /* ---- 8. merge heads: transpose back, contiguous, view ------------------ */
+    narrate_step("Merge the heads back: transpose(1, 2), contiguous(), view(bsz, seqlen, -1)");
+    narrate_torch("output = torch.matmul(scores, xv)   # here: xq.contiguous() stands in for it");
+    Tensor *output = t_contiguous(heads); /* (bsz, n_heads, seqlen, head_dim), a fresh tensor */
+    narrate_layout("output", output);
+    narrate_say("matmul writes a fresh tensor in head order, so output is contiguous. (Transposing "
+                "the split view itself back would only give xq's own strides back.)");
+    narrate_torch("output = output.transpose(1, 2)");
+    Tensor *back = t_transpose(output, 1, 2); /* (bsz, seqlen, n_heads, head_dim) */
+    narrate_layout("output", back);
+    narrate_torch("output.view(bsz, seqlen, -1)   # without contiguous()");
+    Tensor *merged = NULL;
+    if (!try_view(back, SHAPE(bsz, seqlen, -1), &merged, err, sizeof err))
+        narrate_say("error: %s", err);
+    else
+        narrate_say("(this view works here: with one head or one token the strides still fit)");
+    narrate_torch("output = output.transpose(1, 2).contiguous().view(bsz, seqlen, -1)");
+    merged = t_view(t_contiguous(back), SHAPE(bsz, seqlen, -1)); /* (bsz, seqlen, d_out) */
+    narrate_layout("output", merged);
+    narrate_say("largest |output - xq| = %g: split then merge gives xq back.", t_max_abs_diff(merged, xq));
+    narrate_why("in output the heads come first in memory; contiguous() copies the numbers into token "
+                "order, so that view can glue each token's heads back into d_out features.");
+
+    /* ---- 9. the causal mask: full and triu --------------------------------- */
+    narrate_step("The causal mask: torch.full(..., -inf), then torch.triu(mask, diagonal=1)");
+    narrate_torch("mask = torch.full((1, 1, seqlen, seqlen), float(\"-inf\"))");
+    Tensor *mask = t_full(SHAPE(1, 1, seqlen, seqlen), -INFINITY); /* (1, 1, seqlen, seqlen) */
+    narrate_layout("mask", mask);
+    narrate_torch("mask = torch.triu(mask, diagonal=1)");
+    mask = t_triu(mask, 1); /* -inf where j - i >= 1, 0 elsewhere */
+    narrate_show("mask", mask);
+    narrate_layout("mask", mask);
+    narrate_say("diagonal=d keeps the entries with column - row >= d and zeroes the rest:");
+    Tensor *ones = t_ones(SHAPE(seqlen, seqlen));
+    narrate_torch("torch.triu(torch.ones(seqlen, seqlen), diagonal=0)   # keeps the main diagonal");
+    narrate_show("triu_0", t_triu(ones, 0));
+    narrate_torch("torch.triu(torch.ones(seqlen, seqlen), diagonal=-1)  # one below it too");
+    narrate_show("triu_m1", t_triu(ones, -1));
+    narrate_why("the size-1 dims broadcast over (bsz, n_heads); -inf above the diagonal becomes "
+                "weight 0 after softmax, so no token looks at a later one (chapter 4).");
+
+    /* ---- results ---------------------------------------------------------- */
+    if (!narrate_quiet()) printf("\nLayouts:\n");
+    result_layout("x = arange(6).view(2, 3)", x);
+    result_layout("x.view(3, 2)", y);
+    result_layout("x.transpose(0, 1)", t);
+    result_layout("x.transpose(0, 1).contiguous()", c);
+    result_layout("wq.weight", wq->weight);
+    result_layout("wq.weight.T", wt);
+    result_layout("xq = wq(x)", xq);
+    result_layout("xq.view(b, t, h, hd)", xq4);
+    result_layout("xq.view(b, t, h, hd).transpose(1, 2)", heads);
+    result_layout("output (bsz, n_heads, seqlen, hd)", output);
+    result_layout("output.transpose(1, 2)", back);
+    result_layout("...contiguous().view(b, t, -1)", merged);
+    result_layout("mask", mask);
+
+    t_scope_end();
+    return EXIT_OK;
+}

@@ -1,0 +1,99 @@
+/* tensors.c — chapter 0: shape, strides and storage, looked at directly. */
+#include "tensors.h"
+
+#include <setjmp.h>
+#include <stdio.h>
+#include <string.h>
+
+Shape contiguous_strides(Shape shape) {
+    /* PyTorch: a fresh tensor of this shape has x.stride() == these */
+    Shape strides = shape;
+    int64_t step = 1;                          /* one step in the last dim moves 1 float */
+    for (int i = shape.ndim - 1; i >= 0; i--) {
+        strides.dims[i] = step;
+        step *= shape.dims[i] > 0 ? shape.dims[i] : 1;  /* a whole row of dim i */
+    }
+    return strides;
+}
+
+int64_t element_offset(const Tensor *x, const int64_t *idx) {
+    char xs[T_SHAPE_STR];
+    int64_t pos = x->offset;                  /* x.storage_offset() */
+    for (int i = 0; i < x->ndim; i++) {
+        int64_t k = idx[i];
+        if (k < -x->shape[i] || k >= x->shape[i])
+            t_error("element_offset: index %lld is out of range for dim %d of size %lld in %s",
+                    (long long)k, i, (long long)x->shape[i], t_shape_str(x, xs));
+        if (k < 0) k += x->shape[i];
+        pos += k * x->strides[i];              /* idx[i] * x.stride(i) */
+    }
+    return pos;
+}
+
+Tensor *storage_offsets(const Tensor *x) {
+    Tensor *out = t_zeros(t_shape(x));        /* torch.zeros(x.shape) */
+    float *o = t_data(out);
+    int64_t idx[T_MAX_DIMS] = {0};
+    int64_t n = t_numel(x);
+    for (int64_t i = 0; i < n; i++) {         /* every index, row by row */
+        o[i] = (float)element_offset(x, idx);
+        for (int d = x->ndim - 1; d >= 0; d--) {  /* idx += 1, like an odometer */
+            if (++idx[d] < x->shape[d]) break;
+            idx[d] = 0;
+        }
+    }
+    return out;
+}
+
+int stride_mismatch_dim(const Tensor *x) {
+    Shape want = contiguous_strides(t_shape(x));
+    for (int i = 0; i < x->ndim; i++) {
+        if (x->shape[i] == 0) return -1;       /* an empty tensor is contiguous */
+    }
+    for (int i = 0; i < x->ndim; i++) {
+        if (x->shape[i] != 1 && x->strides[i] != want.dims[i]) return i;
+    }
+    return -1;
+}
+
+/* try / except around t_view: t_error() calls the hook, which jumps back here. */
+static jmp_buf *try_jump = NULL;
+
+static void jump_back(const char *message) {
+    (void)message;                             /* kept by t_last_error() */
+    longjmp(*try_jump, 1);
+}
+
+bool try_view(const Tensor *x, Shape shape, Tensor **out, char *err, size_t errlen) {
+    jmp_buf here;
+    jmp_buf *outer = try_jump;
+    int depth = t_scope_depth();
+    t_error_hook previous = t_set_error_hook(jump_back);
+    Tensor *volatile result = NULL;
+    try_jump = &here;
+    if (setjmp(here) == 0) {
+        result = t_view(x, shape);             /* try: y = x.view(shape) */
+    } else {
+        t_scope_end_to(depth);                 /* except RuntimeError as e: */
+        result = NULL;
+    }
+    try_jump = outer;
+    t_set_error_hook(previous);
+    if (out) *out = result;
+    if (err && errlen > 0) {
+        if (result) err[0] = '\0';
+        else snprintf(err, errlen, "%s", t_last_error());
+    }
+    return result != NULL;
+}
+
+void show_storage(const char *name, const Tensor *x) {
+    enum { SHOWN = 24 };
+    if (narrate_quiet()) return;
+    const Storage *s = x->storage;
+    printf("    %s storage: [", name);
+    for (int64_t i = 0; i < s->numel && i < SHOWN; i++)
+        printf("%s%.4g", i ? ", " : "", (double)s->data[i]);
+    printf("%s]  (%lld float%s)\n", s->numel > SHOWN ? ", ..." : "", (long long)s->numel,
+           s->numel == 1 ? "" : "s");
+}

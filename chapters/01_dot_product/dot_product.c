@@ -1,0 +1,77 @@
+/* dot_product.c — chapter 1: scores, softmax and the weighted sum, unscaled.
+ *
+ *     scores = torch.matmul(query, key.transpose(-2, -1))   # (..., T, S)
+ *     p_attn = scores.softmax(dim=-1)                        # (..., T, S), rows sum to 1
+ *     return torch.matmul(p_attn, value), p_attn             # (..., T, d_v)
+ *
+ * (Happy-LLM 2.1.3 also divides the scores by math.sqrt(d_k); chapter 2 adds that.)
+ */
+#include "dot_product.h"
+
+#include <stdio.h>
+
+void check_qkv(const char *op, const Tensor *query, const Tensor *key, const Tensor *value) {
+    char qs[T_SHAPE_STR], ks[T_SHAPE_STR], vs[T_SHAPE_STR], what[160];
+    if (query->ndim < 2 || key->ndim < 2 || value->ndim < 2)
+        t_error("%s: query %s, key %s and value %s each need at least 2 dims (..., length, features)", op,
+                t_shape_str(query, qs), t_shape_str(key, ks), t_shape_str(value, vs));
+    int64_t d_q = t_size(query, -1), d_k = t_size(key, -1);
+    if (d_q != d_k)
+        t_error("%s: query %s and key %s must share the last dim d_k: %lld != %lld", op,
+                t_shape_str(query, qs), t_shape_str(key, ks), (long long)d_q, (long long)d_k);
+    int64_t s_k = t_size(key, -2), s_v = t_size(value, -2);
+    if (s_k != s_v)
+        t_error("%s: key %s and value %s must have the same length S (dim -2): %lld != %lld", op,
+                t_shape_str(key, ks), t_shape_str(value, vs), (long long)s_k, (long long)s_v);
+    if (s_k == 0)
+        t_error("%s: key %s has no positions (S = 0): there is nothing to attend to", op, t_shape_str(key, ks));
+    /* the batch dims (all but the last two) must broadcast, as in torch.matmul */
+    snprintf(what, sizeof what, "%s: batch dims of query %s and key %s", op, t_shape_str(query, qs),
+             t_shape_str(key, ks));
+    Shape batch = t_broadcast_shapes(what, shape_of(query->ndim - 2, query->shape),
+                                     shape_of(key->ndim - 2, key->shape));
+    snprintf(what, sizeof what, "%s: batch dims of the scores and value %s", op, t_shape_str(value, vs));
+    batch = t_broadcast_shapes(what, batch, shape_of(value->ndim - 2, value->shape));
+    /* and the scores (..., T, S) must fit in memory */
+    if (batch.ndim + 2 > T_MAX_DIMS) t_error("%s: the scores would have more than %d dims", op, T_MAX_DIMS);
+    batch.dims[batch.ndim++] = t_size(query, -2);
+    batch.dims[batch.ndim++] = s_k;
+    snprintf(what, sizeof what, "%s: the scores", op);
+    t_check_fits(what, batch);
+}
+
+Tensor *softmax_naive(const Tensor *scores) {
+    /* BEGIN BLANK naive_softmax level=2 hint="The textbook formula: exp every score, then divide by its row's sum, exp(x) / exp(x).sum(dim=-1, keepdim=True)." */
+    Tensor *e = t_exp(scores);                         /* torch.exp(x), (..., T, S)      */
+    return t_div(e, t_unsqueeze(t_sum_last(e), -1));   /* / e.sum(dim=-1, keepdim=True)  */
+    /* END BLANK */
+}
+
+Tensor *softmax_stable(const Tensor *scores) {
+    /* BEGIN BLANK stable_softmax level=3 hint="Subtract each row's max (x.max(dim=-1, keepdim=True)) before exp, then divide by the row sum: exp never sees a large number." */
+    Tensor *row_max = t_unsqueeze(t_max_last(scores), -1);  /* x.max(dim=-1, keepdim=True), (..., T, 1) */
+    Tensor *e = t_exp(t_sub(scores, row_max));               /* every entry in (0, 1]                    */
+    return t_div(e, t_unsqueeze(t_sum_last(e), -1));         /* each row sums to 1                       */
+    /* END BLANK */
+}
+
+Tensor *dot_scores(const Tensor *query, const Tensor *key) {
+    /* BEGIN BLANK dot_scores level=1 hint="scores = torch.matmul(query, key.transpose(-2, -1)): transpose the key's last two dims." */
+    return t_matmul(query, t_transpose(key, -2, -1)); /* (..., T, d_k) @ (..., d_k, S) -> (..., T, S) */
+    /* END BLANK */
+}
+
+Tensor *weighted_sum(const Tensor *weights, const Tensor *value) {
+    /* BEGIN BLANK weighted_sum level=1 hint="output = torch.matmul(weights, value): each output row averages the value rows." */
+    return t_matmul(weights, value); /* (..., T, S) @ (..., S, d_v) -> (..., T, d_v) */
+    /* END BLANK */
+}
+
+Attention dot_product_attention(const Tensor *query, const Tensor *key, const Tensor *value) {
+    check_qkv("dot_product_attention", query, key, value);
+    Attention a;
+    a.scores = dot_scores(query, key);         /* scores = torch.matmul(query, key.transpose(-2, -1)) */
+    a.weights = softmax_stable(a.scores);      /* p_attn = scores.softmax(dim=-1)                    */
+    a.output = weighted_sum(a.weights, value); /* torch.matmul(p_attn, value)                        */
+    return a;
+}

@@ -1,0 +1,220 @@
+/* main.c — chapter 1: dot-product attention as a soft dictionary lookup
+ * (Happy-LLM 2.1.1–2.1.3), not scaled yet.
+ *
+ * The default run starts from Happy-LLM's dictionary (apple 10, banana 5,
+ * chair 2: weights 0.6, 0.4, 0 give 8), then attends over the six tokens of
+ * "Your journey starts with one step" with query = key = value = inputs:
+ * the scores of one query ("journey"), its weights, why softmax subtracts the
+ * row max (the naive formula overflows once scores reach ~100), its context
+ * vector, and then all six queries at once as matrices.
+ *
+ *     build/chapter1                                   the sentence
+ *     build/chapter1 --heatmap                         and its 6x6 weights as a picture
+ *     build/chapter1 --seq-len 8 --d-k 4               random query, key, value (8, 4)
+ *     build/chapter1 --q q.npy --k k.npy --v v.npy --output out.npy
+ */
+#include <stdio.h>
+
+#include "chapters/01_dot_product/dot_product.h"
+
+enum { N_TOKENS = 6, N_EMBD = 3 };
+
+static const char *const tokens[N_TOKENS] = {"Your", "journey", "starts", "with", "one", "step"};
+
+/* one 3-dim embedding per token (x^1 .. x^6) */
+static const float sentence[N_TOKENS * N_EMBD] = {
+    0.43f, 0.15f, 0.89f, /* Your    */
+    0.55f, 0.87f, 0.66f, /* journey */
+    0.57f, 0.85f, 0.64f, /* starts  */
+    0.22f, 0.58f, 0.33f, /* with    */
+    0.77f, 0.25f, 0.10f, /* one     */
+    0.05f, 0.80f, 0.55f, /* step    */
+};
+
+/* ---- the soft dictionary --------------------------------------------------- */
+
+static void soft_dictionary(void) {
+    narrate_step("Attention is a dictionary lookup made soft");
+    narrate_torch("d = {\"apple\": 10, \"banana\": 5, \"chair\": 2};  d[\"apple\"]   # -> 10");
+    narrate_say("A dictionary returns the value of the one key that equals the query. Asked for "
+                "\"fruit\", it finds no such key. A soft lookup instead gives every key a weight "
+                "for how well it matches the query, and returns the weighted sum of the values:");
+    narrate_torch("weights = torch.tensor([[0.6, 0.4, 0.0]]); values = torch.tensor([[10.], [5.], [2.]])");
+    Tensor *weights = t_from_array(SHAPE(1, 3), (const float[]){0.6f, 0.4f, 0.0f}); /* (1, 3): apple banana chair */
+    Tensor *values = t_from_array(SHAPE(3, 1), (const float[]){10.0f, 5.0f, 2.0f}); /* (3, 1) */
+    narrate_torch("torch.matmul(weights, values)   # 0.6*10 + 0.4*5 + 0*2");
+    narrate_show("fruit", weighted_sum(weights, values)); /* (1, 1): 8 */
+    narrate_why("attention does exactly this: the weights come from how well the query matches "
+                "each key, and the answer is the weighted sum of the values.");
+}
+
+/* ---- one query: "journey" ----------------------------------------------------- */
+
+static void one_query(const Tensor *inputs) {
+    narrate_step("The scores of one query, \"journey\": its dot product with every key");
+    narrate_torch("query = inputs[1:2]; scores_2 = torch.matmul(query, inputs.T)");
+    Tensor *query = t_slice(inputs, 0, 1, 2);        /* (1, 3): journey */
+    Tensor *scores_2 = dot_scores(query, inputs);     /* (1, 6) */
+    narrate_show("scores_2", scores_2);
+    narrate_say("e.g. journey·Your = 0.55*0.43 + 0.87*0.15 + 0.66*0.89 = %.4f",
+                (double)t_get(scores_2, 0, 0));
+    narrate_why("a dot product is large when two vectors point the same way: \"starts\" is almost "
+                "parallel to \"journey\" and scores %.4f, close to journey's own %.4f.",
+                (double)t_get(scores_2, 0, 2), (double)t_get(scores_2, 0, 1));
+
+    narrate_step("Softmax turns the scores into weights that are positive and sum to 1");
+    narrate_torch("weights_2 = torch.softmax(scores_2, dim=-1)   # exp(x) / exp(x).sum()");
+    Tensor *weights_2 = softmax_stable(scores_2);     /* (1, 6) */
+    narrate_show("weights_2", weights_2);
+    narrate_say("sum of the weights = %.4f", t_sum_all(weights_2));
+    narrate_why("scores are any real numbers (before softmax); weights (after softmax) are shares "
+                "of attention: journey gives %.1f%% of it to \"starts\" and %.1f%% to \"one\".",
+                100.0 * t_get(weights_2, 0, 2), 100.0 * t_get(weights_2, 0, 4));
+
+    narrate_step("Why softmax subtracts the row max: scores of ~100 overflow exp()");
+    narrate_torch("big = inputs * 10; scores_big = torch.matmul(big[1:2], big.T)   # 100x the scores");
+    Tensor *big = t_mul_scalar(inputs, 10.0f);                   /* (6, 3), vectors 10x longer */
+    Tensor *scores_big = dot_scores(t_slice(big, 0, 1, 2), big); /* (1, 6) */
+    narrate_show("scores_big", scores_big);
+    narrate_torch("torch.exp(scores_big)   # float32 overflows past exp(88.7)");
+    narrate_show("exp", t_exp(scores_big));
+    narrate_torch("torch.exp(x) / torch.exp(x).sum(dim=-1, keepdim=True)   # naive");
+    narrate_show("naive", softmax_naive(scores_big));
+    narrate_torch("torch.exp(x - x.max(dim=-1, keepdim=True).values) / ...sum()   # what F.softmax does");
+    narrate_show("stable", softmax_stable(scores_big));
+    narrate_why("inf / inf is nan. Subtracting the row max m changes nothing in exact arithmetic "
+                "(e^(x-m) / sum e^(x-m): the factor e^-m cancels), but every exp now sees a number "
+                "<= 0 and lies in (0, 1].");
+
+    narrate_step("The context vector of \"journey\": the weighted sum of the values");
+    narrate_torch("context_2 = torch.matmul(weights_2, inputs)   # value = inputs");
+    Tensor *context_2 = weighted_sum(weights_2, inputs); /* (1, 3) */
+    narrate_show("context_2", context_2);
+    narrate_why("it is an average of all six embeddings, pulled towards \"journey\" and \"starts\", "
+                "which got the largest weights.");
+}
+
+/* ---- all queries at once --------------------------------------------------------- */
+
+/* Steps for the whole attention; `note` adds the sentence-specific remarks. */
+static Attention all_queries(const Tensor *query, const Tensor *key, const Tensor *value, bool sentence_notes) {
+    char qs[T_SHAPE_STR], ks[T_SHAPE_STR], vs[T_SHAPE_STR];
+    Attention a = dot_product_attention(query, key, value); /* checks the shapes first */
+
+    narrate_step("All queries at once: scores = Q·Kᵀ, shape (..., T, S)");
+    narrate_torch("scores = torch.matmul(query, key.transpose(-2, -1))");
+    narrate_say("query %s, key %s -> key.transpose(-2, -1) %s", t_shape_str(query, qs), t_shape_str(key, ks),
+                t_shape_str(t_transpose(key, -2, -1), vs));
+    narrate_show("scores", a.scores);
+    if (sentence_notes) narrate_say("scores[1] (the second row: Python counts from 0) is the scores_2 of \"journey\" above.");
+    narrate_why("one matrix product computes every query-key dot product: row t holds query t's "
+                "scores against all S keys.");
+
+    narrate_step("weights = softmax(scores, dim=-1): each row sums to 1");
+    narrate_torch("p_attn = scores.softmax(dim=-1)");
+    narrate_show("attn_weights", a.weights);
+    narrate_show("row sums", t_sum_last(a.weights));
+    narrate_why("dim=-1 normalises over the keys, separately for each query; a column need not sum "
+                "to 1.");
+
+    narrate_step("output = weights·V: one context vector per query");
+    narrate_torch("output = torch.matmul(p_attn, value)");
+    narrate_say("weights %s @ value %s", t_shape_str(a.weights, qs), t_shape_str(value, vs));
+    narrate_show("output", a.output);
+    if (sentence_notes) narrate_say("output[1] is the context_2 of \"journey\" above.");
+    narrate_why("every output row is a weighted average of the value rows. This chapter does not "
+                "scale the scores yet; Happy-LLM divides them by sqrt(d_k) -- chapter 2 shows why.");
+    return a;
+}
+
+int main(int argc, char **argv) {
+    CliSpec spec = {
+        "chapter1",
+        "Chapter 1: dot-product attention, a soft dictionary lookup (Happy-LLM 2.1.1-2.1.3), unscaled.",
+        CLI_SEED | CLI_QUIET | CLI_DUMP | CLI_HEATMAP | CLI_QKV | CLI_OUTPUT | CLI_SEQ_LEN | CLI_D_K,
+        {0},
+    };
+    spec.defaults.seed = 123;
+    spec.defaults.seq_len = N_TOKENS;
+    spec.defaults.d_k = N_EMBD;
+    Args args = cli_parse(&spec, argc, argv);
+    if (args.q && (args.given & (CLI_SEQ_LEN | CLI_D_K))) {
+        fprintf(stderr, "chapter1: --seq-len and --d-k size a random example; with --q, --k, --v the "
+                        "files give the sizes (see --help)\n");
+        return EXIT_USAGE;
+    }
+    t_scope_begin();
+    narrate_set_quiet(args.quiet);
+    t_manual_seed(args.seed);
+
+    Tensor *query, *key, *value;
+    const char *const *labels = NULL;
+    bool is_sentence = false;
+    if (args.q) {
+        query = npy_load(args.q); /* (..., T, d_k) */
+        key = npy_load(args.k);   /* (..., S, d_k) */
+        value = npy_load(args.v); /* (..., S, d_v) */
+        check_qkv("dot_product_attention", query, key, value);
+    } else if (args.given & (CLI_SEQ_LEN | CLI_D_K)) {
+        Shape s = SHAPE(args.seq_len, args.d_k);
+        t_check_fits("query", s);
+        query = t_randn(s); /* (T, d_k) */
+        key = t_randn(s);   /* (S = T, d_k) */
+        value = t_randn(s); /* (S, d_v = d_k) */
+        check_qkv("dot_product_attention", query, key, value);
+    } else {
+        query = key = value = t_from_array(SHAPE(N_TOKENS, N_EMBD), sentence); /* (6, 3) */
+        labels = tokens;
+        is_sentence = true;
+    }
+
+    narrate_title("Chapter 1 -- dot-product attention: a soft dictionary lookup (Happy-LLM 2.1.1-2.1.3)");
+    Attention a;
+    if (is_sentence) {
+        soft_dictionary();
+        narrate_step("The sentence \"Your journey starts with one step\": six tokens, 3 numbers each");
+        narrate_torch("inputs = torch.tensor([[0.43, 0.15, 0.89], [0.55, 0.87, 0.66], ...])   # (6, 3)");
+        narrate_show("inputs", query);
+        narrate_say("rows: Your, journey, starts, with, one, step. Here query = key = value = inputs: "
+                    "each token asks, is found and answers with its own embedding (chapter 3 gives "
+                    "each role its own trainable matrix).");
+        one_query(query);
+        a = all_queries(query, key, value, true);
+    } else {
+        char qs[T_SHAPE_STR], ks[T_SHAPE_STR], vs[T_SHAPE_STR];
+        narrate_step("The inputs");
+        if (args.q)
+            narrate_torch("query, key, value = (torch.from_numpy(np.load(f)) for f in (q, k, v))");
+        else
+            narrate_torch("query, key, value = (torch.randn(seq_len, d_k) for _ in range(3))");
+        narrate_say("query %s (..., T, d_k), key %s (..., S, d_k), value %s (..., S, d_v)",
+                    t_shape_str(query, qs), t_shape_str(key, ks), t_shape_str(value, vs));
+        narrate_show("query", query);
+        narrate_show("key", key);
+        narrate_show("value", value);
+        a = all_queries(query, key, value, false);
+    }
+
+    /* ---- results ------------------------------------------------------------ */
+    if (!narrate_quiet()) printf("\nResults:\n");
+    narrate_result("attn_weights", a.weights);
+    narrate_result("output", a.output);
+    if (args.heatmap) {
+        HeatmapOptions opt = {"attention weights (rows: queries, columns: keys)", labels, labels,
+                              args.ascii, 0};
+        printf("\n");
+        heatmap_print_all(a.weights, &opt);
+    }
+
+    /* ---- files, only now that everything was computed ------------------------- */
+    if (args.dump) {
+        npy_make_dir(args.dump);
+        npy_save_in(args.dump, "scores", a.scores);        /* (..., T, S) before softmax */
+        npy_save_in(args.dump, "attn_weights", a.weights); /* (..., T, S) after softmax  */
+        npy_save_in(args.dump, "output", a.output);        /* (..., T, d_v)              */
+    }
+    if (args.output) npy_save(args.output, a.output);
+
+    t_scope_end();
+    return EXIT_OK;
+}
