@@ -17,21 +17,26 @@ bool narrate_quiet(void) { return quiet; }
 static void wrapped(const char *first, const char *indent, const char *text) {
     const int width = 80;
     int col = printf("%s", first);
+    int pending_space = 0; /* printed only if the next word stays on this line */
     const char *p = text;
     while (*p) {
         if (*p == '\n') {
             col = printf("\n%s", indent) - 1;
+            pending_space = 0;
             p++;
             continue;
         }
         size_t word = strcspn(p, " \n");
-        if (col + (int)word > width && col > (int)strlen(indent)) {
+        if (col + pending_space + (int)word > width && col > (int)strlen(indent)) {
             col = printf("\n%s", indent) - 1;
+            pending_space = 0;
         }
+        if (pending_space) col += printf(" ");
         col += printf("%.*s", (int)word, p);
         p += word;
-        if (*p == ' ') {
-            col += printf(" ");
+        pending_space = 0;
+        while (*p == ' ') {
+            pending_space = 1;
             p++;
         }
     }

@@ -68,7 +68,7 @@ static void print_rec(FILE *out, const Tensor *x, const Fmt *f, int dim, int64_t
             if (last) {
                 fprintf(out, "...,");
                 on_line++;
-                fputc(' ', out);
+                if (on_line < per_line) fputc(' ', out);
             } else {
                 fprintf(out, "...,");
                 for (int k = 0; k < x->ndim - dim - 1; k++) fputc('\n', out);
@@ -86,7 +86,7 @@ static void print_rec(FILE *out, const Tensor *x, const Fmt *f, int dim, int64_t
             }
             fprintf(out, "%*s", f->width, buf);
             on_line++;
-            if (i + 1 < size) fprintf(out, ", ");
+            if (i + 1 < size) fprintf(out, on_line == per_line ? "," : ", ");
         } else {
             print_rec(out, x, f, dim + 1, off, indent + 1);
             if (i + 1 < size) {
