@@ -17,7 +17,7 @@ bool narrate_quiet(void) { return quiet; }
 static void wrapped(const char *first, const char *indent, const char *text) {
     const int width = 80;
     int col = printf("%s", first);
-    int pending_space = 0; /* printed only if the next word stays on this line */
+    int pending_space = 0; /* spaces printed only if the next word stays on this line */
     const char *p = text;
     while (*p) {
         if (*p == '\n') {
@@ -31,12 +31,12 @@ static void wrapped(const char *first, const char *indent, const char *text) {
             col = printf("\n%s", indent) - 1;
             pending_space = 0;
         }
-        if (pending_space) col += printf(" ");
+        if (pending_space) col += printf("%*s", pending_space, "");
         col += printf("%.*s", (int)word, p);
         p += word;
         pending_space = 0;
         while (*p == ' ') {
-            pending_space = 1;
+            pending_space++;
             p++;
         }
     }
