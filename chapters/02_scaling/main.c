@@ -1,0 +1,219 @@
+/* main.c — chapter 2: scaled dot-product attention, Happy-LLM 2.1.3.
+ *
+ * What it shows: Happy-LLM's attention(query, key, value) divides the scores
+ * by √d_k before the softmax. First on chapter 1's sentence "Your journey
+ * starts with one step" (6 tokens x 3 dims, query = key = value = inputs),
+ * side by side with chapter 1's unscaled weights; then the experiment that
+ * explains the √d_k: for d_k = 4 ... 1024 the variance of q·k grows like
+ * d_k, and without scaling the softmax saturates (one weight near 1, the
+ * entropy near 0); divided by √d_k the variance stays near 1.
+ *
+ *     build/chapter2                      the sentence, then the d_k table
+ *     build/chapter2 --d-k 256 --heatmap  random q, k, v of width 256
+ *     build/chapter2 --q Q.npy --k K.npy --v V.npy --output OUT.npy
+ */
+#include "chapters/02_scaling/scaling.h"
+
+/* Chapter 1's sentence: one 3-dim embedding per token. */
+#define N_TOKENS 6
+static const char *const TOKENS[N_TOKENS] = {"Your", "journey", "starts", "with", "one", "step"};
+static const float SENTENCE[N_TOKENS * 3] = {
+    0.43f, 0.15f, 0.89f, /* Your    */
+    0.55f, 0.87f, 0.66f, /* journey */
+    0.57f, 0.85f, 0.64f, /* starts  */
+    0.22f, 0.58f, 0.33f, /* with    */
+    0.77f, 0.25f, 0.10f, /* one     */
+    0.05f, 0.80f, 0.55f, /* step    */
+};
+
+/* The experiment: d_k values, pairs for the variance, rows for the softmax. */
+static const int64_t D_K_TABLE[] = {4, 16, 64, 256, 1024};
+#define N_D_K_TABLE ((int)(sizeof D_K_TABLE / sizeof D_K_TABLE[0]))
+#define EXP_PAIRS 1000
+#define EXP_ROWS 200
+
+/* Largest weight and entropy of each query's row, unscaled -> scaled. */
+static void compare_rows(const Tensor *w_unscaled, const Tensor *w_scaled, const char *const *labels) {
+    Tensor *max_u = t_max_last(w_unscaled), *max_s = t_max_last(w_scaled); /* (T,) */
+    Tensor *ent_u = attention_entropy(w_unscaled), *ent_s = attention_entropy(w_scaled);
+    int64_t T = t_size(w_scaled, 0), S = t_size(w_scaled, 1);
+    printf("    %-9s %22s   %26s\n", "query", "largest weight", "entropy (uniform = log S)");
+    printf("    %-9s %10s  %10s   %12s  %12s\n", "", "unscaled", "scaled", "unscaled", "scaled");
+    for (int64_t i = 0; i < T; i++) {
+        char name[32];
+        if (labels) snprintf(name, sizeof name, "%s", labels[i]);
+        else snprintf(name, sizeof name, "%lld", (long long)i);
+        printf("    %-9s %10.4f  %10.4f   %12.4f  %12.4f\n", name, t_get(max_u, i), t_get(max_s, i),
+               t_get(ent_u, i), t_get(ent_s, i));
+    }
+    printf("    (uniform: largest weight 1/S = %.4f, entropy log S = %.4f)\n", 1.0 / (double)S, log((double)S));
+}
+
+/* The d_k table (printed with --quiet too: it is the chapter's result).
+ * Returns it as an (N, 7) tensor for --dump: d_k, var_unscaled, var_scaled,
+ * max_weight_unscaled, max_weight_scaled, entropy_unscaled, entropy_scaled. */
+static Tensor *scaling_table(const Args *args) {
+    int64_t dks[N_D_K_TABLE + 1];
+    int n = 0;
+    for (int i = 0; i < N_D_K_TABLE; i++) dks[n++] = D_K_TABLE[i];
+    if (args->given & CLI_D_K) { /* add --d-k to the table, in order */
+        int at = 0;
+        while (at < n && dks[at] < args->d_k) at++;
+        if (at == n || dks[at] != args->d_k) {
+            for (int j = n; j > at; j--) dks[j] = dks[j - 1];
+            dks[at] = args->d_k;
+            n++;
+        }
+    }
+    narrate_result_text("Scaling experiment: %d pairs q, k ~ N(0, 1) per d_k; %d rows of %lld scores q·k_j",
+                        EXP_PAIRS, EXP_ROWS, (long long)args->seq_len);
+    narrate_result_text("(a uniform row has largest weight 1/%lld = %.3f and entropy log %lld = %.3f)",
+                        (long long)args->seq_len, 1.0 / (double)args->seq_len, (long long)args->seq_len,
+                        log((double)args->seq_len));
+    narrate_result_text("            variance of q·k           largest weight        entropy (nats)");
+    narrate_result_text("   d_k    unscaled  scaled by √d_k   unscaled   scaled   unscaled   scaled");
+    Tensor *table = t_zeros(SHAPE(n, 7));
+    for (int i = 0; i < n; i++) {
+        ScalingStats s = measure_scaling(dks[i], EXP_PAIRS, EXP_ROWS, args->seq_len);
+        narrate_result_text("%6lld  %10.2f  %14.3f  %9.3f  %7.3f  %9.3f  %7.3f", (long long)s.d_k, s.var_unscaled,
+                            s.var_scaled, s.max_weight_unscaled, s.max_weight_scaled, s.entropy_unscaled,
+                            s.entropy_scaled);
+        double row[7] = {(double)s.d_k,        s.var_unscaled,     s.var_scaled,    s.max_weight_unscaled,
+                         s.max_weight_scaled, s.entropy_unscaled, s.entropy_scaled};
+        for (int j = 0; j < 7; j++) t_set(table, (float)row[j], i, j);
+    }
+    return table;
+}
+
+static void draw(const char *title, const Tensor *w, const char *const *labels, const Args *args) {
+    HeatmapOptions opt = {title, labels, labels, args->ascii, 0};
+    if (w->ndim == 2) heatmap_fprint(stdout, w, &opt);
+    else heatmap_print_all(w, &opt);
+}
+
+int main(int argc, char **argv) {
+    Args defaults = {0};
+    defaults.seed = 123;
+    defaults.seq_len = 6;
+    defaults.d_k = 3;
+    CliSpec spec = {"chapter2",
+                    "Chapter 2: scaled dot-product attention, scores / sqrt(d_k), and why (Happy-LLM 2.1.3).\n"
+                    "Chapter 1's sentence by default; --d-k or --seq-len: random q, k, v of that size instead.",
+                    CLI_SEED | CLI_SEQ_LEN | CLI_D_K | CLI_QUIET | CLI_DUMP | CLI_HEATMAP | CLI_QKV | CLI_OUTPUT,
+                    defaults};
+    Args args = cli_parse(&spec, argc, argv);
+    t_scope_begin();
+    narrate_set_quiet(args.quiet);
+    t_manual_seed(args.seed);
+
+    bool from_files = args.q != NULL;
+    bool random_qkv = !from_files && (args.given & (CLI_D_K | CLI_SEQ_LEN));
+    const char *const *labels = (from_files || random_qkv) ? NULL : TOKENS;
+
+    narrate_title("Chapter 2: scaled dot-product attention (Happy-LLM 2.1.3)");
+
+    /* ---- the inputs ---------------------------------------------------- */
+    Tensor *query, *key, *value;
+    if (from_files) {
+        narrate_step("Load query, key and value from .npy files");
+        narrate_torch("query, key, value = torch.from_numpy(np.load(...)), ...");
+        query = npy_load(args.q);
+        key = npy_load(args.k);
+        value = npy_load(args.v);
+        check_qkv("attention", query, key, value);
+        char qs[T_SHAPE_STR], ks[T_SHAPE_STR], vs[T_SHAPE_STR];
+        narrate_say("query %s = (..., T, d_k), key %s = (..., S, d_k), value %s = (..., S, d_v)",
+                    t_shape_str(query, qs), t_shape_str(key, ks), t_shape_str(value, vs));
+        if (args.given & (CLI_D_K | CLI_SEQ_LEN))
+            narrate_say("(--d-k and --seq-len are not used: the shapes come from the files)");
+    } else if (random_qkv) {
+        narrate_step("Random query, key and value: %lld tokens of width d_k = %lld", (long long)args.seq_len,
+                     (long long)args.d_k);
+        narrate_torch("query, key, value = torch.randn(T, d_k), torch.randn(T, d_k), torch.randn(T, d_k)");
+        query = t_randn(SHAPE(args.seq_len, args.d_k)); /* (T, d_k) */
+        key = t_randn(SHAPE(args.seq_len, args.d_k));   /* (T, d_k) */
+        value = t_randn(SHAPE(args.seq_len, args.d_k)); /* (T, d_v) with d_v = d_k */
+        narrate_show("query", query);
+        narrate_why("entries with variance 1, like the activations of a trained network after a LayerNorm.");
+    } else {
+        narrate_step("Chapter 1's sentence \"Your journey starts with one step\": 6 tokens, 3 dims");
+        narrate_torch("inputs = torch.tensor([[0.43, 0.15, 0.89], ...])   # query = key = value = inputs");
+        Tensor *inputs = t_from_array(SHAPE(N_TOKENS, 3), SENTENCE); /* (6, 3) */
+        query = key = value = inputs;
+        narrate_show("inputs", inputs);
+        narrate_why("the same inputs as chapter 1, so the only change you see is the division by sqrt(d_k).");
+    }
+
+    /* ---- chapter 1: unscaled ------------------------------------------- */
+    narrate_step("Chapter 1, unscaled: scores = Q·Kᵀ, weights = softmax(scores)");
+    narrate_torch("torch.matmul(query, key.transpose(-2, -1)).softmax(dim=-1)");
+    Attention plain = dot_product_attention(query, key, value); /* chapter 1 */
+    narrate_show("scores (unscaled)", plain.scores);
+    narrate_show("weights (unscaled)", plain.weights);
+
+    /* ---- d_k and the scale --------------------------------------------- */
+    int64_t d_k = t_size(query, -1);
+    narrate_step("d_k = query.size(-1) = %lld, so the scale is sqrt(%lld) = %.4f", (long long)d_k, (long long)d_k,
+                 sqrt((double)d_k));
+    narrate_torch("d_k = query.size(-1)");
+    narrate_why("d_k is the width of a query (and key); it is the number of products added up in one score.");
+
+    /* ---- Happy-LLM's attention() --------------------------------------- */
+    narrate_step("Scaled scores: divide every score by sqrt(d_k)");
+    narrate_torch("scores = torch.matmul(query, key.transpose(-2, -1)) / math.sqrt(d_k)");
+    Attention a = attention(query, key, value); /* .scores, .weights = p_attn, .output */
+    narrate_show("scores", a.scores);
+    narrate_why("the same scores as chapter 1, every one divided by %.4f: the order within a row is unchanged, "
+                "only the gaps between scores shrink.",
+                sqrt((double)d_k));
+
+    narrate_step("p_attn = softmax of the scaled scores, row by row");
+    narrate_torch("p_attn = scores.softmax(dim=-1)");
+    narrate_result("p_attn", a.weights);
+    narrate_why("smaller gaps between scores give a flatter softmax: each query spreads its attention over "
+                "more keys.");
+    if (!from_files && !narrate_quiet()) {
+        narrate_say("Each query's row, chapter 1 (unscaled) -> chapter 2 (scaled):");
+        compare_rows(plain.weights, a.weights, labels);
+    }
+    if (args.heatmap) {
+        draw("weights, unscaled (chapter 1)", plain.weights, labels, &args);
+        draw("p_attn, scaled by 1/sqrt(d_k) (chapter 2)", a.weights, labels, &args);
+    }
+
+    narrate_step("output = p_attn · value: a weighted average of the values");
+    narrate_torch("return torch.matmul(p_attn, value), p_attn");
+    narrate_result("output", a.output);
+    narrate_why("attention() returns both: the output for the next layer, p_attn to look at (as here).");
+
+    /* ---- why sqrt(d_k): the experiment --------------------------------- */
+    Tensor *table = NULL;
+    if (!from_files) {
+        narrate_step("Why sqrt(d_k)? Measure q·k for random q, k as d_k grows");
+        narrate_torch("q, k = torch.randn(n, d_k), torch.randn(n, d_k); (q * k).sum(-1).var()");
+        narrate_why("q·k adds d_k products, each of variance 1, so its variance is d_k: the scores spread out "
+                    "as d_k grows. Softmax of widely spread scores puts almost all weight on one key (max w -> 1, "
+                    "entropy -> 0), and its gradients vanish. Dividing by sqrt(d_k) divides the variance by d_k: "
+                    "back to about 1 for every d_k.");
+        table = scaling_table(&args); /* (N, 7) */
+    }
+
+    /* ---- outputs, only after everything above succeeded ----------------- */
+    if (args.dump) {
+        npy_make_dir(args.dump);
+        npy_save_in(args.dump, "scores", a.scores);         /* scaled, before softmax */
+        npy_save_in(args.dump, "attn_weights", a.weights);  /* p_attn */
+        npy_save_in(args.dump, "output", a.output);
+        npy_save_in(args.dump, "scores_unscaled", plain.scores);
+        npy_save_in(args.dump, "attn_weights_unscaled", plain.weights);
+        if (table) npy_save_in(args.dump, "scaling_stats", table); /* the d_k table */
+        narrate_say("wrote scores, attn_weights, output, scores_unscaled, attn_weights_unscaled%s .npy to %s",
+                    table ? ", scaling_stats" : "", args.dump);
+    }
+    if (args.output) {
+        npy_save(args.output, a.output);
+        narrate_say("wrote output %s", args.output);
+    }
+    t_scope_end();
+    return EXIT_OK;
+}

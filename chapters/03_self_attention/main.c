@@ -1,0 +1,191 @@
+/* main.c — chapter 3: self-attention, Happy-LLM 2.1.4.
+ *
+ * What it shows, and the question it answers: are Q, K and V the same thing?
+ * Self-attention means the sequence attends to itself, and the book writes it
+ * as attention(x, x, x). Taken literally, Q = K = V = x: the scores matrix
+ * x·xᵀ is symmetric, and with many features a token's largest score is
+ * usually its own (try --d-in 64). Real
+ * models first project the same x three ways with trainable nn.Linear layers,
+ * attention(self.wq(x), self.wk(x), self.wv(x)): three different learned
+ * views of one input, and the scores are no longer symmetric ("what I look
+ * for" is not "what I offer").
+ *
+ *     build/chapter3                         random x (1, 6, 3), d_out 2
+ *     build/chapter3 --bias --d-out 4        nn.Linear with biases
+ *     build/chapter3 --input X.npy --weights DIR --output OUT.npy
+ */
+#include "chapters/03_self_attention/self_attention.h"
+
+/* How far scores is from its transpose: 0 exactly when symmetric. */
+static double asymmetry(const Tensor *scores) {
+    return t_max_abs_diff(scores, t_transpose(scores, -2, -1));
+}
+
+/* Rows (over all batches) whose largest score is on the diagonal: the token attends most to itself. */
+static int64_t self_is_max(const Tensor *scores, int64_t *rows) {
+    int64_t T = t_size(scores, -2), n = 0;
+    Tensor *s = t_reshape(scores, SHAPE(-1, T, T)); /* (B, T, T) */
+    *rows = t_size(s, 0) * T;
+    for (int64_t b = 0; b < t_size(s, 0); b++)
+        for (int64_t i = 0; i < T; i++) {
+            int64_t best = 0;
+            for (int64_t j = 1; j < T; j++)
+                if (t_get(s, b, i, j) > t_get(s, b, i, best)) best = j;
+            n += best == i;
+        }
+    return n;
+}
+
+/* "symmetric: yes/no" and "largest score is the token itself" for one scores tensor. */
+static void report_scores(const char *what, const Tensor *scores) {
+    int64_t rows, self = self_is_max(scores, &rows);
+    double d = asymmetry(scores);
+    narrate_result_text("%s: scores symmetric: %s (max |scores - scores^T| = %.6g)", what, d == 0.0 ? "yes" : "no",
+                        d);
+    narrate_result_text("%s: largest score on the token itself in %lld of %lld rows", what, (long long)self,
+                        (long long)rows);
+}
+
+static void draw(const char *title, const Tensor *w, const Args *args) {
+    HeatmapOptions opt = {title, NULL, NULL, args->ascii, 0};
+    heatmap_print_all(w, &opt);
+}
+
+int main(int argc, char **argv) {
+    Args defaults = {0};
+    defaults.seed = 123;
+    defaults.batch = 1;
+    defaults.seq_len = 6;
+    defaults.d_in = 3;
+    defaults.d_out = 2;
+    CliSpec spec = {"chapter3",
+                    "Chapter 3: self-attention, attention(x, x, x) and attention(xW_q, xW_k, xW_v) "
+                    "(Happy-LLM 2.1.4).",
+                    CLI_SEED | CLI_BATCH | CLI_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_BIAS | CLI_QUIET | CLI_DUMP |
+                        CLI_HEATMAP | CLI_INPUT | CLI_OUTPUT,
+                    defaults};
+    Args args = cli_parse(&spec, argc, argv);
+    t_scope_begin();
+    narrate_set_quiet(args.quiet);
+    t_manual_seed(args.seed);
+    bool from_files = args.input != NULL;
+    char xs[T_SHAPE_STR];
+
+    narrate_title("Chapter 3: self-attention (Happy-LLM 2.1.4)");
+
+    /* ---- the input x ------------------------------------------------------ */
+    Tensor *x;
+    if (from_files) {
+        narrate_step("Load the input x from %s", args.input);
+        narrate_torch("x = torch.from_numpy(np.load(...))   # (B, T, d_in)");
+        x = npy_load(args.input);
+        if (x->ndim != 3)
+            t_error("%s has shape %s: expected (B, T, d_in), 3 dims", args.input, t_shape_str(x, xs));
+        if (t_numel(x) == 0)
+            t_error("%s has shape %s: B, T and d_in must each be at least 1", args.input, t_shape_str(x, xs));
+        if (args.given & (CLI_BATCH | CLI_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_BIAS))
+            narrate_say("(--batch, --seq-len, --d-in, --d-out and --bias are not used: the shapes and biases "
+                        "come from the files)");
+    } else {
+        narrate_step("A random input x: batch %lld, %lld tokens, d_in = %lld features each", (long long)args.batch,
+                     (long long)args.seq_len, (long long)args.d_in);
+        narrate_torch("x = torch.randn(B, T, d_in)");
+        x = t_randn(SHAPE(args.batch, args.seq_len, args.d_in)); /* (B, T, d_in) */
+    }
+    int64_t d_in = t_size(x, -1);
+    narrate_show("x", x);
+    narrate_why("one sequence of token vectors; self-attention lets every token look at every token of the "
+                "same sequence.");
+
+    /* ---- attention(x, x, x) ----------------------------------------------- */
+    narrate_step("Self-attention taken literally: Q = K = V = x");
+    narrate_torch("output, p_attn = attention(x, x, x)");
+    Attention plain = self_attention_plain(x);
+    narrate_show("scores = x·xᵀ/sqrt(d_in)", plain.scores);
+    narrate_why("score[i][j] = x_i·x_j = x_j·x_i, so the matrix is symmetric: i looks at j exactly as much as j "
+                "looks at i. The diagonal x_i·x_i = |x_i|² is usually the largest score of its row when x has "
+                "many features (random directions are nearly orthogonal; try --d-in 64), so each token mostly "
+                "attends to itself. With few features a longer vector pointing the same way can beat it.");
+    report_scores("plain x,x,x", plain.scores);
+    narrate_show("p_attn", plain.weights);
+    narrate_show("output", plain.output);
+    narrate_why("no parameters: there is nothing here that training could change.");
+
+    /* ---- W_q, W_k, W_v ------------------------------------------------------ */
+    QKVProjection *p;
+    if (from_files) {
+        narrate_step("Load W_q, W_k, W_v from %s", args.weights);
+        narrate_torch("model.load_state_dict(...)   # wq.weight (d_out, d_in), ...");
+        p = qkv_load(args.weights, d_in);
+    } else {
+        narrate_step("Three trainable projections: nn.Linear(d_in = %lld, d_out = %lld, bias=%s)", (long long)d_in,
+                     (long long)args.d_out, args.bias ? "True" : "False");
+        narrate_torch(args.bias ? "self.wq = nn.Linear(d_in, d_out, bias=True)   # and wk, wv"
+                                : "self.wq = nn.Linear(d_in, d_out, bias=False)  # and wk, wv");
+        p = qkv_new(d_in, args.d_out, args.bias);
+    }
+    narrate_show("wq.weight", p->wq->weight);
+    narrate_show("wk.weight", p->wk->weight);
+    narrate_show("wv.weight", p->wv->weight);
+    if (p->wq->bias) {
+        narrate_show("wq.bias", p->wq->bias);
+        narrate_show("wk.bias", p->wk->bias);
+        narrate_show("wv.bias", p->wv->bias);
+    }
+    narrate_why("each weight is (d_out, d_in), as nn.Linear stores it (y = x·Wᵀ + b); %lld trainable numbers in "
+                "all, which training adjusts so that the scores become useful.",
+                (long long)qkv_num_params(p));
+
+    /* ---- xq, xk, xv --------------------------------------------------------- */
+    narrate_step("Project the same x three ways");
+    narrate_torch("xq, xk, xv = self.wq(x), self.wk(x), self.wv(x)");
+    Tensor *xq, *xk, *xv;
+    qkv_project(p, x, &xq, &xk, &xv); /* (B, T, d_out) each */
+    narrate_show("xq", xq);
+    narrate_show("xk", xk);
+    narrate_show("xv", xv);
+    narrate_why("Q, K and V come from the same x but are three different tensors: xq is what a token looks "
+                "for, xk what it offers to be found by, xv what it passes on.");
+
+    /* ---- attention(xq, xk, xv) ---------------------------------------------- */
+    narrate_step("Attention on the projections");
+    narrate_torch("output, p_attn = attention(xq, xk, xv)");
+    Attention a = self_attention(p, x);
+    narrate_show("scores = xq·xkᵀ/sqrt(d_out)", a.scores);
+    narrate_why("xq_i·xk_j is not xq_j·xk_i: the scores are no longer symmetric, and the largest score need "
+                "not be the token itself. Which token attends to which is now learned.");
+    report_scores("projected", a.scores);
+    narrate_result("p_attn", a.weights);
+    narrate_result("output", a.output);
+    if (args.heatmap) {
+        draw("attention(x, x, x)", plain.weights, &args);
+        draw("attention(xW_q, xW_k, xW_v)", a.weights, &args);
+    }
+
+    narrate_step("So: are Q, K and V the same?");
+    narrate_say("Same input, three different learned views. In attention(x, x, x) they are literally the same "
+                "tensor; in a Transformer they are x·W_qᵀ, x·W_kᵀ and x·W_vᵀ, three projections of one x with "
+                "their own weights. 'Self' means queries, keys and values all come from the same sequence, "
+                "not that they are equal.");
+
+    /* ---- outputs, only after everything above succeeded ----------------------- */
+    if (args.dump) {
+        npy_make_dir(args.dump);
+        npy_save_in(args.dump, "xq", xq);
+        npy_save_in(args.dump, "xk", xk);
+        npy_save_in(args.dump, "xv", xv);
+        npy_save_in(args.dump, "scores", a.scores);
+        npy_save_in(args.dump, "attn_weights", a.weights);
+        npy_save_in(args.dump, "output", a.output);
+        npy_save_in(args.dump, "plain_scores", plain.scores);
+        npy_save_in(args.dump, "plain_attn_weights", plain.weights);
+        npy_save_in(args.dump, "plain_output", plain.output);
+        narrate_say("wrote xq, xk, xv, scores, attn_weights, output (and plain_*) .npy to %s", args.dump);
+    }
+    if (args.output) {
+        npy_save(args.output, a.output);
+        narrate_say("wrote output %s", args.output);
+    }
+    t_scope_end();
+    return EXIT_OK;
+}

@@ -1,0 +1,48 @@
+/* self_attention.h — chapter 3: self-attention (Happy-LLM 2.1.4).
+ *
+ * Self-attention is attention(x, x, x): the sequence attends to itself.
+ * Taken literally (Q = K = V = x) a token mostly matches itself and there is
+ * nothing to learn, so real models first project x three ways with trainable
+ * nn.Linear layers:
+ *
+ *     xq, xk, xv = self.wq(x), self.wk(x), self.wv(x)     # (B, T, d_out) each
+ *     output, p_attn = attention(xq, xk, xv)
+ *
+ * Q, K and V come from the same x but are three different tensors.
+ * Naming (see DESIGN.md): d_in is the width of x (the book's n_embd), d_out
+ * the width of q, k, v (the book's dim); W_q, W_k, W_v map d_in -> d_out and
+ * are stored as nn.Linear keeps them, weight shape (d_out, d_in).
+ */
+#ifndef CH03_SELF_ATTENTION_H
+#define CH03_SELF_ATTENTION_H
+
+#include "chapters/02_scaling/scaling.h"
+
+/* The three projections (self.wq, self.wk, self.wv). */
+typedef struct {
+    int64_t d_in, d_out;
+    Linear *wq, *wk, *wv;
+} QKVProjection;
+
+/* nn.Linear(d_in, d_out, bias=bias) three times, PyTorch's default init. */
+QKVProjection *qkv_new(int64_t d_in, int64_t d_out, bool bias);
+
+/* Load wq.npy wk.npy wv.npy (and bq.npy bk.npy bv.npy when present) from a
+ * weights folder. Every matrix must be (d_out, d_in) with d_in the width of
+ * the input, all three the same shape; biases all present or all absent,
+ * each (d_out,). Errors name the file, its shape and the rule. */
+QKVProjection *qkv_load(const char *dir, int64_t d_in);
+
+/* xq, xk, xv = self.wq(x), self.wk(x), self.wv(x): (..., d_in) -> (..., d_out) */
+void qkv_project(const QKVProjection *p, const Tensor *x, Tensor **xq, Tensor **xk, Tensor **xv);
+
+/* attention(x, x, x): Q = K = V = x, no parameters. */
+Attention self_attention_plain(const Tensor *x);
+
+/* attention(self.wq(x), self.wk(x), self.wv(x)). */
+Attention self_attention(const QKVProjection *p, const Tensor *x);
+
+/* Parameters in the projections (3 · d_out · d_in, + 3 · d_out with bias). */
+int64_t qkv_num_params(const QKVProjection *p);
+
+#endif
