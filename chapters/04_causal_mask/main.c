@@ -1,0 +1,263 @@
+/* main.c — chapter 4: masked (causal) self-attention, Happy-LLM 2.1.5.
+ *
+ * Shows, on the chapter-1 sentence "Your journey starts with one step"
+ * (q = k = v = its 6 token vectors):
+ *   - the mask buffer, torch.triu(torch.full((1, 1, L, L), -inf), diagonal=1),
+ *     built once for max_seq_len L (--seq-len) and sliced to the sequence length;
+ *   - scores + mask before softmax: the weights become lower-triangular and
+ *     row 0 ("Your") attends only to itself;
+ *   - the second spelling (boolean triu(ones) + masked_fill) giving the same weights;
+ *   - that the future cannot leak: changing the last token moves only the last row;
+ *   - the diagonal=0 mistake: row 0 is all -inf and softmax gives NaN.
+ * --no-causal drops the mask (then it is chapter 2's attention). With --q --k --v
+ * it runs masked attention on .npy files instead.
+ */
+#include <stdio.h>
+
+#include "causal_mask.h"
+
+/* The chapter-1 sentence: one 3-d embedding per token (Raschka's numbers). */
+#define N_TOKENS 6
+static const float SENTENCE[N_TOKENS * 3] = {
+    0.43f, 0.15f, 0.89f,  /* Your    */
+    0.55f, 0.87f, 0.66f,  /* journey */
+    0.57f, 0.85f, 0.64f,  /* starts  */
+    0.22f, 0.58f, 0.33f,  /* with    */
+    0.77f, 0.25f, 0.10f,  /* one     */
+    0.05f, 0.80f, 0.55f,  /* step    */
+};
+static const char *const WORDS[N_TOKENS] = {"Your", "journey", "starts", "with", "one", "step"};
+
+static void draw_heatmap(const Args *args, const Tensor *weights, const char *title, bool labels) {
+    HeatmapOptions opt = {0};
+    opt.title = title;
+    opt.rows = labels ? WORDS : NULL;
+    opt.cols = labels ? WORDS : NULL;
+    opt.ascii = args->ascii;
+    if (weights->ndim == 2) heatmap_fprint(stdout, weights, &opt);
+    else heatmap_print_all(weights, &opt);
+}
+
+/* --dump DIR and --output FILE, written only after everything was computed. */
+static void write_outputs(const Args *args, const Tensor *mask_T, const Attention *a) {
+    if (args->dump) {
+        npy_make_dir(args->dump);
+        if (mask_T) npy_save_in(args->dump, "mask", mask_T);   /* (1, 1, T, T) */
+        npy_save_in(args->dump, "scores", a->scores);          /* scaled, masked, before softmax */
+        npy_save_in(args->dump, "attn_weights", a->weights);   /* after softmax */
+        npy_save_in(args->dump, "output", a->output);
+    }
+    if (args->output) npy_save(args->output, a->output);
+}
+
+/* --quiet prints only these (the narration has already shown them otherwise). */
+static void print_results(const Attention *a) {
+    if (!narrate_quiet()) return;
+    narrate_result("attn_weights", a->weights);
+    narrate_result("output", a->output);
+}
+
+/* ---- the narrated demo on the sentence ------------------------------------ */
+
+static void demo(const Args *args) {
+    const int64_t max_seq_len = args->seq_len;
+    char buf[T_SHAPE_STR];
+
+    narrate_title("Chapter 4: masked (causal) self-attention (Happy-LLM 2.1.5)%s",
+                  args->causal ? "" : " -- with --no-causal");
+
+    narrate_step("The sentence: one vector per token, and query = key = value = x");
+    narrate_torch("x = torch.tensor([[0.43, 0.15, 0.89], ...]); query = key = value = x");
+    Tensor *x = t_from_array(SHAPE(N_TOKENS, 3), SENTENCE);  /* (T, d_k) = (6, 3) */
+    narrate_show("x", x);
+    narrate_say("tokens: Your journey starts with one step (T = %d)", N_TOKENS);
+    narrate_why("a language model predicts token t+1 from tokens 0..t, so when it reads \"Your\" "
+                "it must not already see \"journey\".");
+    const Tensor *query = x, *key = x, *value = x;
+    int64_t seqlen = t_size(query, -2);
+
+    narrate_step("Scaled scores, exactly as in chapter 2");
+    narrate_torch("scores = torch.matmul(query, key.transpose(-2, -1)) / math.sqrt(d_k)");
+    Tensor *scores = scaled_scores(query, key);  /* (6, 6) */
+    narrate_show("scores", scores);
+    narrate_why("every row has a score for every token, also for the tokens after it: "
+                "row 0 (\"Your\") scores \"step\" too.");
+
+    if (!args->causal) {
+        narrate_step("No mask (--no-causal): softmax over every key");
+        narrate_torch("p_attn = scores.softmax(dim=-1); output = torch.matmul(p_attn, value)");
+        Attention a = masked_attention(query, key, value, NULL);  /* = chapter 2's attention() */
+        narrate_show("attn_weights", a.weights);
+        narrate_show("output", a.output);
+        narrate_why("this is chapter 2's attention(): row 0 gives %.4f of its weight to \"step\", a "
+                    "word that comes after it. Fine for an encoder (BERT), a leak for a language "
+                    "model; run without --no-causal to mask it.",
+                    (double)t_get(a.weights, 0, N_TOKENS - 1));
+        if (args->heatmap) draw_heatmap(args, a.weights, "attention weights (no mask)", true);
+        print_results(&a);
+        write_outputs(args, NULL, &a);
+        return;
+    }
+
+    narrate_step("The mask buffer: max_seq_len x max_seq_len, all -inf");
+    narrate_torch("mask = torch.full((1, 1, args.max_seq_len, args.max_seq_len), float(\"-inf\"))");
+    Tensor *full = t_full(SHAPE(1, 1, max_seq_len, max_seq_len), -INFINITY);  /* (1, 1, L, L) */
+    narrate_show("mask", full);
+    narrate_why("the model builds it once, in __init__, for the longest sequence it will ever see "
+                "(max_seq_len = %lld here, --seq-len), and keeps it with register_buffer: saved "
+                "with the model, never trained.", (long long)max_seq_len);
+
+    narrate_step("Keep -inf only above the diagonal");
+    narrate_torch("mask = torch.triu(mask, diagonal=1)");
+    Tensor *mask = causal_mask(max_seq_len, 1);  /* (1, 1, L, L) */
+    narrate_show("mask", mask);
+    narrate_why("triu keeps the entries with column - row >= 1, i.e. j > i: key j comes after "
+                "query i (the future) and stays -inf; the diagonal and below become 0.");
+
+    narrate_step("Slice the buffer to this sequence's length");
+    narrate_torch("self.mask[:, :, :seqlen, :seqlen]");
+    Tensor *mask_T = mask_slice(mask, seqlen);  /* (1, 1, T, T) */
+    narrate_show("mask[:, :, :6, :6]", mask_T);
+    narrate_layout("mask[:, :, :6, :6]", mask_T);
+    narrate_why("the top-left T x T corner of the causal mask is the causal mask of T, so one "
+                "buffer serves every length up to max_seq_len; the slice is a view (strides of "
+                "the %s buffer), not a copy.", t_shape_str(mask, buf));
+    narrate_say("A sequence longer than max_seq_len has no mask to slice: try --seq-len 4 and "
+                "the program stops with \"sequence length 6 is longer than max_seq_len 4\". "
+                "(PyTorch would quietly cut the slice to 4 x 4 and then fail in the addition "
+                "with a broadcast error.)");
+
+    narrate_step("Add the mask to the scores, before softmax");
+    narrate_torch("scores = scores + self.mask[:, :, :seqlen, :seqlen]");
+    Tensor *masked = apply_causal_mask(scores, mask);  /* (6, 6), -inf above the diagonal */
+    narrate_show("scores", masked);
+    narrate_why("adding, not multiplying: s + 0 = s keeps the past and the token itself, "
+                "s + (-inf) = -inf removes the future. (Multiplying by 0 would leave a score of "
+                "0, and softmax still gives exp(0) = 1 a share.)");
+
+    narrate_step("Softmax: the weights are lower-triangular");
+    narrate_torch("scores = F.softmax(scores.float(), dim=-1)");
+    Attention a = masked_attention(query, key, value, mask);
+    narrate_show("attn_weights", a.weights);
+    narrate_show("attn_weights[0]", t_select(a.weights, 0, 0));
+    narrate_why("exp(-inf) = 0, so every future token gets weight exactly 0 and each row still "
+                "sums to 1 over tokens 0..t. Row 0 (\"Your\") has only itself to look at: "
+                "[1, 0, 0, 0, 0, 0].");
+
+    narrate_step("The output: a weighted sum of the values it may see");
+    narrate_torch("output = torch.matmul(scores, xv)");
+    narrate_show("output", a.output);
+    narrate_why("row t mixes the values of tokens 0..t only; row 0 is the value of \"Your\" "
+                "itself.");
+
+    narrate_step("The other spelling (Raschka): a boolean mask and masked_fill");
+    narrate_torch("mask_bool = torch.triu(torch.ones(T, T), diagonal=1).bool(); "
+                  "attn_scores.masked_fill_(mask_bool, -torch.inf)");
+    Tensor *mask_bool = causal_mask_bool(max_seq_len);  /* (L, L), 1 = masked */
+    narrate_show("mask_bool[:6, :6]", t_slice(t_slice(mask_bool, 0, 0, seqlen), 1, 0, seqlen));
+    Tensor *weights_fill = t_softmax(apply_causal_mask_fill(scores, mask_bool), -1);
+    narrate_say("max |weights_fill - attn_weights| = %g",
+                t_max_abs_diff(weights_fill, a.weights));
+    narrate_why("both put -inf on the same cells (j > i) before the same softmax: one adds a "
+                "float mask of 0 / -inf, the other writes -inf where a 0 / 1 mask is 1.");
+
+    narrate_step("The future cannot leak: change the last token");
+    narrate_torch("x2 = x.clone(); x2[-1] = torch.randn(3)   # a different word after \"one\"");
+    Tensor *x2 = t_clone(x);
+    t_copy_(t_select(x2, 0, seqlen - 1), t_randn(SHAPE(3)));
+    narrate_show("x2[-1]", t_select(x2, 0, seqlen - 1));
+    Attention b = masked_attention(x2, x2, x2, mask);
+    Attention c = masked_attention(query, key, value, NULL), d = masked_attention(x2, x2, x2, NULL);
+    narrate_say("causal:  rows 0..4 change by %g, row 5 by %.4f",
+                t_max_abs_diff(t_slice(a.output, 0, 0, seqlen - 1), t_slice(b.output, 0, 0, seqlen - 1)),
+                t_max_abs_diff(t_select(a.output, 0, seqlen - 1), t_select(b.output, 0, seqlen - 1)));
+    narrate_say("no mask: rows 0..4 change by up to %.4f",
+                t_max_abs_diff(t_slice(c.output, 0, 0, seqlen - 1), t_slice(d.output, 0, 0, seqlen - 1)));
+    narrate_why("with the mask, what token t computes depends on tokens 0..t only, so all T "
+                "positions can be trained at once without any of them seeing its answer "
+                "(--seed picks the new word).");
+
+    narrate_step("A common mistake: diagonal=0 masks each token from itself");
+    narrate_torch("mask = torch.triu(mask, diagonal=0)   # wrong: should be diagonal=1");
+    Tensor *mask0 = causal_mask(max_seq_len, 0);
+    narrate_show("mask[:, :, :6, :6]", mask_slice(mask0, seqlen));
+    Attention wrong = masked_attention(query, key, value, mask0);
+    narrate_show("attn_weights", wrong.weights);
+    narrate_show("output[0]", t_select(wrong.output, 0, 0));
+    narrate_why("row 0 (\"Your\") has no key left: all its scores are -inf. Softmax subtracts "
+                "the row max, -inf - (-inf) = NaN (or, without that trick, 0/0), so the whole "
+                "row is NaN, output row 0 is NaN, and in training the loss becomes NaN. The other "
+                "rows quietly lose the token itself. diagonal=1 keeps the diagonal.");
+
+    if (args->heatmap) draw_heatmap(args, a.weights, "attention weights (causal)", true);
+    print_results(&a);
+    write_outputs(args, mask_T, &a);
+}
+
+/* ---- --q --k --v: masked attention on .npy files ---------------------------- */
+
+static void run_files(const Args *args) {
+    char qs[T_SHAPE_STR], ks[T_SHAPE_STR], vs[T_SHAPE_STR];
+    narrate_title("Chapter 4: masked attention on %s, %s, %s", args->q, args->k, args->v);
+
+    narrate_step("Load query, key and value");
+    Tensor *query = npy_load(args->q);  /* (..., T, d_k) */
+    Tensor *key = npy_load(args->k);    /* (..., S, d_k) */
+    Tensor *value = npy_load(args->v);  /* (..., S, d_v) */
+    check_qkv("masked_attention", query, key, value);
+    narrate_say("query %s, key %s, value %s", t_shape_str(query, qs), t_shape_str(key, ks),
+                t_shape_str(value, vs));
+
+    Tensor *mask = NULL, *mask_T = NULL;
+    if (args->causal) {
+        int64_t T = t_size(query, -2);
+        /* the buffer is made for max_seq_len: --seq-len when given, else this sequence's T */
+        int64_t max_seq_len = (args->given & CLI_SEQ_LEN) ? args->seq_len : (T > 0 ? T : 1);
+        narrate_step("The causal mask buffer, max_seq_len = %lld", (long long)max_seq_len);
+        narrate_torch("mask = torch.triu(torch.full((1, 1, max_seq_len, max_seq_len), float(\"-inf\")), diagonal=1)");
+        mask = causal_mask(max_seq_len, 1);  /* (1, 1, L, L) */
+        narrate_layout("mask", mask);
+        narrate_why("--seq-len sets max_seq_len; a sequence longer than it has no mask to slice.");
+        narrate_step("Masked attention: scaled scores, plus the sliced mask, softmax, times v");
+        narrate_torch("scores = scores + self.mask[:, :, :seqlen, :seqlen]; F.softmax(scores, dim=-1) @ v");
+    } else {
+        narrate_step("Attention without a mask (--no-causal): chapter 2's attention()");
+        narrate_torch("p_attn = (torch.matmul(q, k.transpose(-2, -1)) / math.sqrt(d_k)).softmax(dim=-1)");
+    }
+    Attention a = masked_attention(query, key, value, mask);
+    if (mask) {
+        mask_T = mask_slice(mask, t_size(query, -2));  /* (1, 1, T, T), a view of the buffer */
+        narrate_show("mask[:, :, :seqlen, :seqlen]", mask_T);
+    }
+    narrate_show("scores", a.scores);
+    narrate_show("attn_weights", a.weights);
+    narrate_show("output", a.output);
+    narrate_why(args->causal ? "weights above the diagonal are 0: query t only sees keys 0..t."
+                             : "every query sees every key.");
+
+    if (args->heatmap) draw_heatmap(args, a.weights, args->causal ? "attention weights (causal)" : "attention weights", false);
+    print_results(&a);
+    write_outputs(args, mask_T, &a);
+}
+
+int main(int argc, char **argv) {
+    t_scope_begin();
+    CliSpec spec = {0};
+    spec.program = "chapter4";
+    spec.summary = "Masked (causal) self-attention, Happy-LLM 2.1.5: triu(full(-inf), diagonal=1) added "
+                   "to the scores before softmax.\n--seq-len is max_seq_len, the size of the mask buffer "
+                   "(the sentence has 6 tokens; with --q/--k/--v it defaults to T).";
+    spec.flags = CLI_SEED | CLI_SEQ_LEN | CLI_CAUSAL | CLI_QUIET | CLI_DUMP | CLI_HEATMAP | CLI_QKV | CLI_OUTPUT;
+    spec.defaults.seed = 123;
+    spec.defaults.seq_len = 8;
+    spec.defaults.causal = true;
+    Args args = cli_parse(&spec, argc, argv);
+    narrate_set_quiet(args.quiet);
+    t_manual_seed(args.seed);
+
+    if (args.q) run_files(&args);
+    else demo(&args);
+
+    t_scope_end();
+    return 0;
+}
