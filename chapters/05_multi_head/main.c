@@ -1,0 +1,235 @@
+/* main.c — chapter 5: multi-head attention, split and merge (Happy-LLM 2.1.6).
+ *
+ * Shows, on a small random x (batch 1, 4 tokens, d_in 6, d_out 4, 2 heads):
+ *   - one big projection per Q, K, V for all heads at once (xq = self.wq(x));
+ *   - head_dim = d_out / n_heads, and what model_parallel_size / n_local_heads mean;
+ *   - the split, xq.view(bsz, seqlen, n_heads, head_dim).transpose(1, 2): the
+ *     shape and strides after each step, and that no data moves;
+ *   - the per-head scaled (and, by default, causal) attention of chapter 4 on
+ *     (bsz, n_heads, seqlen, head_dim) tensors: one T x T weight matrix per head;
+ *   - the merge, output.transpose(1, 2).contiguous().view(bsz, seqlen, -1), and
+ *     why contiguous() is needed before view;
+ *   - that a wrapper of n_heads single-head attentions (Raschka's
+ *     MultiHeadAttentionWrapper) gives the same output: 矩阵内积再拼接 = 拼接矩阵再内积.
+ * There is no W_o yet (chapter 7). Causal by default, like the seed's runnable
+ * class; --no-causal is the Happy-LLM class's default is_causal=False.
+ *
+ *     build/chapter5                                   the demo above
+ *     build/chapter5 --heads 4 --d-out 8 --seq-len 6   more heads
+ *     build/chapter5 --input X.npy --weights DIR --heads 2 --output OUT.npy
+ */
+#include <stdio.h>
+
+#include "multi_head.h"
+
+/* --quiet prints only these (the narration has shown them otherwise). */
+static void print_results(const Attention *heads, const Tensor *output) {
+    if (!narrate_quiet()) return;
+    narrate_result("attn_weights", heads->weights);
+    narrate_result("output", output);
+}
+
+int main(int argc, char **argv) {
+    Args defaults = {0};
+    defaults.seed = 123;
+    defaults.batch = 1;
+    defaults.seq_len = 4;
+    defaults.d_in = 6;
+    defaults.d_out = 4;
+    defaults.heads = 2;
+    defaults.causal = true;
+    CliSpec spec = {"chapter5",
+                    "Chapter 5: multi-head attention, split and merge (Happy-LLM 2.1.6), without W_o.\n"
+                    "Causal by default, like the seed's runnable MultiHeadAttention; --no-causal is\n"
+                    "the Happy-LLM class's default (is_causal=False). With --input/--weights the sizes\n"
+                    "and biases come from the files, and --heads must divide their d_out.",
+                    CLI_SEED | CLI_BATCH | CLI_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_HEADS | CLI_CAUSAL |
+                        CLI_BIAS | CLI_QUIET | CLI_DUMP | CLI_HEATMAP | CLI_INPUT | CLI_OUTPUT,
+                    defaults};
+    Args args = cli_parse(&spec, argc, argv);
+    t_scope_begin();
+    narrate_set_quiet(args.quiet);
+    t_manual_seed(args.seed);
+    const int64_t n_heads = args.heads;
+    char s1[T_SHAPE_STR], s2[T_SHAPE_STR];
+
+    narrate_title("Chapter 5: multi-head attention, split and merge (Happy-LLM 2.1.6)%s",
+                  args.causal ? "" : " -- with --no-causal");
+
+    /* ---- the module and the input ------------------------------------------ */
+    QKVProjection *p;
+    Tensor *x;
+    if (args.input) {
+        x = npy_load(args.input);
+        if (x->ndim != 3)
+            t_error("%s has shape %s: expected (B, T, d_in), 3 dims", args.input, t_shape_str(x, s1));
+        if (t_numel(x) == 0)
+            t_error("%s has shape %s: B, T and d_in must each be at least 1", args.input, t_shape_str(x, s1));
+        p = qkv_load(args.weights, t_size(x, 2));
+        head_dim_of(p->d_out, n_heads);  /* before any work: d_out % n_heads == 0 */
+        check_scores_fit(t_size(x, 0), n_heads, t_size(x, 1), t_size(x, 1));
+        narrate_step("Load x from %s and W_q, W_k, W_v from %s", args.input, args.weights);
+        narrate_torch("x = torch.from_numpy(np.load(...)); model.load_state_dict(...)");
+        if (args.given & (CLI_BATCH | CLI_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_BIAS))
+            narrate_say("(--batch, --seq-len, --d-in, --d-out and --bias are not used: the shapes and biases "
+                        "come from the files)");
+    } else {
+        head_dim_of(args.d_out, n_heads);  /* before any work: d_out % n_heads == 0 */
+        check_scores_fit(args.batch, n_heads, args.seq_len, args.seq_len);
+        narrate_step("The module's projections and a random input x");
+        narrate_torch(args.bias ? "self.wq = nn.Linear(d_in, n_heads * head_dim, bias=True)  # wk, wv alike"
+                                : "self.wq = nn.Linear(d_in, n_heads * head_dim, bias=False) # wk, wv alike");
+        p = qkv_new(args.d_in, args.d_out, args.bias);
+        narrate_torch("x = torch.randn(bsz, seqlen, d_in)");
+        x = t_randn(SHAPE(args.batch, args.seq_len, args.d_in));  /* (bsz, seqlen, d_in) */
+    }
+    const int64_t bsz = t_size(x, 0), seqlen = t_size(x, 1), d_in = p->d_in, d_out = p->d_out;
+    narrate_show("x", x);
+    narrate_say("wq.weight, wk.weight, wv.weight: %s each (d_out, d_in)%s", t_shape_str(p->wq->weight, s1),
+                p->wq->bias ? ", with biases" : "");
+    narrate_why("d_in = %lld is the width of each token vector (the book's n_embd); d_out = %lld is the "
+                "width of q, k and v (the book's dim), which the heads will share.",
+                (long long)d_in, (long long)d_out);
+
+    /* ---- projections --------------------------------------------------------- */
+    narrate_step("One projection per Q, K, V, for all heads at once");
+    narrate_torch("xq, xk, xv = self.wq(x), self.wk(x), self.wv(x)");
+    Tensor *xq, *xk, *xv;
+    qkv_project(p, x, &xq, &xk, &xv);  /* (bsz, seqlen, d_out) each */
+    narrate_show("xq", xq);
+    narrate_why("the seed's nn.Linear(args.dim, args.n_heads * self.head_dim): one (d_out, d_in) matrix "
+                "holds the n_heads small (head_dim, d_in) matrices stacked row after row, so one matmul "
+                "projects for every head.");
+
+    /* ---- head_dim and n_local_heads ----------------------------------------- */
+    int64_t head_dim = head_dim_of(d_out, n_heads);
+    narrate_step("head_dim = d_out // n_heads = %lld // %lld = %lld", (long long)d_out, (long long)n_heads,
+                 (long long)head_dim);
+    narrate_torch("model_parallel_size = 1; self.n_local_heads = args.n_heads // model_parallel_size; "
+                  "self.head_dim = args.dim // args.n_heads");
+    narrate_say("model_parallel_size = 1, so n_local_heads = n_heads = %lld: this one process computes "
+                "every head.", (long long)n_heads);
+    narrate_why("each head only ever reads its own head_dim columns of xq, xk and xv, so the heads are "
+                "independent: with model_parallel_size = 2, each of two workers (GPUs) would hold "
+                "n_local_heads = n_heads // 2 heads -- their rows of wq, wk, wv -- and compute them "
+                "without talking to the other; only the merge needs all heads. That is also why d_out "
+                "must be a multiple of n_heads (--heads 3 --d-out 4 is refused).");
+
+    /* ---- split ---------------------------------------------------------------- */
+    narrate_step("Split, part 1: view the last dim as (n_heads, head_dim)");
+    narrate_torch("xq = xq.view(bsz, seqlen, self.n_local_heads, self.head_dim)");
+    Tensor *xq_view = t_view(xq, SHAPE(bsz, seqlen, n_heads, head_dim));  /* (bsz, seqlen, n_heads, head_dim) */
+    narrate_layout("xq          ", xq);
+    narrate_layout("xq.view(...)", xq_view);
+    narrate_why("view only re-reads the same numbers with a new shape: the %lld values of one token are "
+                "now %lld heads of %lld, and nothing is copied (same storage, same offset).",
+                (long long)d_out, (long long)n_heads, (long long)head_dim);
+
+    narrate_step("Split, part 2: move the heads in front of the tokens");
+    narrate_torch("xq = xq.transpose(1, 2)   # the same for xk, xv");
+    Tensor *q = split_heads(xq, n_heads);  /* (bsz, n_heads, seqlen, head_dim) */
+    Tensor *k = split_heads(xk, n_heads);  /* (bsz, n_heads, seqlen, head_dim) */
+    Tensor *v = split_heads(xv, n_heads);  /* (bsz, n_heads, seqlen, head_dim) */
+    narrate_layout("xq.transpose(1, 2)", q);
+    narrate_show("xq", q);
+    narrate_why("transpose swaps two strides, still without copying, so the tensor is no longer "
+                "contiguous. Now (bsz, n_heads) lead like batch dims: xq[b, h] is head h's own "
+                "(seqlen, head_dim) matrix, and xq[b, h, t, j] is xq_before[b, t, h * %lld + j].",
+                (long long)head_dim);
+    narrate_say("shares storage with the projection: %s", t_shares_storage(q, xq) ? "yes" : "no");
+
+    /* ---- per-head attention ------------------------------------------------- */
+    Tensor *mask = args.causal ? causal_mask(seqlen, 1) : NULL;  /* (1, 1, seqlen, seqlen) */
+    narrate_step("Scores for every head at once, scaled by sqrt(head_dim)%s",
+                 args.causal ? ", with chapter 4's causal mask" : "");
+    narrate_torch(args.causal ? "scores = torch.matmul(xq, xk.transpose(2, 3)) / math.sqrt(self.head_dim); "
+                                "scores = scores + self.mask[:, :, :seqlen, :seqlen]"
+                              : "scores = torch.matmul(xq, xk.transpose(2, 3)) / math.sqrt(self.head_dim)");
+    Attention heads = masked_attention(q, k, v, mask);  /* scores, weights (bsz, n_heads, seqlen, seqlen) */
+    narrate_show("scores", heads.scores);
+    narrate_why("matmul treats (bsz, n_heads) as batch dims: %lld independent (seqlen, head_dim) @ "
+                "(head_dim, seqlen) products. Each head's dot products have head_dim = %lld terms, so it "
+                "is scaled by sqrt(head_dim), not sqrt(d_out)%s.",
+                (long long)(bsz * n_heads), (long long)head_dim,
+                args.causal ? "; the one (1, 1, T, T) mask broadcasts over every batch and head" : "");
+
+    narrate_step("Softmax: one attention pattern per head");
+    narrate_torch("scores = F.softmax(scores.float(), dim=-1)");
+    narrate_show("attn_weights", heads.weights);
+    narrate_why("every row of every head sums to 1. The heads see different projections of the same "
+                "tokens, so they can attend differently: that is the point of having several.");
+    if (args.heatmap) {
+        HeatmapOptions opt = {0};
+        opt.title = args.causal ? "attention weights (causal)" : "attention weights";
+        opt.ascii = args.ascii;
+        heatmap_print_all(heads.weights, &opt);  /* one grid per (batch, head) */
+    }
+
+    narrate_step("Weighted sum of the values, per head");
+    narrate_torch("output = torch.matmul(scores, xv)");
+    narrate_layout("output", heads.output);
+    narrate_show("output", heads.output);
+    narrate_why("each head mixes the rows of its own head_dim-wide slice of the values; the result is "
+                "still split by head, (bsz, n_heads, seqlen, head_dim) = %s.",
+                t_shape_str(heads.output, s1));
+
+    /* ---- merge ----------------------------------------------------------------- */
+    narrate_step("Merge, part 1: tokens back in front of the heads");
+    narrate_torch("output = output.transpose(1, 2)");
+    Tensor *back = t_transpose(heads.output, 1, 2);  /* (bsz, seqlen, n_heads, head_dim), a view */
+    narrate_layout("output.transpose(1, 2)", back);
+    narrate_why("the heads of one token are next to each other again in the shape, but not in memory: "
+                "the strides jump, so view cannot glue the last two dims into one.");
+
+    narrate_step("Merge, part 2: contiguous() copies into row-major order");
+    narrate_torch("output = output.contiguous()");
+    Tensor *packed = t_contiguous(back);  /* (bsz, seqlen, n_heads, head_dim), a copy */
+    narrate_layout("output.contiguous()", packed);
+    narrate_say("shares storage with the transposed view: %s", t_shares_storage(packed, back) ? "yes" : "no");
+    narrate_why("in PyTorch, .view() on the transposed tensor fails (\"view size is not compatible with "
+                "input tensor's size and stride\"); contiguous() (or reshape, which copies when it must) "
+                "is the fix.");
+
+    narrate_step("Merge, part 3: view (n_heads, head_dim) as one d_out");
+    narrate_torch("output = output.view(bsz, seqlen, -1)");
+    Tensor *output = merge_heads(heads.output);  /* (bsz, seqlen, d_out) */
+    narrate_layout("output", output);
+    narrate_show("output", output);
+    narrate_why("columns h*head_dim .. (h+1)*head_dim-1 of each token hold head h's result: the heads "
+                "are concatenated, %s -> %s. Chapter 7 adds W_o to mix them.",
+                t_shape_str(heads.output, s1), t_shape_str(output, s2));
+
+    /* ---- the same in one call, and as n single heads -------------------------- */
+    narrate_step("The same in one call");
+    narrate_torch("split -> scaled attention per head -> merge   # multi_head_attention()");
+    Attention one_call = multi_head_attention(xq, xk, xv, n_heads, mask);
+    narrate_say("max |multi_head_attention - output| = %g", t_max_abs_diff(one_call.output, output));
+    narrate_why("multi_head_attention() is the three steps above, for chapter 7 to call.");
+
+    narrate_step("n_heads separate single-head attentions give the same output");
+    narrate_torch("torch.cat([head(x) for head in self.heads], dim=-1)   # MultiHeadAttentionWrapper");
+    Tensor *wrapped = multi_head_wrapper(p, x, n_heads, mask);  /* (bsz, seqlen, d_out) */
+    narrate_say("max |wrapper - output| = %g", t_max_abs_diff(wrapped, output));
+    narrate_why("head h of the wrapper is a single-head self-attention whose wq, wk, wv are rows "
+                "h*head_dim .. (h+1)*head_dim-1 of the big matrices. Projecting with the big matrix and "
+                "splitting equals projecting with each small one and concatenating "
+                "(矩阵内积再拼接 = 拼接矩阵再内积), so the split version is the wrapper with one matmul "
+                "instead of n_heads -- and each head here could run on its own worker.");
+
+    print_results(&heads, output);
+
+    /* ---- files, after everything was computed -------------------------------- */
+    if (args.dump) {
+        npy_make_dir(args.dump);
+        npy_save_in(args.dump, "xq", q);                        /* (bsz, n_heads, seqlen, head_dim) */
+        npy_save_in(args.dump, "xk", k);
+        npy_save_in(args.dump, "xv", v);
+        npy_save_in(args.dump, "scores", heads.scores);         /* scaled (and masked), before softmax */
+        npy_save_in(args.dump, "attn_weights", heads.weights);  /* after softmax */
+        npy_save_in(args.dump, "output", output);               /* (bsz, seqlen, d_out) */
+    }
+    if (args.output) npy_save(args.output, output);
+
+    t_scope_end();
+    return 0;
+}

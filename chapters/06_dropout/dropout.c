@@ -1,0 +1,51 @@
+/* dropout.c — chapter 6: inverted dropout (nn.Dropout), written out.
+ *
+ *     self.attn_dropout = nn.Dropout(args.dropout)
+ *     scores = F.softmax(scores.float(), dim=-1)
+ *     scores = self.attn_dropout(scores)           # training: zero some, scale the rest
+ *     output = torch.matmul(scores, xv)
+ *
+ * In training every element is kept with probability 1 - p and then divided
+ * by 1 - p, or set to 0 with probability p. Its expectation is
+ *     (1 - p) * x / (1 - p) + p * 0 = x,
+ * so the layer that reads the result sees the same numbers on average in
+ * training and in eval, where dropout does nothing.
+ */
+#include "dropout.h"
+
+Dropout nn_dropout(double p) {
+    /* nn.Dropout: "dropout probability has to be between 0 and 1" (NaN fails both tests) */
+    if (!(p >= 0.0 && p <= 1.0))
+        t_error("nn.Dropout: p = %g is not a probability; it must be between 0 and 1", p);
+    Dropout d;
+    d.p = p;
+    d.training = true;  /* a fresh module is in training mode */
+    return d;
+}
+
+Tensor *dropout_forward(const Dropout *d, const Tensor *x) {
+    if (!(d->p >= 0.0 && d->p <= 1.0))
+        t_error("dropout: p = %g is not a probability; it must be between 0 and 1", d->p);
+    /* BEGIN BLANK dropout_forward level=3 hint="Eval mode or p = 0: return a copy of x. Training: copy x, then for every element draw u = rng_uniform(t_default_rng()); keep it (times 1/(1-p)) when u >= p, else set it to 0." */
+    Tensor *out = t_clone(x);  /* a fresh contiguous copy, same shape as x */
+    /* model.eval(): dropout is the identity; p = 0 drops nothing */
+    if (!d->training || d->p == 0.0) return out;
+
+    float scale = 0.0f;  /* p = 1 keeps nothing, so the scale is never used */
+    if (d->p < 1.0) {
+        /* BEGIN BLANK dropout_scale level=1 hint="Inverted dropout scales the kept values by 1/(1-p), so each element keeps its expectation." */
+        scale = (float)(1.0 / (1.0 - d->p));
+        /* END BLANK */
+    }
+    float *o = t_data(out);
+    int64_t n = t_numel(out);
+    for (int64_t i = 0; i < n; i++) {  /* row-major order: one draw per element */
+        bool keep = false;
+        /* BEGIN BLANK dropout_keep level=1 hint="Keep the element with probability 1-p: draw u = rng_uniform(t_default_rng()) (uniform in [0, 1), from the generator t_manual_seed set) and keep when u >= p." */
+        keep = rng_uniform(t_default_rng()) >= d->p;  /* u in [0, 1): P(u >= p) = 1 - p */
+        /* END BLANK */
+        o[i] = keep ? o[i] * scale : 0.0f;
+    }
+    return out;
+    /* END BLANK */
+}
