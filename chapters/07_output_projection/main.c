@@ -1,0 +1,275 @@
+/* main.c — chapter 7: the output projection W_o and resid_dropout, the complete
+ * MultiHeadAttention (Happy-LLM 2.1.6).
+ *
+ * Runs the seed's example -- torch.manual_seed(123); MultiHeadAttention(d_in=10,
+ * d_out=8, seq_len=5, dropout=0.1, num_heads=2); x = torch.randn(3, 5, 10) --
+ * through one call of mha_forward() and walks through what it did:
+ *   - the module: wq, wk, wv (d_out, d_in), the new wo (d_out, d_out) with the
+ *     seed's out_proj bias, two dropouts, the causal mask buffer, and the
+ *     parameter count (3 * d_out * d_in + d_out * d_out + d_out = 312);
+ *   - chapters 3-6 step by step: project, split, scaled scores + mask,
+ *     softmax, attn_dropout, @ xv, merge;
+ *   - this chapter: output = self.wo(output), which mixes the heads (each
+ *     output feature is a sum over every head), and self.resid_dropout;
+ *   - why a Transformer block needs d_out == d_in: it adds this output to x.
+ * Our generator is not PyTorch's, so the numbers differ from the seed's
+ * printout; tests/test_ch07.c loads PyTorch's own weights and inputs and shows
+ * that the computation gives PyTorch's output.
+ *
+ *     build/chapter7                                   the seed's example, training mode
+ *     build/chapter7 --eval                            dropout off (model.eval())
+ *     build/chapter7 --d-in 8 --d-out 8 --heads 4      d_out == d_in: the residual works
+ *     build/chapter7 --input X.npy --weights DIR --eval --output OUT.npy
+ */
+#include <stdio.h>
+
+#include "mha.h"
+
+/* How many entries are exactly 0. */
+static int64_t count_zeros(const Tensor *x) {
+    int64_t n = 0;
+    for (int64_t i = 0; i < t_numel(x); i++) n += t_flat_get(x, i) == 0.0f;
+    return n;
+}
+
+int main(int argc, char **argv) {
+    Args defaults = {0};
+    defaults.seed = 123;
+    defaults.batch = 3;
+    defaults.seq_len = 5;
+    defaults.d_in = 10;
+    defaults.d_out = 8;
+    defaults.heads = 2;
+    defaults.dropout = 0.1;
+    defaults.causal = true;
+    CliSpec spec = {"chapter7",
+                    "Chapter 7: the output projection W_o and resid_dropout -- the complete\n"
+                    "MultiHeadAttention (Happy-LLM 2.1.6). Default: the seed's example (batch 3, seq 5,\n"
+                    "d_in 10, d_out 8, 2 heads, dropout 0.1, causal, qkv_bias False, out_proj with bias)\n"
+                    "in training mode; --eval turns dropout off. --bias adds biases to W_q, W_k, W_v.\n"
+                    "With --input/--weights the sizes come from the files: wq wk wv (d_out, d_in),\n"
+                    "wo (d_out, d_out), biases when bq bk bv (all three) or bo are in the folder;\n"
+                    "--seq-len then sets max_seq_len (the mask buffer), by default the input's T.",
+                    CLI_SEED | CLI_BATCH | CLI_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_HEADS | CLI_DROPOUT |
+                        CLI_EVAL | CLI_CAUSAL | CLI_BIAS | CLI_QUIET | CLI_DUMP | CLI_HEATMAP | CLI_INPUT |
+                        CLI_OUTPUT,
+                    defaults};
+    Args args = cli_parse(&spec, argc, argv);
+    t_scope_begin();
+    narrate_set_quiet(args.quiet);
+    t_manual_seed(args.seed);
+    char s1[T_SHAPE_STR], s2[T_SHAPE_STR];
+
+    narrate_title("Chapter 7: the output projection -- the complete MultiHeadAttention (Happy-LLM 2.1.6)");
+
+    /* ---- the module and the input --------------------------------------------- */
+    MultiHeadAttention *m;
+    Tensor *x;
+    if (args.input) {
+        x = npy_load(args.input);
+        if (x->ndim != 3)
+            t_error("%s has shape %s: expected (B, T, d_in), 3 dims", args.input, t_shape_str(x, s1));
+        if (t_numel(x) == 0)
+            t_error("%s has shape %s: B, T and d_in must each be at least 1", args.input, t_shape_str(x, s1));
+        int64_t seqlen = t_size(x, 1);
+        int64_t max_seq_len = (args.given & CLI_SEQ_LEN) ? args.seq_len : seqlen;
+        if (seqlen > max_seq_len)
+            t_error("%s has sequence length %lld, longer than the model's max_seq_len %lld (--seq-len)", args.input,
+                    (long long)seqlen, (long long)max_seq_len);
+        check_scores_fit(t_size(x, 0), args.heads, seqlen, seqlen);  /* before any work, or chapter 8 */
+        ModelArgs a = {0};
+        a.d_in = t_size(x, 2);   /* d_out and the biases come from the weights folder */
+        a.n_heads = args.heads;
+        a.max_seq_len = max_seq_len;
+        a.dropout = args.dropout;
+        a.causal = args.causal;
+        m = mha_load(a, args.weights);
+        narrate_step("Load x from %s and wq, wk, wv, wo from %s", args.input, args.weights);
+        narrate_torch("x = torch.from_numpy(np.load(...)); model.load_state_dict(...)");
+        if (args.given & (CLI_BATCH | CLI_D_IN | CLI_D_OUT | CLI_BIAS))
+            narrate_say("(--batch, --d-in, --d-out and --bias are not used: the shapes and biases come from "
+                        "the files)");
+    } else {
+        head_dim_of(args.d_out, args.heads);  /* before any work: d_out % n_heads == 0 */
+        check_scores_fit(args.batch, args.heads, args.seq_len, args.seq_len);
+        ModelArgs a = seed_args(args.d_in, args.d_out, args.seq_len, args.dropout, args.heads);
+        a.causal = args.causal;
+        a.qkv_bias = args.bias;
+        narrate_step("The module and a random input, as in the seed's example");
+        char seed_line[64];
+        snprintf(seed_line, sizeof seed_line, "torch.manual_seed(%llu)", (unsigned long long)args.seed);
+        narrate_torch(seed_line);
+        narrate_torch(args.bias ? "model = MultiHeadAttention(d_in, d_out, seq_len, dropout, num_heads, qkv_bias=True)"
+                                : "model = MultiHeadAttention(d_in, d_out, seq_len, dropout, num_heads)");
+        m = mha_new(a);                                            /* wq, wk, wv, wo drawn first ... */
+        narrate_torch("x = torch.randn(batch_size, seq_len, d_in)");
+        x = t_randn(SHAPE(args.batch, args.seq_len, args.d_in));  /* ... then x: (bsz, seqlen, d_in) */
+        narrate_say("--seed %llu seeds this project's generator (PCG32), not PyTorch's (Mersenne Twister), "
+                    "so the weights, x and the dropout draws below are not the numbers of the seed's "
+                    "printout. tests/test_ch07.c loads the weights and x that PyTorch drew and shows that "
+                    "this same computation gives PyTorch's output to 1e-5.",
+                    (unsigned long long)args.seed);
+    }
+    if (args.eval) mha_eval(m);  /* model.eval(): both dropouts off */
+    const ModelArgs *a = &m->args;
+    const int64_t n_heads = a->n_heads, head_dim = m->head_dim;
+    narrate_say("ModelArgs: d_in = %lld (n_embd), d_out = %lld (dim), n_heads = %lld, head_dim = %lld, "
+                "max_seq_len = %lld, dropout = %g (%s), causal = %s, qkv_bias = %s, out bias = %s",
+                (long long)a->d_in, (long long)a->d_out, (long long)n_heads, (long long)head_dim,
+                (long long)a->max_seq_len, a->dropout, m->attn_dropout.training ? "training" : "eval",
+                a->causal ? "True" : "False", a->qkv_bias ? "True" : "False", a->out_bias ? "True" : "False");
+    narrate_show("x", x);
+
+    /* ---- the parameters ------------------------------------------------------- */
+    narrate_step("The parameters: wq, wk, wv from chapter 3, and the new wo");
+    narrate_torch(a->out_bias ? "self.out_proj = nn.Linear(d_out, d_out)      # Happy-LLM: self.wo, bias=False"
+                              : "self.wo = nn.Linear(args.n_heads * self.head_dim, args.dim, bias=False)");
+    narrate_say("wq.weight, wk.weight, wv.weight: %s each (d_out, d_in)%s", t_shape_str(m->qkv->wq->weight, s1),
+                a->qkv_bias ? ", with biases (d_out,)" : ", no biases");
+    narrate_say("wo.weight: %s (d_out, d_out)%s", t_shape_str(m->wo->weight, s1),
+                a->out_bias ? ", with a bias (d_out,)" : ", no bias");
+    narrate_show("wo.weight", m->wo->weight);
+    int64_t n_params = mha_num_params(m);
+    {
+        char qkv_b[64] = "", out_b[64] = "";
+        if (a->qkv_bias) snprintf(qkv_b, sizeof qkv_b, " + 3 x %lld (bq, bk, bv)", (long long)a->d_out);
+        if (a->out_bias) snprintf(out_b, sizeof out_b, " + %lld (bo)", (long long)a->d_out);
+        narrate_say("parameters: 3 x %lld x %lld (wq, wk, wv)%s + %lld x %lld (wo)%s = %lld", (long long)a->d_out,
+                    (long long)a->d_in, qkv_b, (long long)a->d_out, (long long)a->d_out, out_b, (long long)n_params);
+    }
+    narrate_why("sum(p.numel() for p in model.parameters()). The mask %s is a buffer "
+                "(register_buffer), not a parameter: it is never trained. At GPT-2 size (768 wide, 12 heads, "
+                "qkv_bias False) the same formula gives 2,360,064.",
+                m->mask ? t_shape_str(m->mask, s1) : "(none here: not causal)");
+
+    /* ---- one forward call; the steps below read its trace ----------------------- */
+    MhaTrace tr;
+    Tensor *output = mha_forward(m, x, x, x, &tr);  /* (bsz, seqlen, d_out) */
+
+    narrate_step("Project and split into heads (chapters 3 and 5)");
+    narrate_torch("xq, xk, xv = self.wq(q), self.wk(k), self.wv(v); "
+                  "xq = xq.view(bsz, seqlen, n_heads, head_dim).transpose(1, 2)");
+    narrate_layout("xq", tr.xq);
+    narrate_show("xq", tr.xq);
+    narrate_why("forward(q, k, v) takes three inputs; self-attention passes x three times. Each head "
+                "works in its own %lld-wide slice of d_out = %lld.", (long long)head_dim, (long long)a->d_out);
+
+    narrate_step("Scaled scores%s (chapters 2 and 4)", a->causal ? " with the causal mask" : "");
+    narrate_torch(a->causal ? "scores = torch.matmul(xq, xk.transpose(2, 3)) / math.sqrt(self.head_dim); "
+                              "scores = scores + self.mask[:, :, :seqlen, :seqlen]"
+                            : "scores = torch.matmul(xq, xk.transpose(2, 3)) / math.sqrt(self.head_dim)");
+    narrate_show("scores", tr.scores);
+    narrate_why("one (seqlen, seqlen) score matrix per batch and head, scaled by sqrt(head_dim)%s.",
+                a->causal ? "; the mask buffer is sliced to the sequence length and puts -inf on the future"
+                          : "");
+
+    narrate_step("Softmax: the attention weights");
+    narrate_torch("scores = F.softmax(scores.float(), dim=-1)");
+    narrate_show("attn_weights", tr.attn_weights);
+    narrate_why("each row is a probability distribution over the keys (the book keeps calling them "
+                "scores; here scores are before softmax, weights after).");
+    if (args.heatmap) {
+        HeatmapOptions opt = {0};
+        opt.title = a->causal ? "attention weights (causal)" : "attention weights";
+        opt.ascii = args.ascii;
+        heatmap_print_all(tr.attn_weights, &opt);  /* one grid per (batch, head) */
+    }
+
+    narrate_step("attn_dropout on the weights (chapter 6)");
+    narrate_torch("scores = self.attn_dropout(scores)");
+    narrate_show("attn_dropped", tr.attn_dropped);
+    narrate_say("%lld of %lld weights are 0 after attn_dropout (%lld were 0 before it)",
+                (long long)count_zeros(tr.attn_dropped), (long long)t_numel(tr.attn_dropped),
+                (long long)count_zeros(tr.attn_weights));
+    narrate_why(m->attn_dropout.training && a->dropout > 0.0
+                    ? "training mode: each weight is dropped with probability p or divided by 1 - p."
+                    : "eval mode or p = 0: dropout is the identity.");
+
+    narrate_step("Weighted sum of the values and merge of the heads (chapters 1 and 5)");
+    narrate_torch("output = torch.matmul(scores, xv); "
+                  "output = output.transpose(1, 2).contiguous().view(bsz, seqlen, -1)");
+    narrate_show("merged", tr.merged);
+    narrate_why("columns h*%lld .. h*%lld+%lld of each token hold head h's result, side by side: the heads "
+                "are concatenated but have not met yet.",
+                (long long)head_dim, (long long)head_dim, (long long)(head_dim - 1));
+
+    /* ---- this chapter: W_o ------------------------------------------------------- */
+    narrate_step("The output projection W_o mixes the heads");
+    narrate_torch("output = self.wo(output)        # the seed: context_vec = self.out_proj(context_vec)");
+    narrate_show("projected", tr.projected);
+    {
+        /* projected[0, 0, 0] = sum over heads of wo[0, head's columns] . merged[0, 0, head's columns] + bo[0] */
+        char parts[512] = "";
+        size_t used = 0;
+        int64_t shown = n_heads < 6 ? n_heads : 6;
+        for (int64_t h = 0; h < shown; h++) {
+            double part = 0.0;
+            for (int64_t j = h * head_dim; j < (h + 1) * head_dim; j++)
+                part += (double)t_get(m->wo->weight, 0, j) * (double)t_get(tr.merged, 0, 0, j);
+            int n = snprintf(parts + used, sizeof parts - used, "%shead %lld: %.4f", h ? " + " : "",
+                             (long long)h, part);
+            if (n > 0 && (size_t)n < sizeof parts - used) used += (size_t)n;
+        }
+        narrate_say("projected[0, 0, 0] = %.4f = %s%s%s", (double)t_get(tr.projected, 0, 0, 0), parts,
+                    shown < n_heads ? " + ... (more heads)" : "",
+                    m->wo->bias ? " + bias" : "");
+        if (m->wo->bias) narrate_say("bias: bo[0] = %.4f", (double)t_get(m->wo->bias, 0));
+    }
+    narrate_why("before W_o, output feature j came from head j // head_dim alone. wo is a full (d_out, "
+                "d_out) matrix, so every output feature is a weighted sum over all heads: this is where "
+                "what the heads found separately is combined (and, in a block, mapped back to the width "
+                "the residual adds to).");
+
+    narrate_step("resid_dropout on the projected output");
+    narrate_torch("output = self.resid_dropout(output)");
+    narrate_show("output", output);
+    narrate_say("%lld of %lld outputs are 0 after resid_dropout", (long long)count_zeros(output),
+                (long long)t_numel(output));
+    narrate_why("a second nn.Dropout with the same p, on what the attention hands to the residual "
+                "connection (the seed's Raschka class has only the first one). %s",
+                m->resid_dropout.training && a->dropout > 0.0 ? "--eval turns both off."
+                                                               : "Off here: the output equals projected.");
+
+    /* ---- the residual --------------------------------------------------------------- */
+    narrate_step("Why a Transformer block needs d_out == d_in");
+    narrate_torch("h = x + self.attention.forward(self.attention_norm(x), ...)   # the residual");
+    if (a->d_in == a->d_out) {
+        Tensor *h = t_add(x, output);  /* (bsz, seqlen, d_in) */
+        narrate_say("d_in = d_out = %lld: x %s + output %s = h %s", (long long)a->d_in, t_shape_str(x, s1),
+                    t_shape_str(output, s2), t_shape_str(h, s1));
+    } else {
+        narrate_say("d_in = %lld != d_out = %lld: x %s + output %s does not broadcast; the block could not "
+                    "add them (try --d-out %lld).",
+                    (long long)a->d_in, (long long)a->d_out, t_shape_str(x, s1), t_shape_str(output, s2),
+                    (long long)a->d_in);
+    }
+    narrate_why("a block adds the attention's output back to its input, so wo must map to the input's "
+                "width: d_out == d_in. The seed's standalone class may use d_in 10 and d_out 8; in a "
+                "model both are one number. Happy-LLM's code blurs the two: its assert checks "
+                "args.n_embd %% args.n_heads, but wq = nn.Linear(args.dim, ...) reads args.dim as the input "
+                "width and wo maps back to args.dim, so it only works when n_embd == dim (readers asked "
+                "about this in Happy-LLM issues #121 and #141).");
+
+    if (narrate_quiet()) {
+        narrate_result("output", output);
+        narrate_result_text("parameters: %lld", (long long)n_params);
+    }
+
+    /* ---- files, after everything was computed -------------------------------- */
+    if (args.dump) {
+        npy_make_dir(args.dump);
+        npy_save_in(args.dump, "xq", tr.xq);                      /* (bsz, n_heads, seqlen, head_dim) */
+        npy_save_in(args.dump, "xk", tr.xk);
+        npy_save_in(args.dump, "xv", tr.xv);
+        npy_save_in(args.dump, "scores", tr.scores);              /* scaled (and masked), before softmax */
+        npy_save_in(args.dump, "attn_weights", tr.attn_weights);  /* after softmax, before dropout */
+        npy_save_in(args.dump, "attn_dropped", tr.attn_dropped);  /* after attn_dropout */
+        npy_save_in(args.dump, "merged", tr.merged);              /* (bsz, seqlen, d_out), before wo */
+        npy_save_in(args.dump, "projected", tr.projected);        /* after wo, before resid_dropout */
+        npy_save_in(args.dump, "output", output);                 /* (bsz, seqlen, d_out) */
+    }
+    if (args.output) npy_save(args.output, output);
+
+    t_scope_end();
+    return 0;
+}

@@ -1,0 +1,77 @@
+/* mha.h — chapter 7: the complete MultiHeadAttention of the seed notes.
+ *
+ *     xq, xk, xv = self.wq(q), self.wk(k), self.wv(v)
+ *     split heads, scores = xq @ xkᵀ / √head_dim (+ mask[:, :, :seqlen, :seqlen])
+ *     scores = softmax(scores); scores = self.attn_dropout(scores)
+ *     output = merge(scores @ xv)
+ *     output = self.resid_dropout(self.wo(output))
+ *
+ * ModelArgs names the two widths apart (the seed's code mixes them up):
+ * d_in is the width of the input x (the book's n_embd) and d_out the width of
+ * q, k, v and of the output (the book's dim). wq, wk, wv are (d_out, d_in),
+ * wo is (d_out, d_out). A Transformer block adds the output back to x (the
+ * residual), which needs d_out == d_in.
+ */
+#ifndef CH07_MHA_H
+#define CH07_MHA_H
+
+#include "chapters/05_multi_head/multi_head.h"
+#include "chapters/06_dropout/dropout.h"
+
+typedef struct {
+    int64_t d_in;         /* n_embd: width of the input                    */
+    int64_t d_out;        /* dim: width of q, k, v and of the output       */
+    int64_t n_heads;
+    int64_t max_seq_len;  /* size of the causal mask buffer                */
+    double dropout;       /* attn_dropout and resid_dropout probability    */
+    bool causal;          /* is_causal                                     */
+    bool qkv_bias;        /* biases on wq, wk, wv                          */
+    bool out_bias;        /* bias on wo (Raschka's out_proj has one)        */
+} ModelArgs;
+
+typedef struct {
+    ModelArgs args;
+    int64_t head_dim;         /* d_out / n_heads                                   */
+    QKVProjection *qkv;       /* wq, wk, wv: (d_out, d_in)                         */
+    Linear *wo;               /* (d_out, d_out)                                    */
+    Dropout attn_dropout, resid_dropout;
+    Tensor *mask;             /* (1, 1, max_seq_len, max_seq_len) or NULL          */
+} MultiHeadAttention;
+
+/* Intermediates of one forward call (for --dump and the narration). */
+typedef struct {
+    Tensor *xq, *xk, *xv;      /* (B, H, T, hd), (B, H, S, hd) after split        */
+    Tensor *scores;            /* (B, H, T, S) scaled, masked, before softmax     */
+    Tensor *attn_weights;      /* (B, H, T, S) after softmax                       */
+    Tensor *attn_dropped;      /* (B, H, T, S) after attn_dropout                  */
+    Tensor *merged;            /* (B, T, d_out) before wo                          */
+    Tensor *projected;         /* (B, T, d_out) after wo, before resid_dropout     */
+} MhaTrace;
+
+/* Happy-LLM's ModelArgs-based class: no biases. */
+ModelArgs happy_llm_args(int64_t dim, int64_t n_heads, int64_t max_seq_len, double dropout, bool causal);
+/* The seed's runnable class (Raschka): qkv_bias False, out_proj with bias, causal. */
+ModelArgs seed_args(int64_t d_in, int64_t d_out, int64_t seq_len, double dropout, int64_t num_heads);
+
+/* A module with PyTorch's default init (nn.Linear) from the global generator.
+ * Checks d_out % n_heads, sizes >= 1, dropout in [0, 1]. Training mode. */
+MultiHeadAttention *mha_new(ModelArgs args);
+/* A module whose weights come from a folder (wq wk wv wo [bq bk bv bo].npy).
+ * args.d_in is the width of the input and every wq/wk/wv must be (d_out, d_in);
+ * d_out comes from wq.npy (args.d_out, when not 0, must match it); wo must be
+ * (d_out, d_out); qkv_bias is set when bq bk bv are there (all three or none)
+ * and out_bias when bo is; each bias must be (d_out,). Errors name the file. */
+MultiHeadAttention *mha_load(ModelArgs args, const char *dir);
+
+void mha_train(MultiHeadAttention *m);   /* model.train() */
+void mha_eval(MultiHeadAttention *m);    /* model.eval()  */
+
+/* forward(q, k, v): q (B, T, d_in), k and v (B, S, d_in); S == T when causal.
+ * Returns (B, T, d_out). trace may be NULL. */
+Tensor *mha_forward(const MultiHeadAttention *m, const Tensor *q, const Tensor *k, const Tensor *v,
+                    MhaTrace *trace);
+
+/* Trainable numbers: wq, wk, wv, wo and the biases in use. */
+int64_t mha_num_params(const MultiHeadAttention *m);
+
+#endif
