@@ -75,3 +75,17 @@ Attention dot_product_attention(const Tensor *query, const Tensor *key, const Te
     a.output = weighted_sum(a.weights, value); /* torch.matmul(p_attn, value)                        */
     return a;
 }
+
+const char *const SENTENCE_WORDS[SENTENCE_TOKENS] = {"Your", "journey", "starts", "with", "one", "step"};
+
+Tensor *sentence_inputs(void) {
+    static const float embeddings[SENTENCE_TOKENS * SENTENCE_DIM] = {
+        0.43f, 0.15f, 0.89f, /* Your    (x^1) */
+        0.55f, 0.87f, 0.66f, /* journey (x^2) */
+        0.57f, 0.85f, 0.64f, /* starts  (x^3) */
+        0.22f, 0.58f, 0.33f, /* with    (x^4) */
+        0.77f, 0.25f, 0.10f, /* one     (x^5) */
+        0.05f, 0.80f, 0.55f, /* step    (x^6) */
+    };
+    return t_from_array(SHAPE(SENTENCE_TOKENS, SENTENCE_DIM), embeddings); /* (6, 3) */
+}

@@ -39,6 +39,13 @@ Tensor *dot_scores(const Tensor *query, const Tensor *key);
 /* torch.matmul(weights, value): (..., T, S) x (..., S, d_v) -> (..., T, d_v) */
 Tensor *weighted_sum(const Tensor *weights, const Tensor *value);
 
+/* The running example of chapters 1, 2 and 4: "Your journey starts with one
+ * step", six tokens embedded in 3 dims (the numbers of Raschka's chapter 3). */
+enum { SENTENCE_TOKENS = 6, SENTENCE_DIM = 3 };
+extern const char *const SENTENCE_WORDS[SENTENCE_TOKENS];
+/* inputs = torch.tensor([[0.43, 0.15, 0.89], ...]): a fresh (6, 3) tensor. */
+Tensor *sentence_inputs(void);
+
 /* The three steps above, unscaled: softmax_stable(dot_scores(q, k)) · v. */
 Attention dot_product_attention(const Tensor *query, const Tensor *key, const Tensor *value);
 

@@ -17,19 +17,7 @@
 
 #include "chapters/01_dot_product/dot_product.h"
 
-enum { N_TOKENS = 6, N_EMBD = 3 };
-
-static const char *const tokens[N_TOKENS] = {"Your", "journey", "starts", "with", "one", "step"};
-
-/* one 3-dim embedding per token (x^1 .. x^6) */
-static const float sentence[N_TOKENS * N_EMBD] = {
-    0.43f, 0.15f, 0.89f, /* Your    */
-    0.55f, 0.87f, 0.66f, /* journey */
-    0.57f, 0.85f, 0.64f, /* starts  */
-    0.22f, 0.58f, 0.33f, /* with    */
-    0.77f, 0.25f, 0.10f, /* one     */
-    0.05f, 0.80f, 0.55f, /* step    */
-};
+/* The sentence and its six words live in dot_product.c (chapters 2 and 4 reuse them). */
 
 /* ---- the soft dictionary --------------------------------------------------- */
 
@@ -135,8 +123,8 @@ int main(int argc, char **argv) {
         {0},
     };
     spec.defaults.seed = 123;
-    spec.defaults.seq_len = N_TOKENS;
-    spec.defaults.d_k = N_EMBD;
+    spec.defaults.seq_len = SENTENCE_TOKENS;
+    spec.defaults.d_k = SENTENCE_DIM;
     Args args = cli_parse(&spec, argc, argv);
     if (args.q && (args.given & (CLI_SEQ_LEN | CLI_D_K))) {
         fprintf(stderr, "chapter1: --seq-len and --d-k size a random example; with --q, --k, --v the "
@@ -163,8 +151,8 @@ int main(int argc, char **argv) {
         value = t_randn(s); /* (S, d_v = d_k) */
         check_qkv("dot_product_attention", query, key, value);
     } else {
-        query = key = value = t_from_array(SHAPE(N_TOKENS, N_EMBD), sentence); /* (6, 3) */
-        labels = tokens;
+        query = key = value = sentence_inputs(); /* (6, 3) */
+        labels = SENTENCE_WORDS;
         is_sentence = true;
     }
 

@@ -14,18 +14,6 @@
  */
 #include "chapters/02_scaling/scaling.h"
 
-/* Chapter 1's sentence: one 3-dim embedding per token. */
-#define N_TOKENS 6
-static const char *const TOKENS[N_TOKENS] = {"Your", "journey", "starts", "with", "one", "step"};
-static const float SENTENCE[N_TOKENS * 3] = {
-    0.43f, 0.15f, 0.89f, /* Your    */
-    0.55f, 0.87f, 0.66f, /* journey */
-    0.57f, 0.85f, 0.64f, /* starts  */
-    0.22f, 0.58f, 0.33f, /* with    */
-    0.77f, 0.25f, 0.10f, /* one     */
-    0.05f, 0.80f, 0.55f, /* step    */
-};
-
 /* The experiment: d_k values, pairs for the variance, rows for the softmax. */
 static const int64_t D_K_TABLE[] = {4, 16, 64, 256, 1024};
 #define N_D_K_TABLE ((int)(sizeof D_K_TABLE / sizeof D_K_TABLE[0]))
@@ -108,7 +96,7 @@ int main(int argc, char **argv) {
 
     bool from_files = args.q != NULL;
     bool random_qkv = !from_files && (args.given & (CLI_D_K | CLI_SEQ_LEN));
-    const char *const *labels = (from_files || random_qkv) ? NULL : TOKENS;
+    const char *const *labels = (from_files || random_qkv) ? NULL : SENTENCE_WORDS;
 
     narrate_title("Chapter 2: scaled dot-product attention (Happy-LLM 2.1.3)");
 
@@ -138,7 +126,7 @@ int main(int argc, char **argv) {
     } else {
         narrate_step("Chapter 1's sentence \"Your journey starts with one step\": 6 tokens, 3 dims");
         narrate_torch("inputs = torch.tensor([[0.43, 0.15, 0.89], ...])   # query = key = value = inputs");
-        Tensor *inputs = t_from_array(SHAPE(N_TOKENS, 3), SENTENCE); /* (6, 3) */
+        Tensor *inputs = sentence_inputs(); /* (6, 3) */
         query = key = value = inputs;
         narrate_show("inputs", inputs);
         narrate_why("the same inputs as chapter 1, so the only change you see is the division by sqrt(d_k).");

@@ -16,23 +16,11 @@
 
 #include "causal_mask.h"
 
-/* The chapter-1 sentence: one 3-d embedding per token (Raschka's numbers). */
-#define N_TOKENS 6
-static const float SENTENCE[N_TOKENS * 3] = {
-    0.43f, 0.15f, 0.89f,  /* Your    */
-    0.55f, 0.87f, 0.66f,  /* journey */
-    0.57f, 0.85f, 0.64f,  /* starts  */
-    0.22f, 0.58f, 0.33f,  /* with    */
-    0.77f, 0.25f, 0.10f,  /* one     */
-    0.05f, 0.80f, 0.55f,  /* step    */
-};
-static const char *const WORDS[N_TOKENS] = {"Your", "journey", "starts", "with", "one", "step"};
-
 static void draw_heatmap(const Args *args, const Tensor *weights, const char *title, bool labels) {
     HeatmapOptions opt = {0};
     opt.title = title;
-    opt.rows = labels ? WORDS : NULL;
-    opt.cols = labels ? WORDS : NULL;
+    opt.rows = labels ? SENTENCE_WORDS : NULL;
+    opt.cols = labels ? SENTENCE_WORDS : NULL;
     opt.ascii = args->ascii;
     if (weights->ndim == 2) heatmap_fprint(stdout, weights, &opt);
     else heatmap_print_all(weights, &opt);
@@ -68,9 +56,9 @@ static void demo(const Args *args) {
 
     narrate_step("The sentence: one vector per token, and query = key = value = x");
     narrate_torch("x = torch.tensor([[0.43, 0.15, 0.89], ...]); query = key = value = x");
-    Tensor *x = t_from_array(SHAPE(N_TOKENS, 3), SENTENCE);  /* (T, d_k) = (6, 3) */
+    Tensor *x = sentence_inputs();  /* (T, d_k) = (6, 3) */
     narrate_show("x", x);
-    narrate_say("tokens: Your journey starts with one step (T = %d)", N_TOKENS);
+    narrate_say("tokens: Your journey starts with one step (T = %d)", SENTENCE_TOKENS);
     narrate_why("a language model predicts token t+1 from tokens 0..t, so when it reads \"Your\" "
                 "it must not already see \"journey\".");
     const Tensor *query = x, *key = x, *value = x;
@@ -92,7 +80,7 @@ static void demo(const Args *args) {
         narrate_why("this is chapter 2's attention(): row 0 gives %.4f of its weight to \"step\", a "
                     "word that comes after it. Fine for an encoder (BERT), a leak for a language "
                     "model; run without --no-causal to mask it.",
-                    (double)t_get(a.weights, 0, N_TOKENS - 1));
+                    (double)t_get(a.weights, 0, SENTENCE_TOKENS - 1));
         if (args->heatmap) draw_heatmap(args, a.weights, "attention weights (no mask)", true);
         print_results(&a);
         write_outputs(args, NULL, &a);
