@@ -69,7 +69,6 @@ int main(int argc, char **argv) {
     narrate_set_quiet(args.quiet);
     t_manual_seed(args.seed);
     bool from_files = args.input != NULL;
-    char xs[T_SHAPE_STR];
 
     narrate_title("Chapter 3: self-attention (Happy-LLM 2.1.4)");
 
@@ -78,11 +77,7 @@ int main(int argc, char **argv) {
     if (from_files) {
         narrate_step("Load the input x from %s", args.input);
         narrate_torch("x = torch.from_numpy(np.load(...))   # (B, T, d_in)");
-        x = npy_load(args.input);
-        if (x->ndim != 3)
-            t_error("%s has shape %s: expected (B, T, d_in), 3 dims", args.input, t_shape_str(x, xs));
-        if (t_numel(x) == 0)
-            t_error("%s has shape %s: B, T and d_in must each be at least 1", args.input, t_shape_str(x, xs));
+        x = input_load(args.input); /* (B, T, d_in) */
         if (args.given & (CLI_BATCH | CLI_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_BIAS))
             narrate_say("(--batch, --seq-len, --d-in, --d-out and --bias are not used: the shapes and biases "
                         "come from the files)");

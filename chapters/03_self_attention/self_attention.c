@@ -103,3 +103,12 @@ Attention self_attention(const QKVProjection *p, const Tensor *x) {
 int64_t qkv_num_params(const QKVProjection *p) {
     return nn_linear_num_params(p->wq) + nn_linear_num_params(p->wk) + nn_linear_num_params(p->wv);
 }
+
+Tensor *input_load(const char *path) {
+    char xs[T_SHAPE_STR];
+    Tensor *x = npy_load(path); /* (B, T, d_in) */
+    if (x->ndim != 3) t_error("%s has shape %s: expected (B, T, d_in), 3 dims", path, t_shape_str(x, xs));
+    if (t_numel(x) == 0)
+        t_error("%s has shape %s: B, T and d_in must each be at least 1", path, t_shape_str(x, xs));
+    return x;
+}

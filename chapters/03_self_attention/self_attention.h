@@ -33,6 +33,10 @@ QKVProjection *qkv_new(int64_t d_in, int64_t d_out, bool bias);
  * each (d_out,). Errors name the file, its shape and the rule. */
 QKVProjection *qkv_load(const char *dir, int64_t d_in);
 
+/* np.load(path) for --input: a (B, T, d_in) tensor with every size >= 1;
+ * anything else is an error sentence naming the file and its shape. */
+Tensor *input_load(const char *path);
+
 /* xq, xk, xv = self.wq(x), self.wk(x), self.wv(x): (..., d_in) -> (..., d_out) */
 void qkv_project(const QKVProjection *p, const Tensor *x, Tensor **xq, Tensor **xk, Tensor **xv);
 

@@ -65,11 +65,7 @@ int main(int argc, char **argv) {
     QKVProjection *p;
     Tensor *x;
     if (args.input) {
-        x = npy_load(args.input);
-        if (x->ndim != 3)
-            t_error("%s has shape %s: expected (B, T, d_in), 3 dims", args.input, t_shape_str(x, s1));
-        if (t_numel(x) == 0)
-            t_error("%s has shape %s: B, T and d_in must each be at least 1", args.input, t_shape_str(x, s1));
+        x = input_load(args.input); /* (B, T, d_in) */
         p = qkv_load(args.weights, t_size(x, 2));
         head_dim_of(p->d_out, n_heads);  /* before any work: d_out % n_heads == 0 */
         check_scores_fit(t_size(x, 0), n_heads, t_size(x, 1), t_size(x, 1));

@@ -66,11 +66,7 @@ int main(int argc, char **argv) {
     MultiHeadAttention *m;
     Tensor *x;
     if (args.input) {
-        x = npy_load(args.input);
-        if (x->ndim != 3)
-            t_error("%s has shape %s: expected (B, T, d_in), 3 dims", args.input, t_shape_str(x, s1));
-        if (t_numel(x) == 0)
-            t_error("%s has shape %s: B, T and d_in must each be at least 1", args.input, t_shape_str(x, s1));
+        x = input_load(args.input); /* (B, T, d_in) */
         int64_t seqlen = t_size(x, 1);
         int64_t max_seq_len = (args.given & CLI_SEQ_LEN) ? args.seq_len : seqlen;
         if (seqlen > max_seq_len)
