@@ -1,0 +1,88 @@
+#!/bin/sh
+# plot_all.sh -- run the chapters with --dump and draw every figure (make plots).
+#
+# Usage: BUILD=build sh scripts/plot_all.sh [OUTDIR]      (OUTDIR default: $BUILD/plots)
+#
+# Needs the programs in $BUILD (make all) and a Python with matplotlib and
+# numpy: $PYTHON when it is set (and then only that one), else the first of
+# python3, /usr/bin/python3 that imports both (scripts/find_python.sh). With
+# none, one line says how to get matplotlib and the exit status is 1.
+#
+# For each figure: build/chapterN ... --quiet --dump OUTDIR/dump/chNN, then
+# scripts/plot_chNN.py --dump OUTDIR/dump/chNN --out OUTDIR/<name>.png.
+# Chapter 8 plots the benchmark table $BUILD/bench/attention.csv (make bench);
+# when it is missing, that figure is skipped with a note. Exit status 1 when
+# a chapter or a plot script failed.
+
+BUILD=${BUILD:-build}
+OUT=${1:-$BUILD/plots}
+DUMP=$OUT/dump
+HERE=$(dirname "$0")
+
+if [ -n "${PYTHON:-}" ]; then
+    if ! "$PYTHON" -c 'import matplotlib, numpy' >/dev/null 2>&1; then
+        echo "make plots: PYTHON=$PYTHON cannot import matplotlib and numpy; install them (apt-get install python3-matplotlib, or pip install matplotlib numpy) or leave PYTHON unset" >&2
+        exit 1
+    fi
+    PY=$PYTHON
+else
+    PY=$(sh "$HERE/find_python.sh" matplotlib numpy) || exit 1
+fi
+
+mkdir -p "$OUT" "$DUMP" || exit 1
+export PYTHONDONTWRITEBYTECODE=1  # no __pycache__ in scripts/
+made=0
+failed=0
+skipped=
+
+# figure NAME NN SCRIPT_ARGS -- CHAPTER_ARGS: run chapter NN with CHAPTER_ARGS and
+# --dump, then scripts/plot_chNN.py with SCRIPT_ARGS.
+figure() {
+    name=$1 nn=$2
+    shift 2
+    sargs=
+    while [ $# -gt 0 ] && [ "$1" != -- ]; do sargs="$sargs $1"; shift; done
+    [ $# -gt 0 ] && shift
+    n=${nn#0}
+    dir=$DUMP/ch$nn
+    if [ ! -x "$BUILD/chapter$n" ]; then
+        echo "plots: $BUILD/chapter$n is not built (run make first)" >&2
+        failed=$((failed + 1))
+        return
+    fi
+    rm -rf "$dir"
+    if ! "$BUILD/chapter$n" "$@" --quiet --dump "$dir" >/dev/null; then
+        echo "plots: $BUILD/chapter$n $* --dump $dir failed" >&2
+        failed=$((failed + 1))
+        return
+    fi
+    # shellcheck disable=SC2086  # sargs is a list of words
+    if "$PY" "$HERE/plot_ch$nn.py" --dump "$dir" --out "$OUT/$name.png" $sargs; then
+        made=$((made + 1))
+    else
+        failed=$((failed + 1))
+    fi
+}
+
+figure ch01_weights        01
+figure ch02_scaling        02
+figure ch03_self_attention 03
+figure ch04_causal_mask    04
+figure ch05_heads          05 -- --seq-len 6 --heads 4 --d-out 8
+figure ch06_dropout        06 -- --seq-len 6 --dropout 0.3
+figure ch07_mha            07 --d-in 10 -- --d-in 10
+
+bench=$BUILD/bench/attention.csv
+if [ -f "$bench" ]; then
+    if "$PY" "$HERE/plot_ch08.py" --csv "$bench" --out "$OUT/ch08_bench.png"; then
+        made=$((made + 1))
+    else
+        failed=$((failed + 1))
+    fi
+else
+    skipped="$skipped ch08 (no $bench: run make bench first)"
+fi
+
+[ -n "$skipped" ] && echo "plots: skipped:$skipped"
+echo "plots: $made figures in $OUT/, $failed failed"
+[ "$failed" -eq 0 ]
