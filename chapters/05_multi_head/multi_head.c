@@ -138,7 +138,6 @@ Tensor *multi_head_wrapper(const QKVProjection *p, const Tensor *x, int64_t n_he
         head.wv = nn_linear_from("wv", t_slice(p->wv->weight, 0, lo, hi),
                                  p->wv->bias ? t_slice(p->wv->bias, 0, lo, hi) : NULL);
         /* END BLANK */
-        if (!head.wq || !head.wk || !head.wv) continue;  /* only while the exercise above is blank */
         /* one single-head self-attention: CausalAttention(d_in, head_dim) in Raschka's wrapper */
         Tensor *q, *k, *v;
         qkv_project(&head, x, &q, &k, &v);                  /* (bsz, seqlen, head_dim) each */

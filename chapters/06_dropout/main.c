@@ -153,10 +153,14 @@ int main(int argc, char **argv) {
     }
     if (args.heatmap) {
         HeatmapOptions opt = {0};
-        opt.title = attn_dropout.training && attn_dropout.p > 0.0 ? "attention weights after dropout"
-                                                                  : "attention weights";
         opt.ascii = args.ascii;
-        heatmap_print_all(attn_dropped, &opt);  /* one grid per (batch, head); dropped cells are '·' */
+        bool dropping = attn_dropout.training && attn_dropout.p > 0.0;
+        opt.title = dropping ? "attention weights before dropout" : "attention weights";
+        heatmap_print_all(attn_weights, &opt);  /* one grid per (batch, head) */
+        if (dropping) {
+            opt.title = "attention weights after dropout (dropped cells show as masked)";
+            heatmap_print_all(attn_dropped, &opt);  /* dropped entries are exactly 0: drawn as masked */
+        }
     }
 
     narrate_step("The weighted sum and the merge (chapter 5)");
