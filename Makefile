@@ -35,7 +35,8 @@ HARNESS  := $(BUILD)/obj/tests/harness.o
 
 TEST_SRC  := $(sort $(wildcard tests/test_*.c))
 TEST_BINS := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
-TEST_SH   := $(sort $(wildcard tests/test_*.sh))
+# tests/test_plots.sh needs matplotlib: it runs in make test-plots, never in make test.
+TEST_SH   := $(filter-out tests/test_plots.sh,$(sort $(wildcard tests/test_*.sh)))
 COMMON_TEST_BINS := $(filter $(BUILD)/tests/test_common%,$(TEST_BINS))
 TOOLS     := $(BUILD)/npyinfo
 
@@ -44,7 +45,7 @@ chapter_num = $(patsubst 0%,%,$(firstword $(subst _, ,$(notdir $(1)))))
 chapter_nn  = $(firstword $(subst _, ,$(notdir $(1))))
 CHAPTER_BINS := $(foreach d,$(CHAPTER_DIRS),$(BUILD)/chapter$(call chapter_num,$(d)))
 
-.PHONY: all test test-common sanitize memcheck fuzz golden help clean
+.PHONY: all test test-common sanitize memcheck fuzz golden plots test-plots help clean
 .DEFAULT_GOAL := all
 
 all: $(LIB) $(CHAPTER_BINS) $(TOOLS) $(TEST_BINS)
@@ -125,6 +126,52 @@ fuzz:
 golden:
 	@PY=$$(sh scripts/find_python.sh torch numpy) && $$PY scripts/make_golden.py
 
+# Classroom exercises (docs/TEACHING.md; scripts/exercises/, POSIX sh + awk).
+# In a tree made by `make exercises` only `hint` works (from .exercise-manifest).
+LEVEL    ?=
+CHAPTERS ?=
+DIR      ?=
+BLANK    ?=
+BUGS     ?=
+STUDENT  ?=
+EXERCISES_DIR ?= exercises
+BUGS_DIR ?= bugs
+EX_SCRIPTS := scripts/exercises
+ex_need = @test -f $(EX_SCRIPTS)/blank.awk || { echo "make $@: run this in the attention-in-c repository, not in a generated tree" >&2; exit 2; }
+.PHONY: exercises check-exercises grade hint bugs
+
+exercises:
+	$(ex_need)
+	@sh $(EX_SCRIPTS)/generate.sh '$(EXERCISES_DIR)' '$(LEVEL)' '$(CHAPTERS)'
+
+check-exercises:
+	$(ex_need)
+	@MAKE='$(MAKE)' CC='$(CC)' sh $(EX_SCRIPTS)/check.sh
+
+grade:
+	$(ex_need)
+	@MAKE='$(MAKE)' CC='$(CC)' sh $(EX_SCRIPTS)/grade.sh '$(DIR)' '$(LEVEL)' '$(CHAPTERS)' '$(STUDENT)'
+
+hint:
+	@if [ -f $(EX_SCRIPTS)/hint.sh ]; then sh $(EX_SCRIPTS)/hint.sh '$(BLANK)'; \
+	elif [ -f .exercise-manifest ]; then \
+	  awk -F '\t' -v b='$(BLANK)' '/^#/ { next } b == "" || $$1 == b { printf "%s (level %s): %s:%s\n    %s\n", $$1, $$2, $$3, $$5, $$6; n++ } \
+	    END { if (!n) { print "make hint: no blank named " b " (make hint lists them all)" > "/dev/stderr"; exit 1 } }' .exercise-manifest; \
+	else echo "make hint: no exercise blanks here" >&2; exit 1; fi
+
+bugs:
+	$(ex_need)
+	@sh $(EX_SCRIPTS)/bugs.sh '$(BUGS_DIR)' '$(BUGS)'
+
+# make plots: run the chapters with --dump and draw the figures into $(BUILD)/plots/
+# (matplotlib + numpy: PYTHON=... or the first python3 that has them).
+plots: all
+	@BUILD=$(BUILD) sh scripts/plot_all.sh $(BUILD)/plots
+
+# make test-plots: each scripts/plot_*.py renders a non-empty, labelled PNG; skipped without matplotlib.
+test-plots: all
+	@BUILD=$(BUILD) sh tests/test_plots.sh
+
 help:
 	@echo "attention-in-c: make targets"
 	@echo "  make                build everything into $(BUILD)/"
@@ -136,6 +183,13 @@ help:
 	@echo "  make memcheck       all tests under valgrind"
 	@echo "  make fuzz           libFuzzer on the .npy loader and flag parser (FUZZ_SECONDS=60)"
 	@echo "  make golden         rewrite tests/fixtures with PyTorch (PYTHON=... to choose)"
+	@echo "  make exercises      write exercises/: blanks of LEVEL=1|2|3 (default 1) in CHAPTERS=3,4 (default all)"
+	@echo "  make check-exercises  prove every blank and bug is caught; last line 'exercises: B blanks, C caught, M missed'"
+	@echo "  make grade DIR=path  grade a student's tree against the original tests; last line 'score: X/Y'"
+	@echo "  make hint BLANK=name  the hint of one blank and where it is (no BLANK: list them)"
+	@echo "  make bugs           write bugs/: one realistic mistake per chapter, key in bugs/ANSWERS.md"
+	@echo "  make plots          figures (PNG) from the chapters' --dump into $(BUILD)/plots/ (matplotlib; PYTHON=...)"
+	@echo "  make test-plots     check every plot script draws a non-empty figure (skipped without matplotlib)"
 	@echo "  make clean          remove build/"
 	@echo "  CC=clang            build with clang instead of the default compiler"
 

@@ -1,0 +1,26 @@
+/* exercise.h — what a blank of a generated exercise tree calls.
+ *
+ * `make exercises` (scripts/exercises/) replaces each chosen blank of the
+ * chapter code with a TODO comment and
+ *
+ *     exercise_missing("scale", "chapters/02_scaling/scaling.c:8", "Divide every score by ...");
+ *
+ * which raises the error sentence
+ *
+ *     exercise 'scale' (chapters/02_scaling/scaling.c:8) is not filled in: Divide every score by ...
+ *
+ * through t_error(): a chapter program prints it and exits 1; in a test the
+ * harness's error hook turns it into a failed test that shows the sentence.
+ * It never returns, so the code after a stub needs no value and the stub
+ * compiles under the strict flags. Replace the whole call (and the (void)
+ * lines above it) with your code.
+ */
+#ifndef COMMON_EXERCISE_H
+#define COMMON_EXERCISE_H
+
+#if defined(__GNUC__)
+__attribute__((noreturn))
+#endif
+void exercise_missing(const char *name, const char *where, const char *hint);
+
+#endif

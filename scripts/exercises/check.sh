@@ -1,0 +1,219 @@
+#!/bin/sh
+# check.sh — make check-exercises: prove that every blank is caught.
+#
+#   1. the solution tree (all markers stripped) builds and its chapter tests pass;
+#   2. for each blank alone stubbed, the owning chapter's C tests fail (the
+#      test binary reports failed > 0; a stub that does not compile under
+#      the strict flags with $CC, or with the other of gcc/clang, is missed);
+#   3. the trees of every level (1, 2, 3: every blank stubbed) build with
+#      both compilers, and each chapter with blanks fails its tests;
+#   and each bug of bugs.txt, injected alone, makes its chapter's tests fail.
+# The last line is exactly "exercises: B blanks, C caught, M missed"; the
+# exit status is non-zero when anything above fails.
+# Work happens in build/exercise-check/ (kept between runs, so a second run
+# rebuilds only what changed).
+. scripts/exercises/lib.sh
+ex_check_root
+ex_jobs
+
+W=build/exercise-check
+T=$W/tree
+STAGE=$W/stage
+LOG=$W/make.log
+mkdir -p "$W"
+: >"$LOG"
+problems=0
+
+if ! list_blanks >"$W/blanks.tsv"; then
+    echo "exercises: 0 blanks, 0 caught, 0 missed"
+    exit 2
+fi
+B=$(grep -c '' "$W/blanks.tsv")
+CHS=$(chapters_with_blanks "$W/blanks.tsv")
+
+# The other compiler: clang when CC is gcc, gcc when CC is clang.
+if $CC --version 2>/dev/null | grep -qi clang; then OTHER=gcc; else OTHER=clang; fi
+command -v "$OTHER" >/dev/null 2>&1 || OTHER=
+STRICT="-std=c99 -Wall -Wextra -Wpedantic -Werror -Wvla -O2"
+
+# ---- the solution tree -------------------------------------------------------
+# a snapshot of the marked concept files, so every step sees the same code
+ORIG=$W/orig
+rm -rf "$STAGE" "$ORIG"
+for f in $(concept_files); do
+    mkdir -p "$ORIG/$(dirname "$f")"
+    cp "$f" "$ORIG/$f"
+done
+write_tree "$STAGE" 0 ""
+mkdir -p "$T"
+sync_tree "$STAGE" "$T"
+
+echo "check-exercises: $B blanks in chapters $(num_list "$CHS"); compilers: $CC${OTHER:+ and $OTHER}"
+echo "1. solution tree ($T)"
+if tree_make "$T" BUILD=build CC="$CC" all; then
+    set --
+    for nn in $CHS; do
+        set -- "$@" "build/tests/test_ch$nn"
+        [ -f "$T/tests/test_ch${nn}_program.sh" ] && set -- "$@" "tests/test_ch${nn}_program.sh"
+    done
+    (cd "$T" && BUILD=build sh tests/run_tests.sh "$@") >"$W/solution.log" 2>&1
+    st=$?
+    echo "   tests of chapters $(num_list "$CHS"): $(tail -n 1 "$W/solution.log")"
+    if [ "$st" -ne 0 ]; then
+        grep -v ': [0-9]* passed, 0 failed$' "$W/solution.log" | head -n 20 | sed 's/^/   | /'
+        echo "   FAIL: the solution does not pass its own tests"
+        problems=$((problems + 1))
+    fi
+else
+    echo "   FAIL: the solution tree does not build: $(first_error "$LOG")"
+    problems=$((problems + 1))
+fi
+
+# ---- each blank alone ----------------------------------------------------------
+echo "2. each blank alone"
+caught=0
+missed=0
+prev=
+while IFS='	' read -r name lvl file line outer hint; do
+    nn=$(chapter_nn "$file")
+    [ -n "$prev" ] && [ "$prev" != "$file" ] && cp "$STAGE/$prev" "$T/$prev"
+    prev=$file
+    $AWK -f "$EX_DIR/blank.awk" -v mode=stub -v only="$name" -v path="$file" "$ORIG/$file" >"$T/$file.new" &&
+        mv "$T/$file.new" "$T/$file"
+    : >"$LOG"
+    what=
+    if [ ! -f "$T/tests/test_ch$nn.c" ]; then
+        what="missed: there is no tests/test_ch$nn.c to catch it"
+    elif ! tree_make "$T" BUILD=build CC="$CC" "build/tests/test_ch$nn"; then
+        what="missed (does not compile with $CC): $(first_error "$LOG")"
+    elif [ -n "$OTHER" ] && ! $OTHER $STRICT -I"$T" -c "$T/$file" -o "$W/other.o" </dev/null >"$W/other.log" 2>&1; then
+        what="missed (does not compile with $OTHER): $(first_error "$W/other.log")"
+    else
+        (cd "$T" && with_timeout 300 "build/tests/test_ch$nn") </dev/null >"$W/test.log" 2>&1
+        counts=$(test_counts "$W/test.log")
+        if [ -z "$counts" ]; then
+            what="missed (test_ch$nn crashed before its summary line)"
+        else
+            set -- $counts
+            if [ "$2" -gt 0 ]; then
+                what="caught: test_ch$nn $1 passed, $2 failed"
+                grep -q "exercise '$name'" "$W/test.log" || what="$what (the stub's sentence is not in the output)"
+            else
+                what="missed: every test of test_ch$nn still passes"
+            fi
+        fi
+    fi
+    case $what in
+        caught*) caught=$((caught + 1)) ;;
+        *) missed=$((missed + 1)) ;;
+    esac
+    printf '   %-30s ch%s level %s  %s\n' "$name" "$nn" "$lvl" "$what"
+done <"$W/blanks.tsv"
+[ -n "$prev" ] && cp "$STAGE/$prev" "$T/$prev"
+
+# ---- whole trees, every level ------------------------------------------------
+echo "3. every level stubbed"
+for lv in 1 2 3; do
+    : >"$W/level.tsv"
+    for f in $(concept_files); do
+        $AWK -f "$EX_DIR/blank.awk" -v mode=stub -v level="$lv" -v path="$f" -v manifest="$W/level.tsv" "$ORIG/$f" >"$T/$f.new" &&
+            mv "$T/$f.new" "$T/$f"
+    done
+    nb=$(grep -c '' "$W/level.tsv")
+    : >"$LOG"
+    msg=
+    if ! tree_make "$T" BUILD=build CC="$CC" all; then
+        msg="FAIL: does not build with $CC: $(first_error "$LOG")"
+    elif [ -n "$OTHER" ] && ! tree_make "$T" BUILD=build/other CC="$OTHER" all; then
+        msg="FAIL: does not build with $OTHER: $(first_error "$LOG")"
+    else
+        bad=
+        for nn in $(cut -f3 "$W/level.tsv" | sed -n 's|^chapters/\([0-9][0-9]\)_.*|\1|p' | sort -u); do
+            if [ ! -f "$T/tests/test_ch$nn.c" ]; then
+                bad="$bad $(chapter_num "$nn") (no tests/test_ch$nn.c)"
+                continue
+            fi
+            (cd "$T" && with_timeout 300 "build/tests/test_ch$nn") </dev/null >"$W/test.log" 2>&1
+            counts=$(test_counts "$W/test.log")
+            set -- ${counts:-0 0}
+            [ -n "$counts" ] && [ "$2" -gt 0 ] || bad="$bad $(chapter_num "$nn")"
+        done
+        if [ -n "$bad" ]; then
+            msg="FAIL: the tests of chapter(s)$bad do not fail (or crash)"
+        else
+            msg="builds with $CC${OTHER:+ and $OTHER}; every chapter's tests fail"
+        fi
+    fi
+    case $msg in FAIL*) problems=$((problems + 1)) ;; esac
+    printf '   level %s: %2d blanks  %s\n' "$lv" "$nb" "$msg"
+done
+for f in $(concept_files); do cp "$STAGE/$f" "$T/$f"; done
+
+# ---- bug hunts -----------------------------------------------------------------
+echo "4. bug hunts (scripts/exercises/bugs.txt)"
+nbugs=0
+bcaught=0
+if ! $AWK -f "$EX_DIR/bugs.awk" -v mode=list "$EX_DIR/bugs.txt" >"$W/bugs.tsv"; then
+    problems=$((problems + 1))
+    : >"$W/bugs.tsv"
+fi
+while IFS='	' read -r id ch file title; do
+    nbugs=$((nbugs + 1))
+    nn=$(printf '%02d' "$ch")
+    : >"$LOG"
+    what=
+    if ! $AWK -f "$EX_DIR/bugs.awk" -v mode=apply -v id="$id" "$EX_DIR/bugs.txt" "$STAGE/$file" >"$T/$file.new"; then
+        what="FAIL: bugs.txt no longer matches $file"
+    else
+        mv "$T/$file.new" "$T/$file"
+        if ! tree_make "$T" BUILD=build CC="$CC" "build/tests/test_ch$nn"; then
+            what="FAIL: does not compile: $(first_error "$LOG")"
+        else
+            (cd "$T" && with_timeout 300 "build/tests/test_ch$nn") </dev/null >"$W/test.log" 2>&1
+            counts=$(test_counts "$W/test.log")
+            set -- ${counts:-0 0}
+            if [ -z "$counts" ]; then
+                what="caught: test_ch$nn crashed"
+            elif [ "$2" -gt 0 ]; then
+                what="caught: test_ch$nn $1 passed, $2 failed"
+            else
+                what="FAIL: not caught, every test of test_ch$nn passes"
+            fi
+        fi
+    fi
+    cp "$STAGE/$file" "$T/$file"
+    case $what in caught*) bcaught=$((bcaught + 1)) ;; *) problems=$((problems + 1)) ;; esac
+    printf '   %-28s ch%s  %s\n' "$id" "$nn" "$what"
+done <"$W/bugs.tsv"
+# the tree `make bugs` writes: the first bug of each chapter, all at once
+defaults=$($AWK -F '\t' '!($2 in seen) { seen[$2] = 1; print $1 }' "$W/bugs.tsv")
+if [ -n "$defaults" ]; then
+    msg=
+    for id in $defaults; do
+        file=$($AWK -F '\t' -v id="$id" '$1 == id { print $3 }' "$W/bugs.tsv")
+        $AWK -f "$EX_DIR/bugs.awk" -v mode=apply -v id="$id" "$EX_DIR/bugs.txt" "$T/$file" >"$T/$file.new" &&
+            mv "$T/$file.new" "$T/$file" || msg="FAIL: bug $id does not apply together with the others"
+    done
+    : >"$LOG"
+    if [ -z "$msg" ] && ! tree_make "$T" BUILD=build CC="$CC" all; then
+        msg="FAIL: does not build: $(first_error "$LOG")"
+    fi
+    if [ -z "$msg" ]; then
+        bad=
+        for ch in $($AWK -F '\t' '!($2 in seen) { seen[$2] = 1; print $2 }' "$W/bugs.tsv"); do
+            nn=$(printf '%02d' "$ch")
+            (cd "$T" && with_timeout 300 "build/tests/test_ch$nn") </dev/null >"$W/test.log" 2>&1
+            counts=$(test_counts "$W/test.log")
+            set -- ${counts:-0 1}
+            [ "$2" -gt 0 ] || bad="$bad $ch"
+        done
+        if [ -n "$bad" ]; then msg="FAIL: the tests of chapter(s)$bad pass"; else msg="builds; every chapter's tests fail"; fi
+    fi
+    case $msg in FAIL*) problems=$((problems + 1)) ;; esac
+    echo "   the make bugs tree ($(echo $defaults | wc -w | tr -d ' ') bugs): $msg"
+    for f in $(concept_files); do cp "$STAGE/$f" "$T/$f"; done
+fi
+echo "bugs: $nbugs injected, $bcaught caught"
+
+echo "exercises: $B blanks, $caught caught, $missed missed"
+[ "$missed" -eq 0 ] && [ "$problems" -eq 0 ]

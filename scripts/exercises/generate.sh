@@ -1,0 +1,104 @@
+#!/bin/sh
+# generate.sh OUT [LEVEL] [CHAPTERS] — write a student's exercise tree.
+#
+# OUT gets a tree that builds on its own (Makefile, common/, tests/,
+# chapters/) in which every blank of level <= LEVEL (default 1) of the
+# chosen CHAPTERS (default: all with blanks) is a stub, plus
+# README-EXERCISES.md for the student and .exercise-manifest for the
+# grader. LEVEL=0 writes the solution without markers.
+. scripts/exercises/lib.sh
+ex_check_root
+
+OUT=${1:-exercises}
+LEVEL=${2:-1}
+CHAPTERS=${3:-}
+
+case $LEVEL in
+    0 | 1 | 2 | 3) ;;
+    *) die "LEVEL=$LEVEL: the level must be 1 (a line), 2 (a few lines) or 3 (a whole function), or 0 for the solution" ;;
+esac
+case $OUT in
+    "" | . | ./ | / | .. | ../*) die "refusing to write the exercise tree into '$OUT'" ;;
+esac
+if [ -e "$OUT" ]; then
+    [ -f "$OUT/.exercise-manifest" ] || [ -z "$(ls -A "$OUT" 2>/dev/null)" ] ||
+        die "$OUT exists and was not written by make exercises (no .exercise-manifest): remove it or choose another place"
+fi
+
+TMPL=$(mktemp) || exit 1
+trap 'rm -f "$TMPL" "$TMPL.m"' EXIT INT TERM
+list_blanks >"$TMPL" || die "exercises: fix the markers above first"
+CHS=$(parse_chapters "$CHAPTERS" "$TMPL") || exit 2
+rm -rf "$OUT"
+
+: >"$TMPL.m"
+write_tree "$OUT" "$LEVEL" "$CHS" "$TMPL.m"
+B=$(grep -c '' "$TMPL.m")
+
+{
+    echo "# attention-in-c exercise manifest, written by make exercises; make grade reads it."
+    echo "# level: $LEVEL"
+    echo "# chapters: $(num_list "$CHS")"
+    echo "# blanks: $B"
+    echo "# name	level	file	line-in-the-repository	line-here	hint"
+    cat "$TMPL.m"
+} >"$OUT/.exercise-manifest"
+
+# ---- README-EXERCISES.md ---------------------------------------------------
+{
+    cat <<EOF
+# Exercises: fill in the blanks
+
+This is the attention-in-c tutorial with **$B blanks** cut out of its chapter
+code (level $LEVEL: $(case $LEVEL in 0) echo "no blanks, the solution" ;; 1) echo "one expression or line each" ;; 2) echo "up to a few lines each" ;; 3) echo "up to a whole function each" ;; esac);
+chapters $(num_list "$CHS")). Each blank is a TODO comment followed by a call
+that stops the program:
+
+\`\`\`c
+/* TODO exercise 'scale' (level 1): Divide every score by math.sqrt(d_k), ... */
+exercise_missing("scale", "chapters/02_scaling/scaling.c:8", "Divide every score by ...");
+\`\`\`
+
+Replace the \`exercise_missing(...)\` call (and a \`(void)name;\` line above it,
+if there is one) with your own C code. The comments around each blank quote
+the PyTorch line it mirrors and the shapes of the tensors; the chapter's
+README.md explains the idea, and \`common/\` (the project's "torch") has every
+operation you need: \`t_matmul\`, \`t_transpose\`, \`t_softmax\`, \`t_view\`, ...
+
+## How to check your work
+
+You need a C compiler and make, nothing else.
+
+\`\`\`sh
+make test-chapter2          # the tests of chapter 2; the last line is "N passed, M failed"
+make chapter2               # run the chapter's narrated program
+make hint BLANK=scale       # the hint of one blank and where it is
+make test                   # everything
+\`\`\`
+
+A blank you have not filled in yet makes its chapter's tests fail with
+
+    exercise 'scale' (chapters/02_scaling/scaling.c:8) is not filled in: <hint>
+
+A chapter is done when \`make test-chapterN\` ends in \`0 failed\`. Later
+chapters call earlier ones (chapter 7 uses 3, 4, 5 and 6), so work in order.
+
+## Rules
+
+- Change only the concept code in \`chapters/\` (not \`main.c\`, \`common/\` or
+  \`tests/\`): your teacher grades your chapter files against the original
+  tests, so edited tests do not count.
+- The code must compile without warnings (\`-Wall -Wextra -Wpedantic -Werror\`):
+  a chapter that does not compile scores 0.
+
+## The blanks
+
+| chapter | blank | level | where | hint |
+|---|---|---|---|---|
+EOF
+    $AWK -F '\t' '{ n = $3; sub(/^chapters\//, "", n); sub(/_.*/, "", n); sub(/^0/, "", n);
+        h = $6; gsub(/\|/, "\\|", h);
+        printf "| %s | `%s` | %s | %s:%s | %s |\n", n, $1, $2, $3, $5, h }' "$TMPL.m"
+} >"$OUT/README-EXERCISES.md"
+
+echo "exercises: wrote $OUT/ with $B blanks (level <= $LEVEL, chapters $(num_list "$CHS")); see $OUT/README-EXERCISES.md"

@@ -1,0 +1,240 @@
+#!/bin/sh
+# test_exercises.sh — the exercise generator (scripts/exercises/): marker
+# mistakes refused with file:line, nesting (the outer blank wins), the
+# solution reproduced byte for byte, stubs that compile under the strict
+# flags and fail with their sentence, the generated tree, the bug list, and
+# the blank counts the classroom needs (>= 20 blanks, >= 3 in each of
+# chapters 1-7, all three levels). Fast; `make check-exercises` is the full
+# proof that every blank and bug is caught by the tests.
+. tests/lib.sh
+suite test_exercises
+
+AWKP=${AWK:-awk}
+BA=scripts/exercises/blank.awk
+CCX=${CC:-cc}
+STRICT="-std=c99 -Wall -Wextra -Wpedantic -Werror -Wvla -O2 -I."
+
+ok() { _ok; }
+bad() { # DESC DETAILS
+    _failed=$((_failed + 1))
+    printf 'FAIL: %s\n' "$1"
+    [ -n "${2:-}" ] && printf '      %s\n' "$2"
+}
+check() { # DESC COMMAND...   (passes when the command succeeds)
+    _d=$1
+    shift
+    if "$@" >"$TMP/c.out" 2>&1; then ok; else bad "$_d" "$(head -c 400 "$TMP/c.out")"; fi
+}
+stub() { # FILE LEVEL [ONLY]  -> stdout
+    $AWKP -f "$BA" -v mode=stub -v level="$2" -v only="${3:-}" -v path="$1" "$1"
+}
+# expect blank.awk to refuse FILE with status 2 and a message containing TEXT
+refuse() { # FILE TEXT DESC
+    $AWKP -f "$BA" -v mode=list -v path="$1" "$1" >"$TMP/r.out" 2>"$TMP/r.err"
+    st=$?
+    if [ "$st" -eq 2 ] && grep -qF -- "$2" "$TMP/r.err"; then ok; else bad "$3" "exit $st; stderr: $(cat "$TMP/r.err")"; fi
+}
+
+mkdir -p "$TMP/m"
+# ---- marker mistakes --------------------------------------------------------
+cat >"$TMP/m/same.c" <<'EOF'
+int f(int x) {
+    /* BEGIN BLANK outer level=2 hint="outer" */
+    /* BEGIN BLANK inner level=2 hint="inner" */
+    return x;
+    /* END BLANK */
+    /* END BLANK */
+}
+EOF
+refuse "$TMP/m/same.c" "$TMP/m/same.c:3: blank 'inner' (level 2) is inside blank 'outer' (level 2, line 2)" "same-level nesting is refused with file:line"
+
+cat >"$TMP/m/open.c" <<'EOF'
+int f(int x) {
+    /* BEGIN BLANK lonely level=1 hint="h" */
+    return x;
+}
+EOF
+refuse "$TMP/m/open.c" "$TMP/m/open.c:2: blank 'lonely' is never closed" "an unclosed marker is refused with file:line"
+
+cat >"$TMP/m/end.c" <<'EOF'
+int f(int x) {
+    return x;
+    /* END BLANK */
+}
+EOF
+refuse "$TMP/m/end.c" "$TMP/m/end.c:3: END BLANK without a BEGIN BLANK" "END without BEGIN is refused"
+
+cat >"$TMP/m/lvl.c" <<'EOF'
+int f(int x) {
+    /* BEGIN BLANK four level=4 hint="h" */
+    return x;
+    /* END BLANK */
+}
+EOF
+refuse "$TMP/m/lvl.c" "$TMP/m/lvl.c:2: blank 'four' has level=4" "level 4 is refused"
+
+cat >"$TMP/m/bad.c" <<'EOF'
+int f(int x) {
+    /* BEGIN BLANK nohint level=1 */
+    return x;
+    /* END BLANK */
+}
+EOF
+refuse "$TMP/m/bad.c" "$TMP/m/bad.c:2: malformed marker" "a marker without hint is refused"
+
+cat >"$TMP/m/top.c" <<'EOF'
+/* BEGIN BLANK whole level=3 hint="h" */
+int f(int x) { return x; }
+/* END BLANK */
+EOF
+refuse "$TMP/m/top.c" "$TMP/m/top.c:1: blank 'whole' is outside a function body" "a blank at file scope is refused"
+
+# ---- nesting, stubs, unused names, escaping ---------------------------------
+cat >"$TMP/m/nest.c" <<'EOF'
+#include <stdio.h>
+
+static int helper(int v) { return v * 2; }
+
+int g(int a, int b, const char *unused_but_named) {
+    int local = a + 1;
+    int kept = 0;
+    (void)unused_but_named;
+    /* BEGIN BLANK whole level=3 hint="Say \"hi\" ??( with a back\slash and 100% of it." */
+    for (int i = 0; i < b; i++) {
+        /* BEGIN BLANK step level=1 hint="kept += local * i" */
+        kept += local * i + helper(i);
+        /* END BLANK */
+    }
+    return kept;
+    /* END BLANK */
+}
+EOF
+n3=$(stub "$TMP/m/nest.c" 3 | grep -c 'exercise_missing(')
+n2=$(stub "$TMP/m/nest.c" 2 | grep -c 'exercise_missing(')
+n0=$(stub "$TMP/m/nest.c" 0 | grep -c 'exercise_missing(')
+if [ "$n3" -eq 1 ] && stub "$TMP/m/nest.c" 3 | grep -q "exercise_missing(\"whole\""; then ok; else bad "LEVEL=3: the outer blank swallows the inner one" "$n3 stubs"; fi
+if [ "$n2" -eq 1 ] && stub "$TMP/m/nest.c" 2 | grep -q "exercise_missing(\"step\""; then ok; else bad "LEVEL=2: only the inner level-1 blank is stubbed" "$n2 stubs"; fi
+if [ "$n0" -eq 0 ]; then ok; else bad "LEVEL=0: no stubs"; fi
+for lv in 0 1 3; do
+    if stub "$TMP/m/nest.c" $lv | grep -q 'BEGIN BLANK\|END BLANK'; then bad "LEVEL=$lv output still has markers"; else ok; fi
+done
+for lv in 1 3; do
+    stub "$TMP/m/nest.c" $lv >"$TMP/m/nest_$lv.c"
+    check "the level-$lv stub of nest.c compiles under the strict flags" $CCX $STRICT -c "$TMP/m/nest_$lv.c" -o "$TMP/m/nest_$lv.o"
+done
+stub "$TMP/m/nest.c" 0 "step" >"$TMP/m/nest_step.c"
+check "the inner blank alone compiles" $CCX $STRICT -c "$TMP/m/nest_step.c" -o "$TMP/m/nest_step.o"
+if grep -q '(void)helper;' "$TMP/m/nest_1.c" && grep -q '(void)b; (void)local; (void)kept; (void)helper;' "$TMP/m/nest_3.c"; then ok; else
+    bad "stubs (void) what only the solution used (static helper, parameters)" "$(grep -h 'void' "$TMP/m/nest_1.c" "$TMP/m/nest_3.c")"
+fi
+if grep -qF 'exercise_missing("whole", "'"$TMP"'/m/nest.c:10", "Say \\\"hi\\\" \?\?( with a back\\slash and 100% of it.");' "$TMP/m/nest_3.c"; then ok; else
+    bad "the hint is escaped for a C string" "$(grep exercise_missing "$TMP/m/nest_3.c")"
+fi
+
+# The stub at run time: one sentence through t_error, exit 1.
+cat >"$TMP/m/run.c" <<'EOF'
+#include "common/error.h"
+#include "common/exercise.h"
+int main(void) {
+    t_set_program_name("demo");
+    exercise_missing("scale", "chapters/02_scaling/scaling.c:8", "Divide by sqrt(d_k).");
+}
+EOF
+if $CCX $STRICT "$TMP/m/run.c" common/exercise.c common/error.c -o "$TMP/m/run" 2>"$TMP/m/run.err"; then
+    run "$TMP/m/run"
+    expect_runtime_error "demo: error: exercise 'scale' (chapters/02_scaling/scaling.c:8) is not filled in: Divide by sqrt(d_k)." \
+        "exercise_missing prints the sentence and exits 1"
+else
+    bad "exercise_missing compiles" "$(head -c 400 "$TMP/m/run.err")"
+fi
+
+# ---- the chapters' blanks ------------------------------------------------------
+for f in chapters/[0-9][0-9]_*/*.c; do
+    case $f in */main.c) continue ;; esac
+    $AWKP -f "$BA" -v mode=list -v path="$f" "$f"
+done >"$TMP/blanks.tsv" 2>"$TMP/blanks.err"
+if [ -s "$TMP/blanks.err" ]; then bad "the chapters' markers are well formed" "$(head -c 600 "$TMP/blanks.err")"; else ok; fi
+B=$(grep -c '' "$TMP/blanks.tsv")
+if [ "$B" -ge 20 ]; then ok; else bad "at least 20 blanks in all (found $B)"; fi
+for nn in 01 02 03 04 05 06 07; do
+    k=$(grep -c "	chapters/${nn}_" "$TMP/blanks.tsv")
+    if [ "$k" -ge 3 ]; then ok; else bad "chapter $nn has at least 3 blanks (found $k)"; fi
+done
+for lv in 1 2 3; do
+    if cut -f2 "$TMP/blanks.tsv" | grep -qx "$lv"; then ok; else bad "some blank has level $lv"; fi
+done
+if [ -z "$(cut -f1 "$TMP/blanks.tsv" | sort | uniq -d)" ]; then ok; else bad "blank names are unique" "$(cut -f1 "$TMP/blanks.tsv" | sort | uniq -d)"; fi
+if grep -n -E 'BEGIN BLANK|END BLANK' chapters/*/main.c chapters/*/*.h tests/*.c tests/*.h >"$TMP/stray" 2>/dev/null; then
+    bad "no markers in narration (main.c), headers or tests" "$(head -n 3 "$TMP/stray")"
+else ok; fi
+
+for f in chapters/[0-9][0-9]_*/*.c; do
+    case $f in */main.c) continue ;; esac
+    grep -q 'BEGIN BLANK' "$f" || continue
+    # the solution, byte for byte: only the marker lines go
+    grep -v -E '^[ \t]*/\* (BEGIN|END) BLANK' "$f" >"$TMP/want.c"
+    stub "$f" 0 >"$TMP/got.c"
+    if cmp -s "$TMP/want.c" "$TMP/got.c"; then ok; else bad "$f at LEVEL=0 is the solution without its marker lines"; fi
+    # every level compiles
+    for lv in 1 3; do
+        stub "$f" $lv >"$TMP/lv_$lv.c" 2>/dev/null || true
+        if [ -s "$TMP/lv_$lv.c" ] &&
+            $CCX $STRICT -I"$(dirname "$f")" -c "$TMP/lv_$lv.c" -o "$TMP/lv.o" >"$TMP/lv.err" 2>&1; then ok; else
+            bad "$f with every blank of level <= $lv stubbed compiles" "$(head -c 400 "$TMP/lv.err")"
+        fi
+    done
+done
+
+# ---- bugs.txt matches the code --------------------------------------------------
+if $AWKP -f scripts/exercises/bugs.awk -v mode=list scripts/exercises/bugs.txt >"$TMP/bugs.tsv" 2>"$TMP/bugs.err"; then ok; else
+    bad "bugs.txt is well formed" "$(cat "$TMP/bugs.err")"
+fi
+for ch in 1 2 3 4 5 6 7; do
+    if cut -f2 "$TMP/bugs.tsv" | grep -qx "$ch"; then ok; else bad "bugs.txt has a bug for chapter $ch"; fi
+done
+while IFS='	' read -r id ch file title; do
+    grep -v -E '^[ \t]*/\* (BEGIN|END) BLANK' "$file" >"$TMP/sol.c"
+    if $AWKP -f scripts/exercises/bugs.awk -v mode=apply -v id="$id" scripts/exercises/bugs.txt "$TMP/sol.c" >"$TMP/bug.c" 2>"$TMP/bug.err" &&
+        ! cmp -s "$TMP/sol.c" "$TMP/bug.c"; then ok; else
+        bad "bug $id applies to $file" "$(cat "$TMP/bug.err")"
+    fi
+done <"$TMP/bugs.tsv"
+
+# ---- a generated tree ---------------------------------------------------------
+if sh scripts/exercises/generate.sh "$TMP/tree" 2 3,4 >"$TMP/gen.out" 2>&1; then ok; else bad "make exercises LEVEL=2 CHAPTERS=3,4 runs" "$(cat "$TMP/gen.out")"; fi
+: >"$TMP/want.tsv"
+for f in chapters/03_*/*.c chapters/04_*/*.c; do
+    case $f in */main.c) continue ;; esac
+    $AWKP -f "$BA" -v mode=stub -v level=2 -v path="$f" -v manifest="$TMP/want.tsv" "$f" >/dev/null
+done
+want=$(grep -c '' "$TMP/want.tsv")
+got=$(grep -c '^[^#]' "$TMP/tree/.exercise-manifest" 2>/dev/null)
+if [ "$got" = "$want" ] && grep -q '^# level: 2$' "$TMP/tree/.exercise-manifest"; then ok; else bad "the manifest lists the $want blanks handed out (got $got)"; fi
+nstub=$(cat "$TMP"/tree/chapters/*/*.c | grep -c 'exercise_missing(')
+if [ "$nstub" = "$want" ]; then ok; else bad "the tree has one stub per blank ($nstub stubs, $want blanks)"; fi
+if grep -q 'exercise_missing(' "$TMP"/tree/chapters/0[1256]_*/*.c "$TMP"/tree/chapters/07_*/*.c; then bad "chapters not chosen keep their code"; else ok; fi
+if grep -rq -E 'BEGIN BLANK|END BLANK' "$TMP/tree/chapters"; then bad "the student's tree carries no markers"; else ok; fi
+for p in Makefile common/exercise.c common/exercise.h tests/harness.c tests/test_ch03.c README-EXERCISES.md; do
+    if [ -f "$TMP/tree/$p" ]; then ok; else bad "the tree has $p"; fi
+done
+if [ -f "$TMP/tree/tests/test_exercises.sh" ]; then bad "the tree leaves out the generator's own test"; else ok; fi
+if grep -q 'make test-chapter' "$TMP/tree/README-EXERCISES.md"; then ok; else bad "README-EXERCISES.md says how to check"; fi
+if [ -f chapters/04_causal_mask/README.md ]; then
+    if grep -q 'left out of this copy' "$TMP"/tree/chapters/04_*/README.md; then ok; else
+        bad "a chapter README code block that shows a handed-out solution is left out"
+    fi
+fi
+for f in chapters/01_*/README.md; do
+    [ -f "$f" ] || continue
+    if cmp -s "$f" "$TMP/tree/$f"; then ok; else bad "the README of a chapter that was not chosen is unchanged"; fi
+done
+mkdir -p "$TMP/notmine" && echo keep >"$TMP/notmine/file"
+if sh scripts/exercises/generate.sh "$TMP/notmine" 1 >/dev/null 2>&1 || [ ! -f "$TMP/notmine/file" ]; then
+    bad "make exercises refuses to overwrite a folder it did not write"
+else ok; fi
+
+# make hint
+if sh scripts/exercises/hint.sh scale 2>&1 | grep -q 'chapters/02_scaling/scaling.c:[0-9]'; then ok; else bad "make hint BLANK=scale says where the blank lives"; fi
+if sh scripts/exercises/hint.sh no_such_blank >/dev/null 2>&1; then bad "make hint with an unknown name fails"; else ok; fi
+
+finish
