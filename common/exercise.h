@@ -1,7 +1,7 @@
 /* exercise.h — what a blank of a generated exercise tree calls.
  *
  * `make exercises` (scripts/exercises/) replaces each chosen blank of the
- * chapter code with a TODO comment and
+ * chapter code with a comment naming the exercise and
  *
  *     exercise_missing("scale", "chapters/02_scaling/scaling.c:8", "Divide every score by ...");
  *
