@@ -17,6 +17,12 @@ ALL_CFLAGS = $(STRICT) $(OPT) $(EXTRA_CFLAGS) $(CFLAGS)
 # Chapter 8 is about speed: it alone may use -O3 -march=native (never -ffast-math:
 # the -inf mask needs IEEE semantics).
 FAST_OPT ?= -O3 -march=native -g
+# make OMP=1: chapter 8's flash attention spreads (batch, head, query block) over threads
+# with OpenMP. The default build stays plain C99 on one thread.
+ifneq ($(OMP),)
+FAST_OPT += -fopenmp
+LDLIBS += -fopenmp
+endif
 
 # Optional: PYTHON=/path/to/python for the scripts/ targets.
 PYTHON ?=
@@ -62,6 +68,22 @@ $(BUILD)/obj/%.o: %.c $(FLAGS_STAMP)
 $(BUILD)/obj/chapters/08_%.o: chapters/08_%.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(STRICT) $(FAST_OPT) $(EXTRA_CFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+# make bench: chapter 8's versions timed over T (prints; writes $(BUILD)/bench/attention.csv).
+# make bench-torch: the same plus PyTorch eager on one thread, measured in the same run.
+# BENCH_QUICK=1 for a short subset; BENCH_MAX_SECONDS caps one table cell (default 60).
+BENCH_BIN := $(BUILD)/bench_attention
+$(BENCH_BIN): $(BUILD)/obj/chapters/08_fast_attention/bench/bench_attention.o $(LIB)
+	$(CC) $(ALL_CFLAGS) $(EXTRA_LDFLAGS) -o $@ $^ $(LDLIBS)
+.PHONY: bench bench-torch
+bench: $(BENCH_BIN) $(BUILD)/chapter8
+	@mkdir -p $(BUILD)/bench
+	@./$(BENCH_BIN) --chapter8 $(BUILD)/chapter8 --csv $(BUILD)/bench/attention.csv
+bench-torch: $(BENCH_BIN) $(BUILD)/chapter8
+	@mkdir -p $(BUILD)/bench
+	@PY=$$(sh scripts/find_python.sh torch) && \
+	  $$PY scripts/bench_torch.py --out $(BUILD)/bench/torch.txt && echo && \
+	  ./$(BENCH_BIN) --chapter8 $(BUILD)/chapter8 --csv $(BUILD)/bench/attention.csv --torch $(BUILD)/bench/torch.txt
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@

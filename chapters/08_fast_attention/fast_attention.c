@@ -1,0 +1,743 @@
+/* fast_attention.c — chapter 8: five ways to compute chapter 4's masked_attention().
+ *
+ * All five compute, for every (batch..., head) slice,
+ *
+ *     scores = torch.matmul(query, key.transpose(-2, -1)) / math.sqrt(d_k)   (T, S)
+ *     scores = scores + mask                                                 causal only
+ *     p_attn = scores.softmax(dim=-1)                                        (T, S)
+ *     output = torch.matmul(p_attn, value)                                   (T, d_v)
+ *
+ * and differ only in the order of the work and in what they keep in memory.
+ * Reading order: the shared set-up (shapes, broadcasting, scratch memory),
+ * then naive, reordered, tiled, online and flash, each with the one idea it adds.
+ *
+ * The build: this chapter alone is compiled with -O3 -march=native (vector
+ * instructions of this CPU), never -ffast-math: the causal mask is -inf and
+ * needs IEEE arithmetic, and the tests compare with chapters 2/4 to 1e-5.
+ * Without -ffast-math the compiler must keep the order of every float sum, so
+ * a loop that adds into one variable adds one number at a time; the fast
+ * versions are written so that their inner loops write independent outputs,
+ * which the compiler computes 16 at a time in vector registers.
+ */
+#include "fast_attention.h"
+
+#include <string.h>
+
+/* Blocks of the tiled and flash versions: a block of BLOCK_Q queries meets a block
+ * of BLOCK_K keys. With d = 64 the query block and the output block take 16 KiB
+ * each, the panel of transposed keys, the score tile and the value rows 64 KiB
+ * each: together they stay in a core's L2 cache (256 KiB to 2 MiB on current
+ * CPUs), and what the register tile reads over and over (8 packed rows, a
+ * 32-column strip of the panel) stays in L1. On the machine of the README's
+ * numbers BLOCK_K = 256 was 25% faster than 64 (each row's softmax bookkeeping
+ * and each register tile's loads and stores are spread over more keys), and 512
+ * no faster; BLOCK_Q between 32 and 128 made no difference. */
+#define BLOCK_Q 64
+#define BLOCK_K 256
+
+/* The register tile of the matmuls: MR rows x NR columns of sums (8 x 32 floats =
+ * 16 vector registers of 16 floats). */
+#define MR 8
+#define NR 32
+
+/* Partial results of the vectorised max and sum: one vector of 16 floats. */
+#define LANES 16
+
+/* The score-storing versions refuse above this (attention_scores_budget). */
+#define SCORES_BUDGET ((size_t)512 << 20)
+
+/* ======================================================================== */
+/* Shared set-up: names, shapes, broadcasting, scratch memory               */
+/* ======================================================================== */
+
+static const char *const IMPL_NAMES[ATTN_N_IMPLS] = {"naive", "reordered", "tiled", "online", "flash"};
+
+const char *attn_impl_name(AttnImpl impl) {
+    if ((int)impl < 0 || (int)impl >= ATTN_N_IMPLS) return "unknown";
+    return IMPL_NAMES[impl];
+}
+
+AttnImpl attn_impl_parse(const char *name) {
+    for (int i = 0; i < ATTN_N_IMPLS; i++)
+        if (name && strcmp(name, IMPL_NAMES[i]) == 0) return (AttnImpl)i;
+    t_error("attn_impl_parse: unknown implementation '%s': use naive, reordered, tiled, online or flash",
+            name ? name : "(null)");
+}
+
+bool attn_impl_stores_scores(AttnImpl impl) {
+    return impl == ATTN_NAIVE || impl == ATTN_REORDERED || impl == ATTN_TILED;
+}
+
+size_t attention_scores_budget(void) {
+    return t_max_bytes() < SCORES_BUDGET ? t_max_bytes() : SCORES_BUDGET;
+}
+
+/* Scratch memory: every buffer a version needs is allocated once per call (never
+ * inside the loops), from the current scope, and counted. */
+static size_t scratch_bytes;
+
+size_t attention_scratch_bytes(void) { return scratch_bytes; }
+
+/* n floats of scratch. Big blocks come from the system page-aligned, so every buffer
+ * would start at the same offset within a 4 KiB page; a load from an address a
+ * multiple of 4 KiB after a recent store then waits for that store ("4K aliasing"),
+ * which cost the flash loop a third of its speed. So buffer number i of a call is
+ * moved on by 64·(i % 8) bytes. */
+static int scratch_count;
+
+static float *scratch_floats(int64_t n) {
+    int64_t skew = 16 * (scratch_count++ % 8);
+    size_t bytes = (size_t)(n + skew) * sizeof(float);
+    scratch_bytes += bytes;
+    return (float *)t_alloc(bytes) + skew;
+}
+
+/* One attention problem: n slices of (T, d_k) x (S, d_k) x (S, d_v). */
+typedef struct {
+    int64_t n;                            /* number of (batch..., head) slices    */
+    int64_t T, S, d_k, d_v;
+    float scale;                          /* 1 / math.sqrt(d_k)                   */
+    bool causal;
+    const float *q, *k, *v;               /* contiguous data of query, key, value */
+    const int64_t *q_at, *k_at, *v_at;    /* where slice b starts in q, k, v      */
+    float *out;                           /* (n, T, d_v)                          */
+    Tensor *output;                       /* the same memory, shape (..., T, d_v) */
+    Shape scores_shape;                   /* (..., T, S), for the cost model      */
+} Problem;
+
+/* Where slice b of x starts, for every b of the broadcast batch shape: a batch dim of
+ * size 1 in x repeats (it steps by 0), the way torch.matmul broadcasts. */
+static const int64_t *slice_starts(const Tensor *x, Shape batch, int64_t n) {
+    int64_t *at = (int64_t *)t_alloc((size_t)(n > 0 ? n : 1) * sizeof(int64_t));
+    scratch_bytes += (size_t)(n > 0 ? n : 1) * sizeof(int64_t);
+    int lead = batch.ndim - (x->ndim - 2); /* batch dims that x does not have */
+    for (int64_t b = 0; b < n; b++) {
+        int64_t rest = b, start = 0;
+        for (int i = batch.ndim - 1; i >= 0; i--) {
+            int64_t idx = rest % batch.dims[i];
+            rest /= batch.dims[i];
+            int xi = i - lead;
+            if (xi >= 0 && x->shape[xi] != 1) start += idx * x->strides[xi];
+        }
+        at[b] = start;
+    }
+    return at;
+}
+
+static void check_shapes(const char *op, const Tensor *query, const Tensor *key, const Tensor *value,
+                         bool causal, Shape *batch) {
+    char qs[T_SHAPE_STR], ks[T_SHAPE_STR], vs[T_SHAPE_STR], what[200];
+    /* The rules of chapter 1's check_qkv, without its last one (the scores must fit
+     * in memory): online and flash never store the scores. */
+    if (query->ndim < 2 || key->ndim < 2 || value->ndim < 2)
+        t_error("%s: query %s, key %s and value %s each need at least 2 dims (..., length, features)", op,
+                t_shape_str(query, qs), t_shape_str(key, ks), t_shape_str(value, vs));
+    int64_t T = t_size(query, -2), S = t_size(key, -2);
+    if (t_size(query, -1) != t_size(key, -1))
+        t_error("%s: query %s and key %s must share the last dim d_k: %lld != %lld", op, t_shape_str(query, qs),
+                t_shape_str(key, ks), (long long)t_size(query, -1), (long long)t_size(key, -1));
+    if (S != t_size(value, -2))
+        t_error("%s: key %s and value %s must have the same length S (dim -2): %lld != %lld", op,
+                t_shape_str(key, ks), t_shape_str(value, vs), (long long)S, (long long)t_size(value, -2));
+    if (S == 0)
+        t_error("%s: key %s has no positions (S = 0): there is nothing to attend to", op, t_shape_str(key, ks));
+    if (causal && T != S)
+        t_error("%s: query %s and key %s have T %lld != S %lld, but a causal mask needs T == S "
+                "(queries and keys from the same sequence)",
+                op, t_shape_str(query, qs), t_shape_str(key, ks), (long long)T, (long long)S);
+    snprintf(what, sizeof what, "%s: batch dims of query %s and key %s", op, t_shape_str(query, qs),
+             t_shape_str(key, ks));
+    *batch = t_broadcast_shapes(what, shape_of(query->ndim - 2, query->shape), shape_of(key->ndim - 2, key->shape));
+    snprintf(what, sizeof what, "%s: batch dims of the scores and value %s", op, t_shape_str(value, vs));
+    *batch = t_broadcast_shapes(what, *batch, shape_of(value->ndim - 2, value->shape));
+    if (batch->ndim + 2 > T_MAX_DIMS) t_error("%s: the output would have more than %d dims", op, T_MAX_DIMS);
+}
+
+/* Check the shapes, make the inputs contiguous (a copy only when they are not) and
+ * allocate the output. */
+static Problem setup(const char *op, const Tensor *query, const Tensor *key, const Tensor *value, bool causal) {
+    Problem p;
+    Shape batch, out_shape;
+    scratch_bytes = 0;
+    scratch_count = 0;
+    check_shapes(op, query, key, value, causal, &batch);
+    p.T = t_size(query, -2);
+    p.S = t_size(key, -2);
+    p.d_k = t_size(query, -1);
+    p.d_v = t_size(value, -1);
+    p.scale = 1.0f / sqrtf((float)p.d_k); /* / math.sqrt(d_k) */
+    p.causal = causal;
+    p.n = 1;
+    for (int i = 0; i < batch.ndim; i++) p.n *= batch.dims[i];
+    out_shape = p.scores_shape = batch;
+    out_shape.dims[out_shape.ndim++] = p.T;
+    out_shape.dims[out_shape.ndim++] = p.d_v;
+    p.scores_shape.dims[p.scores_shape.ndim++] = p.T;
+    p.scores_shape.dims[p.scores_shape.ndim++] = p.S;
+    t_check_fits("the attention output", out_shape);
+
+    const Tensor *in[3] = {query, key, value};
+    const float *data[3];
+    const int64_t *at[3];
+    for (int i = 0; i < 3; i++) {
+        Tensor *c = t_contiguous(in[i]); /* x.contiguous(): no copy when it already is */
+        if (c != in[i]) scratch_bytes += (size_t)t_numel(c) * sizeof(float);
+        data[i] = t_numel(c) > 0 ? t_data(c) : NULL;
+        at[i] = slice_starts(c, batch, p.n);
+    }
+    p.q = data[0], p.k = data[1], p.v = data[2];
+    p.q_at = at[0], p.k_at = at[1], p.v_at = at[2];
+    p.output = t_zeros(out_shape); /* (..., T, d_v) */
+    p.out = t_numel(p.output) > 0 ? t_data(p.output) : NULL;
+    return p;
+}
+
+static void human_bytes(double bytes, char *buf, size_t len) {
+    const char *unit[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+    int u = 0;
+    while (bytes >= 1024.0 && u < 4) bytes /= 1024.0, u++;
+    snprintf(buf, len, u ? "%.1f %s" : "%.0f %s", bytes, unit[u]);
+}
+
+/* The versions that store the scores refuse, in one sentence, when they would not fit. */
+static void check_scores_budget(const char *op, const Problem *p) {
+    double bytes = (double)p->n * (double)p->T * (double)p->S * sizeof(float);
+    if (bytes > (double)attention_scores_budget()) {
+        char sb[T_SHAPE_STR], want[32], limit[32];
+        human_bytes(bytes, want, sizeof want);
+        human_bytes((double)attention_scores_budget(), limit, sizeof limit);
+        t_error("%s: the scores %s would take %s, more than the %s this chapter allows for them; "
+                "attention_flash (--impl flash) never stores them",
+                op, shape_str(p->scores_shape, sb), want, limit);
+    }
+}
+
+double attention_score_bytes(const Tensor *query, const Tensor *key) {
+    Shape batch;
+    char what[64];
+    snprintf(what, sizeof what, "attention_score_bytes");
+    batch = t_broadcast_shapes(what, shape_of(query->ndim - 2, query->shape), shape_of(key->ndim - 2, key->shape));
+    double n = 1;
+    for (int i = 0; i < batch.ndim; i++) n *= (double)batch.dims[i];
+    return n * (double)t_size(query, -2) * (double)t_size(key, -2) * sizeof(float);
+}
+
+double attention_flops(const Tensor *query, const Tensor *key, const Tensor *value, bool is_causal) {
+    double per_score = 2.0 * (double)t_size(query, -1) + 2.0 * (double)t_size(value, -1);
+    double scores = attention_score_bytes(query, key) / sizeof(float);
+    return scores * per_score * (is_causal ? 0.5 : 1.0);
+}
+
+/* ======================================================================== */
+/* Vector-friendly helpers (used from "reordered" on)                       */
+/* ======================================================================== */
+
+/* exp(x) = 2^n · exp(r) with n = round(x / ln 2) and |r| <= ln2 / 2, exp(r) by a
+ * degree-7 polynomial (Cephes' expf coefficients). Only +, *, fmaf, a compare and
+ * moving bits, so a loop of it vectorises. */
+static inline float fast_expf(float x) {
+    const float magic = 12582912.0f;                           /* 1.5 · 2^23: adding it rounds to an integer */
+    float xc = x < -87.0f ? -87.0f : (x > 88.0f ? 88.0f : x);  /* keep 2^n a normal float */
+    float t = fmaf(xc, 1.44269504088896341f, magic);           /* x / ln 2 + magic */
+    float n = t - magic;                                       /* round(x / ln 2)  */
+    float r = fmaf(n, -0.693359375f, xc);                      /* r = x - n·ln 2, ln 2 in two parts */
+    r = fmaf(n, 2.12194440e-4f, r);
+    float poly = 1.9875691500e-4f;
+    poly = fmaf(poly, r, 1.3981999507e-3f);
+    poly = fmaf(poly, r, 8.3334519073e-3f);
+    poly = fmaf(poly, r, 4.1665795894e-2f);
+    poly = fmaf(poly, r, 1.6666665459e-1f);
+    poly = fmaf(poly, r, 5.0000001201e-1f);
+    float er = fmaf(poly, r * r, r) + 1.0f;                    /* exp(r) */
+    union { float f; uint32_t u; } bits_t, two_n;              /* unsigned: wraps, never overflows */
+    bits_t.f = t;
+    two_n.u = (bits_t.u - 0x4B400000u + 127u) << 23;           /* 2^n: n + 127 in the exponent bits */
+    return x < -87.0f ? 0.0f : er * two_n.f;                   /* exp(-inf) = 0: masked keys get weight 0 */
+}
+
+float attn_exp(float x) { return fast_expf(x); }
+
+/* max(x[0..n)). A loop `m = x[j] > m ? x[j] : m` is one long chain the compiler may
+ * not reorder; LANES separate maxima (one vector) are independent, and are combined
+ * in a fixed order at the end. */
+static float max_of(const float *restrict x, int64_t n) {
+    float part[LANES];
+    for (int c = 0; c < LANES; c++) part[c] = -INFINITY;
+    int64_t j = 0;
+    for (; j + LANES <= n; j += LANES)
+        for (int c = 0; c < LANES; c++) part[c] = x[j + c] > part[c] ? x[j + c] : part[c];
+    for (; j < n; j++) part[0] = x[j] > part[0] ? x[j] : part[0];
+    for (int w = LANES / 2; w > 0; w /= 2)
+        for (int c = 0; c < w; c++) part[c] = part[c + w] > part[c] ? part[c + w] : part[c];
+    return part[0];
+}
+
+/* x[j] = exp(x[j] - m) in place; returns their sum, added in LANES partial sums. */
+static float exp_and_sum(float *restrict x, int64_t n, float m) {
+    float part[LANES];
+    for (int c = 0; c < LANES; c++) part[c] = 0.0f;
+    int64_t j = 0;
+    for (; j + LANES <= n; j += LANES)
+        for (int c = 0; c < LANES; c++) {
+            x[j + c] = fast_expf(x[j + c] - m);
+            part[c] += x[j + c];
+        }
+    for (; j < n; j++) {
+        x[j] = fast_expf(x[j] - m);
+        part[0] += x[j];
+    }
+    for (int w = LANES / 2; w > 0; w /= 2)
+        for (int c = 0; c < w; c++) part[c] += part[c + w];
+    return part[0];
+}
+
+/* p_attn = scores.softmax(dim=-1) for one row, in place, with the causal mask first:
+ * keys after `query` (a row index, or -1 for no mask) get -inf, as chapter 4 adds it. */
+static void masked_softmax_row(float *restrict row, int64_t S, int64_t query) {
+    if (query >= 0)
+        for (int64_t j = query + 1; j < S; j++) row[j] = -INFINITY; /* scores + mask */
+    float m = max_of(row, S);
+    float inv = 1.0f / exp_and_sum(row, S, m);
+    for (int64_t j = 0; j < S; j++) row[j] *= inv;
+}
+
+/* Transpose key (S, d_k) into panels of BLOCK_K keys: panel p holds keys p·BLOCK_K ..
+ * p·BLOCK_K + BLOCK_K - 1 as a (d_k, BLOCK_K) block, zeros past key S-1. With
+ * width = S (one panel) it is plain key.transpose(-2, -1).contiguous(). */
+static void transpose_keys(const float *restrict k, int64_t S, int64_t d_k, int64_t width, float *restrict kt) {
+    for (int64_t p0 = 0; p0 < S; p0 += width)
+        for (int64_t c = 0; c < d_k; c++) {
+            float *restrict dst = kt + p0 * d_k + c * width;  /* panel p0 / width, row c */
+            for (int64_t x = 0; x < width; x++) dst[x] = p0 + x < S ? k[(p0 + x) * d_k + c] : 0.0f;
+        }
+}
+
+/* ---- the matmul of the tiled and flash versions ---------------------------------- */
+
+/* c[8][32] (+)= a[8][kdim] · b[kdim][32], with b and c row-major (leading dims ldb,
+ * ldc) and a packed by pack_rows: the 8 entries of column k of a side by side.
+ * Each step of k loads 32 floats of b once and uses them for 8 rows: 16 fused
+ * multiply-adds per 2 vector loads. The sums are 8 named arrays, not acc[8][32]:
+ * with one 2-D array GCC swaps the loops and keeps the sums in memory; with 8 arrays
+ * it vectorises the x loop and keeps all 16 vectors in registers. Packed a (one
+ * pointer, constant offsets) and one out-of-line copy (NOINLINE) leave it enough
+ * registers: with a row-major a, inlined, or cloned for constant arguments, GCC ran
+ * out of the 32 vector registers and spilled sums to the stack, 40% slower. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define NOINLINE __attribute__((noinline, noclone))
+#elif defined(__GNUC__)
+#define NOINLINE __attribute__((noinline))
+#else
+#define NOINLINE
+#endif
+NOINLINE static void kernel_8x32(int64_t kdim, const float *restrict a_packed, const float *restrict b,
+                                 int64_t ldb, float *restrict c, int64_t ldc, bool accumulate) {
+    float c0[NR], c1[NR], c2[NR], c3[NR], c4[NR], c5[NR], c6[NR], c7[NR];
+    for (int x = 0; x < NR; x++) {
+        c0[x] = accumulate ? c[0 * ldc + x] : 0.0f;
+        c1[x] = accumulate ? c[1 * ldc + x] : 0.0f;
+        c2[x] = accumulate ? c[2 * ldc + x] : 0.0f;
+        c3[x] = accumulate ? c[3 * ldc + x] : 0.0f;
+        c4[x] = accumulate ? c[4 * ldc + x] : 0.0f;
+        c5[x] = accumulate ? c[5 * ldc + x] : 0.0f;
+        c6[x] = accumulate ? c[6 * ldc + x] : 0.0f;
+        c7[x] = accumulate ? c[7 * ldc + x] : 0.0f;
+    }
+    for (int64_t k = 0; k < kdim; k++) {
+        const float *restrict ak = a_packed + k * MR, *restrict bk = b + k * ldb;
+        for (int x = 0; x < NR; x++) {
+            c0[x] = fmaf(ak[0], bk[x], c0[x]);
+            c1[x] = fmaf(ak[1], bk[x], c1[x]);
+            c2[x] = fmaf(ak[2], bk[x], c2[x]);
+            c3[x] = fmaf(ak[3], bk[x], c3[x]);
+            c4[x] = fmaf(ak[4], bk[x], c4[x]);
+            c5[x] = fmaf(ak[5], bk[x], c5[x]);
+            c6[x] = fmaf(ak[6], bk[x], c6[x]);
+            c7[x] = fmaf(ak[7], bk[x], c7[x]);
+        }
+    }
+    for (int x = 0; x < NR; x++) {
+        c[0 * ldc + x] = c0[x], c[1 * ldc + x] = c1[x], c[2 * ldc + x] = c2[x], c[3 * ldc + x] = c3[x];
+        c[4 * ldc + x] = c4[x], c[5 * ldc + x] = c5[x], c[6 * ldc + x] = c6[x], c[7 * ldc + x] = c7[x];
+    }
+}
+
+/* Rows i..i+7 of a (leading dim lda), columns 0..kdim-1, as kdim groups of 8. */
+static void pack_rows(const float *restrict a, int64_t lda, int64_t kdim, float *restrict packed) {
+    for (int64_t k = 0; k < kdim; k++)
+        for (int r = 0; r < MR; r++) packed[k * MR + r] = a[r * lda + k];
+}
+
+/* c[m][n] (+)= a[m][kdim] · b[kdim][n], row-major with leading dims lda, ldb, ldc:
+ * 8 x 32 register tiles, then the edges (the last m % 8 rows, n % 32 columns) row by
+ * row. `packed` holds 8 · kdim floats. */
+static void matmul_block(int64_t m, int64_t n, int64_t kdim, const float *restrict a, int64_t lda,
+                         const float *restrict b, int64_t ldb, float *restrict c, int64_t ldc, bool accumulate,
+                         float *restrict packed) {
+    int64_t i = 0, n_full = n / NR * NR;
+    for (; i + MR <= m && n_full > 0; i += MR) {
+        pack_rows(a + i * lda, lda, kdim, packed);
+        for (int64_t j = 0; j < n_full; j += NR)
+            kernel_8x32(kdim, packed, b + j, ldb, c + i * ldc + j, ldc, accumulate);
+    }
+    for (int64_t r = 0; r < m; r++) { /* what the tiles left: rows i.., columns n_full.. */
+        int64_t j0 = r < i ? n_full : 0;
+        float *restrict crow = c + r * ldc;
+        if (!accumulate)
+            for (int64_t j = j0; j < n; j++) crow[j] = 0.0f;
+        for (int64_t k = 0; k < kdim; k++) {
+            float ark = a[r * lda + k];
+            const float *restrict bk = b + k * ldb;
+            for (int64_t j = j0; j < n; j++) crow[j] = fmaf(ark, bk[j], crow[j]);
+        }
+    }
+}
+
+/* ======================================================================== */
+/* 1. naive: the three PyTorch lines as loops                               */
+/* ======================================================================== */
+
+/* The loops follow the formulas: scores[i][j] = Σ_c q[i][c]·k[j][c] sums into one
+ * variable (the compiler may not reorder a float sum, so it cannot use vectors), and
+ * output[i][c] = Σ_j p[i][j]·v[j][c] walks down a column of v, d_v floats apart. */
+static void naive_slice(const Problem *p, int64_t b, float *restrict scores) {
+    const float *q = p->q + p->q_at[b], *k = p->k + p->k_at[b], *v = p->v + p->v_at[b];
+    float *out = p->out + b * p->T * p->d_v;
+    int64_t T = p->T, S = p->S, d_k = p->d_k, d_v = p->d_v;
+
+    /* scores = torch.matmul(query, key.transpose(-2, -1)) / math.sqrt(d_k)     (T, S) */
+    for (int64_t i = 0; i < T; i++)
+        for (int64_t j = 0; j < S; j++) {
+            float dot = 0.0f;
+            for (int64_t c = 0; c < d_k; c++) dot += q[i * d_k + c] * k[j * d_k + c];
+            scores[i * S + j] = dot / sqrtf((float)d_k);
+        }
+    /* scores = scores + mask: -inf above the diagonal (chapter 4) */
+    if (p->causal)
+        for (int64_t i = 0; i < T; i++)
+            for (int64_t j = i + 1; j < S; j++) scores[i * S + j] = -INFINITY;
+    /* p_attn = scores.softmax(dim=-1): max, exp and sum, divide — three passes per row */
+    for (int64_t i = 0; i < T; i++) {
+        float *row = scores + i * S, m = -INFINITY, sum = 0.0f;
+        for (int64_t j = 0; j < S; j++) m = row[j] > m ? row[j] : m;
+        for (int64_t j = 0; j < S; j++) {
+            row[j] = expf(row[j] - m);
+            sum += row[j];
+        }
+        for (int64_t j = 0; j < S; j++) row[j] /= sum;
+    }
+    /* output = torch.matmul(p_attn, value)                                     (T, d_v) */
+    for (int64_t i = 0; i < T; i++)
+        for (int64_t c = 0; c < d_v; c++) {
+            float acc = 0.0f;
+            for (int64_t j = 0; j < S; j++) acc += scores[i * S + j] * v[j * d_v + c];
+            out[i * d_v + c] = acc;
+        }
+}
+
+Tensor *attention_naive(const Tensor *query, const Tensor *key, const Tensor *value, bool is_causal) {
+    Problem p = setup("attention_naive", query, key, value, is_causal);
+    check_scores_budget("attention_naive", &p);
+    /* the whole (..., T, S) score tensor, as chapters 2 and 4 make it */
+    float *scores = scratch_floats(p.n * p.T * p.S);
+    for (int64_t b = 0; b < p.n; b++) naive_slice(&p, b, scores + b * p.T * p.S);
+    return p.output;
+}
+
+/* ======================================================================== */
+/* 2. reordered: inner loops over contiguous memory, so they vectorise      */
+/* ======================================================================== */
+
+/* The same three steps; only the loop order changes, plus one transposed copy of key:
+ *   scores row i = Σ_c q[i][c] · kt[c][:]   kt = key.transpose(-2, -1).contiguous(),
+ *                                            so the inner loop runs along a row of kt
+ *   output row i = Σ_j p[i][j] · v[j][:]    the inner loop runs along a row of v
+ * Each inner loop now writes S (or d_v) different outputs instead of adding into one
+ * variable, so the compiler does 16 of them per instruction. The softmax uses the
+ * vectorisable max_of / exp_and_sum. */
+static void reordered_slice(const Problem *p, int64_t b, float *restrict scores, float *restrict kt) {
+    const float *restrict q = p->q + p->q_at[b], *restrict v = p->v + p->v_at[b];
+    float *restrict out = p->out + b * p->T * p->d_v;
+    int64_t T = p->T, S = p->S, d_k = p->d_k, d_v = p->d_v;
+
+    transpose_keys(p->k + p->k_at[b], S, d_k, S, kt); /* (d_k, S) */
+    /* scores = torch.matmul(query, key.transpose(-2, -1)) / math.sqrt(d_k) */
+    for (int64_t i = 0; i < T; i++) {
+        float *restrict row = scores + i * S;
+        for (int64_t j = 0; j < S; j++) row[j] = 0.0f;
+        for (int64_t c = 0; c < d_k; c++) {
+            float qc = q[i * d_k + c] * p->scale; /* the scale, once per q entry */
+            const float *restrict ktc = kt + c * S;
+            for (int64_t j = 0; j < S; j++) row[j] = fmaf(qc, ktc[j], row[j]);
+        }
+    }
+    /* scores + mask, p_attn = scores.softmax(dim=-1) */
+    for (int64_t i = 0; i < T; i++) masked_softmax_row(scores + i * S, S, p->causal ? i : -1);
+    /* output = torch.matmul(p_attn, value) */
+    for (int64_t i = 0; i < T; i++) {
+        float *restrict orow = out + i * d_v;
+        for (int64_t j = 0; j < S; j++) {
+            float pij = scores[i * S + j];
+            const float *restrict vj = v + j * d_v;
+            for (int64_t c = 0; c < d_v; c++) orow[c] = fmaf(pij, vj[c], orow[c]);
+        }
+    }
+}
+
+Tensor *attention_reordered(const Tensor *query, const Tensor *key, const Tensor *value, bool is_causal) {
+    Problem p = setup("attention_reordered", query, key, value, is_causal);
+    check_scores_budget("attention_reordered", &p);
+    float *scores = scratch_floats(p.n * p.T * p.S);
+    float *kt = scratch_floats(p.d_k * p.S);
+    for (int64_t b = 0; b < p.n; b++) reordered_slice(&p, b, scores + b * p.T * p.S, kt);
+    return p.output;
+}
+
+/* ======================================================================== */
+/* 3. tiled: blocks that stay in the caches, 8 x 32 sums in registers       */
+/* ======================================================================== */
+
+/* "reordered" streams all of kt (d_k x S floats) through the cache for every query
+ * row and reloads each partial sum from memory for every c. Tiled works on a block
+ * of BLOCK_Q queries against a panel of BLOCK_K keys at a time (both stay in cache
+ * and are reused BLOCK_K resp. BLOCK_Q times), and inside that on 8 x 32 sums held in
+ * registers (kernel_8x32). The full (T, S) scores are still stored. */
+static void tiled_slice(const Problem *p, int64_t b, float *restrict scores, float *restrict kt,
+                        float *restrict q_blk, float *restrict packed) {
+    const float *restrict q = p->q + p->q_at[b], *restrict v = p->v + p->v_at[b];
+    float *restrict out = p->out + b * p->T * p->d_v;
+    int64_t T = p->T, S = p->S, d_k = p->d_k, d_v = p->d_v;
+
+    transpose_keys(p->k + p->k_at[b], S, d_k, BLOCK_K, kt); /* panels of (d_k, BLOCK_K) */
+    /* scores = q · kᵀ / √d_k, tile by tile */
+    for (int64_t i0 = 0; i0 < T; i0 += BLOCK_Q) {
+        int64_t rows = T - i0 < BLOCK_Q ? T - i0 : BLOCK_Q;
+        for (int64_t x = 0; x < rows * d_k; x++) q_blk[x] = q[i0 * d_k + x] * p->scale; /* scale q once */
+        for (int64_t j0 = 0; j0 < S; j0 += BLOCK_K) {
+            int64_t cols = S - j0 < BLOCK_K ? S - j0 : BLOCK_K;
+            matmul_block(rows, cols, d_k, q_blk, d_k, kt + j0 * d_k, BLOCK_K, scores + i0 * S + j0, S, false,
+                         packed);
+        }
+    }
+    /* scores + mask, p_attn = scores.softmax(dim=-1) */
+    for (int64_t i = 0; i < T; i++) masked_softmax_row(scores + i * S, S, p->causal ? i : -1);
+    /* output = p_attn · v, tile by tile: a block of output rows gathers every key panel */
+    for (int64_t i0 = 0; i0 < T; i0 += BLOCK_Q) {
+        int64_t rows = T - i0 < BLOCK_Q ? T - i0 : BLOCK_Q;
+        for (int64_t j0 = 0; j0 < S; j0 += BLOCK_K) {
+            int64_t cols = S - j0 < BLOCK_K ? S - j0 : BLOCK_K;
+            matmul_block(rows, d_v, cols, scores + i0 * S + j0, S, v + j0 * d_v, d_v, out + i0 * d_v, d_v, j0 > 0,
+                         packed);
+        }
+    }
+}
+
+Tensor *attention_tiled(const Tensor *query, const Tensor *key, const Tensor *value, bool is_causal) {
+    Problem p = setup("attention_tiled", query, key, value, is_causal);
+    check_scores_budget("attention_tiled", &p);
+    float *scores = scratch_floats(p.n * p.T * p.S);
+    float *kt = scratch_floats((p.S + BLOCK_K - 1) / BLOCK_K * BLOCK_K * p.d_k);
+    float *q_blk = scratch_floats(BLOCK_Q * p.d_k);
+    float *packed = scratch_floats(MR * (p.d_k > BLOCK_K ? p.d_k : BLOCK_K));
+    for (int64_t b = 0; b < p.n; b++) tiled_slice(&p, b, scores + b * p.T * p.S, kt, q_blk, packed);
+    return p.output;
+}
+
+/* ======================================================================== */
+/* 4. online: max and sum in one pass, one query row at a time              */
+/* ======================================================================== */
+
+/* Softmax needs the row's max before it can exponentiate, and the sum before it can
+ * divide: three passes over a stored row. Milakov & Gimelshein (2018) keep a running
+ * max m and a running sum l of exp(s - m) instead; when a larger score arrives, the
+ * sum so far was taken against the old max and is rescaled by exp(m_old - m_new):
+ *     l_new = l · exp(m_old - m_new) + exp(s - m_new)
+ * So each query needs only its own row of S scores, never the (T, S) matrix. A causal
+ * row simply stops at its own position: the masked keys are never computed.
+ *
+ * The same rule merges any two parts of a row, (m, l) and (m2, l2):
+ *     m_new = max(m, m2),   l_new = l · exp(m - m_new) + l2 · exp(m2 - m_new)
+ * A single score s is the part (s, 1). Because parts merge in any grouping, the row
+ * can be split into LANES interleaved parts, one per vector lane, merged at the end:
+ * that is what lets the compiler vectorise the pass (and flash merge whole tiles). */
+static inline void online_merge(float *m, float *l, float m2, float l2) {
+    if (l2 == 0.0f) return; /* an empty part (a lane that saw no score) changes nothing */
+    float m_new = m2 > *m ? m2 : *m;
+    /* BEGIN BLANK online_rescale level=1 hint="Merge the part (m2, l2) into the running (*m, *l): both sums were taken against their own max, so rescale each to the new max m_new before adding them: *l · exp(*m - m_new) + l2 · exp(m2 - m_new) (use fast_expf)." */
+    *l = *l * fast_expf(*m - m_new) + l2 * fast_expf(m2 - m_new);
+    /* END BLANK */
+    *m = m_new;
+}
+
+/* One pass over x[0..n): its max and the sum of exp(x - max). */
+static void online_max_sum(const float *restrict x, int64_t n, float *max_out, float *sum_out) {
+    float m[LANES], l[LANES];
+    for (int c = 0; c < LANES; c++) m[c] = -INFINITY, l[c] = 0.0f;
+    int64_t j = 0;
+    for (; j + LANES <= n; j += LANES) /* lane c takes scores c, c + LANES, c + 2·LANES, ... */
+        for (int c = 0; c < LANES; c++) online_merge(&m[c], &l[c], x[j + c], 1.0f);
+    for (; j < n; j++) online_merge(&m[0], &l[0], x[j], 1.0f);
+    for (int c = 1; c < LANES; c++) online_merge(&m[0], &l[0], m[c], l[c]);
+    *max_out = m[0], *sum_out = l[0];
+}
+
+static void online_slice(const Problem *p, int64_t b, float *restrict kt, float *restrict row) {
+    const float *restrict q = p->q + p->q_at[b], *restrict v = p->v + p->v_at[b];
+    float *restrict out = p->out + b * p->T * p->d_v;
+    int64_t T = p->T, S = p->S, d_k = p->d_k, d_v = p->d_v;
+
+    transpose_keys(p->k + p->k_at[b], S, d_k, S, kt); /* (d_k, S), as in "reordered" */
+    for (int64_t i = 0; i < T; i++) {
+        int64_t n = p->causal ? i + 1 : S; /* the keys query i may see */
+        /* this query's scores: q[i] · kᵀ / √d_k   (n,) */
+        for (int64_t j = 0; j < n; j++) row[j] = 0.0f;
+        for (int64_t c = 0; c < d_k; c++) {
+            float qc = q[i * d_k + c] * p->scale;
+            const float *restrict ktc = kt + c * S;
+            for (int64_t j = 0; j < n; j++) row[j] = fmaf(qc, ktc[j], row[j]);
+        }
+        /* one pass: max m and sum l of exp(s - m) together */
+        float m, l;
+        online_max_sum(row, n, &m, &l);
+        /* second pass: output = Σ_j exp(s_j - m) · v[j] / l */
+        for (int64_t j = 0; j < n; j++) row[j] = fast_expf(row[j] - m);
+        float *restrict orow = out + i * d_v;
+        for (int64_t j = 0; j < n; j++) {
+            const float *restrict vj = v + j * d_v;
+            for (int64_t c = 0; c < d_v; c++) orow[c] = fmaf(row[j], vj[c], orow[c]);
+        }
+        for (int64_t c = 0; c < d_v; c++) orow[c] /= l;
+    }
+}
+
+Tensor *attention_online(const Tensor *query, const Tensor *key, const Tensor *value, bool is_causal) {
+    Problem p = setup("attention_online", query, key, value, is_causal);
+    float *kt = scratch_floats(p.d_k * p.S);
+    float *row = scratch_floats(p.S);
+    for (int64_t b = 0; b < p.n; b++) online_slice(&p, b, kt, row);
+    return p.output;
+}
+
+/* ======================================================================== */
+/* 5. flash: tiles of queries x tiles of keys, running max, sum and output  */
+/* ======================================================================== */
+
+/* What one thread needs: O(S·d_k) for the key panels, the rest O(tile). */
+typedef struct {
+    float *kt;        /* key panels of slice kt_slice, (S / BLOCK_K, d_k, BLOCK_K) */
+    int64_t kt_slice; /* the slice whose keys are in kt; -1 for none yet          */
+    float *q_blk;     /* (BLOCK_Q, d_k): this block of queries, scaled            */
+    float *tile;      /* (BLOCK_Q, BLOCK_K): scores, then exp(s - m)              */
+    float *acc;       /* (BLOCK_Q, d_v): the output so far, not divided           */
+    float *packed;    /* 8 rows of q_blk or tile, packed for kernel_8x32          */
+    float *m, *l;     /* (BLOCK_Q,): running max and sum per query row            */
+} FlashWork;
+
+/* One row of a score tile: the query's first `n` keys in this tile are visible (the rest
+ * are the future under the causal mask). Folds them into the running max m and sum l,
+ * turns them into exp(s - m_new) in place for the P·V product, and rescales the output
+ * accumulated so far. */
+static void flash_row(float *restrict tile_row, int64_t n, int64_t cols, float *m, float *l,
+                      float *restrict acc_row, int64_t d_v) {
+    /* BEGIN BLANK flash_row_update level=2 hint="m_new = max(*m, max_of(tile_row, n)); alpha = fast_expf(*m - m_new) shrinks what was summed against the old max; tile_row[0..n) becomes exp(s - m_new) with exp_and_sum, and tile_row[n..cols) = 0 (masked keys); then *l = *l * alpha + that sum, acc_row *= alpha (only when alpha != 1), *m = m_new." */
+    float m_tile = max_of(tile_row, n);
+    float m_new = m_tile > *m ? m_tile : *m;
+    float alpha = fast_expf(*m - m_new);              /* exp(m_old - m_new); 0 on the first tile */
+    float sum = exp_and_sum(tile_row, n, m_new);      /* tile_row[j] = exp(s_j - m_new) */
+    for (int64_t j = n; j < cols; j++) tile_row[j] = 0.0f;  /* keys in the future: weight 0 */
+    *l = *l * alpha + sum;
+    if (alpha != 1.0f)                                /* the max moved: old terms shrink */
+        for (int64_t c = 0; c < d_v; c++) acc_row[c] *= alpha;
+    *m = m_new;
+    /* END BLANK */
+}
+
+/* FlashAttention-2's loop for the block of queries i0 .. i0 + BLOCK_Q - 1 of slice b:
+ * walk the key/value tiles once, keeping per query row a running max m, sum l and
+ * un-normalised output acc; divide by l once at the end. Nothing of size T x S is
+ * ever stored. */
+static void flash_block(const Problem *p, int64_t b, int64_t i0, FlashWork *w) {
+    /* BEGIN BLANK flash_tiles level=3 hint="If w->kt does not hold slice b yet, transpose its keys into panels (transpose_keys with BLOCK_K). Scale the block's queries into w->q_blk; m = -inf, l = 0, acc = 0; for each key tile (causal: stop after the block's last query) compute the score tile q_blk · panelᵀ with matmul_block, update every row with flash_row (causal: only keys j <= i are visible), add tile · v[j0:] into acc with matmul_block; finally output row = acc / l." */
+    const float *restrict q = p->q + p->q_at[b], *restrict v = p->v + p->v_at[b];
+    float *restrict out = p->out + b * p->T * p->d_v;
+    int64_t S = p->S, d_k = p->d_k, d_v = p->d_v;
+    int64_t rows = p->T - i0 < BLOCK_Q ? p->T - i0 : BLOCK_Q;
+
+    if (w->kt_slice != b) { /* a new slice: its keys, transposed into panels */
+        transpose_keys(p->k + p->k_at[b], S, d_k, BLOCK_K, w->kt);
+        w->kt_slice = b;
+    }
+    for (int64_t x = 0; x < rows * d_k; x++) w->q_blk[x] = q[i0 * d_k + x] * p->scale; /* scale once */
+    for (int64_t r = 0; r < rows; r++) w->m[r] = -INFINITY, w->l[r] = 0.0f;
+    for (int64_t x = 0; x < rows * d_v; x++) w->acc[x] = 0.0f;
+    /* causal: the last query of this block is i0 + rows - 1; key tiles after it lie
+     * wholly above the diagonal and are skipped, not computed and masked */
+    int64_t s_end = p->causal ? i0 + rows : S;
+    for (int64_t j0 = 0; j0 < s_end; j0 += BLOCK_K) {
+        int64_t cols = s_end - j0 < BLOCK_K ? s_end - j0 : BLOCK_K;
+        /* S_ij = Q_i · K_jᵀ (already scaled)   (rows, cols) */
+        matmul_block(rows, cols, d_k, w->q_blk, d_k, w->kt + j0 * d_k, BLOCK_K, w->tile, BLOCK_K, false, w->packed);
+        for (int64_t r = 0; r < rows; r++) {
+            int64_t n = cols; /* keys of this tile query i0 + r may see */
+            if (p->causal && i0 + r + 1 - j0 < n) n = i0 + r + 1 - j0;
+            if (n > 0) flash_row(w->tile + r * BLOCK_K, n, cols, &w->m[r], &w->l[r], w->acc + r * d_v, d_v);
+            else
+                for (int64_t j = 0; j < cols; j++) w->tile[r * BLOCK_K + j] = 0.0f;
+        }
+        /* O_i += P_ij · V_j   (rows, d_v) */
+        matmul_block(rows, d_v, cols, w->tile, BLOCK_K, v + j0 * d_v, d_v, w->acc, d_v, true, w->packed);
+    }
+    for (int64_t r = 0; r < rows; r++) /* normalise once: output = acc / l */
+        for (int64_t c = 0; c < d_v; c++) out[(i0 + r) * d_v + c] = w->acc[r * d_v + c] / w->l[r];
+    /* END BLANK */
+}
+
+/* make OMP=1 builds with OpenMP: the (batch..., head, query block) items are independent
+ * (each writes its own output rows), so threads take them one by one. Without it the
+ * pragma is empty and this is plain C99. */
+#ifdef _OPENMP
+#include <omp.h>
+#define PARALLEL_FOR _Pragma("omp parallel for schedule(dynamic)")
+#define N_THREADS omp_get_max_threads()
+#define THREAD omp_get_thread_num()
+#else
+#define PARALLEL_FOR
+#define N_THREADS 1
+#define THREAD 0
+#endif
+
+int attention_threads(void) { return N_THREADS; }
+
+Tensor *attention_flash(const Tensor *query, const Tensor *key, const Tensor *value, bool is_causal) {
+    Problem p = setup("attention_flash", query, key, value, is_causal);
+    int n_threads = N_THREADS;
+    FlashWork *w = (FlashWork *)t_alloc((size_t)n_threads * sizeof(FlashWork));
+    for (int t = 0; t < n_threads; t++) { /* all scratch before the loop, one set per thread */
+        w[t].kt = scratch_floats((p.S + BLOCK_K - 1) / BLOCK_K * BLOCK_K * p.d_k);
+        w[t].kt_slice = -1;
+        w[t].q_blk = scratch_floats(BLOCK_Q * p.d_k);
+        w[t].tile = scratch_floats(BLOCK_Q * BLOCK_K);
+        w[t].acc = scratch_floats(BLOCK_Q * p.d_v);
+        w[t].packed = scratch_floats(MR * (p.d_k > BLOCK_K ? p.d_k : BLOCK_K));
+        w[t].m = scratch_floats(BLOCK_Q);
+        w[t].l = scratch_floats(BLOCK_Q);
+    }
+    int64_t blocks = (p.T + BLOCK_Q - 1) / BLOCK_Q; /* query blocks per slice */
+    PARALLEL_FOR
+    for (int64_t item = 0; item < p.n * blocks; item++)
+        flash_block(&p, item / blocks, item % blocks * BLOCK_Q, &w[THREAD]);
+    return p.output;
+}
+
+/* ======================================================================== */
+
+Tensor *fast_attention(AttnImpl impl, const Tensor *query, const Tensor *key, const Tensor *value, bool is_causal) {
+    switch (impl) {
+    case ATTN_NAIVE: return attention_naive(query, key, value, is_causal);
+    case ATTN_REORDERED: return attention_reordered(query, key, value, is_causal);
+    case ATTN_TILED: return attention_tiled(query, key, value, is_causal);
+    case ATTN_ONLINE: return attention_online(query, key, value, is_causal);
+    case ATTN_FLASH: return attention_flash(query, key, value, is_causal);
+    }
+    t_error("fast_attention: unknown implementation %d (0..%d)", (int)impl, ATTN_N_IMPLS - 1);
+}

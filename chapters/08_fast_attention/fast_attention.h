@@ -1,0 +1,95 @@
+/* fast_attention.h — chapter 8: why attention is slow, and how it is made fast.
+ *
+ * Every function here computes the same thing as chapters 2 and 4,
+ *
+ *     scores = torch.matmul(query, key.transpose(-2, -1)) / math.sqrt(d_k)
+ *     scores = scores + mask            # only when causal (chapter 4)
+ *     p_attn = scores.softmax(dim=-1)
+ *     output = torch.matmul(p_attn, value)
+ *
+ * which PyTorch 2 packs into one call, F.scaled_dot_product_attention(query,
+ * key, value, is_causal=causal). Five versions, each adding one idea:
+ *
+ *   naive      the three lines as loops: the full (..., T, S) scores in memory
+ *   reordered  loop order and a transposed key so that every inner loop runs
+ *              over contiguous memory and the compiler can vectorise it
+ *   tiled      the two matmuls in blocks that stay in the caches, computed
+ *              8 x 32 at a time in registers
+ *   online     one query row at a time, max and sum in one pass (Milakov &
+ *              Gimelshein 2018): no (T, S) matrix, only one row of scores
+ *   flash      tiles of queries against tiles of keys/values with a running
+ *              max, sum and output per row (FlashAttention-2): no row either,
+ *              memory O(T·d), and causal runs skip the tiles above the diagonal
+ *
+ * Shapes: query (..., T, d_k), key (..., S, d_k), value (..., S, d_v) with
+ * batch dims that broadcast as in chapter 2 (e.g. (bsz, n_heads, T, head_dim)
+ * from chapter 5); the result is the output (..., T, d_v). is_causal needs
+ * T == S (chapter 4's rule). Every version is tested against chapter 2/4.
+ */
+#ifndef CH08_FAST_ATTENTION_H
+#define CH08_FAST_ATTENTION_H
+
+#include "chapters/04_causal_mask/causal_mask.h"
+
+/* ---- the five versions ------------------------------------------------------ */
+
+typedef enum { ATTN_NAIVE, ATTN_REORDERED, ATTN_TILED, ATTN_ONLINE, ATTN_FLASH } AttnImpl;
+#define ATTN_N_IMPLS 5
+
+Tensor *attention_naive(const Tensor *query, const Tensor *key, const Tensor *value, bool is_causal);
+Tensor *attention_reordered(const Tensor *query, const Tensor *key, const Tensor *value, bool is_causal);
+Tensor *attention_tiled(const Tensor *query, const Tensor *key, const Tensor *value, bool is_causal);
+Tensor *attention_online(const Tensor *query, const Tensor *key, const Tensor *value, bool is_causal);
+Tensor *attention_flash(const Tensor *query, const Tensor *key, const Tensor *value, bool is_causal);
+
+/* One of the five by name: what --impl chooses. */
+Tensor *fast_attention(AttnImpl impl, const Tensor *query, const Tensor *key, const Tensor *value, bool is_causal);
+
+/* "naive", ..., "flash"; and back (an unknown name is an error sentence listing the five). */
+const char *attn_impl_name(AttnImpl impl);
+AttnImpl attn_impl_parse(const char *name);
+
+/* naive, reordered and tiled store the (..., T, S) scores; online and flash never do. */
+bool attn_impl_stores_scores(AttnImpl impl);
+
+/* ---- the cost model ------------------------------------------------------------ */
+
+/* Floating-point operations of one call: 2·T·S·d_k for the scores plus 2·T·S·d_v for
+ * weights · value, per (batch, head) slice; with d_k = d_v = d that is 4·B·H·T·S·d.
+ * Halved when causal (only the keys at or before each query count). */
+double attention_flops(const Tensor *query, const Tensor *key, const Tensor *value, bool is_causal);
+
+/* Bytes of the (..., T, S) float32 score matrix that chapters 2 and 4 materialise. */
+double attention_score_bytes(const Tensor *query, const Tensor *key);
+
+/* The most the score-storing versions may allocate for their scores: 512 MiB, or
+ * t_max_bytes() (env ATTN_MAX_BYTES) when that is smaller. Above it they refuse with
+ * one sentence that points to attention_flash (--impl flash). */
+size_t attention_scores_budget(void);
+
+/* Extra memory the last call of a version allocated (scores, transposed keys, tiles,
+ * rows; not the inputs or the output). Nothing is freed during a call, so this is
+ * also its peak. */
+size_t attention_scratch_bytes(void);
+
+/* Threads attention_flash spreads its (batch..., head, query block) items over: 1, unless
+ * built with make OMP=1 (OpenMP; then OMP_NUM_THREADS or the number of cores). Each
+ * thread has its own scratch. */
+int attention_threads(void);
+
+/* exp(x) as the vectorised versions compute it: a polynomial on [-ln2/2, ln2/2] times
+ * a power of two, within 2 ulp of expf for x in [-87, 88]; 0 below -87.3 (and for -inf),
+ * NaN for NaN. libm's expf is a function call the compiler cannot vectorise without
+ * -ffast-math; this is plain arithmetic, so it can. */
+float attn_exp(float x);
+
+/* ---- measuring (measure.c) -------------------------------------------------------- */
+
+/* Seconds on a monotonic clock, for timing differences. */
+double stopwatch_seconds(void);
+
+/* This core's ceiling: GFLOP/s of a loop of independent fused multiply-adds (16 vectors
+ * of accumulators, nothing else), run for about `seconds`. */
+double fma_peak_gflops(double seconds);
+
+#endif

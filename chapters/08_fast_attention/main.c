@@ -1,0 +1,328 @@
+/* main.c — chapter 8: fast attention, from naive to streaming (flash) attention.
+ *
+ * What it shows: one attention call of the shape chapter 5 makes,
+ * (batch, n_heads, seqlen, head_dim) = (1, 8, 512, 64) by default, computed six
+ * ways: the reference (chapter 4's masked_attention with --causal, chapter 2's
+ * attention without), then the five versions of fast_attention.c, each adding
+ * one idea. For each it prints the time measured in this run, the GFLOP/s that
+ * the cost model (4·B·H·T·S·d floating-point operations, halved when causal)
+ * gives for that time, the share of this core's ceiling (a loop of fused
+ * multiply-adds, measured here too), the extra memory and the largest
+ * difference from the reference. A version that would need more than 512 MiB
+ * for its (..., T, S) scores is skipped with the reason.
+ *
+ *     build/chapter8                                     the narrated run
+ *     build/chapter8 --causal --seq-len 1024
+ *     build/chapter8 --quiet --impl flash --causal --heads 1 --seq-len 16384
+ *     build/chapter8 --q Q.npy --k K.npy --v V.npy --impl tiled --output OUT.npy
+ *
+ * --quiet runs only --impl (default flash) and prints its output and time.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "chapters/08_fast_attention/fast_attention.h"
+
+/* Timing: the median of up to RUNS runs; a version whose first run takes longer than
+ * SLOW_SECONDS runs once. */
+#define RUNS 3
+#define SLOW_SECONDS 1.0
+
+typedef struct {
+    bool ran;            /* false: skipped (its scores would not fit)  */
+    double ms;           /* median time of one call                   */
+    double gflops;       /* cost model / time                         */
+    size_t scratch;      /* extra bytes it allocated                  */
+    double max_diff;     /* max |output - reference|, -1 if no reference */
+} Result;
+
+static double ceiling_gflops; /* measured once, in step 3 */
+
+static void human(double bytes, char *buf, size_t len) {
+    const char *unit[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+    int u = 0;
+    while (bytes >= 1024.0 && u < 4) bytes /= 1024.0, u++;
+    snprintf(buf, len, u ? "%.1f %s" : "%.0f %s", bytes, unit[u]);
+}
+
+static void sort3(double *t, int n) {
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && t[j] < t[j - 1]; j--) {
+            double x = t[j];
+            t[j] = t[j - 1], t[j - 1] = x;
+        }
+}
+
+/* Time fast_attention(impl) (impl < 0: the reference) and compare with the reference. */
+static Result measure(int impl, const Tensor *q, const Tensor *k, const Tensor *v, bool causal,
+                      const Tensor *mask, const Tensor *reference) {
+    Result r = {false, 0.0, 0.0, 0, -1.0};
+    double t[RUNS];
+    int n = 0;
+    if ((impl < 0 || attn_impl_stores_scores((AttnImpl)impl)) &&
+        attention_score_bytes(q, k) > (double)attention_scores_budget())
+        return r;
+    for (; n < RUNS; n++) {
+        t_scope_begin(); /* each run's output and scratch are freed after it */
+        double t0 = stopwatch_seconds();
+        Tensor *out = impl < 0 ? masked_attention(q, k, v, mask).output : fast_attention((AttnImpl)impl, q, k, v, causal);
+        t[n] = stopwatch_seconds() - t0;
+        if (n == 0) {
+            r.scratch = impl < 0 ? 0 : attention_scratch_bytes();
+            if (reference) r.max_diff = t_max_abs_diff(out, reference);
+        }
+        t_scope_end();
+        if (t[0] > SLOW_SECONDS) {
+            n++;
+            break;
+        }
+    }
+    sort3(t, n);
+    r.ran = true;
+    r.ms = 1e3 * t[n / 2];
+    r.gflops = attention_flops(q, k, v, causal) / (r.ms * 1e-3) / 1e9;
+    return r;
+}
+
+static void say_result(const char *name, const Result *r, const Tensor *q, const Tensor *k) {
+    bool is_reference = strcmp(name, "reference") == 0;
+    char mem[32], want[32], budget[32];
+    if (!r->ran) {
+        human(attention_score_bytes(q, k), want, sizeof want);
+        human((double)attention_scores_budget(), budget, sizeof budget);
+        narrate_say("%s: skipped: its scores would take %s, more than the %s this chapter allows for them.",
+                    name, want, budget);
+        return;
+    }
+    human((double)r->scratch, mem, sizeof mem);
+    narrate_say("%s: %.2f ms = %.1f GFLOP/s = %.0f%% of this core's ceiling%s%s", name, r->ms, r->gflops,
+                100.0 * r->gflops / ceiling_gflops, is_reference ? "" : "; extra memory ", is_reference ? "" : mem);
+    if (r->max_diff >= 0) narrate_say("max |output - reference| = %.3g", r->max_diff);
+}
+
+/* The idea of each version, in the order of AttnImpl. */
+static const char *const STEP_TITLE[ATTN_N_IMPLS] = {
+    "naive: the three lines as loops, the whole (..., T, S) score matrix in memory",
+    "reordered: the same loops in an order whose inner loops run over contiguous memory",
+    "tiled: blocks that stay in the caches, 8 x 32 sums in registers",
+    "online: one query row at a time, max and sum in one pass",
+    "flash: tiles of queries x tiles of keys, running max, sum and output",
+};
+static const char *const STEP_TORCH[ATTN_N_IMPLS] = {
+    ("scores = torch.matmul(query, key.transpose(-2, -1)) / math.sqrt(d_k); p_attn = scores.softmax(dim=-1); "
+     "torch.matmul(p_attn, value)"),
+    "kt = key.transpose(-2, -1).contiguous()   # then every inner loop walks a row",
+    "for each block of 64 queries and 256 keys: scores[i0:i1, j0:j1] = q[i0:i1] @ kt[:, j0:j1]",
+    "m, l = running max and sum of exp(s - m) over one row, read once (Milakov & Gimelshein 2018)",
+    "F.scaled_dot_product_attention(query, key, value, is_causal=causal)   # PyTorch 2's fused kernel",
+};
+static const char *const STEP_WHY[ATTN_N_IMPLS] = {
+    ("the sum q·k over d_k goes into one variable, and without -ffast-math the compiler must add "
+     "in order, one add at a time; output = p_attn · v walks down a column of v, d_v floats apart. "
+     "And the scores take 4·T·S bytes per head: 1 GiB at T = 16384."),
+    ("key is transposed once, so a row of scores is built as q[i][c] · kt[c][:] summed over c: the "
+     "inner loop writes S different scores, which the compiler does 16 at a time; the output row "
+     "is p[i][j] · v[j][:] summed over j, again along a row. The softmax's max and sum keep 16 "
+     "partial results and exp is a polynomial, so they vectorise too."),
+    ("reordered reloads every partial sum from memory for each of the d_k steps and streams all of "
+     "kt through the cache for every query. Here 8 query rows x 32 keys of sums stay in 16 vector "
+     "registers for the whole sum, and a block of 64 queries meets a panel of 256 keys while both "
+     "are in cache. The scores are still all stored."),
+    ("the running sum is rescaled by exp(m_old - m_new) whenever the max grows, so each query needs "
+     "only its own row of S scores: memory O(S), not O(T·S). Causal rows stop at their own position. "
+     "It reads each row twice instead of three times, but computes row by row, like reordered."),
+    ("online's rescaling applied to whole tiles and to the output itself (o = o·exp(m_old - m_new) "
+     "+ P·V), divided by l once at the end: the speed of tiled with no (T, S) matrix and no row, "
+     "extra memory O(T·d) for the transposed keys and O(tile) for the rest. Causal runs skip the "
+     "key tiles wholly above the diagonal instead of computing and masking them."),
+};
+
+/* --dump DIR and --output FILE, written only after everything was computed. */
+static void write_outputs(const Args *args, const Tensor *weights, const Tensor *output) {
+    if (args->dump) {
+        npy_make_dir(args->dump);
+        if (weights) npy_save_in(args->dump, "attn_weights", weights); /* the reference's p_attn */
+        npy_save_in(args->dump, "output", output);
+    }
+    if (args->output) npy_save(args->output, output);
+}
+
+/* The chosen version once, for --output and --quiet: a version that refuses stops the
+ * program here, with its sentence, before anything is narrated or written. */
+static Tensor *run_chosen(AttnImpl impl, const Tensor *q, const Tensor *k, const Tensor *v, bool causal,
+                          double *ms) {
+    double t0 = stopwatch_seconds();
+    Tensor *out = fast_attention(impl, q, k, v, causal);
+    *ms = 1e3 * (stopwatch_seconds() - t0);
+    return out;
+}
+
+/* output[0, 0, :3, :6]: the top-left corner of the first (batch, head) slice. */
+static Tensor *corner(const Tensor *out) {
+    int64_t rows = t_size(out, -2) < 3 ? t_size(out, -2) : 3, cols = t_size(out, -1) < 6 ? t_size(out, -1) : 6;
+    Tensor *c = t_slice(t_slice(out, -2, 0, rows), -1, 0, cols);
+    while (c->ndim > 2 && c->shape[0] > 0) c = t_select(c, 0, 0);
+    return c;
+}
+
+/* --quiet: the time, and the output (its corner when it has more than 1000 numbers:
+ * formatting half a million floats would take longer than computing them). */
+static void print_quiet(AttnImpl impl, const Tensor *q, const Tensor *k, const Tensor *v, bool causal,
+                        const Tensor *out, double ms) {
+    char mem[32], shape[T_SHAPE_STR];
+    human((double)attention_scratch_bytes(), mem, sizeof mem);
+    narrate_result_text("%s: %.2f ms, %.1f GFLOP/s, extra memory %s", attn_impl_name(impl), ms,
+                        attention_flops(q, k, v, causal) / (ms * 1e-3) / 1e9, mem);
+    if (t_numel(out) <= 1000) {
+        narrate_result("output", out);
+    } else {
+        narrate_result_text("output: shape %s (--output FILE writes it all)", t_shape_str(out, shape));
+        narrate_result("output[0, 0, :3, :6]", corner(out));
+    }
+}
+
+/* The narrated comparison of the reference and the five versions on q, k, v. */
+static void compare_all(const Args *args, AttnImpl chosen, const Tensor *q, const Tensor *k, const Tensor *v,
+                        const Tensor *chosen_out) {
+    char buf[32];
+    bool causal = args->causal;
+    int64_t T = t_size(q, -2), S = t_size(k, -2);
+
+    narrate_step("The cost model: how much work, and how much memory the scores take");
+    double flops = attention_flops(q, k, v, causal), score_bytes = attention_score_bytes(q, k);
+    narrate_say("FLOPs = 2·T·S·d_k (q·kᵀ) + 2·T·S·d_v (p_attn·v) per head");
+    narrate_say("      = %.4g GFLOP for this call", flops / 1e9);
+    if (causal) narrate_say("        (halved: causal, only the keys j <= i count)");
+    human(score_bytes, buf, sizeof buf);
+    narrate_say("scores: T x S = %lld x %lld floats per slice, %.0f slices = %s (p_attn as much again)",
+                (long long)T, (long long)S, score_bytes / (4.0 * (double)T * (double)S), buf);
+    narrate_why("every query meets every key, so both grow as T·S: doubling T quadruples them. Each "
+                "score costs d_k + d_v = %lld multiply-adds; the score matrix (%s here) is what "
+                "outgrows the caches and then memory: 1 GiB per head at T = 16384.",
+                (long long)(t_size(q, -1) + t_size(v, -1)), buf);
+
+    narrate_step("This core's ceiling: a loop of fused multiply-adds and nothing else");
+    narrate_torch("(no PyTorch line: acc = fmaf(acc, a, b) on 256 independent floats, over and over)");
+    ceiling_gflops = fma_peak_gflops(0.4);
+    narrate_say("ceiling = %.1f GFLOP/s on one core (2 FLOPs per fused multiply-add)", ceiling_gflops);
+    narrate_why("no attention can beat the rate at which this core multiplies and adds; the share of "
+                "it that a version reaches says how much time goes to waiting for memory, "
+                "bookkeeping and exp.");
+
+    /* the reference: chapters 2 and 4, on the Tensor library */
+    narrate_step("The reference: chapter %d's %s", causal ? 4 : 2, causal ? "masked_attention" : "attention");
+    narrate_torch(causal ? "scores = q @ k.transpose(-2, -1) / math.sqrt(d_k) + mask; "
+                           "torch.matmul(scores.softmax(dim=-1), v)"
+                         : "p_attn = (q @ k.transpose(-2, -1) / math.sqrt(d_k)).softmax(dim=-1); "
+                           "torch.matmul(p_attn, v)");
+    Tensor *mask = causal ? causal_mask(T, 1) : NULL;
+    Tensor *reference = NULL;
+    if (score_bytes <= (double)attention_scores_budget()) reference = masked_attention(q, k, v, mask).output;
+    Result ref = measure(-1, q, k, v, causal, mask, NULL);
+    say_result("reference", &ref, q, k);
+    narrate_why("the Tensor library of chapters 0-7 is written to be read, not to be fast: each op "
+                "makes a new tensor, matmul sums in double and walks any strides. It is the answer "
+                "the five versions below must give (to 1e-5, tested).");
+
+    Result res[ATTN_N_IMPLS];
+    for (int i = 0; i < ATTN_N_IMPLS; i++) {
+        narrate_step("%s", STEP_TITLE[i]);
+        narrate_torch(STEP_TORCH[i]);
+        res[i] = measure(i, q, k, v, causal, NULL, reference);
+        say_result(attn_impl_name((AttnImpl)i), &res[i], q, k);
+        narrate_why("%s", STEP_WHY[i]);
+    }
+
+    narrate_step("What each step bought (T = %lld, S = %lld, %s)", (long long)T, (long long)S,
+                 causal ? "causal" : "not causal");
+    narrate_say("%-10s %10s %9s %7s %12s %9s", "version", "ms", "GFLOP/s", "% peak", "extra mem", "x naive");
+    for (int i = -1; i < ATTN_N_IMPLS; i++) {
+        const Result *r = i < 0 ? &ref : &res[i];
+        const char *name = i < 0 ? "reference" : attn_impl_name((AttnImpl)i);
+        char x_naive[16] = "-";
+        if (!r->ran) {
+            narrate_say("%-10s %10s", name, "skipped");
+            continue;
+        }
+        human((double)r->scratch, buf, sizeof buf);
+        if (res[ATTN_NAIVE].ran) snprintf(x_naive, sizeof x_naive, "%.1fx", res[ATTN_NAIVE].ms / r->ms);
+        narrate_say("%-10s %10.2f %9.1f %6.0f%% %12s %9s", name, r->ms, r->gflops, 100.0 * r->gflops / ceiling_gflops,
+                    i < 0 ? "-" : buf, x_naive);
+    }
+    narrate_why("the same numbers every time up to rounding, different orders of work. make bench "
+                "measures this table for T = 256 .. 4096 (and PyTorch with make bench-torch).");
+
+    narrate_step("The output of --impl %s", attn_impl_name(chosen));
+    narrate_torch("output = F.scaled_dot_product_attention(query, key, value, is_causal=causal)");
+    narrate_layout("output", chosen_out);
+    narrate_show("output[0, 0, :3, :6]", corner(chosen_out));
+    if (reference) narrate_say("max |output - reference| = %.3g", t_max_abs_diff(chosen_out, reference));
+    narrate_why("--output FILE writes it as .npy; --quiet prints only this and its time.");
+}
+
+static void run(const Args *args) {
+    AttnImpl impl = attn_impl_parse(args->impl);
+    bool causal = args->causal;
+    Tensor *q, *k, *v;
+    char qs[T_SHAPE_STR], ks[T_SHAPE_STR], vs[T_SHAPE_STR];
+
+    if (args->q) {
+        q = npy_load(args->q), k = npy_load(args->k), v = npy_load(args->v);
+    } else {
+        /* (bsz, n_heads, seqlen, head_dim), as chapter 5 splits them */
+        q = t_randn(SHAPE(args->batch, args->heads, args->seq_len, args->d_k));
+        k = t_randn(SHAPE(args->batch, args->heads, args->seq_len, args->d_k));
+        v = t_randn(SHAPE(args->batch, args->heads, args->seq_len, args->d_k));
+    }
+    double ms;
+    Tensor *out = run_chosen(impl, q, k, v, causal, &ms);
+    Tensor *weights = NULL;
+    if (args->dump) { /* the weights exist only in the reference: chapters 2/4 compute them */
+        Tensor *mask = causal ? causal_mask(t_size(q, -2), 1) : NULL;
+        weights = masked_attention(q, k, v, mask).weights;
+    }
+
+    if (narrate_quiet()) {
+        print_quiet(impl, q, k, v, causal, out, ms);
+    } else {
+        narrate_title("Chapter 8: fast attention -- from naive to streaming (flash) attention%s",
+                      causal ? " (causal)" : "");
+        narrate_step("The inputs: query, key and value of one attention call");
+        if (args->q) {
+            narrate_torch("query, key, value = np.load(Q), np.load(K), np.load(V)");
+            narrate_say("query %s, key %s, value %s", t_shape_str(q, qs), t_shape_str(k, ks), t_shape_str(v, vs));
+        } else {
+            narrate_torch("xq = torch.randn(bsz, n_heads, seqlen, head_dim)   # and xk, xv: chapter 5's shapes");
+            narrate_layout("xq", q);
+            narrate_show("xq[0, 0, :3, :6]", corner(q));
+        }
+        narrate_why("each (batch, head) slice is one attention problem of T queries against S keys; "
+                    "--batch, --heads, --seq-len and --d-k set the size (--seed the numbers).");
+        compare_all(args, impl, q, k, v, out);
+    }
+    write_outputs(args, weights, out);
+}
+
+int main(int argc, char **argv) {
+    t_scope_begin();
+    CliSpec spec = {0};
+    spec.program = "chapter8";
+    spec.summary = "Fast attention: naive, reordered, tiled, online softmax and flash (streaming) attention, "
+                   "timed against the cost model.\nRandom (--batch, --heads, --seq-len, --d-k) inputs, or "
+                   "--q/--k/--v files (then those four are ignored); --quiet runs only --impl.";
+    spec.flags = CLI_SEED | CLI_BATCH | CLI_SEQ_LEN | CLI_D_K | CLI_HEADS | CLI_CAUSAL | CLI_QUIET | CLI_DUMP |
+                 CLI_QKV | CLI_OUTPUT | CLI_IMPL;
+    spec.defaults.seed = 123;
+    spec.defaults.batch = 1;
+    spec.defaults.heads = 8;
+    spec.defaults.seq_len = 512;
+    spec.defaults.d_k = 64;
+    spec.defaults.causal = false;
+    spec.defaults.impl = "flash";
+    Args args = cli_parse(&spec, argc, argv);
+    narrate_set_quiet(args.quiet);
+    t_manual_seed(args.seed);
+    run(&args);
+    t_scope_end();
+    return 0;
+}

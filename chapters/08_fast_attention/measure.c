@@ -1,0 +1,54 @@
+/* measure.c — chapter 8: a stopwatch and this core's ceiling.
+ *
+ * clock_gettime(CLOCK_MONOTONIC) is POSIX, not C99, so this is the one file of
+ * the chapter that asks for POSIX (the rest stays plain C99).
+ */
+#define _POSIX_C_SOURCE 199309L
+#include <time.h>
+
+#include "fast_attention.h"
+
+double stopwatch_seconds(void) {
+    struct timespec ts;
+    if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0) return (double)clock() / CLOCKS_PER_SEC;
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* 256 independent accumulators: 16 vectors of 16 floats, enough fused multiply-adds in
+ * flight to cover their latency (4 cycles) on two pipes. Each step is acc = acc·a + b
+ * with a just below 1, so the values stay finite however long it runs. */
+#define PEAK_ACC 256
+
+static float fma_loop(long steps, float a, float b, float *acc) {
+    for (long s = 0; s < steps; s++)
+        for (int c = 0; c < PEAK_ACC; c++) acc[c] = fmaf(acc[c], a, b);
+    float sum = 0.0f;
+    for (int c = 0; c < PEAK_ACC; c++) sum += acc[c];
+    return sum;
+}
+
+/* Best of a few runs of about seconds/4 each (a busy machine only makes a run slower). */
+double fma_peak_gflops(double seconds) {
+    float acc[PEAK_ACC];
+    volatile float sink = 0.0f; /* so the loop is not optimised away */
+    long steps = 1 << 16;
+    double best = 0.0;
+    for (int c = 0; c < PEAK_ACC; c++) acc[c] = (float)c / PEAK_ACC;
+    /* grow the run until it takes a measurable time */
+    for (;;) {
+        double t0 = stopwatch_seconds();
+        sink = sink + fma_loop(steps, 0.999999f, 1e-7f, acc);
+        double dt = stopwatch_seconds() - t0;
+        if (dt > seconds / 8 || steps > (1L << 40)) break;
+        steps *= 2;
+    }
+    for (int run = 0; run < 4; run++) {
+        double t0 = stopwatch_seconds();
+        sink = sink + fma_loop(steps, 0.999999f, 1e-7f, acc);
+        double dt = stopwatch_seconds() - t0;
+        double gflops = 2.0 * PEAK_ACC * (double)steps / dt / 1e9;
+        if (gflops > best) best = gflops;
+    }
+    (void)sink;
+    return best;
+}

@@ -1,0 +1,101 @@
+"""Golden fixtures for chapter 8, fast attention: tests/fixtures/ch08/.
+
+Every version of chapter 8 computes what PyTorch 2 calls
+F.scaled_dot_product_attention(q, k, v, is_causal=causal); PyTorch 1.13 (the
+one this project's fixtures are made with) does not have it yet, so this module
+writes it out the way chapters 2 and 4 do:
+
+    scores = torch.matmul(q, k.transpose(-2, -1)) / math.sqrt(d_k)
+    scores = scores + mask            # causal: triu(full((T, T), -inf), diagonal=1)
+    output = torch.matmul(scores.softmax(dim=-1), v)
+
+and, when F.scaled_dot_product_attention exists, checks that it agrees.
+
+Files (float32), for each case <c>:
+  <c>_q, <c>_k, <c>_v        inputs
+  <c>_out_nocausal           the output without a mask (every case)
+  <c>_out_causal             with the causal mask (only cases with T == S)
+Cases: t1 (T = S = 1), dk1 (d_k = 1), odd (odd sizes, 4-D), ns (T != S), bcast
+(batch dims that broadcast, value 2-D), many (three batch dims), long (T = S = 300:
+several query blocks and key tiles of 256), d64 (head_dim 64: whole 8 x 32 register
+tiles).
+prog_*: inputs and expected outputs for tests/test_ch08_program.sh, with the
+attention weights (prog_weights_*) that --dump writes.
+"""
+
+import math
+
+import torch
+import torch.nn.functional as F
+
+NAME = "ch08"
+SEED = 8
+
+
+def attention(q, k, v, causal):
+    """Return (weights, output) the way chapters 2 and 4 compute them."""
+    d_k = q.size(-1)
+    scores = torch.matmul(q, k.transpose(-2, -1)) / math.sqrt(d_k)
+    if causal:
+        T = scores.size(-1)
+        scores = scores + torch.triu(torch.full((T, T), float("-inf")), diagonal=1)
+    weights = scores.softmax(dim=-1)
+    return weights, torch.matmul(weights, v)
+
+
+def check_sdpa(q, k, v, causal, output):
+    """PyTorch >= 2.0 has the fused call; it must give the same numbers."""
+    if not hasattr(F, "scaled_dot_product_attention"):
+        return
+    batch = torch.broadcast_shapes(q.shape[:-2], k.shape[:-2], v.shape[:-2])
+    fused = F.scaled_dot_product_attention(q.expand(*batch, *q.shape[-2:]), k.expand(*batch, *k.shape[-2:]),
+                                           v.expand(*batch, *v.shape[-2:]), is_causal=causal)
+    if not torch.allclose(fused, output, rtol=1e-5, atol=1e-6):
+        raise RuntimeError("F.scaled_dot_product_attention disagrees with matmul + softmax + matmul")
+
+
+def make(out_dir, save):
+    torch.manual_seed(SEED)
+    randn = torch.randn
+
+    cases = [
+        # name     q shape           k shape           v shape
+        ("t1",    (2, 3, 1, 8),     (2, 3, 1, 8),     (2, 3, 1, 8)),     # T = S = 1
+        ("dk1",   (3, 6, 1),        (3, 6, 1),        (3, 6, 2)),        # d_k = 1
+        ("odd",   (1, 3, 37, 19),   (1, 3, 37, 19),   (1, 3, 37, 7)),    # odd sizes
+        ("ns",    (2, 5, 16),       (2, 70, 16),      (2, 70, 9)),       # T != S
+        ("bcast", (2, 1, 5, 4),     (1, 3, 70, 4),    (70, 33)),         # batch dims broadcast
+        ("many",  (2, 2, 2, 9, 5),  (2, 2, 2, 9, 5),  (2, 2, 2, 9, 3)),  # three batch dims
+        ("long",  (1, 300, 8),      (1, 300, 8),      (1, 300, 8)),      # 5 query blocks, 2 key tiles
+        ("d64",   (1, 1, 72, 64),   (1, 1, 72, 64),   (1, 1, 72, 64)),   # whole register tiles
+    ]
+    for name, qs, ks, vs in cases:
+        q, k, v = randn(*qs), randn(*ks), randn(*vs)
+        save(name + "_q", q)
+        save(name + "_k", k)
+        save(name + "_v", v)
+        _, out = attention(q, k, v, False)
+        check_sdpa(q, k, v, False, out)
+        save(name + "_out_nocausal", out)
+        if qs[-2] == ks[-2]:
+            _, out = attention(q, k, v, True)
+            check_sdpa(q, k, v, True, out)
+            save(name + "_out_causal", out)
+
+    # --- for the program tests -------------------------------------------------
+    q, k, v = randn(1, 2, 40, 8), randn(1, 2, 40, 8), randn(1, 2, 40, 8)  # (bsz, n_heads, T, head_dim)
+    save("prog_q", q)
+    save("prog_k", k)
+    save("prog_v", v)
+    for causal in (False, True):
+        weights, out = attention(q, k, v, causal)
+        tag = "causal" if causal else "nocausal"
+        save("prog_weights_" + tag, weights)   # (1, 2, 40, 40)
+        save("prog_out_" + tag, out)
+
+    q, k, v = randn(2, 3, 4), randn(2, 7, 4), randn(2, 7, 3)  # T = 3 != S = 7
+    save("prog_ns_q", q)
+    save("prog_ns_k", k)
+    save("prog_ns_v", v)
+    _, out = attention(q, k, v, False)
+    save("prog_ns_out_nocausal", out)

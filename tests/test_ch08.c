@@ -1,0 +1,316 @@
+/* test_ch08.c — chapter 8, fast attention: each of the five versions against the
+ * PyTorch fixtures in tests/fixtures/ch08 (scripts/golden/ch08.py) and against
+ * chapters 2/4 (masked_attention) on random shapes, causal and not; the memory
+ * each version allocates, the refusal of the score-storing versions, the cost
+ * model, the vectorisable exp, and every error sentence. No timing is asserted
+ * here (make bench measures). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/harness.h"
+#include "chapters/08_fast_attention/fast_attention.h"
+
+#define RTOL 1e-5
+#define ATOL 1e-6
+
+static Tensor *fx(const char *name, const char *part) {
+    char rel[128];
+    snprintf(rel, sizeof rel, "ch08/%s_%s.npy", name, part);
+    return load_fixture(rel);
+}
+
+/* The reference: chapter 4's masked_attention (chapter 2's attention without the mask). */
+static Tensor *reference(const Tensor *q, const Tensor *k, const Tensor *v, bool causal) {
+    Tensor *mask = causal ? causal_mask(t_size(q, -2), 1) : NULL;
+    return masked_attention(q, k, v, mask).output;
+}
+
+static void check_all_versions(const Tensor *q, const Tensor *k, const Tensor *v, bool causal, const Tensor *want,
+                               const char *what) {
+    for (int i = 0; i < ATTN_N_IMPLS; i++) {
+        Tensor *out = fast_attention((AttnImpl)i, q, k, v, causal);
+        CHECK_MSG(t_same_shape(out, want), "%s, %s: wrong output shape", what, attn_impl_name((AttnImpl)i));
+        if (!t_same_shape(out, want)) continue;
+        CHECK_MSG(t_allclose(out, want, RTOL, ATOL), "%s, %s%s: max |out - want| = %g", what,
+                  attn_impl_name((AttnImpl)i), causal ? " (causal)" : "", t_max_abs_diff(out, want));
+    }
+}
+
+/* ---- against PyTorch ------------------------------------------------------------ */
+
+static const char *const CASES[] = {"t1", "dk1", "odd", "ns", "bcast", "many", "long", "d64"};
+#define N_CASES (int)(sizeof CASES / sizeof CASES[0])
+
+static void test_every_version_matches_pytorch_not_causal(void) {
+    for (int c = 0; c < N_CASES; c++)
+        check_all_versions(fx(CASES[c], "q"), fx(CASES[c], "k"), fx(CASES[c], "v"), false, fx(CASES[c], "out_nocausal"),
+                           CASES[c]);
+}
+
+static void test_every_version_matches_pytorch_causal(void) {
+    static const char *const causal_cases[] = {"t1", "dk1", "odd", "many", "long", "d64"};
+    for (int c = 0; c < 6; c++)
+        check_all_versions(fx(causal_cases[c], "q"), fx(causal_cases[c], "k"), fx(causal_cases[c], "v"), true,
+                           fx(causal_cases[c], "out_causal"), causal_cases[c]);
+}
+
+static void test_fast_attention_by_name_matches_pytorch(void) {
+    Tensor *q = fx("prog", "q"), *k = fx("prog", "k"), *v = fx("prog", "v");
+    static const char *const names[] = {"naive", "reordered", "tiled", "online", "flash"};
+    for (int i = 0; i < 5; i++) {
+        AttnImpl impl = attn_impl_parse(names[i]);
+        CHECK_EQ_INT(impl, i);
+        CHECK(strcmp(attn_impl_name(impl), names[i]) == 0);
+        CHECK_TENSOR_CLOSE(fast_attention(impl, q, k, v, true), load_fixture("ch08/prog_out_causal.npy"), RTOL, ATOL);
+        CHECK_TENSOR_CLOSE(fast_attention(impl, q, k, v, false), load_fixture("ch08/prog_out_nocausal.npy"), RTOL, ATOL);
+    }
+}
+
+/* ---- against chapters 2 and 4, random shapes ----------------------------------------- */
+
+typedef struct {
+    Shape q, k, v;
+    bool causal_too; /* T == S */
+} ShapeCase;
+
+static void test_every_version_matches_chapters_2_and_4_on_random_shapes(void) {
+    const ShapeCase cases[] = {
+        {SHAPE(1, 1), SHAPE(1, 1), SHAPE(1, 1), true},                       /* T = S = d = 1 */
+        {SHAPE(4, 1, 7), SHAPE(4, 1, 7), SHAPE(4, 1, 3), true},             /* T = 1, 4 batches */
+        {SHAPE(3, 17, 5), SHAPE(3, 17, 5), SHAPE(3, 17, 11), true},         /* odd sizes */
+        {SHAPE(2, 3, 65, 64), SHAPE(2, 3, 65, 64), SHAPE(2, 3, 65, 64), true}, /* one row past a query block */
+        {SHAPE(1, 2, 129, 40), SHAPE(1, 2, 129, 40), SHAPE(1, 2, 129, 33), true},
+        {SHAPE(1, 300, 64), SHAPE(1, 300, 64), SHAPE(1, 300, 64), true},    /* two key tiles, d = 64 */
+        {SHAPE(1, 1, 520, 16), SHAPE(1, 1, 520, 16), SHAPE(1, 1, 520, 16), true}, /* three key tiles */
+        {SHAPE(2, 2, 2, 9, 8), SHAPE(2, 2, 2, 9, 8), SHAPE(2, 2, 2, 9, 2), true}, /* three batch dims */
+        {SHAPE(2, 5, 16), SHAPE(2, 70, 16), SHAPE(2, 70, 9), false},        /* T < S */
+        {SHAPE(1, 100, 8), SHAPE(1, 3, 8), SHAPE(1, 3, 32), false},         /* T > S */
+        {SHAPE(2, 70, 64), SHAPE(2, 257, 64), SHAPE(2, 257, 64), false},    /* S one past a key tile */
+        {SHAPE(2, 1, 5, 4), SHAPE(1, 3, 70, 4), SHAPE(70, 33), false},      /* broadcast batch dims */
+        {SHAPE(3, 8, 6), SHAPE(8, 6), SHAPE(3, 1, 8, 5), false},            /* broadcast, different ranks */
+    };
+    t_manual_seed(808);
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        Tensor *q = t_randn(cases[c].q), *k = t_randn(cases[c].k), *v = t_randn(cases[c].v);
+        char what[64];
+        snprintf(what, sizeof what, "case %d", (int)c);
+        check_all_versions(q, k, v, false, reference(q, k, v, false), what);
+        if (cases[c].causal_too) check_all_versions(q, k, v, true, reference(q, k, v, true), what);
+    }
+}
+
+static void test_large_scores_do_not_overflow(void) {
+    /* q and k scaled by 8 give scores up to about +-250: exp(250) is inf in float32, so a
+     * softmax that did not subtract the (running) max would give inf/NaN. Each such score
+     * carries a float32 rounding error of about 250 · 6e-8 = 1.5e-5, and exp turns that
+     * into a relative error of the weights, so the agreement here is 1e-4, not 1e-5. */
+    t_manual_seed(81);
+    Tensor *q = t_mul_scalar(t_randn(SHAPE(2, 80, 16)), 8.0f), *k = t_mul_scalar(t_randn(SHAPE(2, 80, 16)), 8.0f);
+    Tensor *v = t_randn(SHAPE(2, 80, 16));
+    CHECK(t_max_abs_diff(t_max_last(scaled_scores(q, k)), t_zeros(SHAPE(2, 80))) > 100.0);
+    for (int causal = 0; causal < 2; causal++) {
+        Tensor *want = reference(q, k, v, causal);
+        for (int i = 0; i < ATTN_N_IMPLS; i++) {
+            Tensor *out = fast_attention((AttnImpl)i, q, k, v, causal);
+            CHECK_MSG(isfinite(t_sum_all(out)), "%s: inf or NaN with large scores", attn_impl_name((AttnImpl)i));
+            CHECK_MSG(t_allclose(out, want, 1e-4, 1e-4), "%s: max |out - want| = %g with large scores",
+                      attn_impl_name((AttnImpl)i), t_max_abs_diff(out, want));
+        }
+    }
+}
+
+static void test_non_contiguous_inputs(void) {
+    /* chapter 5's split_heads gives transposed views: (b, t, h, hd).transpose(1, 2) */
+    t_manual_seed(82);
+    Tensor *q = t_transpose(t_randn(SHAPE(2, 33, 3, 8)), 1, 2), *k = t_transpose(t_randn(SHAPE(2, 33, 3, 8)), 1, 2);
+    Tensor *v = t_transpose(t_randn(SHAPE(2, 33, 3, 5)), 1, 2);
+    CHECK(!t_is_contiguous(q));
+    check_all_versions(q, k, v, true, reference(q, k, v, true), "transposed views");
+    check_all_versions(q, k, v, false, reference(q, k, v, false), "transposed views");
+}
+
+/* ---- properties ------------------------------------------------------------------------ */
+
+static void test_one_key_gives_its_value_exactly(void) {
+    /* one key: its weight is exp(0) / exp(0) = 1, so the output is v itself, bit for bit */
+    t_manual_seed(83);
+    Tensor *q = t_randn(SHAPE(3, 4, 6)), *k = t_randn(SHAPE(3, 1, 6)), *v = t_randn(SHAPE(3, 1, 5));
+    for (int i = 0; i < ATTN_N_IMPLS; i++) {
+        Tensor *out = fast_attention((AttnImpl)i, q, k, v, false);
+        for (int64_t t = 0; t < 4; t++) CHECK_TENSOR_CLOSE(t_select(out, 1, t), t_select(v, 1, 0), 0.0, 0.0);
+    }
+}
+
+static void test_causal_future_does_not_leak(void) {
+    /* change key and value after position 40: causal outputs 0..40 stay the same, bit for bit */
+    t_manual_seed(84);
+    int64_t T = 300, cut = 40;
+    Tensor *q = t_randn(SHAPE(1, T, 16)), *k = t_randn(SHAPE(1, T, 16)), *v = t_randn(SHAPE(1, T, 16));
+    Tensor *k2 = t_clone(k), *v2 = t_clone(v);
+    t_copy_(t_slice(k2, 1, cut + 1, T), t_randn(SHAPE(1, T - cut - 1, 16)));
+    t_copy_(t_slice(v2, 1, cut + 1, T), t_mul_scalar(t_randn(SHAPE(1, T - cut - 1, 16)), 100.0f));
+    for (int i = 0; i < ATTN_N_IMPLS; i++) {
+        Tensor *a = fast_attention((AttnImpl)i, q, k, v, true), *b = fast_attention((AttnImpl)i, q, k2, v2, true);
+        CHECK_TENSOR_CLOSE(t_slice(a, 1, 0, cut + 1), t_slice(b, 1, 0, cut + 1), 0.0, 0.0);
+        CHECK(t_max_abs_diff(t_slice(a, 1, cut + 1, T), t_slice(b, 1, cut + 1, T)) > 0.1);
+    }
+}
+
+static void test_same_result_every_call(void) {
+    t_manual_seed(85);
+    Tensor *q = t_randn(SHAPE(2, 100, 64)), *k = t_randn(SHAPE(2, 100, 64)), *v = t_randn(SHAPE(2, 100, 64));
+    for (int i = 0; i < ATTN_N_IMPLS; i++)
+        CHECK_TENSOR_CLOSE(fast_attention((AttnImpl)i, q, k, v, true), fast_attention((AttnImpl)i, q, k, v, true),
+                           0.0, 0.0);
+}
+
+static void test_empty_query_gives_empty_output(void) {
+    Tensor *q = t_zeros(SHAPE(2, 0, 4)), *k = t_randn(SHAPE(2, 3, 4)), *v = t_randn(SHAPE(2, 3, 5));
+    for (int i = 0; i < ATTN_N_IMPLS; i++) {
+        Tensor *out = fast_attention((AttnImpl)i, q, k, v, false);
+        CHECK_EQ_INT(out->ndim, 3);
+        CHECK_EQ_INT(t_size(out, 1), 0);
+        CHECK_EQ_INT(t_size(out, 2), 5);
+    }
+}
+
+/* ---- memory ------------------------------------------------------------------------------ */
+
+static void test_extra_memory_of_each_version(void) {
+    /* one head, T = S = 1024, d = 16: the score-storing versions hold T·S floats (4 MiB),
+     * online one row plus the transposed keys, flash the key panels plus tiles: O(S·d) */
+    t_manual_seed(86);
+    int64_t T = 1024, d = 16;
+    Tensor *q = t_randn(SHAPE(1, T, d)), *k = t_randn(SHAPE(1, T, d)), *v = t_randn(SHAPE(1, T, d));
+    size_t scores = (size_t)T * T * sizeof(float), bytes[ATTN_N_IMPLS];
+    for (int i = 0; i < ATTN_N_IMPLS; i++) {
+        t_scope_begin();
+        fast_attention((AttnImpl)i, q, k, v, true);
+        bytes[i] = attention_scratch_bytes();
+        t_scope_end();
+    }
+    for (int i = ATTN_NAIVE; i <= ATTN_TILED; i++) {
+        CHECK_MSG(bytes[i] >= scores, "%s allocated %zu bytes, less than its scores", attn_impl_name((AttnImpl)i), bytes[i]);
+        CHECK_MSG(bytes[i] < scores + scores / 8, "%s allocated %zu bytes", attn_impl_name((AttnImpl)i), bytes[i]);
+    }
+    CHECK_MSG(bytes[ATTN_ONLINE] < (size_t)(T * d + T) * 4 + 4096, "online allocated %zu bytes", bytes[ATTN_ONLINE]);
+    /* per thread (make OMP=1 gives each thread its own): the key panels and ~170 KB of tiles */
+    size_t per_thread = (size_t)(T * d) * 4 + 200000;
+    CHECK_MSG(bytes[ATTN_FLASH] < (size_t)attention_threads() * per_thread, "flash allocated %zu bytes",
+              bytes[ATTN_FLASH]);
+    CHECK(attention_threads() >= 1);
+}
+
+static void test_flash_memory_grows_linearly_with_T(void) {
+    /* doubling T doubles the key panels and nothing else: O(T·d), not O(T²) */
+    t_manual_seed(87);
+    size_t bytes[2];
+    for (int r = 0; r < 2; r++) {
+        int64_t T = r ? 4096 : 2048;
+        t_scope_begin();
+        Tensor *q = t_randn(SHAPE(1, T, 8)), *k = t_randn(SHAPE(1, T, 8)), *v = t_randn(SHAPE(1, T, 8));
+        attention_flash(q, k, v, true);
+        bytes[r] = attention_scratch_bytes();
+        t_scope_end();
+    }
+    CHECK_MSG(bytes[1] < 2 * bytes[0], "flash: %zu bytes at T = 2048, %zu at T = 4096", bytes[0], bytes[1]);
+    CHECK_MSG(bytes[1] > bytes[0] + 2048 * 8 * 4 - 1, "flash: %zu bytes at T = 2048, %zu at T = 4096", bytes[0],
+              bytes[1]);
+}
+
+static void test_score_storing_versions_refuse_over_the_budget(void) {
+    /* with a 1 MiB limit, (2, 512, 512) scores need 2 MiB: naive, reordered and tiled refuse
+     * with one sentence; online and flash, which never store them, still give the answer */
+    size_t old = t_max_bytes();
+    t_manual_seed(88);
+    Tensor *q = t_randn(SHAPE(2, 512, 8)), *k = t_randn(SHAPE(2, 512, 8)), *v = t_randn(SHAPE(2, 512, 8));
+    Tensor *want = reference(q, k, v, true);
+    t_set_max_bytes((size_t)1 << 20);
+    CHECK_EQ_INT(attention_scores_budget(), (size_t)1 << 20);
+    CHECK_ERROR(attention_naive(q, k, v, true),
+                "attention_naive: the scores (2, 512, 512) would take 2.0 MiB, more than the 1.0 MiB this chapter "
+                "allows for them; attention_flash (--impl flash) never stores them");
+    CHECK_ERROR(attention_reordered(q, k, v, false), "attention_reordered: the scores (2, 512, 512) would take 2.0 MiB");
+    CHECK_ERROR(attention_tiled(q, k, v, true), "attention_tiled: the scores (2, 512, 512) would take 2.0 MiB");
+    CHECK_TENSOR_CLOSE(attention_online(q, k, v, true), want, RTOL, ATOL);
+    CHECK_TENSOR_CLOSE(attention_flash(q, k, v, true), want, RTOL, ATOL);
+    t_set_max_bytes(old);
+    CHECK_EQ_INT(attention_scores_budget(), (size_t)512 << 20);
+}
+
+/* ---- cost model, exp ------------------------------------------------------------------------ */
+
+static void test_cost_model(void) {
+    Tensor *q = t_zeros(SHAPE(2, 3, 5, 4)), *k = t_zeros(SHAPE(2, 3, 7, 4)), *v = t_zeros(SHAPE(2, 3, 7, 2));
+    /* 6 slices x T·S = 35 scores x (2·d_k + 2·d_v) = 12 FLOPs */
+    CHECK_CLOSE(attention_flops(q, k, v, false), 6.0 * 35 * 12, 0.0);
+    CHECK_CLOSE(attention_flops(q, k, v, true), 3.0 * 35 * 12, 0.0);
+    CHECK_CLOSE(attention_score_bytes(q, k), 6.0 * 35 * 4, 0.0);
+    /* with d_k = d_v = d it is the 4·B·H·T·S·d of the chapter */
+    Tensor *qd = t_expand(t_zeros(SHAPE(1, 1, 1, 1)), SHAPE(1, 8, 1024, 64)); /* no memory: a view */
+    CHECK_CLOSE(attention_flops(qd, qd, qd, false), 4.0 * 8 * 1024 * 1024 * 64, 0.0);
+    /* broadcast batch dims count once per slice of the broadcast shape */
+    CHECK_CLOSE(attention_score_bytes(t_zeros(SHAPE(2, 1, 5, 4)), t_zeros(SHAPE(1, 3, 7, 4))), 6.0 * 35 * 4, 0.0);
+}
+
+static void test_attn_exp_is_expf_to_2_ulp(void) {
+    double worst = 0.0;
+    for (int i = 0; i <= 200000; i++) {
+        float x = -87.0f + 175.0f * (float)i / 200000.0f;
+        double want = exp((double)x), got = attn_exp(x);
+        double rel = fabs(got - want) / want;
+        if (rel > worst) worst = rel;
+    }
+    CHECK_MSG(worst < 2.4e-7, "attn_exp: worst relative error %g (2 ulp = 2.4e-7)", worst);
+    CHECK(attn_exp(0.0f) == 1.0f);
+    CHECK(attn_exp(-INFINITY) == 0.0f); /* a masked score gets weight exactly 0 */
+    CHECK(attn_exp(-100.0f) == 0.0f);
+    CHECK(isnan(attn_exp(NAN)));
+    CHECK_CLOSE(attn_exp(1.0f), 2.718281828, 3e-7);
+}
+
+/* ---- errors ------------------------------------------------------------------------------ */
+
+static void test_errors(void) {
+    Tensor *q = t_zeros(SHAPE(2, 3, 4)), *k = t_zeros(SHAPE(2, 7, 4)), *v = t_zeros(SHAPE(2, 7, 3));
+    CHECK_ERROR(attention_flash(q, k, v, true),
+                "attention_flash: query (2, 3, 4) and key (2, 7, 4) have T 3 != S 7, but a causal mask needs T == S");
+    CHECK_ERROR(attention_naive(q, k, v, true), "attention_naive: query (2, 3, 4) and key (2, 7, 4) have T 3 != S 7");
+    CHECK_ERROR(attention_online(q, t_zeros(SHAPE(2, 7, 5)), v, false),
+                "attention_online: query (2, 3, 4) and key (2, 7, 5) must share the last dim d_k: 4 != 5");
+    CHECK_ERROR(attention_tiled(q, k, t_zeros(SHAPE(2, 6, 3)), false),
+                "attention_tiled: key (2, 7, 4) and value (2, 6, 3) must have the same length S (dim -2): 7 != 6");
+    CHECK_ERROR(attention_reordered(q, t_zeros(SHAPE(2, 0, 4)), t_zeros(SHAPE(2, 0, 3)), false),
+                "attention_reordered: key (2, 0, 4) has no positions (S = 0)");
+    CHECK_ERROR(attention_flash(t_zeros(SHAPE(4)), k, v, false), "attention_flash: query (4,), key (2, 7, 4) and value "
+                                                                 "(2, 7, 3) each need at least 2 dims");
+    CHECK_ERROR(attention_flash(t_zeros(SHAPE(3, 3, 4)), k, v, false), "attention_flash: batch dims of query (3, 3, 4)");
+    CHECK_ERROR(attention_flash(q, k, t_zeros(SHAPE(5, 7, 3)), false), "attention_flash: batch dims of the scores and value");
+    CHECK_ERROR(attn_impl_parse("fast"),
+                "attn_impl_parse: unknown implementation 'fast': use naive, reordered, tiled, online or flash");
+    CHECK_ERROR(fast_attention((AttnImpl)7, q, k, v, false), "fast_attention: unknown implementation 7");
+    CHECK(strcmp(attn_impl_name((AttnImpl)9), "unknown") == 0);
+    CHECK(attn_impl_stores_scores(ATTN_TILED) && !attn_impl_stores_scores(ATTN_ONLINE) &&
+          !attn_impl_stores_scores(ATTN_FLASH));
+}
+
+int main(void) {
+    RUN(test_every_version_matches_pytorch_not_causal);
+    RUN(test_every_version_matches_pytorch_causal);
+    RUN(test_fast_attention_by_name_matches_pytorch);
+    RUN(test_every_version_matches_chapters_2_and_4_on_random_shapes);
+    RUN(test_large_scores_do_not_overflow);
+    RUN(test_non_contiguous_inputs);
+    RUN(test_one_key_gives_its_value_exactly);
+    RUN(test_causal_future_does_not_leak);
+    RUN(test_same_result_every_call);
+    RUN(test_empty_query_gives_empty_output);
+    RUN(test_extra_memory_of_each_version);
+    RUN(test_flash_memory_grows_linearly_with_T);
+    RUN(test_cost_model);
+    RUN(test_attn_exp_is_expf_to_2_ulp);
+    RUN(test_errors);
+    RUN(test_score_storing_versions_refuse_over_the_budget); /* last: it lowers t_max_bytes() */
+    return harness_finish("test_ch08");
+}
