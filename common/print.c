@@ -28,30 +28,54 @@ char *t_format_float(float v, char *buf, size_t len) {
     return buf;
 }
 
+/* Call fn on every element print() will show: all of them, or with summarize only
+ * the first and last EDGE_ITEMS of each long dim (as PyTorch formats only those). */
+typedef void (*visit_fn)(float v, void *ctx);
+
+static void visit_shown(const Tensor *x, int summarize, int dim, int64_t offset, visit_fn fn, void *ctx) {
+    if (dim == x->ndim) {
+        fn(x->storage->data[offset], ctx);
+        return;
+    }
+    int64_t size = x->shape[dim];
+    for (int64_t i = 0; i < size; i++) {
+        if (summarize && size > 2 * EDGE_ITEMS && i == EDGE_ITEMS) i = size - EDGE_ITEMS;
+        visit_shown(x, summarize, dim + 1, offset + i * x->strides[dim], fn, ctx);
+    }
+}
+
+typedef struct {
+    int all_int, any_finite;
+    double lo, hi;
+} Range;
+
+static void note_range(float v, void *ctx) {
+    Range *r = (Range *)ctx;
+    if (!isfinite(v)) return;
+    r->any_finite = 1;
+    if (v != floorf(v)) r->all_int = 0;
+    double a = fabs((double)v);
+    if (a > 0.0) {
+        if (a < r->lo) r->lo = a;
+        if (a > r->hi) r->hi = a;
+    }
+}
+
+static void note_width(float v, void *ctx) {
+    Fmt *f = (Fmt *)ctx;
+    char buf[64];
+    format_one(f, v, buf, sizeof buf);
+    int w = (int)strlen(buf);
+    if (w > f->width) f->width = w;
+}
+
 static Fmt choose_format(const Tensor *x, int summarize) {
     Fmt f = {0, 1, summarize};
-    int64_t n = t_numel(x);
-    int all_int = 1, any_finite = 0;
-    double lo = INFINITY, hi = 0.0;
-    for (int64_t i = 0; i < n; i++) {
-        float v = t_flat_get(x, i);
-        if (!isfinite(v)) continue;
-        any_finite = 1;
-        if (v != floorf(v)) all_int = 0;
-        double a = fabs((double)v);
-        if (a > 0.0) {
-            if (a < lo) lo = a;
-            if (a > hi) hi = a;
-        }
-    }
-    if (any_finite && all_int) f.mode = hi >= 1e8 ? 2 : 1;
-    else if (any_finite && hi > 0.0 && (hi / lo > 1000.0 || hi > 1e8 || lo < 1e-4)) f.mode = 2;
-    char buf[64];
-    for (int64_t i = 0; i < n; i++) {
-        format_one(&f, t_flat_get(x, i), buf, sizeof buf);
-        int w = (int)strlen(buf);
-        if (w > f.width) f.width = w;
-    }
+    Range r = {1, 0, INFINITY, 0.0};
+    visit_shown(x, summarize, 0, x->offset, note_range, &r);
+    if (r.any_finite && r.all_int) f.mode = r.hi >= 1e8 ? 2 : 1;
+    else if (r.any_finite && r.hi > 0.0 && (r.hi / r.lo > 1000.0 || r.hi > 1e8 || r.lo < 1e-4)) f.mode = 2;
+    visit_shown(x, summarize, 0, x->offset, note_width, &f);
     return f;
 }
 

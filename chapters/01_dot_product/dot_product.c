@@ -10,7 +10,7 @@
 
 #include <stdio.h>
 
-void check_qkv(const char *op, const Tensor *query, const Tensor *key, const Tensor *value) {
+Shape check_qkv_shapes(const char *op, const Tensor *query, const Tensor *key, const Tensor *value) {
     char qs[T_SHAPE_STR], ks[T_SHAPE_STR], vs[T_SHAPE_STR], what[160];
     if (query->ndim < 2 || key->ndim < 2 || value->ndim < 2)
         t_error("%s: query %s, key %s and value %s each need at least 2 dims (..., length, features)", op,
@@ -32,10 +32,16 @@ void check_qkv(const char *op, const Tensor *query, const Tensor *key, const Ten
                                      shape_of(key->ndim - 2, key->shape));
     snprintf(what, sizeof what, "%s: batch dims of the scores and value %s", op, t_shape_str(value, vs));
     batch = t_broadcast_shapes(what, batch, shape_of(value->ndim - 2, value->shape));
-    /* and the scores (..., T, S) must fit in memory */
     if (batch.ndim + 2 > T_MAX_DIMS) t_error("%s: the scores would have more than %d dims", op, T_MAX_DIMS);
+    return batch;
+}
+
+void check_qkv(const char *op, const Tensor *query, const Tensor *key, const Tensor *value) {
+    char what[160];
+    Shape batch = check_qkv_shapes(op, query, key, value);
+    /* and the scores (..., T, S) must fit in memory */
     batch.dims[batch.ndim++] = t_size(query, -2);
-    batch.dims[batch.ndim++] = s_k;
+    batch.dims[batch.ndim++] = t_size(key, -2);
     snprintf(what, sizeof what, "%s: the scores", op);
     t_check_fits(what, batch);
 }

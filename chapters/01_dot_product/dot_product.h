@@ -26,6 +26,9 @@ typedef struct {
  * S >= 1, each needs at least 2 dims, their batch dims must broadcast, and the
  * scores (..., T, S) must fit in memory (t_max_bytes(), env ATTN_MAX_BYTES). */
 void check_qkv(const char *op, const Tensor *query, const Tensor *key, const Tensor *value);
+/* The same rules without the memory one (for chapter 8's versions that never
+ * store the scores); returns the broadcast batch dims of the result. */
+Shape check_qkv_shapes(const char *op, const Tensor *query, const Tensor *key, const Tensor *value);
 
 /* softmax the way you would first write it: exp(x) / sum(exp(x)).
  * Overflows to inf/NaN once scores reach ~89 (expf(89) > FLT_MAX). */

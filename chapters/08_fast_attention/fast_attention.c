@@ -126,31 +126,14 @@ static const int64_t *slice_starts(const Tensor *x, Shape batch, int64_t n) {
 
 static void check_shapes(const char *op, const Tensor *query, const Tensor *key, const Tensor *value,
                          bool causal, Shape *batch) {
-    char qs[T_SHAPE_STR], ks[T_SHAPE_STR], vs[T_SHAPE_STR], what[200];
-    /* The rules of chapter 1's check_qkv, without its last one (the scores must fit
-     * in memory): online and flash never store the scores. */
-    if (query->ndim < 2 || key->ndim < 2 || value->ndim < 2)
-        t_error("%s: query %s, key %s and value %s each need at least 2 dims (..., length, features)", op,
-                t_shape_str(query, qs), t_shape_str(key, ks), t_shape_str(value, vs));
+    char qs[T_SHAPE_STR], ks[T_SHAPE_STR];
+    /* chapter 1's rules without the one on memory: online and flash never store the scores */
+    *batch = check_qkv_shapes(op, query, key, value);
     int64_t T = t_size(query, -2), S = t_size(key, -2);
-    if (t_size(query, -1) != t_size(key, -1))
-        t_error("%s: query %s and key %s must share the last dim d_k: %lld != %lld", op, t_shape_str(query, qs),
-                t_shape_str(key, ks), (long long)t_size(query, -1), (long long)t_size(key, -1));
-    if (S != t_size(value, -2))
-        t_error("%s: key %s and value %s must have the same length S (dim -2): %lld != %lld", op,
-                t_shape_str(key, ks), t_shape_str(value, vs), (long long)S, (long long)t_size(value, -2));
-    if (S == 0)
-        t_error("%s: key %s has no positions (S = 0): there is nothing to attend to", op, t_shape_str(key, ks));
     if (causal && T != S)
         t_error("%s: query %s and key %s have T %lld != S %lld, but a causal mask needs T == S "
                 "(queries and keys from the same sequence)",
                 op, t_shape_str(query, qs), t_shape_str(key, ks), (long long)T, (long long)S);
-    snprintf(what, sizeof what, "%s: batch dims of query %s and key %s", op, t_shape_str(query, qs),
-             t_shape_str(key, ks));
-    *batch = t_broadcast_shapes(what, shape_of(query->ndim - 2, query->shape), shape_of(key->ndim - 2, key->shape));
-    snprintf(what, sizeof what, "%s: batch dims of the scores and value %s", op, t_shape_str(value, vs));
-    *batch = t_broadcast_shapes(what, *batch, shape_of(value->ndim - 2, value->shape));
-    if (batch->ndim + 2 > T_MAX_DIMS) t_error("%s: the output would have more than %d dims", op, T_MAX_DIMS);
 }
 
 /* Check the shapes, make the inputs contiguous (a copy only when they are not) and
