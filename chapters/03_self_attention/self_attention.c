@@ -14,25 +14,26 @@ QKVProjection *qkv_new(int64_t d_in, int64_t d_out, bool bias) {
 }
 
 /* One weight matrix of the folder: 2-D, (d_out, d_in), the same shape as wq. */
-static void check_weight(const char *name, const Tensor *w, const Tensor *wq, int64_t d_in) {
+static void check_weight(const char *dir, const char *name, const Tensor *w, const Tensor *wq, int64_t d_in) {
     char ws[T_SHAPE_STR], qs[T_SHAPE_STR];
     if (w->ndim != 2)
-        t_error("%s.npy has shape %s: a weight must be 2-D (d_out, d_in), as nn.Linear stores it", name,
-                t_shape_str(w, ws));
+        t_error("%s/%s.npy has shape %s: a weight must be 2-D (d_out, d_in), as nn.Linear stores it", dir,
+                name, t_shape_str(w, ws));
     if (w->shape[1] != d_in)
-        t_error("%s.npy has shape %s but the input has d_in = %lld: expected (d_out, %lld)", name,
-                t_shape_str(w, ws), (long long)d_in, (long long)d_in);
-    if (w->shape[0] < 1) t_error("%s.npy has shape %s: d_out must be at least 1", name, t_shape_str(w, ws));
+        t_error("%s/%s.npy has shape %s but the input has d_in = %lld: expected (d_out, %lld)", dir,
+                name, t_shape_str(w, ws), (long long)d_in, (long long)d_in);
+    if (w->shape[0] < 1)
+        t_error("%s/%s.npy has shape %s: d_out must be at least 1", dir, name, t_shape_str(w, ws));
     if (w != wq && !t_same_shape(w, wq))
-        t_error("%s.npy has shape %s but wq.npy has shape %s: wq, wk and wv must have the same shape (d_out, d_in)",
-                name, t_shape_str(w, ws), t_shape_str(wq, qs));
+        t_error("%s/%s.npy has shape %s but wq.npy has shape %s: wq, wk and wv must have the same shape "
+                "(d_out, d_in)", dir, name, t_shape_str(w, ws), t_shape_str(wq, qs));
 }
 
 /* One bias: 1-D of length d_out. */
-static void check_bias(const char *name, const Tensor *b, int64_t d_out) {
+static void check_bias(const char *dir, const char *name, const Tensor *b, int64_t d_out) {
     char bs[T_SHAPE_STR];
     if (b->ndim != 1 || b->shape[0] != d_out)
-        t_error("%s.npy has shape %s but the weights have d_out = %lld: expected (%lld,)", name,
+        t_error("%s/%s.npy has shape %s but the weights have d_out = %lld: expected (%lld,)", dir, name,
                 t_shape_str(b, bs), (long long)d_out, (long long)d_out);
 }
 
@@ -41,7 +42,7 @@ QKVProjection *qkv_load(const char *dir, int64_t d_in) {
     static const char *const b_names[3] = {"bq", "bk", "bv"};
     Tensor *w[3], *b[3];
     for (int i = 0; i < 3; i++) w[i] = state_load(dir, w_names[i]); /* a missing file is named */
-    for (int i = 0; i < 3; i++) check_weight(w_names[i], w[i], w[0], d_in);
+    for (int i = 0; i < 3; i++) check_weight(dir, w_names[i], w[i], w[0], d_in);
     int64_t d_out = w[0]->shape[0];
 
     /* biases: all three or none */
@@ -59,7 +60,7 @@ QKVProjection *qkv_load(const char *dir, int64_t d_in) {
                 have, lack);
     }
     if (n_bias == 3)
-        for (int i = 0; i < 3; i++) check_bias(b_names[i], b[i], d_out);
+        for (int i = 0; i < 3; i++) check_bias(dir, b_names[i], b[i], d_out);
 
     QKVProjection *p = (QKVProjection *)t_alloc(sizeof *p);
     p->d_in = d_in;

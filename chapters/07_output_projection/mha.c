@@ -98,12 +98,12 @@ MultiHeadAttention *mha_load(ModelArgs args, const char *dir) {
     /* wo.npy: (d_out, d_out), it maps the merged heads back to d_out */
     Tensor *w = state_load(dir, "wo");
     if (w->ndim != 2 || w->shape[0] != d_out || w->shape[1] != d_out)
-        t_error("wo.npy has shape %s but wq.npy has d_out = %lld: wo must be (d_out, d_out) = (%lld, %lld)",
-                t_shape_str(w, ws), (long long)d_out, (long long)d_out, (long long)d_out);
+        t_error("%s/wo.npy has shape %s but wq.npy has d_out = %lld: wo must be (d_out, d_out) = (%lld, %lld)",
+                dir, t_shape_str(w, ws), (long long)d_out, (long long)d_out, (long long)d_out);
     Tensor *b = state_load_optional(dir, "bo");  /* optional, independent of bq, bk, bv */
     if (b && (b->ndim != 1 || b->shape[0] != d_out))
-        t_error("bo.npy has shape %s but the weights have d_out = %lld: expected (%lld,)", t_shape_str(b, bs),
-                (long long)d_out, (long long)d_out);
+        t_error("%s/bo.npy has shape %s but the weights have d_out = %lld: expected (%lld,)", dir,
+                t_shape_str(b, bs), (long long)d_out, (long long)d_out);
     args.d_out = d_out;
     args.qkv_bias = qkv->wq->bias != NULL;
     args.out_bias = b != NULL;
