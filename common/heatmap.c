@@ -325,7 +325,7 @@ static int clamp_width(const HeatmapOptions *opt) {
 /* Draw x[lead..., :, :] where x has nlead leading dims. */
 static void draw_grid(FILE *f, const Tensor *x, int nlead, const int64_t *lead,
                       const HeatmapOptions *opt, const char *title) {
-    static const HeatmapOptions defaults = {NULL, NULL, NULL, false, 0};
+    static const HeatmapOptions defaults = {NULL, NULL, NULL, false, 0, false};
     if (!opt) opt = &defaults;
     const bool ascii = opt->ascii;
     const int W = clamp_width(opt);
@@ -614,6 +614,7 @@ void heatmap_fprint_all(FILE *f, const Tensor *weights, const HeatmapOptions *op
         return;
     }
     const int64_t shown = count < HEATMAP_MAX_GRIDS ? count : HEATMAP_MAX_GRIDS;
+    const bool index_titles = opt && opt->index_titles;
     for (int64_t g = 0; g < shown; g++) {
         int64_t lead[T_MAX_DIMS], rest = g;
         for (int k = nlead - 1; k >= 0; k--) {
@@ -622,8 +623,8 @@ void heatmap_fprint_all(FILE *f, const Tensor *weights, const HeatmapOptions *op
         }
         char where[200], title[400];
         if (nlead == 0) where[0] = '\0';
-        else if (nlead == 1) snprintf(where, sizeof where, "batch %lld", (long long)lead[0]);
-        else if (nlead == 2)
+        else if (nlead == 1 && !index_titles) snprintf(where, sizeof where, "batch %lld", (long long)lead[0]);
+        else if (nlead == 2 && !index_titles)
             snprintf(where, sizeof where, "batch %lld, head %lld", (long long)lead[0], (long long)lead[1]);
         else {
             size_t n = (size_t)snprintf(where, sizeof where, "index (");

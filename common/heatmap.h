@@ -38,6 +38,8 @@ typedef struct {
     const char *const *cols;   /* column labels (S) or NULL                    */
     bool ascii;                /* plain ASCII ramp instead of ░▒▓█             */
     int max_width;             /* columns available; 0 means 80 (at least 24)  */
+    bool index_titles;         /* print_all: title grids "index (i, j)" instead of
+                                  "batch b, head h" (plain batch dims, chapters 1, 2, 4) */
 } HeatmapOptions;
 
 #define HEATMAP_MAX_ROWS  32   /* more queries than this are averaged in blocks */

@@ -158,7 +158,7 @@ static void test_largest_value_is_full_block_and_smallest_lightest(void) {
 
 static void test_ascii_mode_is_pure_ascii_with_at_for_the_largest(void) {
     static const char *const odd[] = {"caf\xc3\xa9", "\xe6\x88\x91", "tab\there", "bad\xff"};
-    HeatmapOptions opt = {"ascii \xe2\x80\x94 title", odd, odd, true, 0};
+    HeatmapOptions opt = {"ascii \xe2\x80\x94 title", odd, odd, true, 0, false};
     Tensor *w = causal_weights(4);
     char *text = render(w, &opt, false);
     for (const unsigned char *p = (const unsigned char *)text; *p; p++)
@@ -175,7 +175,7 @@ static void test_ascii_mode_is_pure_ascii_with_at_for_the_largest(void) {
 }
 
 static void test_token_labels_on_rows_and_columns(void) {
-    HeatmapOptions opt = {"causal attention weights", TOKENS, TOKENS, false, 0};
+    HeatmapOptions opt = {"causal attention weights", TOKENS, TOKENS, false, 0, false};
     char *text = render(causal_weights(6), &opt, false);
     CHECK(strncmp(text, "causal attention weights\n", 25) == 0);
     for (int i = 0; i < 6; i++) {
@@ -240,7 +240,7 @@ static void test_narrow_width_is_respected_with_long_labels(void) {
     for (int k = 0; k < 4; k++)
         for (int ascii = 0; ascii < 2; ascii++) {
             HeatmapOptions opt = {"a title that is a little too long for a narrow terminal window",
-                                  words, words, ascii != 0, widths[k]};
+                                  words, words, ascii != 0, widths[k], false};
             char *text = render(small, &opt, false);
             CHECK_MSG(widest_line(text) <= widths[k], "a line is %d columns wide, limit %d\n%s",
                       widest_line(text), widths[k], text);
@@ -266,7 +266,7 @@ static void test_block_mean_of_constant_blocks_is_that_constant(void) {
     Tensor *w = t_zeros(SHAPE(64, 64));
     for (int64_t i = 0; i < 64; i++)
         for (int64_t j = 0; j < 64; j++) t_set(w, j < 32 ? 0.9f : 0.1f, i, j);
-    HeatmapOptions opt = {NULL, NULL, NULL, false, 40};
+    HeatmapOptions opt = {NULL, NULL, NULL, false, 40, false};
     char *text = render(w, &opt, false);
     const char *row = line_starting(text, "0-1 ");
     CHECK(row != NULL);
@@ -315,7 +315,7 @@ static void test_uniform_weights_are_all_full_and_say_so(void) {
 
 static void test_print_all_draws_one_titled_grid_per_head(void) {
     Tensor *w = t_softmax(t_randn(SHAPE(1, 2, 3, 3)), -1);
-    HeatmapOptions opt = {"attn_weights", NULL, NULL, false, 0};
+    HeatmapOptions opt = {"attn_weights", NULL, NULL, false, 0, false};
     char *text = render(w, &opt, true);
     CHECK(line_starting(text, "attn_weights: batch 0, head 0") != NULL);
     CHECK(line_starting(text, "attn_weights: batch 0, head 1") != NULL);
@@ -324,6 +324,11 @@ static void test_print_all_draws_one_titled_grid_per_head(void) {
     /* without a title the grids are titled by their index alone */
     text = render(w, NULL, true);
     CHECK(line_starting(text, "batch 0, head 1") != NULL);
+    /* plain batch dims (chapters 1, 2, 4): no "head" in the titles */
+    opt.index_titles = true;
+    text = render(w, &opt, true);
+    CHECK(line_starting(text, "attn_weights: index (0, 1)") != NULL);
+    CHECK_EQ_INT(count_of(text, "head"), 0);
 }
 
 static void test_print_all_titles_3d_and_caps_the_number_of_grids(void) {

@@ -189,7 +189,7 @@ int main(int argc, char **argv) {
     narrate_result("output", a.output);
     if (args.heatmap) {
         HeatmapOptions opt = {"attention weights (rows: queries, columns: keys)", labels, labels,
-                              args.ascii, 0};
+                              args.ascii, 0, true};  /* leading dims are plain batch dims */
         printf("\n");
         heatmap_print_all(a.weights, &opt);
     }

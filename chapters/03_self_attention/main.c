@@ -47,7 +47,7 @@ static void report_scores(const char *what, const Tensor *scores) {
 }
 
 static void draw(const char *title, const Tensor *w, const Args *args) {
-    HeatmapOptions opt = {title, NULL, NULL, args->ascii, 0};
+    HeatmapOptions opt = {title, NULL, NULL, args->ascii, 0, false};
     heatmap_print_all(w, &opt);
 }
 

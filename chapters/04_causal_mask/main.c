@@ -22,6 +22,7 @@ static void draw_heatmap(const Args *args, const Tensor *weights, const char *ti
     opt.rows = labels ? SENTENCE_WORDS : NULL;
     opt.cols = labels ? SENTENCE_WORDS : NULL;
     opt.ascii = args->ascii;
+    opt.index_titles = true; /* the leading dims of --q/--k/--v are plain batch dims */
     if (weights->ndim == 2) heatmap_fprint(stdout, weights, &opt);
     else heatmap_print_all(weights, &opt);
 }
