@@ -213,7 +213,15 @@ static void test_mha_fixtures(void) {
     }
 }
 
+static void test_count_zeros(void) {
+    float v[] = {0.0f, 0.5f, -0.0f, 1.0f, 0.0f, -INFINITY};
+    Tensor *x = t_from_array(SHAPE(2, 3), v);
+    CHECK_EQ_INT(count_zeros(x), 3);                 /* -0.0 == 0.0 too */
+    CHECK_EQ_INT(count_zeros(t_transpose(x, 0, 1)), 3); /* any strides */
+}
+
 int main(void) {
+    RUN(test_count_zeros);
     RUN(test_nn_dropout);
     RUN(test_p_outside_0_1_is_an_error);
     RUN(test_kept_values_are_scaled);

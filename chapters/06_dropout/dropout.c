@@ -49,3 +49,9 @@ Tensor *dropout_forward(const Dropout *d, const Tensor *x) {
     return out;
     /* END BLANK */
 }
+
+int64_t count_zeros(const Tensor *x) {
+    int64_t n = 0;
+    for (int64_t i = 0; i < t_numel(x); i++) n += t_flat_get(x, i) == 0.0f;
+    return n;
+}

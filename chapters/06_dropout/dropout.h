@@ -26,4 +26,8 @@ Dropout nn_dropout(double p);
 /* dropout(x): a new tensor; in eval mode (or p = 0) a copy of x. */
 Tensor *dropout_forward(const Dropout *d, const Tensor *x);
 
+/* How many entries of x are exactly 0 (dropped, or masked before dropout):
+ * what the chapter 6 and 7 programs count to show the dropped fraction. */
+int64_t count_zeros(const Tensor *x);
+
 #endif

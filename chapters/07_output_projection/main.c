@@ -25,13 +25,6 @@
 
 #include "mha.h"
 
-/* How many entries are exactly 0. */
-static int64_t count_zeros(const Tensor *x) {
-    int64_t n = 0;
-    for (int64_t i = 0; i < t_numel(x); i++) n += t_flat_get(x, i) == 0.0f;
-    return n;
-}
-
 int main(int argc, char **argv) {
     Args defaults = {0};
     defaults.seed = 123;
