@@ -44,6 +44,10 @@ expect_out_contains() { # TEXT DESC
     if grep -qF -- "$1" "$TMP/out"; then _ok; else _bad "$2: stdout lacks '$1'"; fi
 }
 
+expect_out_lacks() { # TEXT DESC
+    if grep -qF -- "$1" "$TMP/out"; then _bad "$2: stdout has '$1'"; else _ok; fi
+}
+
 expect_err_contains() { # TEXT DESC
     if grep -qF -- "$1" "$TMP/err"; then _ok; else _bad "$2: stderr lacks '$1'"; fi
 }
@@ -78,6 +82,27 @@ expect_file() { # PATH DESC
 # same shape and |a - b| <= atol + rtol*|b| everywhere (uses build/npyinfo).
 expect_npy_close() { # A B RTOL ATOL DESC
     if "$BUILD/npyinfo" --compare "$1" "$2" "$3" "$4" >"$TMP/cmp" 2>&1; then _ok; else _bad "$5: $(cat "$TMP/cmp")"; fi
+}
+
+# A bad input for the program $P: run it with --output, expect one sentence
+# naming TEXT (exit 1, or exit 2 for a usage error) and no output file.
+bad_runtime() { # TEXT DESC ARGS...
+    text=$1
+    desc=$2
+    shift 2
+    rm -f "$TMP/bad.npy"
+    run "$P" "$@" --output "$TMP/bad.npy"
+    expect_runtime_error "$text" "$desc"
+    expect_no_file "$TMP/bad.npy" "$desc"
+}
+bad_usage() { # TEXT DESC ARGS...
+    text=$1
+    desc=$2
+    shift 2
+    rm -f "$TMP/bad.npy"
+    run "$P" "$@" --output "$TMP/bad.npy"
+    expect_usage_error "$text" "$desc"
+    expect_no_file "$TMP/bad.npy" "$desc"
 }
 
 finish() {

@@ -9,10 +9,6 @@ suite test_ch01_program
 P=$BUILD/chapter1
 FX=${FIXTURES:-tests/fixtures}/ch01
 
-expect_out_lacks() { # TEXT DESC
-    if grep -qF -- "$1" "$TMP/out"; then _bad "$2: stdout has '$1'"; else _ok; fi
-}
-
 # ---- the narrated default run: the sentence ------------------------------------
 run "$P"
 expect_status 0 "default run"

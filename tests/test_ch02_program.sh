@@ -9,10 +9,6 @@ suite test_ch02_program
 P=$BUILD/chapter2
 FX=${FIXTURES:-tests/fixtures}/ch02
 
-expect_out_lacks() { # TEXT DESC
-    if grep -qF -- "$1" "$TMP/out"; then _bad "$2: stdout has '$1'"; else _ok; fi
-}
-
 # ---- the narrated demo ----------------------------------------------------
 run "$P"
 expect_status 0 "default run"
@@ -103,24 +99,6 @@ expect_out_contains "query (3, 8) = (..., T, d_k), key (7, 8)" "names the shapes
 expect_out_lacks "variance of q·k" "no experiment table on files"
 
 # ---- bad input: one sentence, exit 1 or 2, no output file --------------------
-bad_runtime() { # TEXT DESC ARGS...
-    text=$1
-    desc=$2
-    shift 2
-    rm -f "$TMP/bad.npy"
-    run "$P" "$@" --output "$TMP/bad.npy"
-    expect_runtime_error "$text" "$desc"
-    expect_no_file "$TMP/bad.npy" "$desc"
-}
-bad_usage() { # TEXT DESC ARGS...
-    text=$1
-    desc=$2
-    shift 2
-    rm -f "$TMP/bad.npy"
-    run "$P" "$@" --output "$TMP/bad.npy"
-    expect_usage_error "$text" "$desc"
-    expect_no_file "$TMP/bad.npy" "$desc"
-}
 
 bad_runtime "must share the last dim d_k: 8 != 4" "d_k of query and key differ" \
     --q "$FX/rect_q.npy" --k "$FX/basic_k.npy" --v "$FX/basic_v.npy"

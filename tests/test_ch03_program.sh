@@ -10,10 +10,6 @@ suite test_ch03_program
 P=$BUILD/chapter3
 FX=${FIXTURES:-tests/fixtures}/ch03
 
-expect_out_lacks() { # TEXT DESC
-    if grep -qF -- "$1" "$TMP/out"; then _bad "$2: stdout has '$1'"; else _ok; fi
-}
-
 # ---- the narrated demo ----------------------------------------------------
 run "$P"
 expect_status 0 "default run"
@@ -100,24 +96,6 @@ expect_out_contains "wq.bias = tensor(" "the biases of the folder are used"
 expect_out_contains "--d-out and --bias are not used" "says that --d-out is not used"
 
 # ---- bad input: one sentence, exit 1 or 2, no output file --------------------
-bad_runtime() { # TEXT DESC ARGS...
-    text=$1
-    desc=$2
-    shift 2
-    rm -f "$TMP/bad.npy"
-    run "$P" "$@" --output "$TMP/bad.npy"
-    expect_runtime_error "$text" "$desc"
-    expect_no_file "$TMP/bad.npy" "$desc"
-}
-bad_usage() { # TEXT DESC ARGS...
-    text=$1
-    desc=$2
-    shift 2
-    rm -f "$TMP/bad.npy"
-    run "$P" "$@" --output "$TMP/bad.npy"
-    expect_usage_error "$text" "$desc"
-    expect_no_file "$TMP/bad.npy" "$desc"
-}
 
 IN="$FX/input_a.npy" # (2, 5, 10)
 bad_runtime "has no wk.npy" "missing wk.npy" --input "$IN" --weights "$FX/bad_missing_wk"

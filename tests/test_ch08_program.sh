@@ -11,10 +11,6 @@ P=$BUILD/chapter8
 FX=${FIXTURES:-tests/fixtures}/ch08
 SMALL="--heads 2 --seq-len 40 --d-k 16"   # fast enough under valgrind too
 
-expect_out_lacks() { # TEXT DESC
-    if grep -qF -- "$1" "$TMP/out"; then _bad "$2: stdout has '$1'"; else _ok; fi
-}
-
 # ---- the narrated run ----------------------------------------------------------
 if [ -z "$RUNNER" ]; then # the default size (1, 8, 512, 64) is slow under valgrind
     run "$P"
