@@ -53,6 +53,8 @@ CHAPTER_BINS := $(foreach d,$(CHAPTER_DIRS),$(BUILD)/chapter$(call chapter_num,$
 
 .PHONY: all test test-common sanitize memcheck fuzz golden plots test-plots help clean
 .DEFAULT_GOAL := all
+# Keep intermediate objects: no "rm build/obj/..." after the closing line of make test.
+.SECONDARY:
 
 all: $(LIB) $(CHAPTER_BINS) $(TOOLS) $(TEST_BINS)
 

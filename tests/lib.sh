@@ -10,7 +10,8 @@
 #   finish
 #
 # Programs run under $RUNNER (valgrind in make memcheck). Each expect_* is one
-# check; finish prints "<suite>: N passed, M failed" and sets the exit status.
+# check; finish prints "<suite>: N passed, M failed[, K skipped]" and sets the
+# exit status; skip N WHY counts checks that cannot run on this machine.
 BUILD=${BUILD:-build}
 _passed=0
 _failed=0
@@ -105,7 +106,19 @@ bad_usage() { # TEXT DESC ARGS...
     expect_no_file "$TMP/bad.npy" "$desc"
 }
 
+# skip N WHY: N checks cannot run here (a missing tool, not root); they are
+# counted as skipped on the summary line, never silently dropped.
+_skipped=0
+skip() { # N WHY
+    _skipped=$((_skipped + $1))
+    echo "SKIP: $1 check(s): $2"
+}
+
 finish() {
-    echo "$_suite: $_passed passed, $_failed failed"
+    if [ "$_skipped" -gt 0 ]; then
+        echo "$_suite: $_passed passed, $_failed failed, $_skipped skipped"
+    else
+        echo "$_suite: $_passed passed, $_failed failed"
+    fi
     [ "$_failed" -eq 0 ]
 }

@@ -564,6 +564,36 @@ static void online_max_sum(const float *restrict x, int64_t n, float *max_out, f
     *max_out = m[0], *sum_out = l[0];
 }
 
+void online_row_init(float *m, float *l, float *acc, int64_t d_v) {
+    *m = -INFINITY, *l = 0.0f;
+    for (int64_t c = 0; c < d_v; c++) acc[c] = 0.0f;
+}
+
+void online_row_update(float *m, float *l, float *acc, int64_t d_v, const float *scores, int64_t n,
+                       const float *value, int64_t ldv) {
+    for (int64_t j = 0; j < n; j++) {
+        float s = scores[j];
+        const float *vj = value + j * ldv;
+        if (s != s || s == INFINITY) { /* NaN, or +inf - +inf in softmax: the row is NaN */
+            *m = NAN, *l = NAN;
+            for (int64_t c = 0; c < d_v; c++) acc[c] = NAN;
+        } else if (s > *m) {           /* a new max: shrink what was summed so far, once */
+            float alpha = expf(*m - s); /* 0 for the first key (m = -inf) */
+            *l = *l * alpha + 1.0f;
+            for (int64_t c = 0; c < d_v; c++) acc[c] = fmaf(acc[c], alpha, vj[c]);
+            *m = s;
+        } else if (s != -INFINITY) {    /* one exp per score */
+            float p = expf(s - *m);
+            *l += p;
+            for (int64_t c = 0; c < d_v; c++) acc[c] = fmaf(p, vj[c], acc[c]);
+        }                               /* -inf: a masked key weighs nothing */
+    }
+}
+
+void online_row_finish(float *acc, int64_t d_v, float l) {
+    for (int64_t c = 0; c < d_v; c++) acc[c] /= l; /* l = 0 (every key masked): 0/0 = NaN */
+}
+
 static void online_slice(const Problem *p, int64_t b, float *restrict kt, float *restrict row) {
     const float *restrict q = p->q + p->q_at[b], *restrict v = p->v + p->v_at[b];
     float *restrict out = p->out + b * p->T * p->d_v;

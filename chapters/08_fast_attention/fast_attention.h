@@ -52,6 +52,24 @@ AttnImpl attn_impl_parse(const char *name);
 /* naive, reordered and tiled store the (..., T, S) scores; online and flash never do. */
 bool attn_impl_stores_scores(AttnImpl impl);
 
+/* ---- the one-pass online softmax of one query row -------------------------------- */
+
+/* The state of one query row while its keys stream past: the running max m of the
+ * scores seen, the running sum l of exp(s - m), and the running output acc (d_v,),
+ * Σ exp(s - m) · v, not yet divided by l. Start with online_row_init; fold keys in
+ * with online_row_update, in any number of calls (a tile, a chunk that arrived from
+ * another process in chapter 9); online_row_finish divides acc by l.
+ *
+ * online_row_update folds n keys: scores[j] (already scaled and masked) and their
+ * value rows value + j·ldv (d_v each). One exp per score, plus one rescale of l and
+ * acc each time the max grows: this is the step chapter 9's ring attention reuses.
+ * Non-finite scores follow softmax on the additive mask: -inf keys weigh 0, a row of
+ * nothing but -inf ends as NaN (0/0, as PyTorch gives), NaN or +inf make the row NaN. */
+void online_row_init(float *m, float *l, float *acc, int64_t d_v);
+void online_row_update(float *m, float *l, float *acc, int64_t d_v, const float *scores, int64_t n,
+                       const float *value, int64_t ldv);
+void online_row_finish(float *acc, int64_t d_v, float l);
+
 /* ---- the cost model ------------------------------------------------------------ */
 
 /* Floating-point operations of one call: 2·T·S·d_k for the scores plus 2·T·S·d_v for
