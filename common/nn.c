@@ -14,17 +14,20 @@ Linear *nn_linear(int64_t in_features, int64_t out_features, bool bias) {
     Linear *layer = (Linear *)t_alloc(sizeof(Linear));
     layer->in_features = in_features;
     layer->out_features = out_features;
-    /* nn.Linear.reset_parameters: kaiming_uniform(a=√5) == U(-1/√in, 1/√in) */
-    float bound = 1.0f / sqrtf((float)in_features);
+    /* nn.Linear.reset_parameters(), in its order:
+     *   init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+     *   bound = 1 / math.sqrt(fan_in); init.uniform_(self.bias, -bound, bound)
+     * Both bounds are about 1/sqrt(in_features) but are computed differently,
+     * in double, then rounded to float as uniform_ does. */
     Rng *r = t_default_rng();
+    double wbound = rng_kaiming_uniform_bound(in_features);
     layer->weight = t_zeros(SHAPE(out_features, in_features));
-    float *w = t_data(layer->weight);
-    for (int64_t i = 0; i < out_features * in_features; i++) w[i] = rng_uniform_range(r, -bound, bound);
+    rng_uniform_fill(r, t_data(layer->weight), out_features * in_features, (float)-wbound, (float)wbound);
     layer->bias = NULL;
     if (bias) {
+        double bbound = 1.0 / sqrt((double)in_features);
         layer->bias = t_zeros(SHAPE(out_features));
-        float *b = t_data(layer->bias);
-        for (int64_t i = 0; i < out_features; i++) b[i] = rng_uniform_range(r, -bound, bound);
+        rng_uniform_fill(r, t_data(layer->bias), out_features, (float)-bbound, (float)bbound);
     }
     return layer;
 }

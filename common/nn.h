@@ -2,8 +2,10 @@
  *
  * weight has shape (out_features, in_features) and y = x · weightᵀ + bias,
  * so a weight matrix saved from PyTorch (`layer.weight`) loads unchanged.
- * Default init mirrors nn.Linear.reset_parameters(): weight and bias are
- * uniform in [-1/√in_features, 1/√in_features) from the seeded generator.
+ * Default init is nn.Linear.reset_parameters(): the weight from
+ * kaiming_uniform_(a=sqrt(5)), then the bias from uniform_(-1/sqrt(in),
+ * 1/sqrt(in)), drawn from the seeded generator exactly as PyTorch draws them
+ * (see rng.h): torch.manual_seed(s); nn.Linear(i, o) gives the same numbers.
  */
 #ifndef COMMON_NN_H
 #define COMMON_NN_H

@@ -228,15 +228,22 @@ Tensor *t_empty_like(const Tensor *x) { return new_tensor("empty_like", t_shape(
 
 Tensor *t_rand(Shape s) {
     Tensor *t = new_tensor("rand", s);
-    Rng *r = t_default_rng();
-    for (int64_t i = 0; i < t->storage->numel; i++) t->storage->data[i] = rng_uniform(r);
+    rng_uniform_fill(t_default_rng(), t->storage->data, t->storage->numel, 0.0f, 1.0f);
     return t;
 }
 
 Tensor *t_randn(Shape s) {
     Tensor *t = new_tensor("randn", s);
+    rng_normal_fill(t_default_rng(), t->storage->data, t->storage->numel);
+    return t;
+}
+
+Tensor *t_randint(int64_t low, int64_t high, Shape s) {
+    if (high <= low)
+        t_error("randint: high (%lld) must be greater than low (%lld)", (long long)high, (long long)low);
+    Tensor *t = new_tensor("randint", s);
     Rng *r = t_default_rng();
-    for (int64_t i = 0; i < t->storage->numel; i++) t->storage->data[i] = rng_normal(r);
+    for (int64_t i = 0; i < t->storage->numel; i++) t->storage->data[i] = (float)rng_randint(r, low, high);
     return t;
 }
 

@@ -82,6 +82,9 @@ Tensor *t_empty_like(const Tensor *x);              /* zeros, same shape      */
 /* torch.rand / torch.randn: see rng.h for the generator and t_manual_seed. */
 Tensor *t_rand(Shape s);
 Tensor *t_randn(Shape s);
+/* torch.randint(low, high, size): integers in [low, high) drawn as PyTorch
+ * draws them, stored as floats (exact while |value| < 2^24). */
+Tensor *t_randint(int64_t low, int64_t high, Shape s);
 
 /* ---- facts --------------------------------------------------------------- */
 

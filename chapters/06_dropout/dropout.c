@@ -6,7 +6,11 @@
  *     output = torch.matmul(scores, xv)
  *
  * In training every element is kept with probability 1 - p and then divided
- * by 1 - p, or set to 0 with probability p. Its expectation is
+ * by 1 - p, or set to 0 with probability p. PyTorch on CPU does it as
+ *     noise = torch.empty_like(x).bernoulli_(1 - p); noise.div_(1 - p)
+ *     return x * noise
+ * and so does this file: one bernoulli draw per element, in row-major order,
+ * from the generator t_manual_seed seeded (see common/rng.h). Its expectation is
  *     (1 - p) * x / (1 - p) + p * 0 = x,
  * so the layer that reads the result sees the same numbers on average in
  * training and in eval, where dropout does nothing.
@@ -26,23 +30,23 @@ Dropout nn_dropout(double p) {
 Tensor *dropout_forward(const Dropout *d, const Tensor *x) {
     if (!(d->p >= 0.0 && d->p <= 1.0))
         t_error("dropout: p = %g is not a probability; it must be between 0 and 1", d->p);
-    /* BEGIN BLANK dropout_forward level=3 hint="Eval mode or p = 0: return a copy of x. Training: copy x, then for every element draw u = rng_uniform(t_default_rng()); keep it (times 1/(1-p)) when u >= p, else set it to 0." */
+    /* BEGIN BLANK dropout_forward level=3 hint="Eval mode or p = 0: return a copy of x; p = 1: all zeros, no draws. Training: copy x, then for every element keep it (times 1/(1-p)) when rng_bernoulli(t_default_rng(), 1 - p) is true, else set it to 0." */
     Tensor *out = t_clone(x);  /* a fresh contiguous copy, same shape as x */
     /* model.eval(): dropout is the identity; p = 0 drops nothing */
     if (!d->training || d->p == 0.0) return out;
+    /* p = 1 keeps nothing; PyTorch returns zeros without drawing */
+    if (d->p == 1.0) return t_mul_scalar(out, 0.0f);
 
-    float scale = 0.0f;  /* p = 1 keeps nothing, so the scale is never used */
-    if (d->p < 1.0) {
-        /* BEGIN BLANK dropout_scale level=1 hint="Inverted dropout scales the kept values by 1/(1-p), so each element keeps its expectation." */
-        scale = (float)(1.0 / (1.0 - d->p));
-        /* END BLANK */
-    }
+    float scale = 0.0f;
+    /* BEGIN BLANK dropout_scale level=1 hint="Inverted dropout scales the kept values by 1/(1-p), so each element keeps its expectation: noise.div_(1 - p)." */
+    scale = 1.0f / (float)(1.0 - d->p);  /* noise.div_(1 - p), in float */
+    /* END BLANK */
     float *o = t_data(out);
     int64_t n = t_numel(out);
     for (int64_t i = 0; i < n; i++) {  /* row-major order: one draw per element */
         bool keep = false;
-        /* BEGIN BLANK dropout_keep level=1 hint="Keep the element with probability 1-p: draw u = rng_uniform(t_default_rng()) (uniform in [0, 1), from the generator t_manual_seed set) and keep when u >= p." */
-        keep = rng_uniform(t_default_rng()) >= d->p;  /* u in [0, 1): P(u >= p) = 1 - p */
+        /* BEGIN BLANK dropout_keep level=1 hint="Keep the element with probability 1-p, as noise.bernoulli_(1 - p) does: keep = rng_bernoulli(t_default_rng(), 1.0 - p)." */
+        keep = rng_bernoulli(t_default_rng(), 1.0 - d->p);  /* noise.bernoulli_(1 - p) */
         /* END BLANK */
         o[i] = keep ? o[i] * scale : 0.0f;
     }
