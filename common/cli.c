@@ -39,7 +39,8 @@ typedef enum {
 typedef enum {
     F_SEED, F_BATCH, F_SEQ_LEN, F_D_IN, F_D_OUT, F_D_K, F_HEADS, F_DROPOUT,
     F_EVAL, F_CAUSAL, F_NO_CAUSAL, F_BIAS, F_QUIET, F_DUMP, F_HEATMAP,
-    F_ASCII, F_Q, F_K, F_V, F_INPUT, F_WEIGHTS, F_OUTPUT, F_IMPL, F_HELP
+    F_ASCII, F_Q, F_K, F_V, F_INPUT, F_WEIGHTS, F_OUTPUT, F_IMPL, F_HELP,
+    F_MAX_SEQ_LEN, F_RESID, F_ROW_SCALE
 } FlagId;
 
 typedef struct {
@@ -57,21 +58,25 @@ static const Flag flags[] = {
      "random seed, like torch.manual_seed(N)"},
     {"--batch",     "B",    CLI_BATCH,   K_SIZE, F_BATCH,     "batch size"},
     {"--seq-len",   "T",    CLI_SEQ_LEN, K_SIZE, F_SEQ_LEN,   "sequence length"},
+    {"--max-seq-len", "L",  CLI_MAX_SEQ_LEN, K_SIZE, F_MAX_SEQ_LEN,
+     "size of the causal mask buffer (max_seq_len), sliced to T"},
     {"--d-in",      "D",    CLI_D_IN,    K_SIZE, F_D_IN,
-     "input width (the book's n_embd)"},
+     "input width d_in (Happy-LLM: args.dim)"},
     {"--d-out",     "D",    CLI_D_OUT,   K_SIZE, F_D_OUT,
-     "width of W_q, W_k, W_v outputs (the book's dim)"},
+     "output width of W_q, W_k, W_v (args.dim)"},
     {"--d-k",       "D",    CLI_D_K,     K_SIZE, F_D_K,       "query/key width d_k"},
     {"--heads",     "H",    CLI_HEADS,   K_SIZE, F_HEADS,     "number of heads"},
     {"--dropout",   "P",    CLI_DROPOUT, K_REAL, F_DROPOUT,
      "dropout probability on the attention weights"},
+    {"--resid-dropout", NULL, CLI_RESID, K_BOOL, F_RESID,
+     "also dropout on the output (Happy-LLM's resid_dropout)"},
     {"--eval",      NULL,   CLI_EVAL,    K_BOOL, F_EVAL,
      "eval mode, dropout off, like model.eval()"},
     {"--causal",    NULL,   CLI_CAUSAL,  K_BOOL, F_CAUSAL,
      "mask future positions (causal attention)"},
     {"--no-causal", NULL,   CLI_CAUSAL,  K_BOOL, F_NO_CAUSAL, "attend to every position"},
     {"--bias",      NULL,   CLI_BIAS,    K_BOOL, F_BIAS,
-     "biases on W_q, W_k, W_v, W_o (nn.Linear bias)"},
+     "biases on W_q, W_k, W_v (qkv_bias=True)"},
     {"--quiet",     NULL,   CLI_QUIET,   K_BOOL, F_QUIET,     "print only the result"},
     {"--dump",      "DIR",  CLI_DUMP,    K_DIR,  F_DUMP,
      "write the named intermediates into DIR as .npy"},
@@ -79,6 +84,8 @@ static const Flag flags[] = {
      "draw the attention weights as a heatmap"},
     {"--ascii",     NULL,   CLI_HEATMAP, K_BOOL, F_ASCII,
      "heatmap in plain ASCII (implies --heatmap)"},
+    {"--row-scale", NULL,   CLI_HEATMAP, K_BOOL, F_ROW_SCALE,
+     "heatmap: shade each row on its own scale"},
     {"--q",         "FILE", CLI_QKV,     K_FILE, F_Q,
      "queries .npy, shape (..., T, d_k); needs --k and --v"},
     {"--k",         "FILE", CLI_QKV,     K_FILE, F_K,         "keys .npy, shape (..., S, d_k)"},
@@ -86,7 +93,7 @@ static const Flag flags[] = {
     {"--input",     "FILE", CLI_INPUT,   K_FILE, F_INPUT,
      "input .npy, shape (B, T, d_in); needs --weights"},
     {"--weights",   "DIR",  CLI_INPUT,   K_DIR,  F_WEIGHTS,
-     "folder with wq.npy wk.npy wv.npy, shape (d_out, d_in)"},
+     "folder with wq wk wv.npy (d_out, d_in), see the chapter"},
     {"--output",    "FILE", CLI_OUTPUT,  K_FILE, F_OUTPUT,
      "write the attention output here as .npy"},
     {"--impl",      "NAME", CLI_IMPL,    K_IMPL, F_IMPL,
@@ -250,6 +257,7 @@ static void apply_value(const Flag *f, const char *val, Args *a, Err *e)
         case F_D_OUT:   dst = &a->d_out; break;
         case F_D_K:     dst = &a->d_k; break;
         case F_HEADS:   dst = &a->heads; break;
+        case F_MAX_SEQ_LEN: dst = &a->max_seq_len; break;
         default: break;
         }
         if (dst) *dst = (int64_t)v;
@@ -321,6 +329,8 @@ static void apply_bool(const Flag *f, Args *a)
     case F_QUIET:     a->quiet = true; break;
     case F_HEATMAP:   a->heatmap = true; break;
     case F_ASCII:     a->ascii = true; a->heatmap = true; break;
+    case F_ROW_SCALE: a->row_scale = true; a->heatmap = true; break;
+    case F_RESID:     a->resid_dropout = true; break;
     default: break;
     }
 }
@@ -504,6 +514,11 @@ static void default_text(const Flag *f, const Args *d, char *buf, size_t n)
     case F_QUIET:   snprintf(buf, n, " (default %s)", d->quiet ? "on" : "off"); return;
     case F_HEATMAP: snprintf(buf, n, " (default %s)", d->heatmap ? "on" : "off"); return;
     case F_ASCII:   snprintf(buf, n, " (default %s)", d->ascii ? "on" : "off"); return;
+    case F_ROW_SCALE: snprintf(buf, n, " (default %s)", d->row_scale ? "on" : "off"); return;
+    case F_RESID:   snprintf(buf, n, " (default %s)", d->resid_dropout ? "on" : "off"); return;
+    case F_MAX_SEQ_LEN:
+        if (d->max_seq_len > 0) snprintf(buf, n, " (default %lld)", (long long)d->max_seq_len);
+        return;
     case F_DUMP:    s = d->dump; break;
     case F_Q:       s = d->q; break;
     case F_K:       s = d->k; break;

@@ -33,7 +33,9 @@ enum {
     CLI_INPUT   = 1u << 14,  /* --input FILE --weights DIR                   */
     CLI_OUTPUT  = 1u << 15,  /* --output FILE                                */
     CLI_IMPL    = 1u << 16,  /* --impl naive|reordered|tiled|online|flash    */
-    CLI_D_K     = 1u << 17   /* --d-k D (key/query width, chapters 1, 2, 4, 8) */
+    CLI_D_K     = 1u << 17,  /* --d-k D (key/query width, chapters 1, 2, 4, 8) */
+    CLI_MAX_SEQ_LEN = 1u << 18,  /* --max-seq-len L (the causal mask buffer)   */
+    CLI_RESID   = 1u << 19   /* --resid-dropout (Happy-LLM's second dropout) */
 };
 
 /* Largest accepted size for --batch, --seq-len, --d-in, --d-out, --d-k and --heads. Bigger products
@@ -43,6 +45,7 @@ enum {
 typedef struct {
     uint64_t seed;
     int64_t batch, seq_len, d_in, d_out, d_k, heads;
+    int64_t max_seq_len;   /* 0 = the chapter's default */
     double dropout;
     bool eval;
     bool causal;
@@ -50,6 +53,8 @@ typedef struct {
     bool quiet;
     bool heatmap;
     bool ascii;
+    bool row_scale;        /* --row-scale: heatmap shades each row on its own */
+    bool resid_dropout;
     const char *dump;      /* NULL when not given */
     const char *q, *k, *v; /* NULL when not given */
     const char *input;

@@ -77,6 +77,11 @@ void narrate_torch(const char *line) {
     printf("    PyTorch: %s\n", line);
 }
 
+void narrate_torch_seed(uint64_t seed) {
+    if (quiet) return;
+    printf("    PyTorch: torch.manual_seed(%llu)\n", (unsigned long long)seed);
+}
+
 void narrate_why(const char *fmt, ...) {
     if (quiet) return;
     va_list ap;

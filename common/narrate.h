@@ -39,6 +39,8 @@ void narrate_step(const char *fmt, ...)
     ;
 /* "    PyTorch: <line>" */
 void narrate_torch(const char *line);
+/* "    PyTorch: torch.manual_seed(<seed>)" */
+void narrate_torch_seed(uint64_t seed);
 /* "    why: <sentence>", wrapped at 80 columns */
 void narrate_why(const char *fmt, ...)
 #if defined(__GNUC__)

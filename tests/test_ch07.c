@@ -214,7 +214,8 @@ static void test_mha_new_shapes_and_modes(void) {
     CHECK(t_same_shape(m->mask, t_zeros(SHAPE(1, 1, 5, 5))));
     CHECK(m->attn_dropout.training && m->resid_dropout.training);    /* a fresh module trains */
     CHECK_CLOSE(m->attn_dropout.p, 0.1, 0.0);
-    CHECK_CLOSE(m->resid_dropout.p, 0.1, 0.0);
+    CHECK(!m->args.resid_dropout);  /* the 手撕 class has one dropout, on the weights */
+    CHECK(happy_llm_args(8, 2, 4, 0.1, true).resid_dropout);  /* Happy-LLM's has two */
     mha_eval(m);
     CHECK(!m->attn_dropout.training && !m->resid_dropout.training);
     mha_train(m);
@@ -286,6 +287,7 @@ static void test_dropouts_act_where_the_seed_puts_them(void) {
     t_manual_seed(5);
     ModelArgs a = seed_args(8, 12, 6, p, 3);
     a.causal = false;   /* no masked zeros among the weights */
+    a.resid_dropout = true;  /* Happy-LLM's second dropout, on the output */
     MultiHeadAttention *m = mha_new(a);
     Tensor *x = t_randn(SHAPE(4, 6, 8));
     MhaTrace tr = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
@@ -315,8 +317,16 @@ static void test_dropouts_act_where_the_seed_puts_them(void) {
     CHECK_EQ_INT(bad, 0);
     CHECK(zeros > n / 4 && zeros < 3 * n / 4);
     /* p = 1 drops everything, as nn.Dropout(1.0) */
-    m = mha_new(seed_args(8, 12, 6, 1.0, 3));
+    a = seed_args(8, 12, 6, 1.0, 3);
+    a.resid_dropout = true;
+    m = mha_new(a);
     CHECK_CLOSE(t_max_abs_diff(mha_forward(m, x, x, x, NULL), t_zeros(SHAPE(4, 6, 12))), 0.0, 0.0);
+    /* without resid_dropout (the 手撕 class) the output is wo(merged) */
+    a.resid_dropout = false;
+    m = mha_new(a);
+    out = mha_forward(m, x, x, x, &tr);
+    if (!trace_filled(&tr)) return;
+    CHECK_TENSOR_CLOSE(out, tr.projected, 0.0, 0.0);
 }
 
 /* ---- parameter counts ------------------------------------------------------------ */

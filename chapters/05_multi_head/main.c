@@ -43,7 +43,7 @@ int main(int argc, char **argv) {
                     "Causal by default, like the seed's runnable MultiHeadAttention; --no-causal is\n"
                     "the Happy-LLM class's default (is_causal=False). With --input/--weights the sizes\n"
                     "and biases come from the files, and --heads must divide their d_out.",
-                    CLI_SEED | CLI_BATCH | CLI_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_HEADS | CLI_CAUSAL |
+                    CLI_SEED | CLI_BATCH | CLI_SEQ_LEN | CLI_MAX_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_HEADS | CLI_CAUSAL |
                         CLI_BIAS | CLI_QUIET | CLI_DUMP | CLI_HEATMAP | CLI_INPUT | CLI_OUTPUT,
                     defaults};
     Args args = cli_parse(&spec, argc, argv);
@@ -59,25 +59,17 @@ int main(int argc, char **argv) {
     /* ---- the module and the input ------------------------------------------ */
     QKVProjection *p;
     Tensor *x;
+    int64_t max_seq_len;  /* the causal mask buffer, sliced to seqlen */
     if (args.input) {
-        x = input_load(args.input); /* (B, T, d_in) */
-        p = qkv_load(args.weights, t_size(x, 2));
-        head_dim_of(p->d_out, n_heads);  /* before any work: d_out % n_heads == 0 */
-        check_scores_fit(t_size(x, 0), n_heads, t_size(x, 1), t_size(x, 1));
-        narrate_step("Load x from %s and W_q, W_k, W_v from %s", args.input, args.weights);
-        narrate_torch("x = torch.from_numpy(np.load(...)); model.load_state_dict(...)");
-        if (args.given & (CLI_BATCH | CLI_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_BIAS))
-            narrate_say("(--batch, --seq-len, --d-in, --d-out and --bias are not used: the shapes and biases "
-                        "come from the files)");
+        x = load_input(&args, n_heads, &max_seq_len);     /* (B, T, d_in) */
+        p = qkv_load_for_heads(&args, t_size(x, 2), n_heads);
     } else {
-        head_dim_of(args.d_out, n_heads);  /* before any work: d_out % n_heads == 0 */
-        check_scores_fit(args.batch, n_heads, args.seq_len, args.seq_len);
+        p = qkv_default(&args, &x, &max_seq_len);  /* W_query, W_key, W_value, then x */
         narrate_step("The module's projections and a random input x");
-        narrate_torch(args.bias ? "self.wq = nn.Linear(d_in, n_heads * head_dim, bias=True)  # wk, wv alike"
-                                : "self.wq = nn.Linear(d_in, n_heads * head_dim, bias=False) # wk, wv alike");
-        p = qkv_new(args.d_in, args.d_out, args.bias);
+        narrate_torch_seed(args.seed);
+        narrate_torch(args.bias ? "W_query = nn.Linear(d_in, d_out, bias=True)   # W_key, W_value alike"
+                                : "W_query = nn.Linear(d_in, d_out, bias=False)  # W_key, W_value alike");
         narrate_torch("x = torch.randn(bsz, seqlen, d_in)");
-        x = t_randn(SHAPE(args.batch, args.seq_len, args.d_in));  /* (bsz, seqlen, d_in) */
     }
     const int64_t bsz = t_size(x, 0), seqlen = t_size(x, 1), d_in = p->d_in, d_out = p->d_out;
     narrate_show("x", x);
@@ -135,7 +127,7 @@ int main(int argc, char **argv) {
     narrate_say("shares storage with the projection: %s", t_shares_storage(q, xq) ? "yes" : "no");
 
     /* ---- per-head attention ------------------------------------------------- */
-    Tensor *mask = args.causal ? causal_mask(seqlen, 1) : NULL;  /* (1, 1, seqlen, seqlen) */
+    Tensor *mask = args.causal ? causal_mask(max_seq_len, 1) : NULL;  /* (1, 1, max_seq_len, max_seq_len) */
     narrate_step("Scores for every head at once, scaled by sqrt(head_dim)%s",
                  args.causal ? ", with chapter 4's causal mask" : "");
     narrate_torch(args.causal ? "scores = torch.matmul(xq, xk.transpose(2, 3)) / math.sqrt(self.head_dim); "

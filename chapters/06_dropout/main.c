@@ -38,7 +38,7 @@ int main(int argc, char **argv) {
                     "Training mode by default, as the seed; --eval (model.eval()) turns dropout off.\n"
                     "Causal by default, like chapter 5. With --input/--weights the sizes and biases\n"
                     "come from the files, and --heads must divide their d_out.",
-                    CLI_SEED | CLI_BATCH | CLI_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_HEADS | CLI_DROPOUT |
+                    CLI_SEED | CLI_BATCH | CLI_SEQ_LEN | CLI_MAX_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_HEADS | CLI_DROPOUT |
                         CLI_EVAL | CLI_CAUSAL | CLI_BIAS | CLI_QUIET | CLI_DUMP | CLI_HEATMAP | CLI_INPUT |
                         CLI_OUTPUT,
                     defaults};
@@ -57,23 +57,17 @@ int main(int argc, char **argv) {
     if (args.eval) attn_dropout.training = false;     /* model.eval() */
     QKVProjection *p;
     Tensor *x;
+    int64_t max_seq_len;  /* the causal mask buffer, sliced to seqlen */
     if (args.input) {
-        x = input_load(args.input); /* (B, T, d_in) */
-        p = qkv_load(args.weights, t_size(x, 2));
-        head_dim_of(p->d_out, n_heads);  /* before any work: d_out % n_heads == 0 */
-        check_scores_fit(t_size(x, 0), n_heads, t_size(x, 1), t_size(x, 1));
-        narrate_step("Load x from %s and W_q, W_k, W_v from %s", args.input, args.weights);
-        narrate_torch("x = torch.from_numpy(np.load(...)); model.load_state_dict(...)");
-        if (args.given & (CLI_BATCH | CLI_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_BIAS))
-            narrate_say("(--batch, --seq-len, --d-in, --d-out and --bias are not used: the shapes and biases "
-                        "come from the files)");
+        x = load_input(&args, n_heads, &max_seq_len);     /* (B, T, d_in) */
+        p = qkv_load_for_heads(&args, t_size(x, 2), n_heads);
     } else {
-        head_dim_of(args.d_out, n_heads);  /* before any work: d_out % n_heads == 0 */
-        check_scores_fit(args.batch, n_heads, args.seq_len, args.seq_len);
+        p = qkv_default(&args, &x, &max_seq_len);  /* W_query, W_key, W_value, then x */
         narrate_step("The module's projections and a random input x (as in chapter 5)");
-        narrate_torch("self.wq = nn.Linear(d_in, n_heads * head_dim)  # wk, wv alike; x = torch.randn(bsz, seqlen, d_in)");
-        p = qkv_new(args.d_in, args.d_out, args.bias);
-        x = t_randn(SHAPE(args.batch, args.seq_len, args.d_in));  /* (bsz, seqlen, d_in) */
+        narrate_torch_seed(args.seed);
+        narrate_torch(args.bias ? "W_query = nn.Linear(d_in, d_out, bias=True)   # W_key, W_value alike"
+                                : "W_query = nn.Linear(d_in, d_out, bias=False)  # W_key, W_value alike");
+        narrate_torch("x = torch.randn(bsz, seqlen, d_in)");
     }
     const int64_t seqlen = t_size(x, 1);
     narrate_show("x", x);
@@ -95,7 +89,7 @@ int main(int argc, char **argv) {
                               : "scores = xq @ xk.transpose(2, 3) / math.sqrt(self.head_dim); "
                                 "scores = F.softmax(scores.float(), dim=-1)");
     Tensor *scores = scaled_scores(q, k);                                     /* (bsz, n_heads, seqlen, seqlen) */
-    if (args.causal) scores = apply_causal_mask(scores, causal_mask(seqlen, 1));  /* -inf above the diagonal */
+    if (args.causal) scores = apply_causal_mask(scores, causal_mask(max_seq_len, 1));  /* mask[:, :, :T, :T] */
     Tensor *attn_weights = t_softmax(scores, -1);                             /* rows sum to 1 */
     narrate_show("attn_weights", attn_weights);
     narrate_show("attn_weights.sum(dim=-1)", t_sum_last(attn_weights));

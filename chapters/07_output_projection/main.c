@@ -43,8 +43,8 @@ int main(int argc, char **argv) {
                     "With --input/--weights the sizes come from the files: wq wk wv (d_out, d_in),\n"
                     "wo (d_out, d_out), biases when bq bk bv (all three) or bo are in the folder;\n"
                     "--seq-len then sets max_seq_len (the mask buffer), by default the input's T.",
-                    CLI_SEED | CLI_BATCH | CLI_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_HEADS | CLI_DROPOUT |
-                        CLI_EVAL | CLI_CAUSAL | CLI_BIAS | CLI_QUIET | CLI_DUMP | CLI_HEATMAP | CLI_INPUT |
+                    CLI_SEED | CLI_BATCH | CLI_SEQ_LEN | CLI_MAX_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_HEADS | CLI_DROPOUT |
+                        CLI_EVAL | CLI_RESID | CLI_CAUSAL | CLI_BIAS | CLI_QUIET | CLI_DUMP | CLI_HEATMAP | CLI_INPUT |
                         CLI_OUTPUT,
                     defaults};
     Args args = cli_parse(&spec, argc, argv);
@@ -59,45 +59,24 @@ int main(int argc, char **argv) {
     MultiHeadAttention *m;
     Tensor *x;
     if (args.input) {
-        x = input_load(args.input); /* (B, T, d_in) */
-        int64_t seqlen = t_size(x, 1);
-        int64_t max_seq_len = (args.given & CLI_SEQ_LEN) ? args.seq_len : seqlen;
-        if (seqlen > max_seq_len)
-            t_error("%s has sequence length %lld, longer than the model's max_seq_len %lld (--seq-len)", args.input,
-                    (long long)seqlen, (long long)max_seq_len);
-        check_scores_fit(t_size(x, 0), args.heads, seqlen, seqlen);  /* before any work, or chapter 8 */
+        int64_t max_seq_len;
+        x = load_input(&args, args.heads, &max_seq_len);  /* (B, T, d_in) */
         ModelArgs a = {0};
         a.d_in = t_size(x, 2);   /* d_out and the biases come from the weights folder */
         a.n_heads = args.heads;
         a.max_seq_len = max_seq_len;
         a.dropout = args.dropout;
+        a.resid_dropout = args.resid_dropout;
         a.causal = args.causal;
         m = mha_load(a, args.weights);
-        narrate_step("Load x from %s and wq, wk, wv, wo from %s", args.input, args.weights);
-        narrate_torch("x = torch.from_numpy(np.load(...)); model.load_state_dict(...)");
-        if (args.given & (CLI_BATCH | CLI_D_IN | CLI_D_OUT | CLI_BIAS))
-            narrate_say("(--batch, --d-in, --d-out and --bias are not used: the shapes and biases come from "
-                        "the files)");
     } else {
-        head_dim_of(args.d_out, args.heads);  /* before any work: d_out % n_heads == 0 */
-        check_scores_fit(args.batch, args.heads, args.seq_len, args.seq_len);
-        ModelArgs a = seed_args(args.d_in, args.d_out, args.seq_len, args.dropout, args.heads);
-        a.causal = args.causal;
-        a.qkv_bias = args.bias;
-        narrate_step("The module and a random input, as in the seed's example");
-        char seed_line[64];
-        snprintf(seed_line, sizeof seed_line, "torch.manual_seed(%llu)", (unsigned long long)args.seed);
-        narrate_torch(seed_line);
-        narrate_torch(args.bias ? "model = MultiHeadAttention(d_in, d_out, seq_len, dropout, num_heads, qkv_bias=True)"
-                                : "model = MultiHeadAttention(d_in, d_out, seq_len, dropout, num_heads)");
-        m = mha_new(a);                                            /* wq, wk, wv, wo drawn first ... */
+        m = mha_default(&args, &x);  /* torch.manual_seed; the class; then x */
+        narrate_step("The module and a random input, as in the 手撕 MHA script");
+        narrate_torch_seed(args.seed);
+        narrate_torch(args.bias ? "model = MultiHeadAttention(d_in, d_out, max_seq_len, dropout, num_heads, "
+                                  "qkv_bias=True)"
+                                : "model = MultiHeadAttention(d_in, d_out, max_seq_len, dropout, num_heads)");
         narrate_torch("x = torch.randn(batch_size, seq_len, d_in)");
-        x = t_randn(SHAPE(args.batch, args.seq_len, args.d_in));  /* ... then x: (bsz, seqlen, d_in) */
-        narrate_say("--seed %llu seeds this project's generator (PCG32), not PyTorch's (Mersenne Twister), "
-                    "so the weights, x and the dropout draws below are not the numbers of the seed's "
-                    "printout. tests/test_ch07.c loads the weights and x that PyTorch drew and shows that "
-                    "this same computation gives PyTorch's output to 1e-5.",
-                    (unsigned long long)args.seed);
     }
     if (args.eval) mha_eval(m);  /* model.eval(): both dropouts off */
     const ModelArgs *a = &m->args;

@@ -1,11 +1,13 @@
-/* mha.c — chapter 7: W_o and resid_dropout, the complete MultiHeadAttention.
+/* mha.c — chapter 7: W_o, the complete MultiHeadAttention.
  *
- * Mirrors the seed's class (Happy-LLM 2.1.6), built from the earlier chapters:
+ * Mirrors Happy-LLM 2.1.6's class and the 手撕 MHA class (their differences:
+ * out_proj has a bias in the latter; resid_dropout exists only in the
+ * former), built from the earlier chapters:
  *
  *     self.wq, self.wk, self.wv = nn.Linear(d_in, d_out) x 3    chapter 3 (QKVProjection)
  *     self.wo = nn.Linear(d_out, d_out)                          here
  *     self.attn_dropout = nn.Dropout(args.dropout)               chapter 6
- *     self.resid_dropout = nn.Dropout(args.dropout)              chapter 6, here on the output
+ *     self.resid_dropout = nn.Dropout(args.dropout)              Happy-LLM only, on the output
  *     mask = torch.triu(torch.full((1, 1, L, L), -inf), 1)       chapter 4
  *
  *     def forward(self, q, k, v):
@@ -18,7 +20,7 @@
  *         output = torch.matmul(scores, xv)                      chapter 1
  *         output = output.transpose(1, 2).contiguous().view(bsz, seqlen, -1)   chapter 5
  *         output = self.wo(output)                               here
- *         output = self.resid_dropout(output)                    here
+ *         output = self.resid_dropout(output)                    Happy-LLM only
  *
  * Chapter 5's multi_head_attention() cannot be reused as one call here: the
  * attention dropout sits between the softmax and `@ xv`, inside it. So
@@ -36,6 +38,7 @@ ModelArgs happy_llm_args(int64_t dim, int64_t n_heads, int64_t max_seq_len, doub
     a.causal = causal;
     a.qkv_bias = false;  /* bias=False on wq, wk, wv */
     a.out_bias = false;  /* and on wo                */
+    a.resid_dropout = true;  /* self.resid_dropout = nn.Dropout(args.dropout) */
     return a;
 }
 
@@ -49,6 +52,7 @@ ModelArgs seed_args(int64_t d_in, int64_t d_out, int64_t seq_len, double dropout
     a.causal = true;          /* the seed's class always masks the future */
     a.qkv_bias = false;       /* qkv_bias=False                          */
     a.out_bias = true;        /* self.out_proj = nn.Linear(d_out, d_out): bias=True by default */
+    a.resid_dropout = false;  /* one nn.Dropout, on the attention weights only */
     return a;
 }
 
@@ -72,7 +76,8 @@ static MultiHeadAttention *mha_build(ModelArgs args, QKVProjection *qkv, Linear 
     m->qkv = qkv;                                          /* self.wq, self.wk, self.wv: (d_out, d_in) */
     m->wo = wo;                                            /* self.wo: (d_out, d_out)                 */
     m->attn_dropout = nn_dropout(args.dropout);            /* self.attn_dropout = nn.Dropout(args.dropout)  */
-    m->resid_dropout = nn_dropout(args.dropout);           /* self.resid_dropout = nn.Dropout(args.dropout) */
+    /* self.resid_dropout = nn.Dropout(args.dropout), Happy-LLM's class only */
+    m->resid_dropout = nn_dropout(args.resid_dropout ? args.dropout : 0.0);
     /* if is_causal: mask = torch.triu(torch.full((1, 1, L, L), -inf), diagonal=1); register_buffer */
     m->mask = args.causal ? causal_mask(args.max_seq_len, 1) : NULL;  /* (1, 1, max_seq_len, max_seq_len) */
     return m;
@@ -83,6 +88,27 @@ MultiHeadAttention *mha_new(ModelArgs args) {
     QKVProjection *qkv = qkv_new(args.d_in, args.d_out, args.qkv_bias);  /* wq, wk, wv = nn.Linear(d_in, d_out) */
     Linear *wo = nn_linear(args.d_out, args.d_out, args.out_bias);       /* self.wo = nn.Linear(d_out, d_out)  */
     return mha_build(args, qkv, wo);
+}
+
+int64_t mha_default_max_seq_len(const Args *args) {
+    return args->max_seq_len > 0 ? args->max_seq_len : 2 * args->seq_len;
+}
+
+MultiHeadAttention *mha_default(const Args *args, Tensor **x) {
+    int64_t max_seq_len = mha_default_max_seq_len(args);
+    head_dim_of(args->d_out, args->heads);  /* before any work: d_out % n_heads == 0 */
+    if (args->causal && args->seq_len > max_seq_len)
+        t_error("--seq-len %lld is longer than --max-seq-len %lld: the causal mask buffer is too short",
+                (long long)args->seq_len, (long long)max_seq_len);
+    check_scores_fit(args->batch, args->heads, args->seq_len, args->seq_len);
+    ModelArgs a = seed_args(args->d_in, args->d_out, max_seq_len, args->dropout, args->heads);
+    a.causal = args->causal;
+    a.qkv_bias = args->bias;
+    a.resid_dropout = args->resid_dropout;
+    t_manual_seed(args->seed);                                  /* torch.manual_seed(seed)        */
+    MultiHeadAttention *m = mha_new(a);                         /* W_query, W_key, W_value, out_proj */
+    *x = t_randn(SHAPE(args->batch, args->seq_len, args->d_in)); /* x = torch.randn(b, T, d_in)    */
+    return m;
 }
 
 MultiHeadAttention *mha_load(ModelArgs args, const char *dir) {
@@ -183,9 +209,11 @@ Tensor *mha_forward(const MultiHeadAttention *m, const Tensor *q, const Tensor *
     output = nn_linear_forward(m->wo, output);              /* (bsz, seqlen, d_out) */
     /* END BLANK */
     Tensor *projected = output;
-    /* BEGIN BLANK resid_dropout level=1 hint="output = self.resid_dropout(output): the second nn.Dropout, on the projected output (dropout_forward)." */
-    output = dropout_forward(&m->resid_dropout, output);   /* (bsz, seqlen, d_out) */
-    /* END BLANK */
+    if (m->args.resid_dropout) {
+        /* BEGIN BLANK resid_dropout level=1 hint="output = self.resid_dropout(output): the second nn.Dropout, on the projected output (dropout_forward)." */
+        output = dropout_forward(&m->resid_dropout, output);   /* (bsz, seqlen, d_out) */
+        /* END BLANK */
+    }
     if (trace) *trace = (MhaTrace){xq, xk, xv, scores, attn_weights, attn_dropped, merged, projected};
     return output;
     /* END BLANK */

@@ -1,15 +1,17 @@
-/* mha.h — chapter 7: the complete MultiHeadAttention of the seed notes.
+/* mha.h — chapter 7: the complete MultiHeadAttention (Happy-LLM 2.1.6).
  *
  *     xq, xk, xv = self.wq(q), self.wk(k), self.wv(v)
  *     split heads, scores = xq @ xkᵀ / √head_dim (+ mask[:, :, :seqlen, :seqlen])
  *     scores = softmax(scores); scores = self.attn_dropout(scores)
  *     output = merge(scores @ xv)
- *     output = self.resid_dropout(self.wo(output))
+ *     output = self.wo(output)              # out_proj in the 手撕 MHA class
+ *     output = self.resid_dropout(output)   # Happy-LLM's class only
  *
- * ModelArgs names the two widths apart (the seed's code mixes them up):
- * d_in is the width of the input x (the book's n_embd) and d_out the width of
- * q, k, v and of the output (the book's dim). wq, wk, wv are (d_out, d_in),
- * wo is (d_out, d_out). A Transformer block adds the output back to x (the
+ * ModelArgs keeps the two widths apart: d_in is the width of the input x
+ * and d_out the width of q, k, v and of the output. Happy-LLM 2.1.6 uses
+ * args.dim for both (nn.Linear(args.dim, n_heads * head_dim)); the 手撕
+ * class takes d_in and d_out. wq, wk, wv are (d_out, d_in), wo is
+ * (d_out, d_out). A Transformer block adds the output back to x (the
  * residual), which needs d_out == d_in.
  */
 #ifndef CH07_MHA_H
@@ -23,7 +25,8 @@ typedef struct {
     int64_t d_out;        /* dim: width of q, k, v and of the output       */
     int64_t n_heads;
     int64_t max_seq_len;  /* size of the causal mask buffer                */
-    double dropout;       /* attn_dropout and resid_dropout probability    */
+    double dropout;       /* attn_dropout (and resid_dropout) probability  */
+    bool resid_dropout;   /* Happy-LLM's second dropout, on the output      */
     bool causal;          /* is_causal                                     */
     bool qkv_bias;        /* biases on wq, wk, wv                          */
     bool out_bias;        /* bias on wo (Raschka's out_proj has one)        */
@@ -48,9 +51,12 @@ typedef struct {
     Tensor *projected;         /* (B, T, d_out) after wo, before resid_dropout     */
 } MhaTrace;
 
-/* Happy-LLM's ModelArgs-based class: no biases. */
+/* Happy-LLM 2.1.6's ModelArgs-based class: no biases, attn_dropout and
+ * resid_dropout. */
 ModelArgs happy_llm_args(int64_t dim, int64_t n_heads, int64_t max_seq_len, double dropout, bool causal);
-/* The seed's runnable class (Raschka): qkv_bias False, out_proj with bias, causal. */
+/* The 手撕 MHA class quoted in the README (Raschka's):
+ * MultiHeadAttention(d_in, d_out, context_length, dropout, num_heads):
+ * qkv_bias False, out_proj with bias, causal, one dropout (on the weights). */
 ModelArgs seed_args(int64_t d_in, int64_t d_out, int64_t seq_len, double dropout, int64_t num_heads);
 
 /* A module with PyTorch's default init (nn.Linear) from the global generator.
@@ -62,6 +68,19 @@ MultiHeadAttention *mha_new(ModelArgs args);
  * (d_out, d_out); qkv_bias is set when bq bk bv are there (all three or none)
  * and out_bias when bo is; each bias must be (d_out,). Errors name the file. */
 MultiHeadAttention *mha_load(ModelArgs args, const char *dir);
+
+/* The default run of chapter 7, and of the chapters that build on it:
+ *     torch.manual_seed(args->seed)
+ *     model = MultiHeadAttention(d_in, d_out, max_seq_len, dropout, heads)
+ *     x = torch.randn(batch, seq_len, d_in)
+ * in that order, so the weights and x are PyTorch's numbers (common/rng.h).
+ * max_seq_len is args->max_seq_len when given (not 0), else 2 * seq_len;
+ * --bias sets qkv_bias=True, --no-causal drops the mask, --resid-dropout
+ * adds Happy-LLM's resid_dropout. Training mode (args->eval is left to the
+ * caller). Checks d_out % heads and that the scores fit before drawing. */
+MultiHeadAttention *mha_default(const Args *args, Tensor **x);
+/* max_seq_len of mha_default for these flags. */
+int64_t mha_default_max_seq_len(const Args *args);
 
 void mha_train(MultiHeadAttention *m);   /* model.train() */
 void mha_eval(MultiHeadAttention *m);    /* model.eval()  */

@@ -32,8 +32,17 @@ Layout of a fixture folder G/ (all float32):
   G/config.npy                           [n_heads, causal (0/1), max_seq_len]
   G/out.npy                              forward output in eval mode, (B, T, d_out)
   G/attn_weights.npy                     after softmax, (B, H, T, S)
-Everything runs in eval mode (dropout off): PyTorch's dropout draws from its
-own generator, which the C code does not reproduce.
+Everything above runs in eval mode (dropout off) on given weights.
+
+Default runs (default/<case>/out.npy): what `build/chapter7 --seed S ...`
+must print, without any input file, eval and training mode alike:
+    torch.manual_seed(S)
+    model = RaschkaMultiHeadAttention(d_in, d_out, max_seq_len, p, heads, qkv_bias)
+    x = torch.randn(B, T, d_in)
+    out = model(x)                      # training mode: dropout draws too
+    out = resid_dropout(out)            # only for the "resid" cases
+The case name holds the flags: s<seed>_b<B>_t<T>_i<d_in>_o<d_out>_h<heads>
+_p<p>_L<max_seq_len>[_bias][_resid]_<train|eval>. Its x.npy is saved too.
 """
 
 import math
@@ -343,3 +352,34 @@ def make(out_dir, save):
             save_config(save, group, heads, causal, max_seq_len)
             save(group + "/out", out)
             save(group + "/attn_weights", m.attn_weights)
+
+    # --- default runs: torch.manual_seed(S); the class; x = torch.randn(B, T, d_in)
+    import random
+    rng = random.Random(20261130)
+    cases = [(123, 3, 5, 10, 8, 2, 0.1, 10, False, False)]   # the script's own sizes
+    for seed in (0, 1, 42, 123, 2**31 - 1):
+        for _ in range(3):
+            heads = rng.randint(1, 4)
+            d_out = heads * rng.randint(1, 4)
+            t = rng.randint(1, 9)
+            cases.append((seed, rng.randint(1, 4), t, rng.randint(1, 12), d_out, heads,
+                          rng.choice([0.0, 0.1, 0.25, 0.5]), t + rng.randint(0, 5),
+                          rng.random() < 0.3, rng.random() < 0.2))
+    for (seed, b, t, d_in, d_out, heads, p, L, bias, resid) in cases:
+        for train in (True, False):
+            torch.manual_seed(seed)
+            model = RaschkaMultiHeadAttention(d_in, d_out, L, p, heads, bias)
+            resid_dropout = nn.Dropout(p)
+            x = torch.randn(b, t, d_in)
+            if not train:
+                model.eval()
+                resid_dropout.eval()
+            with torch.no_grad():
+                out = model(x)
+                if resid:
+                    out = resid_dropout(out)
+            name = "default/s%d_b%d_t%d_i%d_o%d_h%d_p%g_L%d%s%s_%s" % (
+                seed, b, t, d_in, d_out, heads, p, L, "_bias" if bias else "",
+                "_resid" if resid else "", "train" if train else "eval")
+            save(name + "/x", x)
+            save(name + "/out", out)
