@@ -135,8 +135,8 @@ static float cephes_logf(float x) {
     float y = p[0];
     for (int i = 1; i < 9; i++) y = fmaf(y, m, p[i]);
     y = y * m;
-    y = y * z;
-    y = fmaf(e, q1, y);
+    float eq1 = e * q1;
+    y = fmaf(y, z, eq1);  /* (y * z) + e * q1: the compiled kernel fuses this pair */
     y = fmaf(-z, 0.5f, y);
     m = m + y;
     m = fmaf(e, q2, m);
@@ -168,8 +168,8 @@ static void cephes_sincosf(float x, float *s, float *c) {
     float yc = fmaf(c0, z, c1);
     yc = fmaf(yc, z, c2);
     yc = yc * z;
-    yc = yc * z;
-    yc = fmaf(-z, 0.5f, yc);
+    float half_z = z * 0.5f;
+    yc = fmaf(yc, z, -half_z);  /* (yc * z) - z * 0.5, fused like the kernel */
     yc = yc + 1.0f;
     float ys = fmaf(s0, z, s1);
     ys = fmaf(ys, z, s2);

@@ -122,3 +122,45 @@ finish() {
     fi
     [ "$_failed" -eq 0 ]
 }
+
+# The flags of a default-run fixture folder (scripts/golden/ch03.py .. ch07.py):
+# s<seed>_b<B>_t<T>_i<d_in>_o<d_out>[_h<H>][_p<p>][_L<max_seq_len>][_bias][_resid][_train|_eval]
+default_run_flags() { # NAME
+    _f=""
+    for _part in $(echo "$1" | tr '_' ' '); do
+        case $_part in
+            bias) _f="$_f --bias" ;;
+            resid) _f="$_f --resid-dropout" ;;
+            train) ;;
+            eval) _f="$_f --eval" ;;
+            s*) _f="$_f --seed ${_part#s}" ;;
+            b*) _f="$_f --batch ${_part#b}" ;;
+            t*) _f="$_f --seq-len ${_part#t}" ;;
+            i*) _f="$_f --d-in ${_part#i}" ;;
+            o*) _f="$_f --d-out ${_part#o}" ;;
+            h*) _f="$_f --heads ${_part#h}" ;;
+            p*) _f="$_f --dropout ${_part#p}" ;;
+            L*) _f="$_f --max-seq-len ${_part#L}" ;;
+        esac
+    done
+    echo "$_f"
+}
+
+# Run $P with no input file for every folder DIR/*/ (its flags from its name);
+# its output must be PyTorch's out.npy within 1e-5 and its --dump x.npy
+# PyTorch's x exactly. At least MIN folders must be there.
+check_default_runs() { # DIR MIN
+    _n=0
+    for _d in "$1"/*/; do
+        [ -f "$_d/out.npy" ] || continue
+        _name=$(basename "$_d")
+        rm -rf "$TMP/dflt" "$TMP/dflt.npy"
+        # shellcheck disable=SC2046
+        run "$P" $(default_run_flags "$_name") --quiet --output "$TMP/dflt.npy" --dump "$TMP/dflt"
+        expect_status 0 "default run $_name"
+        expect_npy_close "$TMP/dflt.npy" "$_d/out.npy" 1e-5 1e-5 "default run $_name == PyTorch"
+        expect_npy_close "$TMP/dflt/x.npy" "$_d/x.npy" 0 0 "default run $_name: x == torch.randn"
+        _n=$((_n + 1))
+    done
+    if [ "$_n" -ge "$2" ]; then _ok; else _bad "only $_n default-run fixtures in $1 (want $2)"; fi
+}

@@ -15,7 +15,7 @@ run "$P"
 expect_status 0 "default run"
 expect_out_contains "[1] A random input x: batch 1, 6 tokens, d_in = 3" "random x of the default sizes"
 expect_out_contains "PyTorch: output, p_attn = attention(x, x, x)" "quotes attention(x, x, x)"
-expect_out_contains "PyTorch: self.wq = nn.Linear(d_in, d_out, bias=False)" "quotes nn.Linear, bias off"
+expect_out_contains "PyTorch: W_query = nn.Linear(d_in, d_out, bias=False)" "quotes nn.Linear, bias off"
 expect_out_contains "PyTorch: xq, xk, xv = self.wq(x), self.wk(x), self.wv(x)" "quotes the projections"
 expect_out_contains "PyTorch: output, p_attn = attention(xq, xk, xv)" "quotes attention on the projections"
 expect_out_contains "plain x,x,x: scores symmetric: yes (max |scores - scores^T| = 0)" "x,x,x scores are symmetric"
@@ -48,7 +48,7 @@ run "$P" --bias --d-out 4 --quiet
 expect_status 0 "--bias --d-out 4"
 expect_out_contains "shape (1, 6, 4)" "--d-out sets the output width"
 run "$P" --bias
-expect_out_contains "PyTorch: self.wq = nn.Linear(d_in, d_out, bias=True)" "--bias quotes bias=True"
+expect_out_contains "PyTorch: W_query = nn.Linear(d_in, d_out, bias=True)" "--bias quotes bias=True"
 expect_out_contains "wq.bias = tensor(" "--bias shows the biases"
 expect_out_contains "24 trainable numbers" "--bias adds 3 * d_out parameters"
 
@@ -131,5 +131,11 @@ bad_usage "--heads" "--heads does not apply" --heads 2
 run "$P" --quiet --output "$TMP/no_such_dir/out.npy"
 expect_runtime_error "no_such_dir/out.npy" "--output into a missing folder"
 expect_no_file "$TMP/no_such_dir/out.npy" "--output into a missing folder"
+
+# ---- default runs == PyTorch from the seed alone ------------------------------
+# Each folder default/s<seed>_b<B>_t<T>_i<d_in>_o<d_out>[_bias] holds PyTorch's x and
+# output for torch.manual_seed(seed); W_query, W_key, W_value = nn.Linear(d_in,
+# d_out) x 3; x = torch.randn(B, T, d_in) (scripts/golden/ch03.py).
+check_default_runs "tests/fixtures/ch03/default" 10
 
 finish

@@ -127,4 +127,10 @@ expect_usage_error "--dropout" "--dropout does not apply to chapter 5"
 run "$P" --input "$F/$C/input.npy"
 expect_usage_error "--weights" "--input without --weights"
 
+# ---- default runs == PyTorch from the seed alone ------------------------------
+# Each folder default/<case> holds PyTorch's x and output for
+# torch.manual_seed(seed); W_query, W_key, W_value; x = torch.randn(B, T, d_in),
+# then chapter 5's heads with a (1, 1, L, L) mask buffer (scripts/golden/ch05.py).
+check_default_runs "tests/fixtures/ch05/default" 10
+
 finish

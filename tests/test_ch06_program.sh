@@ -120,4 +120,10 @@ expect_no_file "$TMP/bad.npy" "scores that do not fit in memory"
 run "$P" --impl flash
 expect_usage_error "--impl" "--impl does not apply to chapter 6"
 
+# ---- default runs == PyTorch from the seed alone ------------------------------
+# Each folder default/<case> holds PyTorch's x and output, as chapter 5, with
+# nn.Dropout(p) on the weights, in training (mask from the same generator) and
+# eval mode (scripts/golden/ch06.py).
+check_default_runs "tests/fixtures/ch06/default" 20
+
 finish

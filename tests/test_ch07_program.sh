@@ -193,33 +193,6 @@ expect_usage_error "--impl" "a flag of another chapter"
 #   torch.manual_seed(seed); model = MultiHeadAttention(d_in, d_out, L, p, H)
 #   x = torch.randn(B, T, d_in); out = model(x)
 # (scripts/golden/ch07.py); build/chapter7 draws the same numbers itself.
-n_default=0
-for d in "$F"/default/*/; do
-    name=$(basename "$d")
-    flags=""
-    for part in $(echo "$name" | tr '_' ' '); do
-        case $part in
-            s*) flags="$flags --seed ${part#s}" ;;
-            b*) [ "$part" = bias ] && flags="$flags --bias" || flags="$flags --batch ${part#b}" ;;
-            t*) [ "$part" = train ] || flags="$flags --seq-len ${part#t}" ;;
-            i*) flags="$flags --d-in ${part#i}" ;;
-            o*) flags="$flags --d-out ${part#o}" ;;
-            h*) flags="$flags --heads ${part#h}" ;;
-            p*) flags="$flags --dropout ${part#p}" ;;
-            L*) flags="$flags --max-seq-len ${part#L}" ;;
-            resid) flags="$flags --resid-dropout" ;;
-            eval) flags="$flags --eval" ;;
-        esac
-    done
-    rm -rf "$TMP/dflt"
-    # shellcheck disable=SC2086
-    run "$P" $flags --quiet --output "$OUT" --dump "$TMP/dflt"
-    expect_status 0 "default run $name"
-    expect_npy_close "$OUT" "$d/out.npy" 1e-5 1e-5 "default run $name == PyTorch"
-    expect_npy_close "$TMP/dflt/x.npy" "$d/x.npy" 0 0 "default run $name: x == torch.randn"
-    rm -f "$OUT"
-    n_default=$((n_default + 1))
-done
-if [ "$n_default" -ge 30 ]; then _ok; else _bad "only $n_default default-run fixtures found"; fi
+check_default_runs "$F/default" 32
 
 finish

@@ -79,6 +79,18 @@ static void test_randn_matches_torch(void) {
     }
 }
 
+static void test_randn_4000_bit_for_bit(void) {
+    /* 250 blocks of 16 Box-Muller pairs with PyTorch's float log/sin/cos */
+    static const uint64_t seeds[] = {0u, 2147483647u};
+    for (int s = 0; s < 2; s++) {
+        char rel[64];
+        snprintf(rel, sizeof rel, "rng/randn_big_%llu.npy", (unsigned long long)seeds[s]);
+        Tensor *want = load_fixture(rel);
+        t_manual_seed(seeds[s]);
+        check_ulps("randn(4000)", seeds[s], t_data(t_randn(SHAPE(4000))), want, 0, 4000, 0);
+    }
+}
+
 static void test_rand_matches_torch(void) {
     for (size_t s = 0; s < N_SEEDS; s++) {
         Tensor *want = fixture("rand", SEEDS[s]);
@@ -189,6 +201,7 @@ static void test_uniform_range_and_bounds(void) {
 int main(void) {
     RUN(test_mt19937_reference);
     RUN(test_randn_matches_torch);
+    RUN(test_randn_4000_bit_for_bit);
     RUN(test_rand_matches_torch);
     RUN(test_mixed_sequence_matches_torch);
     RUN(test_randint_matches_torch);

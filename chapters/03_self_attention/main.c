@@ -73,6 +73,11 @@ int main(int argc, char **argv) {
     narrate_title("Chapter 3: self-attention (Happy-LLM 2.1.4)");
 
     /* ---- the input x ------------------------------------------------------ */
+    /* PyTorch's order: the module (W_query, W_key, W_value) is built first,
+     * then x is drawn, so the defaults are the numbers of
+     *     torch.manual_seed(seed); W_query = nn.Linear(d_in, d_out, bias);
+     *     W_key = ...; W_value = ...; x = torch.randn(B, T, d_in)        */
+    QKVProjection *p = from_files ? NULL : qkv_new(args.d_in, args.d_out, args.bias);
     Tensor *x;
     if (from_files) {
         narrate_step("Load the input x from %s", args.input);
@@ -107,7 +112,6 @@ int main(int argc, char **argv) {
     narrate_why("no parameters: there is nothing here that training could change.");
 
     /* ---- W_q, W_k, W_v ------------------------------------------------------ */
-    QKVProjection *p;
     if (from_files) {
         narrate_step("Load W_q, W_k, W_v from %s", args.weights);
         narrate_torch("model.load_state_dict(...)   # wq.weight (d_out, d_in), ...");
@@ -115,9 +119,10 @@ int main(int argc, char **argv) {
     } else {
         narrate_step("Three trainable projections: nn.Linear(d_in = %lld, d_out = %lld, bias=%s)", (long long)d_in,
                      (long long)args.d_out, args.bias ? "True" : "False");
-        narrate_torch(args.bias ? "self.wq = nn.Linear(d_in, d_out, bias=True)   # and wk, wv"
-                                : "self.wq = nn.Linear(d_in, d_out, bias=False)  # and wk, wv");
-        p = qkv_new(d_in, args.d_out, args.bias);
+        narrate_torch(args.bias ? "W_query = nn.Linear(d_in, d_out, bias=True)   # W_key, W_value alike"
+                                : "W_query = nn.Linear(d_in, d_out, bias=False)  # W_key, W_value alike");
+        narrate_say("(drawn before x, right after torch.manual_seed(%llu), as a module's layers are)",
+                    (unsigned long long)args.seed);
     }
     narrate_show("wq.weight", p->wq->weight);
     narrate_show("wk.weight", p->wk->weight);
@@ -166,6 +171,8 @@ int main(int argc, char **argv) {
     /* ---- outputs, only after everything above succeeded ----------------------- */
     if (args.dump) {
         npy_make_dir(args.dump);
+        npy_save_in(args.dump, "x", x);  /* with wq.npy ... a run to replay */
+        qkv_save(p, args.dump);
         npy_save_in(args.dump, "xq", xq);
         npy_save_in(args.dump, "xk", xk);
         npy_save_in(args.dump, "xv", xv);
@@ -175,7 +182,8 @@ int main(int argc, char **argv) {
         npy_save_in(args.dump, "plain_scores", plain.scores);
         npy_save_in(args.dump, "plain_attn_weights", plain.weights);
         npy_save_in(args.dump, "plain_output", plain.output);
-        narrate_say("wrote xq, xk, xv, scores, attn_weights, output (and plain_*) .npy to %s", args.dump);
+        narrate_say("wrote x, wq, wk, wv, xq, xk, xv, scores, attn_weights, output (and plain_*) .npy "
+                    "to %s", args.dump);
     }
     if (args.output) {
         npy_save(args.output, a.output);

@@ -13,6 +13,17 @@ QKVProjection *qkv_new(int64_t d_in, int64_t d_out, bool bias) {
     return p;
 }
 
+void qkv_save(const QKVProjection *p, const char *dir) {
+    npy_save_in(dir, "wq", p->wq->weight);  /* (d_out, d_in) */
+    npy_save_in(dir, "wk", p->wk->weight);
+    npy_save_in(dir, "wv", p->wv->weight);
+    if (p->wq->bias) {
+        npy_save_in(dir, "bq", p->wq->bias);  /* (d_out,) */
+        npy_save_in(dir, "bk", p->wk->bias);
+        npy_save_in(dir, "bv", p->wv->bias);
+    }
+}
+
 /* One weight matrix of the folder: 2-D, (d_out, d_in), the same shape as wq. */
 static void check_weight(const char *dir, const char *name, const Tensor *w, const Tensor *wq, int64_t d_in) {
     char ws[T_SHAPE_STR], qs[T_SHAPE_STR];

@@ -9,9 +9,10 @@
  *     output, p_attn = attention(xq, xk, xv)
  *
  * Q, K and V come from the same x but are three different tensors.
- * Naming (see DESIGN.md): d_in is the width of x (the book's n_embd), d_out
- * the width of q, k, v (the book's dim); W_q, W_k, W_v map d_in -> d_out and
- * are stored as nn.Linear keeps them, weight shape (d_out, d_in).
+ * Naming: d_in is the width of x and d_out the width of q, k, v (Happy-LLM
+ * 2.1.6 writes nn.Linear(args.dim, n_heads * head_dim): both are args.dim
+ * there; the 手撕 MHA class takes d_in and d_out apart). W_q, W_k, W_v map
+ * d_in -> d_out and are stored as nn.Linear keeps them, (d_out, d_in).
  */
 #ifndef CH03_SELF_ATTENTION_H
 #define CH03_SELF_ATTENTION_H
@@ -32,6 +33,11 @@ QKVProjection *qkv_new(int64_t d_in, int64_t d_out, bool bias);
  * the input, all three the same shape; biases all present or all absent,
  * each (d_out,). Errors name the file, its shape and the rule. */
 QKVProjection *qkv_load(const char *dir, int64_t d_in);
+
+/* Write wq.npy wk.npy wv.npy (and bq.npy bk.npy bv.npy when there are
+ * biases) into dir, the layout qkv_load reads: with x.npy beside them a run
+ * can be replayed with --input and --weights, or in PyTorch. */
+void qkv_save(const QKVProjection *p, const char *dir);
 
 /* np.load(path) for --input: a (B, T, d_in) tensor with every size >= 1;
  * anything else is an error sentence naming the file and its shape. */

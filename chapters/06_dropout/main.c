@@ -208,6 +208,8 @@ int main(int argc, char **argv) {
     /* ---- files, after everything was computed ---------------------------------- */
     if (args.dump) {
         npy_make_dir(args.dump);
+        npy_save_in(args.dump, "x", x);  /* the input; with the weights below, a run to replay */
+        qkv_save(p, args.dump);  /* wq.npy ... as --weights reads them */
         npy_save_in(args.dump, "xq", q);                        /* (bsz, n_heads, seqlen, head_dim) */
         npy_save_in(args.dump, "xk", k);
         npy_save_in(args.dump, "xv", v);

@@ -226,7 +226,8 @@ int main(int argc, char **argv) {
     /* ---- files, after everything was computed -------------------------------- */
     if (args.dump) {
         npy_make_dir(args.dump);
-        npy_save_in(args.dump, "x", x);                           /* (bsz, seqlen, d_in), the input */
+        npy_save_in(args.dump, "x", x);  /* the input; with the weights below, a run to replay */
+        mha_save(m, args.dump);  /* wq.npy ... as --weights reads them */
         npy_save_in(args.dump, "xq", tr.xq);                      /* (bsz, n_heads, seqlen, head_dim) */
         npy_save_in(args.dump, "xk", tr.xk);
         npy_save_in(args.dump, "xv", tr.xv);

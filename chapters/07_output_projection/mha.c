@@ -137,6 +137,12 @@ MultiHeadAttention *mha_load(ModelArgs args, const char *dir) {
     return mha_build(args, qkv, nn_linear_from("wo", w, b));
 }
 
+void mha_save(const MultiHeadAttention *m, const char *dir) {
+    qkv_save(m->qkv, dir);                        /* wq wk wv [bq bk bv] */
+    npy_save_in(dir, "wo", m->wo->weight);        /* (d_out, d_out)      */
+    if (m->wo->bias) npy_save_in(dir, "bo", m->wo->bias);
+}
+
 void mha_train(MultiHeadAttention *m) {
     /* model.train(): every nn.Dropout inside the module drops again */
     m->attn_dropout.training = true;

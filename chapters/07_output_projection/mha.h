@@ -82,6 +82,10 @@ MultiHeadAttention *mha_default(const Args *args, Tensor **x);
 /* max_seq_len of mha_default for these flags. */
 int64_t mha_default_max_seq_len(const Args *args);
 
+/* Write wq wk wv wo (and bq bk bv bo when present) .npy into dir, the
+ * layout mha_load reads (a state_dict as files). */
+void mha_save(const MultiHeadAttention *m, const char *dir);
+
 void mha_train(MultiHeadAttention *m);   /* model.train() */
 void mha_eval(MultiHeadAttention *m);    /* model.eval()  */
 

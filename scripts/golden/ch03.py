@@ -125,3 +125,39 @@ def make(out_dir, save):
     save_weights(save, "bad_3d/", [wa[0], wa[1], wa[2].reshape(2, 4, 10)], [None] * 3)
     save_weights(save, "bad_some_bias/", wa, [ba[0], None, ba[2]])       # no bk.npy
     save_weights(save, "bad_bias_len/", wa, [ba[0], ba[1][:7], ba[2]])   # bk (7,)
+    make_defaults(save)
+
+
+def default_cases(seed0, with_heads):
+    """Random shapes for the default-run fixtures, from a fixed Python RNG."""
+    import random
+    rng = random.Random(seed0)
+    cases = []
+    for seed in (0, 1, 42, 123, 2**31 - 1):
+        for _ in range(2):
+            heads = rng.randint(1, 4) if with_heads else 1
+            t = rng.randint(1, 9)
+            cases.append(dict(seed=seed, b=rng.randint(1, 3), t=t, i=rng.randint(1, 12),
+                              o=heads * rng.randint(1, 4), h=heads,
+                              p=rng.choice([0.0, 0.1, 0.25, 0.5]), L=t + rng.randint(0, 5),
+                              bias=rng.random() < 0.3))
+    return cases
+
+
+def make_defaults(save):
+    """Default runs of build/chapter3: torch.manual_seed(seed); W_query, W_key,
+    W_value = nn.Linear(d_in, d_out, bias); x = torch.randn(B, T, d_in);
+    output, p_attn = attention(W_query(x), W_key(x), W_value(x))."""
+    import torch.nn as nn
+    with torch.no_grad():
+        for c in default_cases(3003, False):
+            torch.manual_seed(c["seed"])
+            wq = nn.Linear(c["i"], c["o"], bias=c["bias"])
+            wk = nn.Linear(c["i"], c["o"], bias=c["bias"])
+            wv = nn.Linear(c["i"], c["o"], bias=c["bias"])
+            x = torch.randn(c["b"], c["t"], c["i"])
+            out, _ = attention(wq(x), wk(x), wv(x))
+            name = "default/s%d_b%d_t%d_i%d_o%d%s" % (c["seed"], c["b"], c["t"], c["i"], c["o"],
+                                                      "_bias" if c["bias"] else "")
+            save(name + "/x", x)
+            save(name + "/out", out)

@@ -100,3 +100,61 @@ def make(out_dir, save):
             r = forward(x, wq, wk, wv, c[4], c[5])
             for key in ("xq", "xk", "xv", "scores", "attn_weights", "output"):
                 save(name + "/" + key, r[key])
+    make_defaults(save)
+
+
+def default_cases(seed0, with_heads):
+    """Random shapes for the default-run fixtures, from a fixed Python RNG."""
+    import random
+    rng = random.Random(seed0)
+    cases = []
+    for seed in (0, 1, 42, 123, 2**31 - 1):
+        for _ in range(2):
+            heads = rng.randint(1, 4) if with_heads else 1
+            t = rng.randint(1, 9)
+            cases.append(dict(seed=seed, b=rng.randint(1, 3), t=t, i=rng.randint(1, 12),
+                              o=heads * rng.randint(1, 4), h=heads,
+                              p=rng.choice([0.0, 0.1, 0.25, 0.5]), L=t + rng.randint(0, 5),
+                              bias=rng.random() < 0.3))
+    return cases
+
+
+def default_forward(c, attn_dropout=None):
+    """torch.manual_seed(seed); W_query, W_key, W_value; x = torch.randn(B, T, d_in);
+    then chapter 5's forward with a (1, 1, L, L) mask buffer sliced to T."""
+    torch.manual_seed(c["seed"])
+    wq = nn.Linear(c["i"], c["o"], bias=c["bias"])
+    wk = nn.Linear(c["i"], c["o"], bias=c["bias"])
+    wv = nn.Linear(c["i"], c["o"], bias=c["bias"])
+    x = torch.randn(c["b"], c["t"], c["i"])
+    bsz, seqlen, h = c["b"], c["t"], c["h"]
+    head_dim = c["o"] // h
+    xq = wq(x).view(bsz, seqlen, h, head_dim).transpose(1, 2)
+    xk = wk(x).view(bsz, seqlen, h, head_dim).transpose(1, 2)
+    xv = wv(x).view(bsz, seqlen, h, head_dim).transpose(1, 2)
+    scores = torch.matmul(xq, xk.transpose(2, 3)) / math.sqrt(head_dim)
+    mask = torch.triu(torch.full((1, 1, c["L"], c["L"]), float("-inf")), diagonal=1)
+    scores = scores + mask[:, :, :seqlen, :seqlen]
+    weights = F.softmax(scores.float(), dim=-1).type_as(xq)
+    if attn_dropout is not None:
+        weights = attn_dropout(weights)
+    output = torch.matmul(weights, xv).transpose(1, 2).contiguous().view(bsz, seqlen, -1)
+    return x, output
+
+
+def default_name(c, mode=None):
+    """s<seed>_b<B>_t<T>_i<d_in>_o<d_out>_h<H>[_p<p>]_L<L>[_bias][_<mode>]"""
+    name = "default/s%d_b%d_t%d_i%d_o%d_h%d" % (c["seed"], c["b"], c["t"], c["i"], c["o"], c["h"])
+    if mode is not None:
+        name += "_p%g" % c["p"]
+    name += "_L%d" % c["L"] + ("_bias" if c["bias"] else "")
+    return name + ("_" + mode if mode else "")
+
+
+def make_defaults(save):
+    """Default runs of build/chapter5: PyTorch's numbers from a seed alone."""
+    with torch.no_grad():
+        for c in default_cases(5005, True):
+            x, out = default_forward(c)
+            save(default_name(c) + "/x", x)
+            save(default_name(c) + "/out", out)

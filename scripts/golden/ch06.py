@@ -1,8 +1,11 @@
 """Golden fixtures for chapter 6 (dropout on the attention weights): tests/fixtures/ch06/.
 
-PyTorch's dropout mask comes from its own generator and cannot be
-reproduced in C, so these fixtures are the cases where nn.Dropout is
-deterministic. The statistics of the random case are tested in C.
+The cases below are those where nn.Dropout is deterministic (eval, p = 0,
+p = 1). The default runs (default/<case>/) are random and still exact:
+torch.manual_seed(seed), W_query, W_key, W_value, x = torch.randn(...),
+then nn.Dropout(p) in training mode draws its mask from the same generator,
+which build/chapter6 reproduces (a PyTorch without MKL; see the chapter's
+README).
 
 One folder per case (named as in ch05.py, with input.npy and weights/):
 
@@ -17,7 +20,7 @@ One folder per case (named as in ch05.py, with input.npy and weights/):
 import torch
 import torch.nn as nn
 
-from golden.ch05 import case_name, forward, make_case, save_case
+from golden.ch05 import case_name, default_cases, default_forward, default_name, forward, make_case, save_case
 
 NAME = "ch06"
 SEED = 6006
@@ -50,3 +53,13 @@ def make(out_dir, save):
 
             drop = nn.Dropout(1.0)                        # training mode, p = 1
             save(name + "/output_p1", forward(x, wq, wk, wv, h, causal, drop)["output"])
+
+    with torch.no_grad():
+        for c in default_cases(6006, True):
+            for mode in ("train", "eval"):
+                drop = nn.Dropout(c["p"])
+                if mode == "eval":
+                    drop.eval()
+                x, out = default_forward(c, drop)
+                save(default_name(c, mode) + "/x", x)
+                save(default_name(c, mode) + "/out", out)

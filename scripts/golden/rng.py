@@ -15,6 +15,7 @@ low 32 bits of a seed count). Per seed <s> (files are <kind>_<s>.npy):
                 randint(0, 2**33 + 7, (4,)) split as (v >> 20, v & 0xFFFFF)
   linear_<s>    manual_seed(s); then nn.Linear(i, o, bias) for LINEAR_SHAPES,
                 every weight then bias, flattened and concatenated
+  randn_big_<s> manual_seed(s); torch.randn(4000), for s = 0 and 2**31-1
   dropout_<s>   manual_seed(s); F.dropout(ones(n), p, training=True) for
                 (n, p) in DROPOUT_CASES, concatenated; then torch.randn(5)
                 (dropout with p = 1 and p = 0 draws nothing)
@@ -75,3 +76,8 @@ def make(out_dir, save):
             parts.append(F.dropout(torch.ones(n), p, training=True))
         parts.append(torch.randn(5))
         save("dropout_%d" % s, torch.cat(parts))
+
+    # randn_big_<s>: manual_seed(s); torch.randn(4000), 250 blocks of the 16-wide path
+    for s in (0, 2**31 - 1):
+        torch.manual_seed(s)
+        save("randn_big_%d" % s, torch.randn(4000))
