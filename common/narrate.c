@@ -72,9 +72,34 @@ void narrate_step(const char *fmt, ...) {
     va_end(ap);
 }
 
+/* One PyTorch line, split to fit 80 columns: at "; " (one statement per
+ * line), then before a "#" comment, then at spaces. */
 void narrate_torch(const char *line) {
     if (quiet) return;
-    printf("    PyTorch: %s\n", line);
+    const char *first = "    PyTorch: ", *indent = "             ";
+    const int width = 80, avail = width - (int)strlen(first);
+    const char *p = line;
+    int n = 0;
+    while (*p) {
+        size_t len = strlen(p), take = len;
+        const char *semi = strstr(p, "; ");
+        if (semi && (int)len > avail) take = (size_t)(semi - p) + 1;  /* keep the ';' */
+        if ((int)take > avail) {  /* still long: cut before a comment, else at a space */
+            const char *hash = strstr(p, "  #");
+            if (hash && hash > p && (size_t)(hash - p) < take && (int)(hash - p) <= avail) take = (size_t)(hash - p);
+            else {
+                size_t cut = 0;
+                for (size_t i = 1; i < take && (int)i <= avail; i++)
+                    if (p[i] == ' ') cut = i;
+                if (cut > 0) take = cut;
+            }
+        }
+        size_t shown = take;
+        while (shown > 0 && p[shown - 1] == ' ') shown--;
+        printf("%s%.*s\n", n++ ? indent : first, (int)shown, p);
+        p += take;
+        while (*p == ' ') p++;
+    }
 }
 
 void narrate_torch_seed(uint64_t seed) {
@@ -106,8 +131,14 @@ void narrate_show(const char *name, const Tensor *x) {
 void narrate_layout(const char *name, const Tensor *x) {
     if (quiet) return;
     char s[T_SHAPE_STR], st[T_SHAPE_STR];
-    printf("    %s: shape %s  strides %s  offset %lld  contiguous %s\n", name, t_shape_str(x, s),
-           t_strides_str(x, st), (long long)x->offset, t_is_contiguous(x) ? "yes" : "no");
+    char line[512];
+    int n = snprintf(line, sizeof line, "    %s: shape %s  strides %s", name, t_shape_str(x, s),
+                     t_strides_str(x, st));
+    char tail[96];
+    snprintf(tail, sizeof tail, "offset %lld  contiguous %s", (long long)x->offset,
+             t_is_contiguous(x) ? "yes" : "no");
+    if (n + 2 + (int)strlen(tail) <= 80) printf("%s  %s\n", line, tail);
+    else printf("%s\n      %s\n", line, tail);
 }
 
 void narrate_result(const char *name, const Tensor *x) { t_print_named(name, x); }

@@ -143,7 +143,25 @@ void t_fprint(FILE *out, const Tensor *x) {
 
 void t_print(const Tensor *x) { t_fprint(stdout, x); }
 
+/* Columns of the longest line t_fprint writes for x (its rows of numbers). */
+static int widest_line(const Tensor *x) {
+    if (x->ndim == 0 || t_numel(x) == 0) return 32;
+    int summarize = t_numel(x) > PRINT_THRESHOLD;
+    Fmt f = choose_format(x, summarize);
+    int indent = (int)strlen("tensor(") + x->ndim - 1;
+    int per_line = (LINE_WIDTH - indent - 1) / (f.width + 2);
+    if (per_line < 1) per_line = 1;
+    int64_t n = x->shape[x->ndim - 1];
+    if (summarize && n > 2 * EDGE_ITEMS) n = 2 * EDGE_ITEMS + 1;
+    if (n > per_line) n = per_line;
+    return indent + 1 + (int)n * (f.width + 2);
+}
+
 void t_print_named(const char *name, const Tensor *x) {
-    if (name) printf("%s = ", name);
+    /* "name = tensor(..." when that fits in 80 columns, else "name =" on its own line */
+    if (name) {
+        int cols = (int)strlen(name) + 3 + widest_line(x);
+        printf(cols > LINE_WIDTH ? "%s =\n" : "%s = ", name);
+    }
     t_fprint(stdout, x);
 }

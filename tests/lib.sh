@@ -2,7 +2,7 @@
 #
 #   . tests/lib.sh
 #   suite test_ch04_program
-#   run build/chapter4 --seq-len 5 --quiet         # sets $status, $out, $err
+#   run build/chapter4 --max-seq-len 5 --quiet         # sets $status, $out, $err
 #   expect_status 0 "default run"
 #   expect_out_contains "weights" "prints the weights"
 #   run build/chapter4 --heads 2

@@ -30,18 +30,19 @@ expect_out_lacks "PyTorch:" "--quiet has no narration"
 
 run "$P" --help
 expect_status 0 "--help"
-expect_out_contains "--seq-len" "--help lists --seq-len"
+expect_out_contains "--max-seq-len" "--help lists --max-seq-len"
+expect_out_lacks "--seq-len T" "--help does not offer --seq-len: the sentence has 6 tokens"
 expect_out_contains "--no-causal" "--help lists --no-causal"
 expect_out_contains "--q FILE" "--help lists --q"
-expect_out_contains "max_seq_len" "--help says what --seq-len means here"
+expect_out_contains "max_seq_len" "--help says what --max-seq-len means"
 
 run "$P" --no-causal
 expect_status 0 "--no-causal demo"
 expect_out_contains "chapter 2's attention()" "--no-causal is chapter 2's attention"
 expect_out_lacks "torch.triu" "--no-causal builds no mask"
 
-run "$P" --seq-len 6 --quiet
-expect_status 0 "--seq-len 6 (max_seq_len == T) is fine"
+run "$P" --max-seq-len 6 --quiet
+expect_status 0 "--max-seq-len 6 (max_seq_len == T) is fine"
 
 run "$P" --heatmap --quiet
 expect_status 0 "--heatmap"
@@ -76,8 +77,8 @@ expect_npy_close "$TMP/d/scores.npy" "$FX/prog_scores_causal.npy" 1e-5 1e-6 "dum
 expect_npy_close "$TMP/d/attn_weights.npy" "$FX/prog_weights_causal.npy" 1e-5 1e-6 "dumped attn_weights.npy"
 expect_npy_close "$TMP/d/output.npy" "$FX/prog_out_causal.npy" 1e-5 1e-6 "dumped output.npy"
 
-run "$P" $QKV --causal --seq-len 100 --quiet --output "$TMP/out100.npy"
-expect_status 0 "--seq-len 100 > T slices the buffer"
+run "$P" $QKV --causal --max-seq-len 100 --quiet --output "$TMP/out100.npy"
+expect_status 0 "--max-seq-len 100 > T slices the buffer"
 expect_npy_close "$TMP/out100.npy" "$FX/prog_out_causal.npy" 1e-5 1e-6 "a bigger buffer gives the same output"
 
 run "$P" $QKV --no-causal --quiet --output "$TMP/out_nc.npy"
@@ -88,7 +89,7 @@ run "$P" --q "$FX/prog_ns_q.npy" --k "$FX/prog_ns_k.npy" --v "$FX/prog_ns_v.npy"
 expect_status 0 "--no-causal with T != S"
 expect_npy_close "$TMP/out_ns.npy" "$FX/prog_ns_out_nocausal.npy" 1e-5 1e-6 "T != S output equals PyTorch"
 
-run "$P" --q "$FX/prog_long_q.npy" --k "$FX/prog_long_k.npy" --v "$FX/prog_long_v.npy" --seq-len 64 --quiet --output "$TMP/out_long.npy"
+run "$P" --q "$FX/prog_long_q.npy" --k "$FX/prog_long_k.npy" --v "$FX/prog_long_v.npy" --max-seq-len 64 --quiet --output "$TMP/out_long.npy"
 expect_status 0 "T == max_seq_len == 64"
 expect_npy_close "$TMP/out_long.npy" "$FX/prog_long_out_causal.npy" 1e-5 1e-6 "T = 64 output equals PyTorch"
 
@@ -110,11 +111,11 @@ expect_runtime_error "T 3 != S 7, but a causal mask needs T == S" "causal mask w
 expect_no_file "$TMP/bad3.npy" "causal mask with T != S"
 expect_no_file "$TMP/bad3" "causal mask with T != S: no dump folder"
 
-run "$P" $QKV --seq-len 4 --output "$TMP/bad4.npy"
+run "$P" $QKV --max-seq-len 4 --output "$TMP/bad4.npy"
 expect_runtime_error "sequence length 5 is longer than max_seq_len 4" "sequence longer than max_seq_len"
 expect_no_file "$TMP/bad4.npy" "sequence longer than max_seq_len"
 
-run "$P" --seq-len 4 --output "$TMP/bad5.npy"
+run "$P" --max-seq-len 4 --output "$TMP/bad5.npy"
 expect_runtime_error "sequence length 6 is longer than max_seq_len 4" "demo sentence longer than max_seq_len"
 expect_no_file "$TMP/bad5.npy" "demo sentence longer than max_seq_len"
 
@@ -147,7 +148,7 @@ expect_no_file "$TMP/bad10.npy" "--q without --k and --v"
 run "$P" --heads 2
 expect_usage_error "--heads" "--heads does not apply to chapter 4"
 
-run "$P" --seq-len 0
-expect_usage_error "--seq-len" "--seq-len 0"
+run "$P" --max-seq-len 0
+expect_usage_error "--max-seq-len" "--max-seq-len 0"
 
 finish

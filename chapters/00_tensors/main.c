@@ -15,11 +15,13 @@
 
 #include "chapters/00_tensors/tensors.h"
 
-/* Quiet-proof one-line layout, for the results of the run. */
+/* One line of the --quiet summary table (the narration shows each layout
+ * where it happens, so the table is printed only with --quiet). */
 static void result_layout(const char *what, const Tensor *x) {
     char s[T_SHAPE_STR], st[T_SHAPE_STR];
-    narrate_result_text("%-38s shape %-14s strides %-16s contiguous %s", what, t_shape_str(x, s),
-                        t_strides_str(x, st), t_is_contiguous(x) ? "yes" : "no");
+    if (!narrate_quiet()) return;
+    narrate_result_text("%-36s %-12s %-14s %s", what, t_shape_str(x, s), t_strides_str(x, st),
+                        t_is_contiguous(x) ? "yes" : "no");
 }
 
 /* "dim 0 has stride 1, but a contiguous (3, 2) has stride 2 there" */
@@ -214,6 +216,8 @@ int main(int argc, char **argv) {
 
     /* ---- results ---------------------------------------------------------- */
     if (!narrate_quiet()) printf("\nLayouts:\n");
+    if (narrate_quiet())
+        narrate_result_text("%-36s %-12s %-14s %s", "tensor", "shape", "strides", "contiguous");
     result_layout("x = arange(6).view(2, 3)", x);
     result_layout("x.view(3, 2)", y);
     result_layout("x.transpose(0, 1)", t);

@@ -184,9 +184,10 @@ int main(int argc, char **argv) {
     }
 
     /* ---- results ------------------------------------------------------------ */
-    if (!narrate_quiet()) printf("\nResults:\n");
-    narrate_result("attn_weights", a.weights);
-    narrate_result("output", a.output);
+    if (narrate_quiet()) {  /* the narration above has shown them already */
+        narrate_result("attn_weights", a.weights);
+        narrate_result("output", a.output);
+    }
     if (args.heatmap) {
         HeatmapOptions opt = {"attention weights (rows: queries, columns: keys)", labels, labels,
                               args.ascii, 0, true};  /* leading dims are plain batch dims */

@@ -3,7 +3,7 @@
  * Shows, on the chapter-1 sentence "Your journey starts with one step"
  * (q = k = v = its 6 token vectors):
  *   - the mask buffer, torch.triu(torch.full((1, 1, L, L), -inf), diagonal=1),
- *     built once for max_seq_len L (--seq-len) and sliced to the sequence length;
+ *     built once for max_seq_len L (--max-seq-len) and sliced to the sequence length;
  *   - scores + mask before softmax: the weights become lower-triangular and
  *     row 0 ("Your") attends only to itself;
  *   - the second spelling (boolean triu(ones) + masked_fill) giving the same weights;
@@ -49,7 +49,7 @@ static void print_results(const Attention *a) {
 /* ---- the narrated demo on the sentence ------------------------------------ */
 
 static void demo(const Args *args) {
-    const int64_t max_seq_len = args->seq_len;
+    const int64_t max_seq_len = args->max_seq_len;
     char buf[T_SHAPE_STR];
 
     narrate_title("Chapter 4: masked (causal) self-attention (Happy-LLM 2.1.5)%s",
@@ -91,10 +91,17 @@ static void demo(const Args *args) {
     narrate_step("The mask buffer: max_seq_len x max_seq_len, all -inf");
     narrate_torch("mask = torch.full((1, 1, args.max_seq_len, args.max_seq_len), float(\"-inf\"))");
     Tensor *full = t_full(SHAPE(1, 1, max_seq_len, max_seq_len), -INFINITY);  /* (1, 1, L, L) */
-    narrate_show("mask", full);
+    narrate_say("mask: shape %s, all %lld entries -inf", t_shape_str(full, buf),
+                (long long)t_numel(full));
     narrate_why("the model builds it once, in __init__, for the longest sequence it will ever see "
-                "(max_seq_len = %lld here, --seq-len), and keeps it with register_buffer: saved "
+                "(max_seq_len = %lld here, --max-seq-len), and keeps it with register_buffer: saved "
                 "with the model, never trained.", (long long)max_seq_len);
+    narrate_say("Happy-LLM 2.1.5 builds it 3-D, torch.full((1, L, L), ...), and slices "
+                "mask[:, :seqlen, :seqlen]; 2.1.6 builds it 4-D, (1, 1, L, L), for scores of "
+                "shape (B, n_heads, T, T), and slices mask[:, :, :seqlen, :seqlen]. Either "
+                "broadcasts, but keep each slice with its own mask: mask[:, :, :T, :T] on the "
+                "3-D one is an IndexError, and mask[:, :T, :T] on the 4-D one gives "
+                "(1, 1, T, L), which fails to add to (B, H, T, T) unless T = L.");
 
     narrate_step("Keep -inf only above the diagonal");
     narrate_torch("mask = torch.triu(mask, diagonal=1)");
@@ -111,7 +118,7 @@ static void demo(const Args *args) {
     narrate_why("the top-left T x T corner of the causal mask is the causal mask of T, so one "
                 "buffer serves every length up to max_seq_len; the slice is a view (strides of "
                 "the %s buffer), not a copy.", t_shape_str(mask, buf));
-    narrate_say("A sequence longer than max_seq_len has no mask to slice: try --seq-len 4 and "
+    narrate_say("A sequence longer than max_seq_len has no mask to slice: try --max-seq-len 4 and "
                 "the program stops with \"sequence length 6 is longer than max_seq_len 4\". "
                 "(PyTorch would quietly cut the slice to 4 x 4 and then fail in the addition "
                 "with a broadcast error.)");
@@ -125,13 +132,17 @@ static void demo(const Args *args) {
                 "0, and softmax still gives exp(0) = 1 a share.)");
 
     narrate_step("Softmax: the weights are lower-triangular");
-    narrate_torch("scores = F.softmax(scores.float(), dim=-1)");
+    narrate_torch("scores = F.softmax(scores.float(), dim=-1).type_as(xq)");
     Attention a = masked_attention(query, key, value, mask);
     narrate_show("attn_weights", a.weights);
     narrate_show("attn_weights[0]", t_select(a.weights, 0, 0));
     narrate_why("exp(-inf) = 0, so every future token gets weight exactly 0 and each row still "
                 "sums to 1 over tokens 0..t. Row 0 (\"Your\") has only itself to look at: "
                 "[1, 0, 0, 0, 0, 0].");
+    narrate_say(".float() runs the softmax in float32 even when the model computes in float16 "
+                "or bfloat16, where exp overflows and small weights round away; .type_as(xq) "
+                "casts the weights back to xq's dtype for the matmul with xv. Here everything "
+                "is float32 already, so both are no-ops.");
 
     narrate_step("The output: a weighted sum of the values it may see");
     narrate_torch("output = torch.matmul(scores, xv)");
@@ -200,13 +211,13 @@ static void run_files(const Args *args) {
     Tensor *mask = NULL, *mask_T = NULL;
     if (args->causal) {
         int64_t T = t_size(query, -2);
-        /* the buffer is made for max_seq_len: --seq-len when given, else this sequence's T */
-        int64_t max_seq_len = (args->given & CLI_SEQ_LEN) ? args->seq_len : (T > 0 ? T : 1);
+        /* the buffer is made for max_seq_len: --max-seq-len when given, else this sequence's T */
+        int64_t max_seq_len = (args->given & CLI_MAX_SEQ_LEN) ? args->max_seq_len : (T > 0 ? T : 1);
         narrate_step("The causal mask buffer, max_seq_len = %lld", (long long)max_seq_len);
         narrate_torch("mask = torch.triu(torch.full((1, 1, max_seq_len, max_seq_len), float(\"-inf\")), diagonal=1)");
         mask = causal_mask(max_seq_len, 1);  /* (1, 1, L, L) */
         narrate_layout("mask", mask);
-        narrate_why("--seq-len sets max_seq_len; a sequence longer than it has no mask to slice.");
+        narrate_why("--max-seq-len sets max_seq_len; a sequence longer than it has no mask to slice.");
         narrate_step("Masked attention: scaled scores, plus the sliced mask, softmax, times v");
         narrate_torch("scores = scores + self.mask[:, :, :seqlen, :seqlen]; F.softmax(scores, dim=-1) @ v");
     } else {
@@ -233,12 +244,12 @@ int main(int argc, char **argv) {
     t_scope_begin();
     CliSpec spec = {0};
     spec.program = "chapter4";
-    spec.summary = "Masked (causal) self-attention, Happy-LLM 2.1.5: triu(full(-inf), diagonal=1) added "
-                   "to the scores before softmax.\n--seq-len is max_seq_len, the size of the mask buffer "
-                   "(the sentence has 6 tokens; with --q/--k/--v it defaults to T).";
-    spec.flags = CLI_SEED | CLI_SEQ_LEN | CLI_CAUSAL | CLI_QUIET | CLI_DUMP | CLI_HEATMAP | CLI_QKV | CLI_OUTPUT;
+    spec.summary = "Masked (causal) self-attention, Happy-LLM 2.1.5: triu(full(-inf), diagonal=1)\n"
+                   "added to the scores before softmax. The sentence has 6 tokens (T); --max-seq-len\n"
+                   "sets max_seq_len, the size of the mask buffer (with --q/--k/--v, T by default).";
+    spec.flags = CLI_SEED | CLI_MAX_SEQ_LEN | CLI_CAUSAL | CLI_QUIET | CLI_DUMP | CLI_HEATMAP | CLI_QKV | CLI_OUTPUT;
     spec.defaults.seed = 123;
-    spec.defaults.seq_len = 8;
+    spec.defaults.max_seq_len = 8;
     spec.defaults.causal = true;
     Args args = cli_parse(&spec, argc, argv);
     narrate_set_quiet(args.quiet);

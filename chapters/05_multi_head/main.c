@@ -187,6 +187,25 @@ int main(int argc, char **argv) {
                 "are concatenated, %s -> %s. Chapter 7 adds W_o to mix them.",
                 t_shape_str(heads.output, s1), t_shape_str(output, s2));
 
+    /* ---- the wrong split: view without transpose ----------------------------- */
+    narrate_step("A common mistake: view straight into heads, without transpose");
+    narrate_torch("xq_wrong = xq.view(bsz, n_heads, seqlen, head_dim)   # no transpose");
+    Tensor *q_wrong = t_view(xq, SHAPE(bsz, n_heads, seqlen, head_dim));  /* same shape as q */
+    Tensor *k_wrong = t_view(xk, SHAPE(bsz, n_heads, seqlen, head_dim));
+    Tensor *v_wrong = t_view(xv, SHAPE(bsz, n_heads, seqlen, head_dim));
+    narrate_show("xq[0, 0] (right)", t_select(t_select(q, 0, 0), 0, 0));
+    narrate_show("xq_wrong[0, 0]", t_select(t_select(q_wrong, 0, 0), 0, 0));
+    narrate_why("the shapes agree, so PyTorch raises nothing. But head 0 should hold "
+                "columns 0..%lld of every token; xq_wrong[0, 0] is just the first "
+                "seqlen x head_dim numbers in memory: token 0's whole row, then token 1's, "
+                "and so on. Heads and tokens are mixed.", (long long)(head_dim - 1));
+    Attention wrong = masked_attention(q_wrong, k_wrong, v_wrong, mask);
+    Tensor *output_wrong = t_view(t_contiguous(wrong.output), SHAPE(bsz, seqlen, d_out));
+    narrate_show("output (right)", output);
+    narrate_show("output_wrong", output_wrong);
+    narrate_say("max |output_wrong - output| = %.4f: the same shapes, different numbers.",
+                t_max_abs_diff(output_wrong, output));
+
     /* ---- the same in one call, and as n single heads -------------------------- */
     narrate_step("The same in one call");
     narrate_torch("split -> scaled attention per head -> merge   # multi_head_attention()");
