@@ -307,9 +307,7 @@ static void block_words(char *buf, size_t len, int64_t n, int64_t f, const char 
     else snprintf(buf, len, "%lld %s (the last %s: %lld)", (long long)f, whats, what, (long long)last);
 }
 
-static bool is_masked(float v) {
-    return isnan(v) || v == 0.0f || (isinf(v) && v < 0);
-}
+static bool is_neg_inf(float v) { return isinf(v) && v < 0; }
 
 /* ---- one grid ------------------------------------------------------------------- */
 
@@ -325,7 +323,7 @@ static int clamp_width(const HeatmapOptions *opt) {
 /* Draw x[lead..., :, :] where x has nlead leading dims. */
 static void draw_grid(FILE *f, const Tensor *x, int nlead, const int64_t *lead,
                       const HeatmapOptions *opt, const char *title) {
-    static const HeatmapOptions defaults = {NULL, NULL, NULL, false, 0, false};
+    static const HeatmapOptions defaults = {NULL, NULL, NULL, false, 0, false, NULL, false};
     if (!opt) opt = &defaults;
     const bool ascii = opt->ascii;
     const int W = clamp_width(opt);
@@ -399,18 +397,20 @@ static void draw_grid(FILE *f, const Tensor *x, int nlead, const int64_t *lead,
     double *sum = (double *)t_alloc((size_t)nr * (size_t)nc * sizeof *sum);
     int64_t *cnt = (int64_t *)t_alloc((size_t)nr * (size_t)nc * sizeof *cnt);
     int64_t idx[T_MAX_DIMS];
-    int64_t n_nan = 0, n_masked = 0;
+    int64_t n_nan = 0, n_masked = 0, n_zero = 0;
     for (int k = 0; k < nlead; k++) idx[k] = lead[k];
     for (int64_t i = 0; i < T; i++) {
         idx[nlead] = i;
         for (int64_t j = 0; j < S; j++) {
             idx[nlead + 1] = j;
             float v = t_get_n(x, nlead + 2, idx);
-            if (is_masked(v)) {
-                n_masked++;
-                if (isnan(v)) n_nan++;
+            bool masked = is_neg_inf(v) || (opt->scores && is_neg_inf(t_get_n(opt->scores, nlead + 2, idx)));
+            if (masked || isnan(v)) {
+                if (masked) n_masked++;
+                else n_nan++;
                 continue;
             }
+            if (v == 0.0f) n_zero++;  /* exactly 0 without a mask: underflow */
             size_t b = (size_t)(i / fr) * (size_t)nc + (size_t)(j / fc);
             sum[b] += v;
             cnt[b]++;
@@ -418,14 +418,25 @@ static void draw_grid(FILE *f, const Tensor *x, int nlead, const int64_t *lead,
     }
     bool any = false;
     double vmin = 0, vmax = 0;
-    for (size_t b = 0; b < (size_t)nr * (size_t)nc; b++) {
-        if (!cnt[b]) continue;
-        sum[b] /= (double)cnt[b];
-        if (!isfinite(sum[b])) continue;
-        if (!any || sum[b] < vmin) vmin = sum[b];
-        if (!any || sum[b] > vmax) vmax = sum[b];
-        any = true;
+    /* per-row scale: each row's own min and max (rmin/rmax); else one for all */
+    double *rmin = (double *)t_alloc((size_t)nr * sizeof *rmin);
+    double *rmax = (double *)t_alloc((size_t)nr * sizeof *rmax);
+    for (int r = 0; r < nr; r++) {
+        bool row_any = false;
+        for (int c = 0; c < nc; c++) {
+            size_t b = (size_t)r * (size_t)nc + (size_t)c;
+            if (!cnt[b]) continue;
+            sum[b] /= (double)cnt[b];
+            if (!isfinite(sum[b])) continue;
+            if (!row_any || sum[b] < rmin[r]) rmin[r] = sum[b];
+            if (!row_any || sum[b] > rmax[r]) rmax[r] = sum[b];
+            row_any = true;
+            if (!any || sum[b] < vmin) vmin = sum[b];
+            if (!any || sum[b] > vmax) vmax = sum[b];
+            any = true;
+        }
     }
+    const bool per_row = opt->row_scale;
     const double range = vmax - vmin;
 
     /* -- column header -- */
@@ -490,12 +501,13 @@ static void draw_grid(FILE *f, const Tensor *x, int nlead, const int64_t *lead,
                 line_str(&line, mask);
             } else {
                 double v = sum[b];
+                double lo = per_row ? rmin[r] : vmin, span = per_row ? rmax[r] - rmin[r] : range;
                 int lev;
                 if (isnan(v)) lev = 1;   /* +inf and -inf in one block */
                 else if (!isfinite(v)) lev = v > 0 ? nlevels - 1 : 1;
-                else if (range <= 0) lev = nlevels - 1;
+                else if (span <= 0) lev = nlevels - 1;
                 else {
-                    lev = 1 + (int)((v - vmin) / range * (nlevels - 1));
+                    lev = 1 + (int)((v - lo) / span * (nlevels - 1));
                     if (lev >= nlevels) lev = nlevels - 1;
                     if (lev < 1) lev = 1;
                 }
@@ -539,11 +551,23 @@ static void draw_grid(FILE *f, const Tensor *x, int nlead, const int64_t *lead,
                  (long long)n_nan, n_nan == 1 ? "value" : "values", mask);
         wrap_text(f, &line, text, W, 6);
     }
+    if (n_zero > 0) {
+        snprintf(text, sizeof text, "note: %lld %s exactly 0 where no mask put -inf (exp underflowed, "
+                 "or dropout); shaded as the value 0, not as %s", (long long)n_zero,
+                 n_zero == 1 ? "weight is" : "weights are", mask);
+        wrap_text(f, &line, text, W, 6);
+    }
 
     /* -- legend: the value where each level starts -- */
     Wrap wr = {&line, f, W, 8};
     line_str(&line, "legend:");
-    if (!any) {
+    if (any && per_row) {
+        char word[160];
+        snprintf(word, sizeof word, "per row: %s = the row's smallest weight, %s = its largest "
+                 "(all rows: min %s, max %s)", ascii ? "." : UNI_LEVELS[1],
+                 ascii ? "@" : UNI_LEVELS[UNI_NLEVELS - 1], fmt_num(vmin, 4, num1), fmt_num(vmax, 4, num2));
+        wrap_word(&wr, word);
+    } else if (!any) {
         bool posinf = false;
         for (size_t b = 0; b < (size_t)nr * (size_t)nc; b++) posinf = posinf || (cnt[b] && sum[b] > 0);
         wrap_word(&wr, posinf ? "no finite values" : "every entry is masked");
@@ -576,14 +600,23 @@ static void draw_grid(FILE *f, const Tensor *x, int nlead, const int64_t *lead,
         wrap_word_sep(&wr, text, " ");
     }
     line_end(f, &line);
-    line_pad_to(&line, 8);
-    snprintf(text, sizeof text, "%s masked (exactly 0, -inf or NaN)", mask);
-    wrap_text(f, &line, text, W, 10);
+    if (n_masked > 0) {
+        line_pad_to(&line, 8);
+        snprintf(text, sizeof text, "%s masked (-inf in the scores)", mask);
+        wrap_text(f, &line, text, W, 10);
+    }
 
     t_scope_end();
 }
 
 /* ---- public ---------------------------------------------------------------------- */
+
+static void check_scores_shape(const Tensor *weights, const HeatmapOptions *opt) {
+    char s1[T_SHAPE_STR], s2[T_SHAPE_STR];
+    if (opt && opt->scores && !t_same_shape(opt->scores, weights))
+        t_error("heatmap: scores %s must have the shape of the weights %s (they mark the masked entries)",
+                t_shape_str(opt->scores, s1), t_shape_str(weights, s2));
+}
 
 void heatmap_fprint(FILE *f, const Tensor *weights, const HeatmapOptions *opt) {
     if (!weights) t_error("heatmap: weights is NULL");
@@ -593,6 +626,7 @@ void heatmap_fprint(FILE *f, const Tensor *weights, const HeatmapOptions *opt) {
                 "(heatmap_print_all draws one grid per leading index)",
                 t_shape_str(weights, s));
     }
+    check_scores_shape(weights, opt);
     draw_grid(f, weights, 0, NULL, opt, opt ? opt->title : NULL);
 }
 
@@ -603,6 +637,7 @@ void heatmap_fprint_all(FILE *f, const Tensor *weights, const HeatmapOptions *op
         t_error("heatmap: attention weights need at least 2 dims (..., T, S), got shape %s",
                 t_shape_str(weights, s));
     }
+    check_scores_shape(weights, opt);
     const int nlead = weights->ndim - 2;
     const char *prefix = opt && opt->title && *opt->title ? opt->title : NULL;
     int64_t count = 1;

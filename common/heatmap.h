@@ -8,7 +8,7 @@
  *     ...
  *     rows: 6 queries, columns: 6 keys
  *     legend: ░ 0.15  ▒ 0.36  ▓ 0.58  █ 0.79  (min 0.1529, max 1.0000)
- *             · masked (exactly 0, -inf or NaN)
+ *             · masked (-inf in the scores)
  *
  * Rows are queries, columns keys. Unicode shades ░▒▓█ by default, or the
  * plain ramp " .:-=+*#%@" with ascii = true (then the output is pure ASCII:
@@ -16,8 +16,14 @@
  * characters in labels become '?'). Shades are relative to the min..max of
  * the unmasked values shown: the smallest gets ░ ('.'), the largest █ ('@');
  * the ramp's blank is never used, so every unmasked entry shows some ink.
- * Entries that are -inf, NaN or exactly 0 (after masking and softmax) are
- * drawn as '·' (masked) so the causal triangle is plain to see.
+ * An entry is drawn as '·' (masked) only where the mask put -inf: where
+ * the drawn value itself is -inf, or where opt->scores (the scores before
+ * softmax, same shape) is -inf. A weight that is exactly 0 although nothing
+ * masked it (exp underflowed) is a value like any other, shaded as 0, and a
+ * note counts such weights. NaN is drawn like '·' and reported.
+ * With opt->row_scale every row is shaded on its own min..max, so the
+ * differences inside a row show even when another row holds the largest
+ * weight (the legend then says "per row").
  *
  * Fits max_width columns (labels are cut, columns narrowed, then written
  * vertically). Longer sequences are downsampled: more than HEATMAP_MAX_ROWS
@@ -40,6 +46,9 @@ typedef struct {
     int max_width;             /* columns available; 0 means 80 (at least 24)  */
     bool index_titles;         /* print_all: title grids "index (i, j)" instead of
                                   "batch b, head h" (plain batch dims, chapters 1, 2, 4) */
+    const Tensor *scores;      /* same shape as the weights, or NULL: -inf marks
+                                  a masked entry (the scores after the mask)      */
+    bool row_scale;            /* shade each row on its own min..max              */
 } HeatmapOptions;
 
 #define HEATMAP_MAX_ROWS  32   /* more queries than this are averaged in blocks */

@@ -32,7 +32,7 @@ expect_out_contains "(default 0.1)" "--help shows the default p"
 
 run "$P" --dropout 0.5 --heatmap --quiet
 expect_status 0 "--heatmap"
-expect_out_contains "after dropout (dropped cells show as masked): batch 0, head 1" "one grid per head, after dropout"
+expect_out_contains "after dropout (dropped cells are 0): batch 0, head 1" "one grid per head, after dropout"
 expect_out_contains "weights before dropout: batch 0, head 1" "the weights before dropout are drawn too"
 
 # ---- reproducible, and chapter 5 in eval ------------------------------------------

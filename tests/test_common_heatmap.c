@@ -117,6 +117,21 @@ static Tensor *causal_weights(int64_t T) {
     return w;
 }
 
+/* The scores that go with causal_weights: -inf above the diagonal (the mask). */
+static Tensor *causal_scores(int64_t T) {
+    Tensor *s = t_zeros(SHAPE(T, T));
+    for (int64_t i = 0; i < T; i++)
+        for (int64_t j = i + 1; j < T; j++) t_set(s, -INFINITY, i, j);
+    return s;
+}
+
+/* Options that mark causal_weights(T)'s masked entries. */
+static HeatmapOptions causal_opt(int64_t T) {
+    HeatmapOptions opt = {NULL, NULL, NULL, false, 0, false, NULL, false};
+    opt.scores = causal_scores(T);
+    return opt;
+}
+
 /* Grid cell (i, j) of a drawing without labels for a matrix of fewer than 10
  * rows and columns: row label "i", one space, then cells 2 wide, 1 apart. */
 static const char *cell(const char *text, int64_t i, int64_t j) {
@@ -131,7 +146,8 @@ static const char *cell(const char *text, int64_t i, int64_t j) {
 
 static void test_causal_triangle_is_masked_above_the_diagonal(void) {
     Tensor *w = causal_weights(6);
-    char *text = render(w, NULL, false);
+    HeatmapOptions opt = causal_opt(6);
+    char *text = render(w, &opt, false);
     for (int64_t i = 0; i < 6; i++)
         for (int64_t j = 0; j < 6; j++) {
             const char *g = cell(text, i, j);
@@ -158,7 +174,7 @@ static void test_largest_value_is_full_block_and_smallest_lightest(void) {
 
 static void test_ascii_mode_is_pure_ascii_with_at_for_the_largest(void) {
     static const char *const odd[] = {"caf\xc3\xa9", "\xe6\x88\x91", "tab\there", "bad\xff"};
-    HeatmapOptions opt = {"ascii \xe2\x80\x94 title", odd, odd, true, 0, false};
+    HeatmapOptions opt = {"ascii \xe2\x80\x94 title", odd, odd, true, 0, false, causal_scores(4), false};
     Tensor *w = causal_weights(4);
     char *text = render(w, &opt, false);
     for (const unsigned char *p = (const unsigned char *)text; *p; p++)
@@ -175,7 +191,7 @@ static void test_ascii_mode_is_pure_ascii_with_at_for_the_largest(void) {
 }
 
 static void test_token_labels_on_rows_and_columns(void) {
-    HeatmapOptions opt = {"causal attention weights", TOKENS, TOKENS, false, 0, false};
+    HeatmapOptions opt = {"causal attention weights", TOKENS, TOKENS, false, 0, false, causal_scores(6), false};
     char *text = render(causal_weights(6), &opt, false);
     CHECK(strncmp(text, "causal attention weights\n", 25) == 0);
     for (int i = 0; i < 6; i++) {
@@ -210,7 +226,8 @@ static void test_indices_label_rows_and_columns_without_tokens(void) {
 }
 
 static void test_200x200_fits_80_columns_and_says_it_is_downsampled(void) {
-    char *text = render(causal_weights(200), NULL, false);
+    HeatmapOptions opt = causal_opt(200);
+    char *text = render(causal_weights(200), &opt, false);
     CHECK_MSG(widest_line(text) <= 80, "a line is %d columns wide\n%s", widest_line(text), text);
     CHECK_STR_CONTAINS(text, "200 queries downsampled to");
     CHECK_STR_CONTAINS(text, "200 keys downsampled to");
@@ -240,7 +257,7 @@ static void test_narrow_width_is_respected_with_long_labels(void) {
     for (int k = 0; k < 4; k++)
         for (int ascii = 0; ascii < 2; ascii++) {
             HeatmapOptions opt = {"a title that is a little too long for a narrow terminal window",
-                                  words, words, ascii != 0, widths[k], false};
+                                  words, words, ascii != 0, widths[k], false, NULL, false};
             char *text = render(small, &opt, false);
             CHECK_MSG(widest_line(text) <= widths[k], "a line is %d columns wide, limit %d\n%s",
                       widest_line(text), widths[k], text);
@@ -266,7 +283,7 @@ static void test_block_mean_of_constant_blocks_is_that_constant(void) {
     Tensor *w = t_zeros(SHAPE(64, 64));
     for (int64_t i = 0; i < 64; i++)
         for (int64_t j = 0; j < 64; j++) t_set(w, j < 32 ? 0.9f : 0.1f, i, j);
-    HeatmapOptions opt = {NULL, NULL, NULL, false, 40, false};
+    HeatmapOptions opt = {NULL, NULL, NULL, false, 40, false, NULL, false};
     char *text = render(w, &opt, false);
     const char *row = line_starting(text, "0-1 ");
     CHECK(row != NULL);
@@ -301,7 +318,9 @@ static void test_strided_input_is_read_through_its_strides(void) {
     /* the transpose of a causal matrix is masked *below* the diagonal */
     Tensor *wt = t_transpose(causal_weights(4), 0, 1);
     CHECK(!t_is_contiguous(wt));
-    char *text = render(wt, NULL, false);
+    HeatmapOptions opt = causal_opt(4);
+    opt.scores = t_transpose(opt.scores, 0, 1);
+    char *text = render(wt, &opt, false);
     CHECK_STR_CONTAINS(cell(text, 3, 0), MASKED);
     CHECK(is_shade(cell(text, 0, 3)));
     CHECK_STR_CONTAINS(cell(text, 0, 0), SHADE_FULL);
@@ -315,7 +334,7 @@ static void test_uniform_weights_are_all_full_and_say_so(void) {
 
 static void test_print_all_draws_one_titled_grid_per_head(void) {
     Tensor *w = t_softmax(t_randn(SHAPE(1, 2, 3, 3)), -1);
-    HeatmapOptions opt = {"attn_weights", NULL, NULL, false, 0, false};
+    HeatmapOptions opt = {"attn_weights", NULL, NULL, false, 0, false, NULL, false};
     char *text = render(w, &opt, true);
     CHECK(line_starting(text, "attn_weights: batch 0, head 0") != NULL);
     CHECK(line_starting(text, "attn_weights: batch 0, head 1") != NULL);
@@ -365,8 +384,49 @@ static void test_empty_and_fully_masked_grids_do_not_crash(void) {
     CHECK_EQ_INT(count_of(text, MASKED), 5);   /* 4 cells + the legend */
 }
 
+/* An exact 0 that no mask put there (exp underflow) is a weight of 0, not
+ * "masked"; only -inf in the scores (or in the drawn tensor) is. */
+static void test_underflow_zero_is_not_masked(void) {
+    float v[4] = {1.0f, 0.0f, 0.5f, 0.5f};   /* row 0: softmax([0, -200]) underflows */
+    char *text = render(t_from_array(SHAPE(2, 2), v), NULL, false);
+    CHECK(is_shade(cell(text, 0, 1)));
+    CHECK_STR_CONTAINS(cell(text, 0, 1), SHADE_LIGHT);
+    CHECK_STR_CONTAINS(text, "1 weight is exactly 0 where no mask put -inf");
+    CHECK(strstr(text, "masked (-inf") == NULL);  /* no masked entry, no masked legend */
+    /* the same zero is masked when the scores say -inf there */
+    float sc[4] = {0.0f, -INFINITY, 0.1f, 0.2f};
+    HeatmapOptions opt = {NULL, NULL, NULL, false, 0, false, t_from_array(SHAPE(2, 2), sc), false};
+    text = render(t_from_array(SHAPE(2, 2), v), &opt, false);
+    CHECK_STR_CONTAINS(cell(text, 0, 1), MASKED);
+    CHECK_STR_CONTAINS(text, "masked (-inf in the scores)");
+    CHECK(strstr(text, "exactly 0 where") == NULL);
+    /* scores of another shape: one sentence */
+    opt.scores = t_zeros(SHAPE(3, 2));
+    FILE *f = tmpfile();
+    if (!f) return;
+    CHECK_ERROR(heatmap_fprint(f, t_from_array(SHAPE(2, 2), v), &opt),
+                "heatmap: scores (3, 2) must have the shape of the weights (2, 2)");
+    fclose(f);
+}
+
+/* row_scale: each row runs from the lightest to the darkest shade on its own. */
+static void test_row_scale_shades_each_row(void) {
+    float v[6] = {0.90f, 0.05f, 0.05f,     /* one dominant row */
+                  0.20f, 0.22f, 0.24f};    /* a flat row: all light on one scale */
+    char *text = render(t_from_array(SHAPE(2, 3), v), NULL, false);
+    CHECK_STR_CONTAINS(cell(text, 1, 2), SHADE_LIGHT);
+    HeatmapOptions opt = {NULL, NULL, NULL, false, 0, false, NULL, true};
+    text = render(t_from_array(SHAPE(2, 3), v), &opt, false);
+    CHECK_STR_CONTAINS(cell(text, 1, 0), SHADE_LIGHT);
+    CHECK_STR_CONTAINS(cell(text, 1, 2), SHADE_FULL);
+    CHECK_STR_CONTAINS(cell(text, 0, 0), SHADE_FULL);
+    CHECK_STR_CONTAINS(text, "per row:");
+}
+
 int main(void) {
     RUN(test_causal_triangle_is_masked_above_the_diagonal);
+    RUN(test_underflow_zero_is_not_masked);
+    RUN(test_row_scale_shades_each_row);
     RUN(test_largest_value_is_full_block_and_smallest_lightest);
     RUN(test_ascii_mode_is_pure_ascii_with_at_for_the_largest);
     RUN(test_token_labels_on_rows_and_columns);

@@ -190,7 +190,7 @@ int main(int argc, char **argv) {
     }
     if (args.heatmap) {
         HeatmapOptions opt = {"attention weights (rows: queries, columns: keys)", labels, labels,
-                              args.ascii, 0, true};  /* leading dims are plain batch dims */
+                              args.ascii, 0, true, NULL, args.row_scale};  /* plain batch dims */
         printf("\n");
         heatmap_print_all(a.weights, &opt);
     }

@@ -74,7 +74,7 @@ static Tensor *scaling_table(const Args *args) {
 }
 
 static void draw(const char *title, const Tensor *w, const char *const *labels, const Args *args) {
-    HeatmapOptions opt = {title, labels, labels, args->ascii, 0, true};  /* plain batch dims */
+    HeatmapOptions opt = {title, labels, labels, args->ascii, 0, true, NULL, args->row_scale};  /* batch dims */
     if (w->ndim == 2) heatmap_fprint(stdout, w, &opt);
     else heatmap_print_all(w, &opt);
 }

@@ -47,7 +47,7 @@ static void report_scores(const char *what, const Tensor *scores) {
 }
 
 static void draw(const char *title, const Tensor *w, const Args *args) {
-    HeatmapOptions opt = {title, NULL, NULL, args->ascii, 0, false};
+    HeatmapOptions opt = {title, NULL, NULL, args->ascii, 0, false, NULL, args->row_scale};
     heatmap_print_all(w, &opt);
 }
 

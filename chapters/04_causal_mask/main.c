@@ -16,8 +16,12 @@
 
 #include "causal_mask.h"
 
-static void draw_heatmap(const Args *args, const Tensor *weights, const char *title, bool labels) {
+/* scores: after the mask (its -inf entries are drawn as masked), or NULL */
+static void draw_heatmap(const Args *args, const Tensor *weights, const Tensor *scores, const char *title,
+                         bool labels) {
     HeatmapOptions opt = {0};
+    opt.scores = scores;
+    opt.row_scale = args->row_scale;
     opt.title = title;
     opt.rows = labels ? SENTENCE_WORDS : NULL;
     opt.cols = labels ? SENTENCE_WORDS : NULL;
@@ -82,7 +86,7 @@ static void demo(const Args *args) {
                     "word that comes after it. Fine for an encoder (BERT), a leak for a language "
                     "model; run without --no-causal to mask it.",
                     (double)t_get(a.weights, 0, SENTENCE_TOKENS - 1));
-        if (args->heatmap) draw_heatmap(args, a.weights, "attention weights (no mask)", true);
+        if (args->heatmap) draw_heatmap(args, a.weights, NULL, "attention weights (no mask)", true);
         print_results(&a);
         write_outputs(args, NULL, &a);
         return;
@@ -189,7 +193,7 @@ static void demo(const Args *args) {
                 "row is NaN, output row 0 is NaN, and in training the loss becomes NaN. The other "
                 "rows quietly lose the token itself. diagonal=1 keeps the diagonal.");
 
-    if (args->heatmap) draw_heatmap(args, a.weights, "attention weights (causal)", true);
+    if (args->heatmap) draw_heatmap(args, a.weights, a.scores, "attention weights (causal)", true);
     print_results(&a);
     write_outputs(args, mask_T, &a);
 }
@@ -235,7 +239,8 @@ static void run_files(const Args *args) {
     narrate_why(args->causal ? "weights above the diagonal are 0: query t only sees keys 0..t."
                              : "every query sees every key.");
 
-    if (args->heatmap) draw_heatmap(args, a.weights, args->causal ? "attention weights (causal)" : "attention weights", false);
+    if (args->heatmap) draw_heatmap(args, a.weights, a.scores,
+                                    args->causal ? "attention weights (causal)" : "attention weights", false);
     print_results(&a);
     write_outputs(args, mask_T, &a);
 }

@@ -150,6 +150,8 @@ int main(int argc, char **argv) {
         HeatmapOptions opt = {0};
         opt.title = args.causal ? "attention weights (causal)" : "attention weights";
         opt.ascii = args.ascii;
+        opt.scores = heads.scores;  /* -inf where the mask is */
+        opt.row_scale = args.row_scale;
         heatmap_print_all(heads.weights, &opt);  /* one grid per (batch, head) */
     }
 

@@ -141,12 +141,14 @@ int main(int argc, char **argv) {
     if (args.heatmap) {
         HeatmapOptions opt = {0};
         opt.ascii = args.ascii;
+        opt.scores = scores;  /* -inf where the mask is */
+        opt.row_scale = args.row_scale;
         bool dropping = attn_dropout.training && attn_dropout.p > 0.0;
         opt.title = dropping ? "attention weights before dropout" : "attention weights";
         heatmap_print_all(attn_weights, &opt);  /* one grid per (batch, head) */
         if (dropping) {
-            opt.title = "attention weights after dropout (dropped cells show as masked)";
-            heatmap_print_all(attn_dropped, &opt);  /* dropped entries are exactly 0: drawn as masked */
+            opt.title = "attention weights after dropout (dropped cells are 0)";
+            heatmap_print_all(attn_dropped, &opt);  /* dropped entries are exactly 0, shaded as 0 */
         }
     }
 

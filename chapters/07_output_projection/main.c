@@ -140,6 +140,8 @@ int main(int argc, char **argv) {
         HeatmapOptions opt = {0};
         opt.title = a->causal ? "attention weights (causal)" : "attention weights";
         opt.ascii = args.ascii;
+        opt.scores = tr.scores;  /* -inf where the mask is */
+        opt.row_scale = args.row_scale;
         heatmap_print_all(tr.attn_weights, &opt);  /* one grid per (batch, head) */
     }
 
