@@ -1,6 +1,6 @@
 /* state.h — a folder of .npy files as a state_dict (model.load_state_dict).
  *
- * A weights folder holds one file per parameter, named as in DESIGN.md:
+ * A weights folder holds one file per parameter, named as in the README:
  * wq.npy wk.npy wv.npy (nn.Linear layout (d_out, d_in)), wo.npy, and the
  * optional biases bq.npy bk.npy bv.npy bo.npy.
  */

@@ -1,4 +1,4 @@
-/* tensor.h — the Tensor of this project: what torch.Tensor is to the seed code.
+/* tensor.h — the Tensor of this project: what torch.Tensor is to Happy-LLM's code.
  *
  * A Tensor is float32 data seen through a shape, strides and an offset over
  * a Storage that several tensors may share. view / transpose / permute /

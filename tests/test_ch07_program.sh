@@ -20,7 +20,8 @@ expect_out_contains "parameters: 3 x 8 x 10 (wq, wk, wv) + 8 x 8 (wo) + 8 (bo) =
 expect_out_contains "PyTorch: torch.manual_seed(123)" "names the seed it replays"
 expect_out_contains "shape (3, 5, 8)" "output of the seed's example is (3, 5, 8)"
 expect_out_contains "d_in = 10 != d_out = 8" "explains the residual"
-expect_out_contains "#121 and #141" "names the Happy-LLM issues"
+expect_out_contains "issues #121" "names the Happy-LLM issues"
+expect_out_contains "#141" "names the Happy-LLM issues (2)"
 
 run "$P" --quiet
 expect_status 0 "--quiet"

@@ -1,6 +1,6 @@
 /* main.c — chapter 0: tensors in memory.
  *
- * Before any attention, the moves the seed code makes on its tensors:
+ * Before any attention, the moves Happy-LLM 2.1.6's MultiHeadAttention makes on its tensors:
  * shape and strides, view (zero copy), transpose(1, 2) (strides swap, the
  * tensor is no longer contiguous), why view() then needs contiguous() (the
  * error, caught, then the fix), nn.Linear as x·Wᵀ + b, the split and merge of

@@ -156,7 +156,7 @@ int main(int argc, char **argv) {
         is_sentence = true;
     }
 
-    narrate_title("Chapter 1 -- dot-product attention: a soft dictionary lookup (Happy-LLM 2.1.1-2.1.3)");
+    narrate_title("Chapter 1: dot-product attention, a soft dictionary lookup (2.1.1-2.1.3)");
     Attention a;
     if (is_sentence) {
         soft_dictionary();

@@ -53,7 +53,7 @@ static Tensor *scaling_table(const Args *args) {
             n++;
         }
     }
-    narrate_result_text("Scaling experiment: %d pairs q, k ~ N(0, 1) per d_k; %d rows of %lld scores q·k_j",
+    narrate_result_text("Scaling experiment: %d pairs q, k ~ N(0, 1) per d_k; %d rows of %lld scores",
                         EXP_PAIRS, EXP_ROWS, (long long)args->seq_len);
     narrate_result_text("(a uniform row has largest weight 1/%lld = %.3f and entropy log %lld = %.3f)",
                         (long long)args->seq_len, 1.0 / (double)args->seq_len, (long long)args->seq_len,

@@ -1,6 +1,6 @@
 /* causal_mask.c — chapter 4: the causal mask, added to the scores before softmax.
  *
- * Mirrors Happy-LLM 2.1.5 (and the seed's MultiHeadAttention):
+ * Mirrors Happy-LLM 2.1.5 (and 2.1.6's MultiHeadAttention):
  *
  *     mask = torch.full((1, 1, args.max_seq_len, args.max_seq_len), float("-inf"))
  *     mask = torch.triu(mask, diagonal=1)

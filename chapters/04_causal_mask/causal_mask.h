@@ -7,7 +7,8 @@
  *     scores = F.softmax(scores.float(), dim=-1)   # future positions get weight 0
  *
  * Token t may look at tokens 0..t, never at t+1.. (the future). The other
- * spelling in the seed notes (Raschka) is a boolean mask and masked_fill:
+ * spelling, in the 手撕 MHA class of the README (Raschka's), is a boolean
+ * mask and masked_fill:
  *
  *     mask_bool = torch.triu(torch.ones(T, T), diagonal=1).bool()
  *     attn_scores.masked_fill_(mask_bool, -torch.inf)

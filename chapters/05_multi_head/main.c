@@ -11,7 +11,7 @@
  *     why contiguous() is needed before view;
  *   - that a wrapper of n_heads single-head attentions (Raschka's
  *     MultiHeadAttentionWrapper) gives the same output: 矩阵内积再拼接 = 拼接矩阵再内积.
- * There is no W_o yet (chapter 7). Causal by default, like the seed's runnable
+ * There is no W_o yet (chapter 7). Causal by default, like the 手撕 MHA
  * class; --no-causal is the Happy-LLM class's default is_causal=False.
  *
  *     build/chapter5                                   the demo above
@@ -40,7 +40,7 @@ int main(int argc, char **argv) {
     defaults.causal = true;
     CliSpec spec = {"chapter5",
                     "Chapter 5: multi-head attention, split and merge (Happy-LLM 2.1.6), without W_o.\n"
-                    "Causal by default, like the seed's runnable MultiHeadAttention; --no-causal is\n"
+                    "Causal by default, like the README's 手撕 MHA class; --no-causal is\n"
                     "the Happy-LLM class's default (is_causal=False). With --input/--weights the sizes\n"
                     "and biases come from the files, and --heads must divide their d_out.",
                     CLI_SEED | CLI_BATCH | CLI_SEQ_LEN | CLI_MAX_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_HEADS | CLI_CAUSAL |
@@ -75,8 +75,8 @@ int main(int argc, char **argv) {
     narrate_show("x", x);
     narrate_say("wq.weight, wk.weight, wv.weight: %s each (d_out, d_in)%s", t_shape_str(p->wq->weight, s1),
                 p->wq->bias ? ", with biases" : "");
-    narrate_why("d_in = %lld is the width of each token vector (the book's n_embd); d_out = %lld is the "
-                "width of q, k and v (the book's dim), which the heads will share.",
+    narrate_why("d_in = %lld is the width of each token vector and d_out = %lld the width of q, k "
+                "and v, which the heads will share (Happy-LLM 2.1.6 uses args.dim for both).",
                 (long long)d_in, (long long)d_out);
 
     /* ---- projections --------------------------------------------------------- */
@@ -85,7 +85,7 @@ int main(int argc, char **argv) {
     Tensor *xq, *xk, *xv;
     qkv_project(p, x, &xq, &xk, &xv);  /* (bsz, seqlen, d_out) each */
     narrate_show("xq", xq);
-    narrate_why("the seed's nn.Linear(args.dim, args.n_heads * self.head_dim): one (d_out, d_in) matrix "
+    narrate_why("Happy-LLM's nn.Linear(args.dim, args.n_heads * self.head_dim): one (d_out, d_in) matrix "
                 "holds the n_heads small (head_dim, d_in) matrices stacked row after row, so one matmul "
                 "projects for every head.");
 

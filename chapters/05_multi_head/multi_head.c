@@ -1,6 +1,6 @@
 /* multi_head.c — chapter 5: split d_out into heads, attend per head, merge.
  *
- * Mirrors the forward() of the seed's MultiHeadAttention (Happy-LLM 2.1.6):
+ * Mirrors the forward() of Happy-LLM 2.1.6's MultiHeadAttention:
  *
  *     xq = xq.view(bsz, seqlen, self.n_local_heads, self.head_dim)
  *     xq = xq.transpose(1, 2)                          # (bsz, n_heads, seqlen, head_dim)

@@ -3,7 +3,7 @@
  * Runs chapter 5's multi-head self-attention (batch 1, 4 tokens, d_in 6,
  * d_out 4, 2 heads, causal) with self.attn_dropout applied to the weights
  * after softmax and before @ xv, and shows:
- *   - training mode (the default, p = 0.1 as in the seed): about p of the
+ *   - training mode (the default, p = 0.1 as in the 手撕 script): about p of the
  *     weights become 0 and the others are divided by 1 - p (inverted dropout);
  *   - that the rows then no longer sum to 1, and why that is fine: every
  *     weight keeps its expectation, (1 - p) * w / (1 - p) + p * 0 = w, and the

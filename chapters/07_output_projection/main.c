@@ -1,22 +1,23 @@
-/* main.c — chapter 7: the output projection W_o and resid_dropout, the complete
+/* main.c — chapter 7: the output projection W_o, the complete
  * MultiHeadAttention (Happy-LLM 2.1.6).
  *
- * Runs the seed's example -- torch.manual_seed(123); MultiHeadAttention(d_in=10,
- * d_out=8, seq_len=5, dropout=0.1, num_heads=2); x = torch.randn(3, 5, 10) --
- * through one call of mha_forward() and walks through what it did:
- *   - the module: wq, wk, wv (d_out, d_in), the new wo (d_out, d_out) with the
- *     seed's out_proj bias, two dropouts, the causal mask buffer, and the
- *     parameter count (3 * d_out * d_in + d_out * d_out + d_out = 312);
+ * Runs the 手撕 MHA script quoted in the README -- torch.manual_seed(123);
+ * MultiHeadAttention(d_in=10, d_out=8, context_length=10, dropout=0.1,
+ * num_heads=2); x = torch.randn(3, 5, 10); print(model(x)) -- and prints the
+ * same numbers (common/rng.h draws what PyTorch draws), then walks through
+ * one call of mha_forward():
+ *   - the module: wq, wk, wv (d_out, d_in), the new wo (d_out, d_out) with
+ *     out_proj's bias, one dropout on the weights, the causal mask buffer
+ *     (max_seq_len = 2 * T by default, sliced to T), and the parameter count
+ *     (3 * d_out * d_in + d_out * d_out + d_out = 312);
  *   - chapters 3-6 step by step: project, split, scaled scores + mask,
  *     softmax, attn_dropout, @ xv, merge;
  *   - this chapter: output = self.wo(output), which mixes the heads (each
- *     output feature is a sum over every head), and self.resid_dropout;
+ *     output feature is a sum over every head); --resid-dropout adds
+ *     Happy-LLM's second dropout, self.resid_dropout;
  *   - why a Transformer block needs d_out == d_in: it adds this output to x.
- * Our generator is not PyTorch's, so the numbers differ from the seed's
- * printout; tests/test_ch07.c loads PyTorch's own weights and inputs and shows
- * that the computation gives PyTorch's output.
  *
- *     build/chapter7                                   the seed's example, training mode
+ *     build/chapter7                                   the 手撕 script, training mode
  *     build/chapter7 --eval                            dropout off (model.eval())
  *     build/chapter7 --d-in 8 --d-out 8 --heads 4      d_out == d_in: the residual works
  *     build/chapter7 --input X.npy --weights DIR --eval --output OUT.npy
@@ -37,12 +38,13 @@ int main(int argc, char **argv) {
     defaults.causal = true;
     CliSpec spec = {"chapter7",
                     "Chapter 7: the output projection W_o and resid_dropout -- the complete\n"
-                    "MultiHeadAttention (Happy-LLM 2.1.6). Default: the seed's example (batch 3, seq 5,\n"
-                    "d_in 10, d_out 8, 2 heads, dropout 0.1, causal, qkv_bias False, out_proj with bias)\n"
-                    "in training mode; --eval turns dropout off. --bias adds biases to W_q, W_k, W_v.\n"
-                    "With --input/--weights the sizes come from the files: wq wk wv (d_out, d_in),\n"
-                    "wo (d_out, d_out), biases when bq bk bv (all three) or bo are in the folder;\n"
-                    "--seq-len then sets max_seq_len (the mask buffer), by default the input's T.",
+                    "MultiHeadAttention (Happy-LLM 2.1.6). Default: the 手撕 MHA script of the\n"
+                    "README, torch.manual_seed(N), MultiHeadAttention(10, 8, 2 * T, 0.1, 2),\n"
+                    "x = torch.randn(3, 5, 10), with PyTorch's numbers, in training mode; --eval\n"
+                    "turns dropout off; --bias is qkv_bias=True; --resid-dropout adds Happy-LLM's\n"
+                    "resid_dropout. With --input/--weights the sizes come from the files: wq wk wv\n"
+                    "(d_out, d_in), wo (d_out, d_out), biases when bq bk bv (all three) or bo are\n"
+                    "there; --max-seq-len (or --seq-len) sets max_seq_len, by default the input's T.",
                     CLI_SEED | CLI_BATCH | CLI_SEQ_LEN | CLI_MAX_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_HEADS | CLI_DROPOUT |
                         CLI_EVAL | CLI_RESID | CLI_CAUSAL | CLI_BIAS | CLI_QUIET | CLI_DUMP | CLI_HEATMAP | CLI_INPUT |
                         CLI_OUTPUT,
@@ -53,7 +55,7 @@ int main(int argc, char **argv) {
     t_manual_seed(args.seed);
     char s1[T_SHAPE_STR], s2[T_SHAPE_STR];
 
-    narrate_title("Chapter 7: the output projection -- the complete MultiHeadAttention (Happy-LLM 2.1.6)");
+    narrate_title("Chapter 7: the output projection, the complete MultiHeadAttention (2.1.6)");
 
     /* ---- the module and the input --------------------------------------------- */
     MultiHeadAttention *m;
@@ -81,7 +83,7 @@ int main(int argc, char **argv) {
     if (args.eval) mha_eval(m);  /* model.eval(): both dropouts off */
     const ModelArgs *a = &m->args;
     const int64_t n_heads = a->n_heads, head_dim = m->head_dim;
-    narrate_say("ModelArgs: d_in = %lld (n_embd), d_out = %lld (dim), n_heads = %lld, head_dim = %lld, "
+    narrate_say("ModelArgs: d_in = %lld, d_out = %lld, n_heads = %lld, head_dim = %lld, "
                 "max_seq_len = %lld, dropout = %g (%s), causal = %s, qkv_bias = %s, out bias = %s",
                 (long long)a->d_in, (long long)a->d_out, (long long)n_heads, (long long)head_dim,
                 (long long)a->max_seq_len, a->dropout, m->attn_dropout.training ? "training" : "eval",
@@ -90,7 +92,7 @@ int main(int argc, char **argv) {
 
     /* ---- the parameters ------------------------------------------------------- */
     narrate_step("The parameters: wq, wk, wv from chapter 3, and the new wo");
-    narrate_torch(a->out_bias ? "self.out_proj = nn.Linear(d_out, d_out)      # Happy-LLM: self.wo, bias=False"
+    narrate_torch(a->out_bias ? "self.out_proj = nn.Linear(d_out, d_out)   # Happy-LLM: wo, bias=False"
                               : "self.wo = nn.Linear(args.n_heads * self.head_dim, args.dim, bias=False)");
     narrate_say("wq.weight, wk.weight, wv.weight: %s each (d_out, d_in)%s", t_shape_str(m->qkv->wq->weight, s1),
                 a->qkv_bias ? ", with biases (d_out,)" : ", no biases");
@@ -165,7 +167,7 @@ int main(int argc, char **argv) {
 
     /* ---- this chapter: W_o ------------------------------------------------------- */
     narrate_step("The output projection W_o mixes the heads");
-    narrate_torch("output = self.wo(output)        # the seed: context_vec = self.out_proj(context_vec)");
+    narrate_torch("output = self.wo(output)   # 手撕 class: context_vec = self.out_proj(context_vec)");
     narrate_show("projected", tr.projected);
     {
         /* projected[0, 0, 0] = sum over heads of wo[0, head's columns] . merged[0, 0, head's columns] + bo[0] */
@@ -190,15 +192,20 @@ int main(int argc, char **argv) {
                 "what the heads found separately is combined (and, in a block, mapped back to the width "
                 "the residual adds to).");
 
-    narrate_step("resid_dropout on the projected output");
-    narrate_torch("output = self.resid_dropout(output)");
-    narrate_show("output", output);
-    narrate_say("%lld of %lld outputs are 0 after resid_dropout", (long long)count_zeros(output),
-                (long long)t_numel(output));
-    narrate_why("a second nn.Dropout with the same p, on what the attention hands to the residual "
-                "connection (the seed's Raschka class has only the first one). %s",
-                m->resid_dropout.training && a->dropout > 0.0 ? "--eval turns both off."
-                                                               : "Off here: the output equals projected.");
+    if (a->resid_dropout) {
+        narrate_step("resid_dropout on the projected output (Happy-LLM's class)");
+        narrate_torch("output = self.resid_dropout(output)");
+        narrate_show("output", output);
+        narrate_say("%lld of %lld outputs are 0 after resid_dropout", (long long)count_zeros(output),
+                    (long long)t_numel(output));
+        narrate_why("a second nn.Dropout with the same p, on what the attention hands to the "
+                    "residual connection; the 手撕 class has only the first one. %s",
+                    m->resid_dropout.training && a->dropout > 0.0 ? "--eval turns both off."
+                                                                   : "Off here: output == projected.");
+    } else {
+        narrate_say("output = projected: the 手撕 class has one dropout, on the weights "
+                    "(--resid-dropout adds Happy-LLM's second one, on the output).");
+    }
 
     /* ---- the residual --------------------------------------------------------------- */
     narrate_step("Why a Transformer block needs d_out == d_in");
@@ -214,11 +221,11 @@ int main(int argc, char **argv) {
                     (long long)a->d_in);
     }
     narrate_why("a block adds the attention's output back to its input, so wo must map to the input's "
-                "width: d_out == d_in. The seed's standalone class may use d_in 10 and d_out 8; in a "
-                "model both are one number. Happy-LLM's code blurs the two: its assert checks "
-                "args.n_embd %% args.n_heads, but wq = nn.Linear(args.dim, ...) reads args.dim as the input "
-                "width and wo maps back to args.dim, so it only works when n_embd == dim (readers asked "
-                "about this in Happy-LLM issues #121 and #141).");
+                "width: d_out == d_in. The 手撕 class may use d_in 10 and d_out 8; in a "
+                "model both are one number. Happy-LLM 2.1.6 uses args.dim for both: "
+                "wq = nn.Linear(args.dim, n_heads * head_dim) and wo maps back to args.dim; only "
+                "its assert reads another name, args.n_embd %% args.n_head (readers asked about "
+                "this in Happy-LLM issues #121 and #141).");
 
     if (narrate_quiet()) {
         narrate_result("output", output);

@@ -49,7 +49,7 @@ ModelArgs seed_args(int64_t d_in, int64_t d_out, int64_t seq_len, double dropout
     a.n_heads = num_heads;
     a.max_seq_len = seq_len;  /* register_buffer('mask', torch.triu(torch.ones(seq_len, seq_len), 1)) */
     a.dropout = dropout;
-    a.causal = true;          /* the seed's class always masks the future */
+    a.causal = true;          /* the 手撕 class always masks the future */
     a.qkv_bias = false;       /* qkv_bias=False                          */
     a.out_bias = true;        /* self.out_proj = nn.Linear(d_out, d_out): bias=True by default */
     a.resid_dropout = false;  /* one nn.Dropout, on the attention weights only */
@@ -183,7 +183,7 @@ static void check_forward(const MultiHeadAttention *m, const Tensor *q, const Te
 Tensor *mha_forward(const MultiHeadAttention *m, const Tensor *q, const Tensor *k, const Tensor *v,
                     MhaTrace *trace) {
     check_forward(m, q, k, v);
-    /* BEGIN BLANK mha_forward level=3 hint="The seed's forward, one chapter per line: project (wq, wk, wv), split_heads, scaled_scores, apply_causal_mask when causal, t_softmax, attn_dropout, weighted_sum with xv, merge_heads, self.wo, resid_dropout; fill *trace when it is not NULL." */
+    /* BEGIN BLANK mha_forward level=3 hint="Happy-LLM 2.1.6's forward, one chapter per line: project (wq, wk, wv), split_heads, scaled_scores, apply_causal_mask when causal, t_softmax, attn_dropout, weighted_sum with xv, merge_heads, self.wo, then resid_dropout if the module has one; fill *trace when it is not NULL." */
     int64_t n_heads = m->args.n_heads;
     /* xq, xk, xv = self.wq(q), self.wk(k), self.wv(v) */
     Tensor *xq, *xk, *xv;                                   /* (bsz, seqlen, d_out), (bsz, kvlen, d_out) x 2 */

@@ -21,8 +21,8 @@
 #include "chapters/06_dropout/dropout.h"
 
 typedef struct {
-    int64_t d_in;         /* n_embd: width of the input                    */
-    int64_t d_out;        /* dim: width of q, k, v and of the output       */
+    int64_t d_in;         /* width of the input (Happy-LLM: args.dim)       */
+    int64_t d_out;        /* width of q, k, v and of the output (args.dim)  */
     int64_t n_heads;
     int64_t max_seq_len;  /* size of the causal mask buffer                */
     double dropout;       /* attn_dropout (and resid_dropout) probability  */

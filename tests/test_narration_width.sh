@@ -1,0 +1,59 @@
+#!/bin/sh
+# test_narration_width.sh — every chapter's default run (chapters 0-8, no
+# flags) prints no line wider than 80 columns, counted in terminal columns
+# (a CJK character takes two), and so does the --heatmap run of chapters 1-7.
+. tests/lib.sh
+suite test_narration_width
+
+# Columns of the widest line of a file: UTF-8 decoded by hand (POSIX awk counts
+# bytes), CJK ideographs and fullwidth forms count 2.
+widest() { # FILE
+    od -An -v -tu1 "$1" | awk '
+        function flush() { if (col > max) { max = col; line = n } }
+        BEGIN { col = 0; max = 0; n = 1; need = 0 }
+        {
+            for (i = 1; i <= NF; i++) {
+                b = $i + 0
+                if (b == 10) { flush(); col = 0; n++; need = 0; continue }
+                if (need > 0) {            # continuation byte
+                    cp = cp * 64 + (b % 64); need--
+                    if (need == 0) col += (cp >= 4352 && (cp <= 4447 || (cp >= 11904 && cp <= 42191) || (cp >= 44032 && cp <= 55203) || (cp >= 63744 && cp <= 64255) || (cp >= 65040 && cp <= 65049) || (cp >= 65072 && cp <= 65135) || (cp >= 65280 && cp <= 65376) || (cp >= 65504 && cp <= 65510))) ? 2 : 1
+                    continue
+                }
+                if (b < 128) { col++ }
+                else if (b >= 240) { cp = b % 8; need = 3 }
+                else if (b >= 224) { cp = b % 16; need = 2 }
+                else if (b >= 192) { cp = b % 32; need = 1 }
+            }
+        }
+        END { flush(); print max, line }'
+}
+
+check_width() { # DESC ARGS...
+    desc=$1
+    shift
+    run "$@"
+    expect_status 0 "$desc"
+    set -- $(widest "$TMP/out")
+    if [ "$1" -le 80 ]; then _ok; else _bad "$desc: line $2 is $1 columns wide (at most 80): $(sed -n "$2p" "$TMP/out")"; fi
+}
+
+for n in 0 1 2 3 4 5 6 7 8; do
+    check_width "build/chapter$n" "$BUILD/chapter$n"
+done
+for n in 1 2 3 4 5 6 7; do
+    check_width "build/chapter$n --heatmap" "$BUILD/chapter$n" --heatmap
+done
+
+# the checker itself: a 81-column line and a 41-ideograph line (82 columns) fail
+printf '%081d\n' 0 > "$TMP/w81"
+set -- $(widest "$TMP/w81")
+if [ "$1" -eq 81 ]; then _ok; else _bad "widest counts 81 ASCII columns as $1"; fi
+printf '注意力注意力注意力注意力注意力注意力注意力注意力注意力注意力注意力注意力注意力注意\n' > "$TMP/wcjk"
+set -- $(widest "$TMP/wcjk")
+if [ "$1" -eq 82 ]; then _ok; else _bad "widest counts 41 ideographs as $1 columns, not 82"; fi
+printf 'x ███ · ░\n' > "$TMP/wbox"
+set -- $(widest "$TMP/wbox")
+if [ "$1" -eq 9 ]; then _ok; else _bad "widest counts box shades as $1 columns, not 9"; fi
+
+finish
