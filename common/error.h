@@ -13,7 +13,7 @@
 
 #include <stddef.h>
 
-/* Exit codes of every program (README: "Exit status"). */
+/* Exit codes of every program: 0 ok, 1 runtime error, 2 usage error (README). */
 enum { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2 };
 
 /* A hook gets the finished sentence. It must not return (exit or longjmp);

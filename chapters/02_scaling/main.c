@@ -122,7 +122,8 @@ int main(int argc, char **argv) {
         key = t_randn(SHAPE(args.seq_len, args.d_k));   /* (T, d_k) */
         value = t_randn(SHAPE(args.seq_len, args.d_k)); /* (T, d_v) with d_v = d_k */
         narrate_show("query", query);
-        narrate_why("entries with variance 1, like the activations of a trained network after a LayerNorm.");
+        narrate_why("entries with mean 0 and variance 1: the Transformer paper's assumption when it "
+                    "explains the sqrt(d_k).");
     } else {
         narrate_step("Chapter 1's sentence \"Your journey starts with one step\": 6 tokens, 3 dims");
         narrate_torch("inputs = torch.tensor([[0.43, 0.15, 0.89], ...])   # query = key = value = inputs");
