@@ -226,7 +226,8 @@ int64_t rng_randint(Rng *r, int64_t low, int64_t high) {
 
 double rng_kaiming_uniform_bound(int64_t fan_in) {
     double a = sqrt(5.0);
-    double gain = sqrt(2.0 / (1.0 + a * a));  /* calculate_gain('leaky_relu', a) */
+    double a2 = a * a;                     /* 5.000000000000001, as in Python */
+    double gain = sqrt(2.0 / (1.0 + a2));  /* calculate_gain('leaky_relu', a) */
     double std = gain / sqrt((double)fan_in);
     return sqrt(3.0) * std;
 }
