@@ -49,7 +49,7 @@ static void check_layout(const char *file, int line, const char *name, const Ten
 
 static Tensor *a6(void) { return t_view(t_arange(6), SHAPE(2, 3)); }
 static Tensor *a24(void) { return t_view(t_arange(24), SHAPE(2, 3, 4)); }
-/* the seed's split: view(b, t, n_heads, head_dim).transpose(1, 2) */
+/* Happy-LLM's split: view(b, t, n_heads, head_dim).transpose(1, 2) */
 static Tensor *split(void) { return t_transpose(t_view(a24(), SHAPE(2, 3, 2, 2)), 1, 2); }
 
 /* ---- contiguous_strides ------------------------------------------------- */

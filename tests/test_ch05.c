@@ -174,7 +174,7 @@ static void test_longer_mask_buffer(void) {
     CHECK_TENSOR_CLOSE(a.output, fx(c, "output.npy"), RTOL, ATOL);
 }
 
-/* ---- the seed's claims ------------------------------------------------------ */
+/* ---- Happy-LLM's claims ------------------------------------------------------ */
 
 /* 矩阵内积再拼接 = 拼接矩阵再内积: head h of split_heads(x @ Wqᵀ) is x @ Wq[h rows]ᵀ. */
 static void test_one_projection_equals_per_head(void) {

@@ -1,6 +1,6 @@
 /* test_ch07.c — chapter 7, the complete MultiHeadAttention, against PyTorch
  * (tests/fixtures/ch07, written by scripts/golden/ch07.py): Happy-LLM's class
- * (causal, and cross-attention with S != T), the seed's runnable class,
+ * (causal, and cross-attention with S != T), the 手撕 MHA class of the README,
  * torch.nn.MultiheadAttention itself, and a sweep of random configurations
  * (B, T = 1, d_in != d_out, 1-8 heads, every bias mode, causal on and off).
  * Then the properties PyTorch cannot check for us (its dropout draws differ
@@ -131,7 +131,7 @@ static void test_happy_llm_cross_attention_matches_pytorch(void) {
     check_group("happy_cross");
 }
 
-/* ---- (b) the seed's runnable class -------------------------------------------- */
+/* ---- (b) the 手撕 MHA class of the README -------------------------------------------- */
 
 static void test_seed_class_matches_pytorch_in_eval(void) {
     Group g = load_group("seed");
@@ -333,11 +333,11 @@ static void test_dropouts_act_where_the_seed_puts_them(void) {
 
 static void test_parameter_counts(void) {
     Tensor *counts = load_fixture("ch07/param_counts.npy");   /* sum(p.numel()) in PyTorch */
-    /* the seed's example: 3 * 8 * 10 + 8 * 8 + 8 */
+    /* the 手撕 script: 3 * 8 * 10 + 8 * 8 + 8 */
     MultiHeadAttention *m = mha_new(seed_args(10, 8, 5, 0.1, 2));
     CHECK_EQ_INT(mha_num_params(m), 312);
     CHECK_EQ_INT(mha_num_params(m), (int64_t)t_get(counts, 0));
-    /* GPT-2 size, as the seed's class builds it: 768 wide, 12 heads, qkv_bias=False, out bias */
+    /* GPT-2 size, as the 手撕 class builds it: 768 wide, 12 heads, qkv_bias=False, out bias */
     m = mha_new(seed_args(768, 768, 16, 0.0, 12));
     CHECK_EQ_INT(mha_num_params(m), 2360064);
     CHECK_EQ_INT(mha_num_params(m), (int64_t)t_get(counts, 1));
@@ -371,7 +371,7 @@ static void test_residual_needs_d_out_equal_d_in(void) {
 
 /* ---- errors ------------------------------------------------------------------------ */
 
-/* TMP_DIR/name holding the seed's weights except `skip` (may be NULL). */
+/* TMP_DIR/name holding the 手撕 script's weights except `skip` (may be NULL). */
 static const char *seed_weights_copy(const char *name, const char *skip) {
     static char dir[256];
     static const char *const files[] = {"wq", "wk", "wv", "wo", "bo", "bq", "bk", "bv"};

@@ -16,9 +16,9 @@ run "$P"
 expect_status 0 "default run"
 expect_out_contains "[1]" "numbered steps"
 expect_out_contains "PyTorch: output = self.wo(output)" "the W_o step names its PyTorch line"
-expect_out_contains "parameters: 3 x 8 x 10 (wq, wk, wv) + 8 x 8 (wo) + 8 (bo) = 312" "the seed's parameter count"
+expect_out_contains "parameters: 3 x 8 x 10 (wq, wk, wv) + 8 x 8 (wo) + 8 (bo) = 312" "the 手撕 script's parameter count"
 expect_out_contains "PyTorch: torch.manual_seed(123)" "names the seed it replays"
-expect_out_contains "shape (3, 5, 8)" "output of the seed's example is (3, 5, 8)"
+expect_out_contains "shape (3, 5, 8)" "output of the 手撕 script is (3, 5, 8)"
 expect_out_contains "d_in = 10 != d_out = 8" "explains the residual"
 expect_out_contains "issues #121" "names the Happy-LLM issues"
 expect_out_contains "#141" "names the Happy-LLM issues (2)"
@@ -43,8 +43,8 @@ expect_out_contains "batch 0, head 3" "one heatmap per head"
 
 # ---- .npy runs against PyTorch -------------------------------------------------
 run "$P" --input "$F/seed/x.npy" --weights "$F/seed/weights" --eval --output "$OUT"
-expect_status 0 "the seed's class in eval"
-expect_npy_close "$OUT" "$F/seed/out.npy" 1e-5 1e-6 "the seed's class == PyTorch (eval)"
+expect_status 0 "the 手撕 class in eval"
+expect_npy_close "$OUT" "$F/seed/out.npy" 1e-5 1e-6 "the 手撕 class == PyTorch (eval)"
 rm -f "$OUT"
 
 run "$P" --input "$F/seed/x.npy" --weights "$F/seed/weights" --dropout 0 --output "$OUT"
@@ -54,7 +54,7 @@ rm -f "$OUT"
 
 run "$P" --input "$F/seed/x.npy" --weights "$F/seed/weights" --eval --no-causal --output "$OUT"
 expect_status 0 "--no-causal"
-expect_npy_close "$OUT" "$F/seed/out_no_causal.npy" 1e-5 1e-6 "the seed's weights without the mask"
+expect_npy_close "$OUT" "$F/seed/out_no_causal.npy" 1e-5 1e-6 "the 手撕 script's weights without the mask"
 rm -f "$OUT"
 
 run "$P" --input "$F/happy/x.npy" --weights "$F/happy/weights" --heads 3 --seq-len 8 --eval --quiet --output "$OUT"
@@ -103,7 +103,7 @@ expect_out_contains "merged.npy: shape (3, 5, 8)" "merged is (B, T, d_out)"
 
 # ---- bad input: one sentence, exit 1 or 2, no output file --------------------------
 W="$TMP/weights"
-fresh_weights() { # a copy of the seed's weights folder in $W
+fresh_weights() { # a copy of the 手撕 script's weights folder in $W
     rm -rf "$W"
     mkdir -p "$W"
     cp "$F"/seed/weights/*.npy "$W"/

@@ -13,7 +13,7 @@ Cases (the C test builds the same chain of views and compares):
     view32     arange(6).view(2, 3).view(3, 2)
     t01        arange(6).view(2, 3).transpose(0, 1)
     t01c       arange(6).view(2, 3).transpose(0, 1).contiguous()
-    split      arange(24).view(2, 3, 4).view(2, 3, 2, 2).transpose(1, 2)   (the seed's head split)
+    split      arange(24).view(2, 3, 4).view(2, 3, 2, 2).transpose(1, 2)   (the 手撕 script's head split)
     slice      arange(24).view(2, 3, 4)[:, 1:, 2:]
     select     arange(24).view(2, 3, 4)[1]
     permute    arange(24).view(2, 3, 4).permute(2, 0, 1)

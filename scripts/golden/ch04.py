@@ -1,6 +1,6 @@
 """Golden fixtures for chapter 4, the causal mask (Happy-LLM 2.1.5): tests/fixtures/ch04/.
 
-The PyTorch being mirrored (the seed's MultiHeadAttention):
+The PyTorch being mirrored (Happy-LLM 2.1.6's MultiHeadAttention):
 
     mask = torch.full((1, 1, args.max_seq_len, args.max_seq_len), float("-inf"))
     mask = torch.triu(mask, diagonal=1)

@@ -1,7 +1,7 @@
 """Golden fixtures for chapter 5 (multi-head split/merge): tests/fixtures/ch05/.
 
 PyTorch multi-head self-attention *without* the output projection W_o,
-written exactly as the seed's MultiHeadAttention.forward (Happy-LLM 2.1.6):
+written exactly as Happy-LLM 2.1.6's MultiHeadAttention.forward (Happy-LLM 2.1.6):
 view + transpose(1, 2) to split, per-head scaled attention (+ the causal
 mask buffer when causal), transpose(1, 2).contiguous().view(...) to merge.
 
@@ -31,7 +31,7 @@ SEED = 5005
 # (B, T, d_in, d_out, heads, causal, bias); every case has d_in != d_out
 CASES = [
     (1, 4, 6, 4, 2, True, False),     # the chapter's default demo size
-    (2, 5, 10, 8, 2, True, False),    # the seed's runnable example, batch 2
+    (2, 5, 10, 8, 2, True, False),    # the 手撕 script's sizes, batch 2
     (1, 1, 3, 4, 4, True, True),      # T = 1, head_dim = 1
     (3, 3, 5, 6, 3, False, True),     # not causal, with biases
     (2, 6, 7, 12, 4, False, False),   # 4 heads, d_out > d_in
@@ -49,7 +49,7 @@ def case_name(c):
 
 
 def forward(x, wq, wk, wv, n_heads, causal, attn_dropout=None):
-    """The seed's forward() without wo/resid_dropout; returns the intermediates."""
+    """Happy-LLM's forward() without wo/resid_dropout; returns the intermediates."""
     bsz, seqlen, _ = x.shape
     head_dim = wq.out_features // n_heads
     xq, xk, xv = wq(x), wk(x), wv(x)

@@ -28,7 +28,7 @@ SEED = 6006
 # (B, T, d_in, d_out, heads, causal, bias)
 CASES = [
     (1, 4, 6, 4, 2, True, False),     # the chapter's default demo size
-    (2, 5, 10, 8, 2, False, True),    # the seed's sizes, not causal, biases
+    (2, 5, 10, 8, 2, False, True),    # the 手撕 script's sizes, not causal, biases
     (1, 1, 3, 4, 4, True, True),      # T = 1, head_dim = 1
 ]
 

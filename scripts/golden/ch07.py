@@ -3,13 +3,13 @@
 Three PyTorch classes are written out or used here, and the C module is
 compared with each of them:
 
-  HappyMultiHeadAttention    Happy-LLM 2.1.6 as printed in the seed notes, with
+  HappyMultiHeadAttention    Happy-LLM 2.1.6 as printed in the book, with
                              its typos fixed (is_causal, torch.Tensor,
                              torch.matmul, import math, F) and one real fix:
                              the book views k and v with q's seqlen, so
                              cross-attention (S != T) needs their own length.
                              No biases; d_in == d_out == args.dim.
-  RaschkaMultiHeadAttention  the seed's runnable class (qkv_bias False,
+  RaschkaMultiHeadAttention  the 手撕 MHA class of the README (qkv_bias False,
                              out_proj with bias, always causal), verbatim.
   torch.nn.MultiheadAttention  the real library (batch_first=True): its packed
                              in_proj_weight is split into wq, wk, wv,
@@ -66,7 +66,7 @@ class ModelArgs:
 
 
 class HappyMultiHeadAttention(nn.Module):
-    """Happy-LLM 2.1.6 (seed notes 000), typos fixed."""
+    """Happy-LLM 2.1.6 (Happy-LLM 2.1.6), typos fixed."""
 
     def __init__(self, args: ModelArgs, is_causal=False):
         super().__init__()
@@ -111,7 +111,7 @@ class HappyMultiHeadAttention(nn.Module):
 
 
 class RaschkaMultiHeadAttention(nn.Module):
-    """The seed's runnable class (seed notes 002), verbatim but for attn_weights."""
+    """The 手撕 MHA class of the README (the README's 手撕 MHA script), verbatim but for attn_weights."""
 
     def __init__(self, d_in, d_out, seq_len, dropout, num_heads, qkv_bias=False):
         super().__init__()
@@ -227,7 +227,7 @@ def make(out_dir, save):
         save("happy_cross/out", out)                             # (2, 4, 8)
         save("happy_cross/attn_weights", m.attn_weights)         # (2, 2, 4, 7)
 
-        # --- (b) the seed's example: manual_seed(123), MHA(10, 8, 5, 0.1, 2), x (3, 5, 10)
+        # --- (b) the 手撕 script: manual_seed(123), MHA(10, 8, 5, 0.1, 2), x (3, 5, 10)
         torch.manual_seed(123)
         m = RaschkaMultiHeadAttention(10, 8, 5, 0.1, 2)
         x = randn(3, 5, 10)
@@ -297,7 +297,7 @@ def make(out_dir, save):
         sweep = [
             (1, 1, 1, 5, 8, 2, False, False, True),
             (2, 7, 7, 6, 4, 4, True, True, True),      # head_dim = 1
-            (3, 5, 5, 10, 8, 2, False, True, True),    # the seed's shape
+            (3, 5, 5, 10, 8, 2, False, True, True),    # the 手撕 script's shape
             (2, 3, 6, 7, 12, 3, True, False, False),   # cross, S > T
             (1, 6, 2, 9, 16, 8, False, False, False),  # cross, S < T, 8 heads
             (2, 4, 4, 12, 12, 6, True, True, False),
