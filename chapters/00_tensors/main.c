@@ -41,8 +41,8 @@ static void say_why_not_contiguous(const char *name, const Tensor *x) {
 int main(int argc, char **argv) {
     CliSpec spec = {
         "chapter0",
-        "Chapter 0: tensors in memory -- shape, strides, view, transpose, contiguous, "
-        "nn.Linear, full, triu.",
+        "Chapter 0: tensors in memory -- shape, strides, view, transpose,\n"
+        "contiguous, nn.Linear, full, triu.",
         CLI_SEED | CLI_QUIET | CLI_BATCH | CLI_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_HEADS,
         {0},
     };

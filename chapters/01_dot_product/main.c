@@ -118,7 +118,8 @@ static Attention all_queries(const Tensor *query, const Tensor *key, const Tenso
 int main(int argc, char **argv) {
     CliSpec spec = {
         "chapter1",
-        "Chapter 1: dot-product attention, a soft dictionary lookup (Happy-LLM 2.1.1-2.1.3), unscaled.",
+        "Chapter 1: dot-product attention, a soft dictionary lookup\n"
+        "(Happy-LLM 2.1.1-2.1.3), not scaled yet.",
         CLI_SEED | CLI_QUIET | CLI_DUMP | CLI_HEATMAP | CLI_QKV | CLI_OUTPUT | CLI_SEQ_LEN | CLI_D_K,
         {0},
     };

@@ -85,8 +85,9 @@ int main(int argc, char **argv) {
     defaults.seq_len = 6;
     defaults.d_k = 3;
     CliSpec spec = {"chapter2",
-                    "Chapter 2: scaled dot-product attention, scores / sqrt(d_k), and why (Happy-LLM 2.1.3).\n"
-                    "Chapter 1's sentence by default; --d-k or --seq-len: random q, k, v of that size instead.",
+                    "Chapter 2: scaled dot-product attention, scores / sqrt(d_k), and why\n"
+                    "(Happy-LLM 2.1.3). Chapter 1's sentence by default; --d-k or --seq-len:\n"
+                    "random q, k, v of that size instead.",
                     CLI_SEED | CLI_SEQ_LEN | CLI_D_K | CLI_QUIET | CLI_DUMP | CLI_HEATMAP | CLI_QKV | CLI_OUTPUT,
                     defaults};
     Args args = cli_parse(&spec, argc, argv);

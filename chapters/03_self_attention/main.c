@@ -59,8 +59,8 @@ int main(int argc, char **argv) {
     defaults.d_in = 3;
     defaults.d_out = 2;
     CliSpec spec = {"chapter3",
-                    "Chapter 3: self-attention, attention(x, x, x) and attention(xW_q, xW_k, xW_v) "
-                    "(Happy-LLM 2.1.4).",
+                    "Chapter 3: self-attention, attention(x, x, x) and\n"
+                    "attention(xW_q, xW_k, xW_v) (Happy-LLM 2.1.4).",
                     CLI_SEED | CLI_BATCH | CLI_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_BIAS | CLI_QUIET | CLI_DUMP |
                         CLI_HEATMAP | CLI_INPUT | CLI_OUTPUT,
                     defaults};

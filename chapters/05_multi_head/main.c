@@ -40,9 +40,9 @@ int main(int argc, char **argv) {
     defaults.causal = true;
     CliSpec spec = {"chapter5",
                     "Chapter 5: multi-head attention, split and merge (Happy-LLM 2.1.6), without W_o.\n"
-                    "Causal by default, like the README's 手撕 MHA class; --no-causal is\n"
-                    "the Happy-LLM class's default (is_causal=False). With --input/--weights the sizes\n"
-                    "and biases come from the files, and --heads must divide their d_out.",
+                    "Causal by default, like the README's 手撕 MHA class; --no-causal is the\n"
+                    "Happy-LLM class's default (is_causal=False). With --input/--weights the\n"
+                    "sizes and biases come from the files, and --heads must divide their d_out.",
                     CLI_SEED | CLI_BATCH | CLI_SEQ_LEN | CLI_MAX_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_HEADS | CLI_CAUSAL |
                         CLI_BIAS | CLI_QUIET | CLI_DUMP | CLI_HEATMAP | CLI_INPUT | CLI_OUTPUT,
                     defaults};
