@@ -96,7 +96,7 @@ size_t attention_scratch_bytes(void);
 int attention_threads(void);
 
 /* exp(x) as the vectorised versions compute it: a polynomial on [-ln2/2, ln2/2] times
- * a power of two, within 2 ulp of expf for x in [-87, 88]; 0 below -87.3 (and for -inf),
+ * a power of two, within 2 ulp of expf for x in [-87, 88]; 0 below -87 (and for -inf),
  * NaN for NaN. libm's expf is a function call the compiler cannot vectorise without
  * -ffast-math; this is plain arithmetic, so it can. */
 float attn_exp(float x);
@@ -106,8 +106,13 @@ float attn_exp(float x);
 /* Seconds on a monotonic clock, for timing differences. */
 double stopwatch_seconds(void);
 
+/* CPU seconds this thread has run (CLOCK_THREAD_CPUTIME_ID): unlike the wall clock,
+ * it does not count the time other programs had the core. */
+double thread_cpu_seconds(void);
+
 /* This core's ceiling: GFLOP/s of a loop of independent fused multiply-adds (16 vectors
- * of accumulators, nothing else), run for about `seconds`. */
+ * of accumulators, nothing else), the best of 8 runs of about seconds/8 of this
+ * thread's CPU time. */
 double fma_peak_gflops(double seconds);
 
 #endif
