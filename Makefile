@@ -72,20 +72,32 @@ $(BUILD)/obj/chapters/08_%.o: chapters/08_%.c $(FLAGS_STAMP)
 	$(CC) $(CPPFLAGS) $(STRICT) $(FAST_OPT) $(EXTRA_CFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
 # make bench: chapter 8's versions timed over T (prints; writes $(BUILD)/bench/attention.csv).
-# make bench-torch: the same plus PyTorch eager on one thread, measured in the same run.
 # BENCH_QUICK=1 for a short subset; BENCH_MAX_SECONDS caps one table cell (default 60).
+# make bench-torch: PyTorch and every C version in ONE process, round by round
+# (scripts/bench_torch.py loads the C versions from $(BUILD)/libattn_bench.so,
+# built once more with -fPIC and OpenMP); writes $(BUILD)/bench/torch.csv and .txt.
 BENCH_BIN := $(BUILD)/bench_attention
 $(BENCH_BIN): $(BUILD)/obj/chapters/08_fast_attention/bench/bench_attention.o $(LIB)
 	$(CC) $(ALL_CFLAGS) $(EXTRA_LDFLAGS) -o $@ $^ $(LDLIBS)
+BENCH_SO  := $(BUILD)/libattn_bench.so
+PIC_OBJ   := $(LIB_SRC:%.c=$(BUILD)/pic/%.o) $(BUILD)/pic/chapters/08_fast_attention/bench/bench_lib.o
+$(BUILD)/pic/%.o: %.c $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -fPIC -MMD -MP -c $< -o $@
+$(BUILD)/pic/chapters/08_%.o: chapters/08_%.c $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(STRICT) $(FAST_OPT) -fopenmp $(EXTRA_CFLAGS) $(CFLAGS) -fPIC -MMD -MP -c $< -o $@
+$(BENCH_SO): $(PIC_OBJ)
+	$(CC) -shared -fopenmp $(EXTRA_LDFLAGS) -o $@ $^ -lm
 .PHONY: bench bench-torch
 bench: $(BENCH_BIN) $(BUILD)/chapter8
 	@mkdir -p $(BUILD)/bench
 	@./$(BENCH_BIN) --chapter8 $(BUILD)/chapter8 --csv $(BUILD)/bench/attention.csv
-bench-torch: $(BENCH_BIN) $(BUILD)/chapter8
+bench-torch: $(BENCH_SO) $(BUILD)/chapter8
 	@mkdir -p $(BUILD)/bench
-	@PY=$$(sh scripts/find_python.sh torch) && \
-	  $$PY scripts/bench_torch.py --out $(BUILD)/bench/torch.txt && echo && \
-	  ./$(BENCH_BIN) --chapter8 $(BUILD)/chapter8 --csv $(BUILD)/bench/attention.csv --torch $(BUILD)/bench/torch.txt
+	@PY=$$(sh scripts/find_python.sh torch numpy) && \
+	  $$PY scripts/bench_torch.py --lib $(BENCH_SO) --chapter8 $(BUILD)/chapter8 \
+	    --csv $(BUILD)/bench/torch.csv --log $(BUILD)/bench/torch.txt
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@
@@ -223,4 +235,4 @@ help:
 clean:
 	rm -rf build
 
--include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD)/obj $(BUILD)/pic -name '*.d' 2>/dev/null)

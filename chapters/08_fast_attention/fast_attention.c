@@ -350,16 +350,18 @@ typedef struct {
  * m_new) (0 where masked) and l = l · alpha + the column's sum. */
 static void flash_softmax_tile(float *restrict st, int64_t cols, int64_t diag, float *restrict m,
                                float *restrict l, float *restrict alpha) {
-    float m_tile[BLOCK_Q], sum[BLOCK_Q];
-    for (int q = 0; q < BLOCK_Q; q++) m_tile[q] = -INFINITY, sum[q] = 0.0f;
+    float m_tile[BLOCK_Q];
+    for (int q = 0; q < BLOCK_Q; q++) m_tile[q] = -INFINITY;
     for (int64_t kr = 0; kr < cols; kr++) { /* the tile's max per query, over its visible keys */
         const float *restrict s = st + kr * BLOCK_Q;
         int64_t lo = kr - diag; /* queries q < lo do not see key kr */
         for (int q = 0; q < BLOCK_Q; q++) m_tile[q] = q >= lo && s[q] > m_tile[q] ? s[q] : m_tile[q];
     }
     /* BEGIN BLANK flash_row_update level=2 hint="For every query q < BLOCK_Q: m_new = max(m[q], m_tile[q]); alpha[q] = exp_le0(m[q] - m_new) (0 on the first tile, m = -inf), then m[q] = m_new. For every key row kr < cols, queries q >= lo (lo = kr - diag, at least 0): s[q] = exp_le0(s[q] - m[q]), added to sum[q]; masked queries q < lo get s[q] = 0. Finally l[q] = l[q] * alpha[q] + sum[q]." */
+    float sum[BLOCK_Q];
     for (int q = 0; q < BLOCK_Q; q++) {
         float m_new = m_tile[q] > m[q] ? m_tile[q] : m[q];
+        sum[q] = 0.0f;
         alpha[q] = exp_le0(m[q] - m_new); /* exp(m_old - m_new); 0 on the first tile */
         m[q] = m_new;
     }
@@ -436,6 +438,14 @@ static void flash_block(const Problem *p, int64_t b, int64_t i0, const float *re
 #endif
 
 int attention_threads(void) { return N_THREADS; }
+
+void attention_set_threads(int n) {
+#ifdef _OPENMP
+    omp_set_num_threads(n > 0 ? n : 1);
+#else
+    (void)n;
+#endif
+}
 
 Tensor *attention_flash(const Tensor *query, const Tensor *key, const Tensor *value, bool is_causal) {
     Problem p = setup("attention_flash", query, key, value, is_causal);

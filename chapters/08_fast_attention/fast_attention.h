@@ -95,6 +95,10 @@ size_t attention_scratch_bytes(void);
  * thread has its own scratch. */
 int attention_threads(void);
 
+/* Ask for n threads (n >= 1) in the next calls of attention_flash; without OpenMP this
+ * does nothing. The result is bit for bit the same on any number of threads. */
+void attention_set_threads(int n);
+
 /* exp(x) as the vectorised versions compute it: a polynomial on [-ln2/2, ln2/2] times
  * a power of two, within 2 ulp of expf for x in [-87, 88]; 0 below -87 (and for -inf),
  * NaN for NaN. libm's expf is a function call the compiler cannot vectorise without
