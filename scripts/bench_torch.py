@@ -211,7 +211,7 @@ def main():
     except ImportError as e:
         die("%s for %s (PYTHON=... to choose another interpreter)" % (e, sys.executable))
     quick = args.quick or os.environ.get("BENCH_QUICK", "") not in ("", "0")
-    max_seconds = float(os.environ.get("BENCH_MAX_SECONDS", "40") or 40)
+    max_seconds = float(os.environ.get("BENCH_MAX_SECONDS", "20") or 20)
     lib = load_lib(args.lib)
     lib.bench_set_threads(1)
     torch.set_num_threads(1)

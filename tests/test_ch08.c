@@ -291,7 +291,7 @@ static void test_extra_memory_of_each_version(void) {
         CHECK_MSG(bytes[i] < scores + scores / 8, "%s allocated %zu bytes", attn_impl_name((AttnImpl)i), bytes[i]);
     }
     CHECK_MSG(bytes[ATTN_ONLINE] < (size_t)(T * d + T) * 4 + 4096, "online allocated %zu bytes", bytes[ATTN_ONLINE]);
-    /* per thread (make OMP=1 gives each thread its own): the key panels and ~170 KB of tiles */
+    /* the packed keys, and per thread (make OMP=1 gives each its own) ~100 KB of tiles */
     size_t per_thread = (size_t)(T * d) * 4 + 200000;
     CHECK_MSG(bytes[ATTN_FLASH] < (size_t)attention_threads() * per_thread, "flash allocated %zu bytes",
               bytes[ATTN_FLASH]);
@@ -299,7 +299,7 @@ static void test_extra_memory_of_each_version(void) {
 }
 
 static void test_flash_memory_grows_linearly_with_T(void) {
-    /* doubling T doubles the key panels and nothing else: O(T·d), not O(T²) */
+    /* doubling T doubles the packed keys and nothing else: O(S·d), not O(T²) */
     t_manual_seed(87);
     size_t bytes[2];
     for (int r = 0; r < 2; r++) {

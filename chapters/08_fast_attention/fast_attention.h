@@ -15,11 +15,17 @@
  *              over contiguous memory and the compiler can vectorise it
  *   tiled      the two matmuls in blocks that stay in the caches, computed
  *              8 x 32 at a time in registers
- *   online     one query row at a time, max and sum in one pass (Milakov &
- *              Gimelshein 2018): no (T, S) matrix, only one row of scores
- *   flash      tiles of queries against tiles of keys/values with a running
- *              max, sum and output per row (FlashAttention-2): no row either,
- *              memory O(T·d), and causal runs skip the tiles above the diagonal
+ *   online     one query row at a time (that alone removes the (T, S) matrix),
+ *              with the one-pass online softmax (Milakov & Gimelshein 2018):
+ *              running max, sum and output per row, one exp per score
+ *   flash      the same update on tiles of queries x tiles of keys
+ *              (FlashAttention-2), the score tile transposed: memory O(S·d),
+ *              and causal runs skip the tiles above the diagonal
+ *
+ * Non-finite inputs give what PyTorch gives: the mask is added (NaN + -inf =
+ * NaN), a row of NaN, +inf or only -inf scores is NaN, and 0 · inf = NaN in
+ * p_attn · value (online and flash check each slice and take an exact path
+ * when a value is not finite).
  *
  * Shapes: query (..., T, d_k), key (..., S, d_k), value (..., S, d_v) with
  * batch dims that broadcast as in chapter 2 (e.g. (bsz, n_heads, T, head_dim)
