@@ -225,7 +225,7 @@ help:
 	@echo "  make hint BLANK=name  the hint of one blank and where it is (no BLANK: list them)"
 	@echo "  make bugs           write bugs/: one realistic mistake per chapter, key in bugs/ANSWERS.md"
 	@echo "  make bench          chapter 8: time each attention version over T (BENCH_QUICK=1: short)"
-	@echo "  make bench-torch    the same plus PyTorch eager on one thread, in the same run"
+	@echo "  make bench-torch    chapter 8 and PyTorch in one process, one thread, interleaved rounds (numpy, torch)"
 	@echo "  OMP=1               chapter 8's flash attention on all cores (OpenMP); default one thread"
 	@echo "  make plots          figures (PNG) from the chapters' --dump into $(BUILD)/plots/ (matplotlib; PYTHON=...)"
 	@echo "  make test-plots     check every plot script draws a non-empty figure (skipped without matplotlib)"

@@ -73,8 +73,6 @@ static inline float fast_expf(float x);
 static inline float exp_le0(float x);
 static void masked_softmax_row(float *restrict row, int64_t S, int64_t query);
 static void transpose_keys(const float *restrict k, int64_t S, int64_t d_k, int64_t width, float *restrict kt);
-static void score_row(const float *restrict q_row, float scale, const float *restrict kt, int64_t S, int64_t d_k,
-                      int64_t n, float *restrict row);
 static void matmul_block(int64_t m, int64_t n, int64_t kdim, const float *restrict a, int64_t lda,
                          const float *restrict b, int64_t ldb, float *restrict c, int64_t ldc, bool accumulate,
                          float *restrict packed);
