@@ -11,7 +11,8 @@ columns are ignored; an impl named torch... is drawn as the PyTorch
 reference). Draws two log-log panels against T: the median time per call
 and the peak extra memory, one line per implementation (solid: causal,
 dashed: not causal), with T^2 and T guide lines. --column NAME draws another
-time column (make bench-torch's CSV has tuned_ms: the tuned allocator).
+time column (make bench-torch's CSV has tuned_ms: the tuned allocator);
+--skip IMPL leaves one implementation out.
 """
 
 import argparse
@@ -71,8 +72,12 @@ def main():
     p.add_argument("--out", required=True, metavar="FILE", help="PNG to write")
     p.add_argument("--column", default="median_ms", metavar="NAME",
                    help="the time column to draw (default %(default)s; make bench-torch's CSV also has tuned_ms)")
+    p.add_argument("--skip", action="append", default=[], metavar="IMPL",
+                   help="leave this implementation out (repeatable), e.g. --skip 'flash x2'")
     args = p.parse_args()
-    data = read(args.csv, args.column)
+    data = {k: v for k, v in read(args.csv, args.column).items() if k[0] not in args.skip}
+    if not data:
+        pl.die(PROG, "%s: nothing left to draw after --skip" % args.csv)
 
     impls = list(dict.fromkeys(k[0] for k in data))  # the CSV's order: naive first, ... flash, torch
     colours = dict(zip(impls, pl.plt.get_cmap("tab10").colors))
