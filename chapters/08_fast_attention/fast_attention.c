@@ -25,7 +25,7 @@
  * NaN, and 0 · inf = NaN in p_attn · value. naive, reordered and tiled do exactly
  * that. online and flash skip masked keys, which is only the same when every
  * score is finite, so a slice with a NaN or inf in q, k or v (or values big enough
- * for a score to overflow) takes the exact row-by-row path (exact_slice).
+ * for a score to overflow) takes the exact row-by-row path (online_slice, exact).
  */
 #include "fast_attention.h"
 
