@@ -93,10 +93,15 @@ $(BENCH_SO): $(PIC_OBJ)
 bench: $(BENCH_BIN) $(BUILD)/chapter8
 	@mkdir -p $(BUILD)/bench
 	@./$(BENCH_BIN) --chapter8 $(BUILD)/chapter8 --csv $(BUILD)/bench/attention.csv
+# OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE are unset for the bench alone (never for
+# the tests), so numpy and torch run the kernels OpenBLAS picks for this CPU:
+# the honest opponent. BENCH_KEEP_OPENBLAS_ENV=1 keeps them as they are.
+BENCH_KEEP_OPENBLAS_ENV ?=
+BENCH_ENV := $(if $(filter-out 0,$(BENCH_KEEP_OPENBLAS_ENV)),,env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE)
 bench-torch: $(BENCH_SO) $(BUILD)/chapter8
 	@mkdir -p $(BUILD)/bench
 	@PY=$$(sh scripts/find_python.sh torch numpy) && \
-	  $$PY scripts/bench_torch.py --lib $(BENCH_SO) --chapter8 $(BUILD)/chapter8 \
+	  $(BENCH_ENV) $$PY scripts/bench_torch.py --lib $(BENCH_SO) --chapter8 $(BUILD)/chapter8 \
 	    --csv $(BUILD)/bench/torch.csv --log $(BUILD)/bench/torch.txt
 
 $(LIB): $(LIB_OBJ)
@@ -226,6 +231,7 @@ help:
 	@echo "  make bugs           write bugs/: one realistic mistake per chapter, key in bugs/ANSWERS.md"
 	@echo "  make bench          chapter 8: time each attention version over T (BENCH_QUICK=1: short)"
 	@echo "  make bench-torch    chapter 8 and PyTorch in one process, one thread, interleaved rounds (numpy, torch)"
+	@echo "  BENCH_KEEP_OPENBLAS_ENV=1  bench-torch keeps OPENBLAS_CORETYPE/OPENBLAS_L2_SIZE (default: unset for it)"
 	@echo "  OMP=1               chapter 8's flash attention on all cores (OpenMP); default one thread"
 	@echo "  make plots          figures (PNG) from the chapters' --dump into $(BUILD)/plots/ (matplotlib; PYTHON=...)"
 	@echo "  make test-plots     check every plot script draws a non-empty figure (skipped without matplotlib)"
