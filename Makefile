@@ -72,20 +72,37 @@ $(BUILD)/obj/chapters/08_%.o: chapters/08_%.c $(FLAGS_STAMP)
 	$(CC) $(CPPFLAGS) $(STRICT) $(FAST_OPT) $(EXTRA_CFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
 # make bench: chapter 8's versions timed over T (prints; writes $(BUILD)/bench/attention.csv).
-# make bench-torch: the same plus PyTorch eager on one thread, measured in the same run.
 # BENCH_QUICK=1 for a short subset; BENCH_MAX_SECONDS caps one table cell (default 60).
+# make bench-torch: PyTorch and every C version in ONE process, round by round
+# (scripts/bench_torch.py loads the C versions from $(BUILD)/libattn_bench.so,
+# built once more with -fPIC and OpenMP); writes $(BUILD)/bench/torch.csv and .txt.
 BENCH_BIN := $(BUILD)/bench_attention
 $(BENCH_BIN): $(BUILD)/obj/chapters/08_fast_attention/bench/bench_attention.o $(LIB)
 	$(CC) $(ALL_CFLAGS) $(EXTRA_LDFLAGS) -o $@ $^ $(LDLIBS)
+BENCH_SO  := $(BUILD)/libattn_bench.so
+PIC_OBJ   := $(LIB_SRC:%.c=$(BUILD)/pic/%.o) $(BUILD)/pic/chapters/08_fast_attention/bench/bench_lib.o
+$(BUILD)/pic/%.o: %.c $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -fPIC -MMD -MP -c $< -o $@
+$(BUILD)/pic/chapters/08_%.o: chapters/08_%.c $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(STRICT) $(FAST_OPT) -fopenmp $(EXTRA_CFLAGS) $(CFLAGS) -fPIC -MMD -MP -c $< -o $@
+$(BENCH_SO): $(PIC_OBJ)
+	$(CC) -shared -fopenmp $(EXTRA_LDFLAGS) -o $@ $^ -lm
 .PHONY: bench bench-torch
 bench: $(BENCH_BIN) $(BUILD)/chapter8
 	@mkdir -p $(BUILD)/bench
 	@./$(BENCH_BIN) --chapter8 $(BUILD)/chapter8 --csv $(BUILD)/bench/attention.csv
-bench-torch: $(BENCH_BIN) $(BUILD)/chapter8
+# OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE are unset for the bench alone (never for
+# the tests), so numpy and torch run the kernels OpenBLAS picks for this CPU:
+# the honest opponent. BENCH_KEEP_OPENBLAS_ENV=1 keeps them as they are.
+BENCH_KEEP_OPENBLAS_ENV ?=
+BENCH_ENV := $(if $(filter-out 0,$(BENCH_KEEP_OPENBLAS_ENV)),,env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE)
+bench-torch: $(BENCH_SO) $(BUILD)/chapter8
 	@mkdir -p $(BUILD)/bench
-	@PY=$$(sh scripts/find_python.sh torch) && \
-	  $$PY scripts/bench_torch.py --out $(BUILD)/bench/torch.txt && echo && \
-	  ./$(BENCH_BIN) --chapter8 $(BUILD)/chapter8 --csv $(BUILD)/bench/attention.csv --torch $(BUILD)/bench/torch.txt
+	@PY=$$(sh scripts/find_python.sh torch numpy) && \
+	  $(BENCH_ENV) $$PY scripts/bench_torch.py --lib $(BENCH_SO) --chapter8 $(BUILD)/chapter8 \
+	    --csv $(BUILD)/bench/torch.csv --log $(BUILD)/bench/torch.txt
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@
@@ -213,7 +230,8 @@ help:
 	@echo "  make hint BLANK=name  the hint of one blank and where it is (no BLANK: list them)"
 	@echo "  make bugs           write bugs/: one realistic mistake per chapter, key in bugs/ANSWERS.md"
 	@echo "  make bench          chapter 8: time each attention version over T (BENCH_QUICK=1: short)"
-	@echo "  make bench-torch    the same plus PyTorch eager on one thread, in the same run"
+	@echo "  make bench-torch    chapter 8 and PyTorch in one process, one thread, interleaved rounds (numpy, torch)"
+	@echo "  BENCH_KEEP_OPENBLAS_ENV=1  bench-torch keeps OPENBLAS_CORETYPE/OPENBLAS_L2_SIZE (default: unset for it)"
 	@echo "  OMP=1               chapter 8's flash attention on all cores (OpenMP); default one thread"
 	@echo "  make plots          figures (PNG) from the chapters' --dump into $(BUILD)/plots/ (matplotlib; PYTHON=...)"
 	@echo "  make test-plots     check every plot script draws a non-empty figure (skipped without matplotlib)"
@@ -223,4 +241,4 @@ help:
 clean:
 	rm -rf build
 
--include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD)/obj $(BUILD)/pic -name '*.d' 2>/dev/null)

@@ -1,102 +1,553 @@
 #!/usr/bin/env python3
-"""bench_torch.py -- PyTorch eager attention timed like chapter 8's make bench.
+"""bench_torch.py -- chapter 8 against PyTorch, in one process (make bench-torch).
 
 Usage:
-    python3 scripts/bench_torch.py [--quick] [--out FILE]
+    python3 scripts/bench_torch.py --lib build/libattn_bench.so [--chapter8 build/chapter8]
+                                   [--quick] [--rounds N] [--csv FILE] [--log FILE]
 
-For T in 256, 512, 1024, 2048, 4096 (--quick or BENCH_QUICK=1: 256 and 1024),
-B = 1, H = 8, d = 64, causal and not, times PyTorch eager on ONE thread
-(torch.set_num_threads(1)) doing what chapters 2 and 4 do:
+Loads chapter 8's five versions from the shared library (ctypes) and races them
+against PyTorch on the same inputs, in this one process, round by round: every
+round times each contender once, so a busy moment of the machine hits all of
+them alike. For T in 256, 512, 1024, 2048, 4096 (--quick or BENCH_QUICK=1: 256,
+1024 and 4096), B = 1, H = 8, d = 64, causal and not:
 
-    scores = torch.matmul(q, k.transpose(-2, -1)) / math.sqrt(d)
-    scores = scores + mask            # causal only: triu(full(-inf), diagonal=1)
-    out = torch.matmul(scores.softmax(dim=-1), v)
+  C        naive, reordered, tiled, online, flash (one thread), and flash on two
+           threads (OpenMP over (batch, head, query block), wall time)
+  PyTorch  "torch eager": chapters 2/4's lines, torch.matmul / math.sqrt(d) (+ mask),
+           softmax, torch.matmul; "torch bmm": baddbmm into a preallocated buffer
+           (scale and mask folded in), softmax into another, bmm into a third: no
+           allocation in the call; "torch sdpa": F.scaled_dot_product_attention
+           (PyTorch >= 2.0) or F._scaled_dot_product_attention (1.13), when present.
+           One thread: torch.set_num_threads(1), OPENBLAS_NUM_THREADS=1.
 
-(F.scaled_dot_product_attention came with PyTorch 2.0; it is used instead when
-present and --sdpa is given.) Compute only: the inputs and the mask are made
-before the clock starts. One warm-up call, then the median of at least 5 calls.
-A size whose 5 calls would take more than BENCH_MAX_SECONDS (default 60, from the
-previous T and T^2 growth) is skipped.
+Each contender runs under two settings of glibc's allocator, switched with
+mallopt() in this process between the two halves of a round:
+  default  mmap for big blocks, returned to the system when freed; glibc's dynamic
+           thresholds at their ceiling (M_MMAP_THRESHOLD 32 MiB, M_TRIM_THRESHOLD
+           64 MiB), after malloc_trim(0)
+  tuned    M_MMAP_MAX = 0 and M_TRIM_THRESHOLD = 1 GiB: freed memory stays in the
+           heap and the next call does not page-fault it in again (what the
+           environment variables MALLOC_MMAP_MAX_=0 MALLOC_TRIM_THRESHOLD_=... do
+           at process start)
+Times are this thread's CPU time (time.thread_time, CLOCK_THREAD_CPUTIME_ID in C)
+and wall time; the figures are medians over the rounds. In the same rounds: this
+core's FMA ceiling (the best run of an FMA loop, CPU time) and the sgemm rate
+(numpy float32 1024 x 1024 matmul, one thread: the best of three calls in a row
+each round, median over the rounds). Every output is checked
+against torch eager's in the same run, and numpy's and torch's sgemm against a
+float64 product. It prints the OpenBLAS core it runs (openblas_get_corename) and
+the OPENBLAS_* environment: make bench-torch unsets OPENBLAS_CORETYPE and
+OPENBLAS_L2_SIZE for this command alone (BENCH_KEEP_OPENBLAS_ENV=1 keeps them). Then build/chapter8 runs as a child at
+T = 16384 and 65536 (H = 1, causal, flash) for its peak resident memory.
 
-Prints a table, and writes "T causal ms" lines to --out (make bench-torch passes
-them to build/bench_attention --torch, which prints the ratios). Exit status: 0
-ok, 1 PyTorch missing, 2 usage error.
+Writes --csv (impl,causal,T,median_ms,gflops,peak_bytes plus the other figures,
+for scripts/plot_ch08.py) and --log (everything printed). Exit status: 0 ok,
+1 a missing module, library or program, or a wrong result, 2 usage error.
 """
 
-import argparse
-import math
 import os
-import statistics
-import sys
-import time
+
+# Before numpy and torch load their BLAS: one thread. (The other OPENBLAS_* variables
+# are left as they are and printed; make bench-torch unsets OPENBLAS_CORETYPE and
+# OPENBLAS_L2_SIZE, so OpenBLAS picks its kernels for this CPU itself.)
+os.environ["OPENBLAS_NUM_THREADS"] = "1"
+os.environ["OMP_NUM_THREADS"] = "1"
+
+import argparse  # noqa: E402
+import ctypes  # noqa: E402
+import math  # noqa: E402
+import platform  # noqa: E402
+import statistics  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
 
 FULL_TS = [256, 512, 1024, 2048, 4096]
-QUICK_TS = [256, 1024]
-HEADS, HEAD_DIM, MIN_RUNS = 8, 64, 5
+QUICK_TS = [256, 1024, 4096]
+HEADS, HEAD_DIM = 8, 64
+C_IMPLS = ["naive", "reordered", "tiled", "online", "flash"]
+M_TRIM_THRESHOLD, M_MMAP_THRESHOLD, M_MMAP_MAX = -1, -3, -4
+PROG = "bench_torch.py"
 
+LOG = []
+
+
+def say(line=""):
+    print(line, flush=True)
+    LOG.append(line + "\n")
+
+
+def die(msg):
+    print("%s: %s" % (PROG, msg), file=sys.stderr)
+    sys.exit(1)
+
+
+# ---- the allocator ------------------------------------------------------------
+
+class Allocator:
+    def __init__(self):
+        self.libc = ctypes.CDLL("libc.so.6")
+        self.state = None
+
+    def set(self, tuned):
+        if tuned == self.state:
+            return
+        m = self.libc.mallopt
+        if tuned:
+            ok = m(M_MMAP_MAX, 0) and m(M_TRIM_THRESHOLD, 1 << 30)
+        else:
+            ok = m(M_MMAP_MAX, 65536) and m(M_MMAP_THRESHOLD, 32 << 20) and m(M_TRIM_THRESHOLD, 64 << 20)
+            self.libc.malloc_trim(0)
+        if not ok:
+            die("mallopt() refused a setting: this glibc cannot be tuned from inside the process")
+        self.state = tuned
+
+
+# ---- machine facts ----------------------------------------------------------------
+
+def cpu_model():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
+def loaded_blas():
+    """Shared libraries with blas/lapack in their name mapped into this process."""
+    libs = set()
+    try:
+        with open("/proc/self/maps") as f:
+            for line in f:
+                path = line.split()[-1] if len(line.split()) >= 6 else ""
+                base = os.path.basename(path).lower()
+                if "blas" in base or "lapack" in base or "mkl" in base:
+                    libs.add(path)
+    except OSError:
+        return ["(no /proc/self/maps)"]
+    return sorted(libs)
+
+
+def openblas_cores():
+    """What each OpenBLAS mapped in this process says it runs: its core (the kernels it
+    chose, or was told to use by OPENBLAS_CORETYPE) and its build configuration."""
+    out = []
+    for path in loaded_blas():
+        if "openblas" not in os.path.basename(path).lower():
+            continue
+        try:
+            lib = ctypes.CDLL(path)
+        except OSError:
+            continue
+        facts = []
+        for fn in ("openblas_get_corename", "openblas_get_config"):
+            f = getattr(lib, fn, None)
+            if f is not None:
+                f.restype = ctypes.c_char_p
+                facts.append((f() or b"?").decode(errors="replace"))
+        if facts:
+            out.append("%s: core %s (%s)" % (os.path.basename(path), facts[0], "; ".join(facts[1:])))
+    return out
+
+
+def check_sgemm(np, torch, a, b):
+    """numpy's and torch's float32 matmul against a float64 product: the BLAS kernels the
+    bench times must also be right. Returns a list of failures (empty when right)."""
+    bad = []
+    rng = np.random.default_rng(10)
+    cases = [(a, b)] + [(rng.standard_normal((m, k), dtype=np.float32),
+                         rng.standard_normal((k, n), dtype=np.float32))
+                        for m, k, n in ((257, 65, 129), (1, 1000, 3), (33, 1000, 17), (4096, 64, 64))]
+    for x, y in cases:
+        want = x.astype(np.float64) @ y.astype(np.float64)
+        tol = 1e-5 * max(1.0, float(np.max(np.abs(want)))) * math.sqrt(x.shape[1])
+        for who, got in (("numpy", x @ y), ("torch", torch.mm(torch.from_numpy(x), torch.from_numpy(y)).numpy())):
+            err = float(np.max(np.abs(got.astype(np.float64) - want)))
+            if not err <= tol:
+                bad.append("%s sgemm %dx%d @ %dx%d: max |diff| %.3g from the float64 product (allowed %.3g)"
+                           % (who, x.shape[0], x.shape[1], y.shape[0], y.shape[1], err, tol))
+    return bad
+
+
+def load_avg():
+    try:
+        return "%.2f %.2f %.2f" % os.getloadavg()
+    except OSError:
+        return "?"
+
+
+# ---- the C library ------------------------------------------------------------------
+
+def load_lib(path):
+    try:
+        lib = ctypes.CDLL(os.path.abspath(path))
+    except OSError as e:
+        die("cannot load %s (make bench-torch builds it): %s" % (path, e))
+    f32p = ctypes.POINTER(ctypes.c_float)
+    dp = ctypes.POINTER(ctypes.c_double)
+    lib.bench_set_inputs.argtypes = [ctypes.c_int64] * 4 + [f32p] * 3
+    lib.bench_call.argtypes = [ctypes.c_int, ctypes.c_int, f32p, dp, dp, dp]
+    lib.bench_fma_peak.argtypes = [ctypes.c_double]
+    lib.bench_fma_peak.restype = ctypes.c_double
+    lib.bench_scores_budget.restype = ctypes.c_double
+    lib.bench_last_error.restype = ctypes.c_char_p
+    lib.bench_impl_name.restype = ctypes.c_char_p
+    lib.bench_set_threads.argtypes = [ctypes.c_int]
+    return lib
+
+
+def fptr(a):
+    return a.ctypes.data_as(ctypes.POINTER(ctypes.c_float))
+
+
+class CVersion:
+    def __init__(self, lib, impl, name, threads=1):
+        self.lib, self.impl, self.name, self.threads = lib, impl, name, threads
+        self.extra = 0.0
+
+    def run(self, causal, out):
+        cpu, wall, extra = ctypes.c_double(), ctypes.c_double(), ctypes.c_double()
+        if self.threads != 1:
+            self.lib.bench_set_threads(self.threads)
+        st = self.lib.bench_call(self.impl, int(causal), fptr(out) if out is not None else None,
+                                 ctypes.byref(cpu), ctypes.byref(wall), ctypes.byref(extra))
+        if self.threads != 1:
+            self.lib.bench_set_threads(1)
+        if st != 0:
+            die("%s: %s" % (self.name, self.lib.bench_last_error().decode()))
+        self.extra = extra.value
+        return cpu.value, wall.value
+
+
+class TorchVersion:
+    def __init__(self, name, fn):
+        self.name, self.fn = name, fn
+        self.extra = None
+
+    def run(self, causal, out):
+        c0, w0 = time.thread_time(), time.perf_counter()
+        o = self.fn()
+        wall, cpu = time.perf_counter() - w0, time.thread_time() - c0
+        if out is not None:
+            out[...] = o.numpy()
+        return cpu, wall
+
+
+# ---- one table cell: (T, causal) --------------------------------------------------
 
 def main():
-    p = argparse.ArgumentParser(prog="bench_torch.py", description=__doc__.splitlines()[1])
-    p.add_argument("--quick", action="store_true", help="T = 256 and 1024 only (also BENCH_QUICK=1)")
-    p.add_argument("--out", metavar="FILE", help="write 'T causal ms' lines here")
-    p.add_argument("--sdpa", action="store_true",
-                   help="time F.scaled_dot_product_attention instead (PyTorch >= 2.0)")
+    p = argparse.ArgumentParser(prog=PROG, description=__doc__.splitlines()[1])
+    p.add_argument("--lib", required=True, metavar="SO", help="build/libattn_bench.so")
+    p.add_argument("--chapter8", metavar="PATH", help="build/chapter8, for the peak-memory runs")
+    p.add_argument("--quick", action="store_true", help="T = 256, 1024 and 4096 only (also BENCH_QUICK=1)")
+    p.add_argument("--ts", metavar="T,T,...", help="these sequence lengths instead")
+    p.add_argument("--rounds", type=int, default=0, help="rounds per cell (default 7, 5 from T = 2048)")
+    p.add_argument("--csv", metavar="FILE", help="the table for scripts/plot_ch08.py")
+    p.add_argument("--log", metavar="FILE", help="a copy of everything printed")
     args = p.parse_args()
+    if args.rounds < 0:
+        p.error("--rounds must be >= 0")
+    rss = memory_runs(args.chapter8) if args.chapter8 else []
     try:
+        import numpy as np
         import torch
         import torch.nn.functional as F
-    except ImportError:
-        print("bench_torch.py: PyTorch is not installed for %s (pip install torch, or PYTHON=...)"
-              % sys.executable, file=sys.stderr)
-        return 1
+    except ImportError as e:
+        die("%s for %s (PYTHON=... to choose another interpreter)" % (e, sys.executable))
     quick = args.quick or os.environ.get("BENCH_QUICK", "") not in ("", "0")
-    max_seconds = float(os.environ.get("BENCH_MAX_SECONDS", "60") or 60)
-    use_sdpa = args.sdpa and hasattr(F, "scaled_dot_product_attention")
+    max_seconds = float(os.environ.get("BENCH_MAX_SECONDS", "20") or 20)
+    lib = load_lib(args.lib)
+    lib.bench_set_threads(1)
     torch.set_num_threads(1)
-    torch.manual_seed(8)
-    print("PyTorch %s eager, %d thread, B = 1, H = %d, d = %d; median of >= %d calls; %s"
-          % (torch.__version__, torch.get_num_threads(), HEADS, HEAD_DIM, MIN_RUNS,
-             "F.scaled_dot_product_attention" if use_sdpa else "matmul + softmax + matmul"))
-    print("%6s %-6s %10s %9s" % ("T", "causal", "median ms", "GFLOP/s"))
-    lines = []
-    last = {}
-    for T in (QUICK_TS if quick else FULL_TS):
-        for causal in (False, True):
-            if causal in last:
-                T0, ms0 = last[causal]
-                if ms0 * 1e-3 * (T / T0) ** 2 * MIN_RUNS > max_seconds:
-                    print("%6d %-6s %10s   (~%.0f s/call)" % (T, "yes" if causal else "no", "skipped",
-                                                            ms0 * 1e-3 * (T / T0) ** 2))
-                    continue
-            q, k, v = (torch.randn(1, HEADS, T, HEAD_DIM) for _ in range(3))
-            mask = torch.triu(torch.full((1, 1, T, T), float("-inf")), diagonal=1)
+    alloc = Allocator()
+    sdpa_name, sdpa = None, None
+    if hasattr(F, "scaled_dot_product_attention"):
+        sdpa_name, sdpa = "F.scaled_dot_product_attention", lambda q, k, v, c: F.scaled_dot_product_attention(
+            q, k, v, is_causal=c)
+    elif hasattr(F, "_scaled_dot_product_attention"):
+        sdpa_name, sdpa = "F._scaled_dot_product_attention", lambda q, k, v, c: F._scaled_dot_product_attention(
+            q, k, v, None, 0.0, False, c)[0]
 
-            def attention():
-                if use_sdpa:
-                    return F.scaled_dot_product_attention(q, k, v, is_causal=causal)
+    # warm both BLAS up, then see which libraries they loaded
+    a = np.random.default_rng(8).standard_normal((1024, 1024), dtype=np.float32)
+    b = np.random.default_rng(9).standard_normal((1024, 1024), dtype=np.float32)
+    a @ b
+    torch.mm(torch.from_numpy(a), torch.from_numpy(b))
+    say("Chapter 8 against PyTorch, one process (make bench-torch)")
+    say("machine: %s, %d cores (os.cpu_count), load average %s at the start" % (cpu_model(), os.cpu_count(),
+                                                                                    load_avg()))
+    say("python %s, numpy %s, torch %s, %s" % (platform.python_version(), np.__version__, torch.__version__,
+                                                 " ".join(platform.libc_ver())))
+    say("BLAS mapped in this process (numpy and torch): %s" % ", ".join(loaded_blas()))
+    for line in openblas_cores() or ["no OpenBLAS mapped (no core name to print)"]:
+        say("OpenBLAS runs: %s" % line)
+    ob = sorted("%s=%s" % (k, v) for k, v in os.environ.items() if k.startswith(("OPENBLAS_", "MALLOC_")))
+    unset = [k for k in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE") if k not in os.environ]
+    say("environment: %s%s" % (" ".join(ob), ("; unset: " + " ".join(unset)) if unset else ""))
+    failures = check_sgemm(np, torch, a, b)
+    say("sgemm checked against a float64 product (numpy and torch, 5 shapes): %s"
+        % ("right" if not failures else "WRONG"))
+    say("torch threads %d; C flash threads: 1, and 2 where marked; torch's fastest path here: bmm%s"
+        % (torch.get_num_threads(), " and " + sdpa_name if sdpa_name else " (no scaled_dot_product_attention)"))
+    say("allocator: 'default' and 'tuned' (mallopt M_MMAP_MAX=0, M_TRIM_THRESHOLD=1 GiB) in this process,"
+        " switched every half round")
+    say()
+
+    ceiling = [lib.bench_fma_peak(1.0)]
+    sgemm, sgemm_first = [], []
+
+    def measure_sgemm():
+        # three calls back to back; the round's sample is the fastest (the first call after
+        # the other contenders runs cold, ~20 % slower here): the opponent at its best
+        rates = []
+        for _ in range(3):
+            c0 = time.thread_time()
+            a @ b
+            rates.append(2.0 * 1024 ** 3 / (time.thread_time() - c0) / 1e9)
+        sgemm.append(max(rates))
+        sgemm_first.append(rates[0])
+
+    Ts = QUICK_TS if quick else FULL_TS
+    if args.ts:
+        try:
+            Ts = [int(t) for t in args.ts.split(",")]
+        except ValueError:
+            p.error("--ts wants numbers like 256,1024")
+        if any(t < 1 for t in Ts):
+            p.error("--ts wants numbers >= 1")
+    results = {}   # (name, causal, T) -> dict
+    last_ms = {}   # (name, causal) -> (T, cpu ms) for the time prediction
+    header = "%6s %-6s %-12s %9s %9s %9s %9s %8s %10s %10s" % (
+        "T", "causal", "version", "cpu ms", "tuned ms", "wall ms", "GFLOP/s", "rounds", "extra mem", "max |diff|")
+    say("cpu ms: median of this thread's CPU time per call, default allocator; tuned ms: the same with the")
+    say("tuned allocator; wall ms: median wall time, default allocator (flash x2: two threads, wall is its")
+    say("time). GFLOP/s = the cost model 4*H*T*S*d (halved when causal) / cpu ms (wall ms for flash x2).")
+    say()
+    say(header)
+    for T in Ts:
+        rounds = args.rounds or (7 if T < 2048 else 5)
+        for causal in (False, True):
+            gen = torch.Generator().manual_seed(T * 2 + int(causal))
+            q, k, v = (torch.randn(1, HEADS, T, HEAD_DIM, generator=gen) for _ in range(3))
+            qn, kn, vn = (np.ascontiguousarray(x.numpy()) for x in (q, k, v))
+            lib.bench_set_inputs(1, HEADS, T, HEAD_DIM, fptr(qn), fptr(kn), fptr(vn))
+            mask = torch.triu(torch.full((T, T), float("-inf")), diagonal=1)
+            scale = 1.0 / math.sqrt(HEAD_DIM)
+            q3, k3t, v3 = q.view(HEADS, T, HEAD_DIM), k.view(HEADS, T, HEAD_DIM).transpose(1, 2), v.view(
+                HEADS, T, HEAD_DIM)
+            sbuf, pbuf, obuf = torch.empty(HEADS, T, T), torch.empty(HEADS, T, T), torch.empty(HEADS, T, HEAD_DIM)
+
+            def eager():
                 scores = torch.matmul(q, k.transpose(-2, -1)) / math.sqrt(HEAD_DIM)
                 if causal:
                     scores = scores + mask
                 return torch.matmul(scores.softmax(dim=-1), v)
 
-            with torch.no_grad():
-                attention()  # warm-up
-                times = []
-                while len(times) < MIN_RUNS or (sum(times) < 0.25 and len(times) < 64):
-                    t0 = time.perf_counter()
-                    attention()
-                    times.append(time.perf_counter() - t0)
-            ms = 1e3 * statistics.median(times)
+            def bmm():
+                if causal:
+                    torch.baddbmm(mask, q3, k3t, beta=1.0, alpha=scale, out=sbuf)
+                else:
+                    torch.baddbmm(sbuf, q3, k3t, beta=0.0, alpha=scale, out=sbuf)
+                torch.ops.aten._softmax.out(sbuf, -1, False, out=pbuf)
+                torch.bmm(pbuf, v3, out=obuf)
+                return obuf.view(1, HEADS, T, HEAD_DIM)
+
+            contenders = [CVersion(lib, i, n) for i, n in enumerate(C_IMPLS)]
+            contenders.append(CVersion(lib, C_IMPLS.index("flash"), "flash x2", threads=2))
+            contenders += [TorchVersion("torch eager", eager), TorchVersion("torch bmm", bmm)]
+            if sdpa:
+                contenders.append(TorchVersion("torch sdpa", lambda: sdpa(q, k, v, causal)))
             flops = 4.0 * HEADS * T * T * HEAD_DIM * (0.5 if causal else 1.0)
-            print("%6d %-6s %10.2f %9.1f" % (T, "yes" if causal else "no", ms, flops / (ms * 1e-3) / 1e9))
-            lines.append("%d %d %.4f\n" % (T, int(causal), ms))
-            last[causal] = (T, ms)
-    if args.out:
-        tmp = args.out + ".tmp"
-        with open(tmp, "w") as f:
-            f.writelines(lines)
-        os.replace(tmp, args.out)
-    return 0
+            score_bytes = 4.0 * HEADS * T * T
+            run = []
+            with torch.no_grad():
+                want = eager().numpy().copy()
+                for c in contenders:
+                    if isinstance(c, CVersion) and lib.bench_stores_scores(c.impl) and \
+                            score_bytes > lib.bench_scores_budget():
+                        results[(c.name, causal, T)] = {"skipped": "scores > 512 MiB"}
+                        continue
+                    prev = last_ms.get((c.name, causal))
+                    if prev:
+                        predicted = prev[1] * 1e-3 * (T / prev[0]) ** 2
+                        if predicted * 2 * rounds > max_seconds:
+                            results[(c.name, causal, T)] = {"skipped": "~%.0f s a call" % predicted}
+                            continue
+                    out = np.empty_like(want)
+                    alloc.set(False)
+                    c.run(causal, out)  # warm-up, and the check against torch eager
+                    diff = float(np.max(np.abs(out - want))) if out.size else 0.0
+                    ok = np.allclose(out, want, rtol=1e-4, atol=1e-5)
+                    if not ok:
+                        failures.append("%s T=%d causal=%d: max |diff| %.3g" % (c.name, T, causal, diff))
+                    run.append(c)
+                    results[(c.name, causal, T)] = {"cpu": [], "wall": [], "cpu_t": [], "wall_t": [],
+                                                    "diff": diff, "ok": ok}
+                for r in range(rounds):
+                    measure_sgemm()
+                    ceiling.append(lib.bench_fma_peak(0.1))
+                    for tuned in (False, True):
+                        alloc.set(tuned)
+                        for c in run:
+                            cpu, wall = c.run(causal, None)
+                            res = results[(c.name, causal, T)]
+                            res["cpu_t" if tuned else "cpu"].append(cpu)
+                            res["wall_t" if tuned else "wall"].append(wall)
+            alloc.set(False)
+            for c in contenders:
+                res = results[(c.name, causal, T)]
+                if "skipped" in res:
+                    say("%6d %-6s %-12s %9s   (%s)" % (T, "yes" if causal else "no", c.name, "skipped",
+                                                     res["skipped"]))
+                    continue
+                for key in ("cpu", "wall", "cpu_t", "wall_t"):
+                    res[key + "_ms"] = 1e3 * statistics.median(res[key])
+                two = c.name == "flash x2"
+                res["ms"] = res["wall_ms"] if two else res["cpu_ms"]
+                res["ms_t"] = res["wall_t_ms"] if two else res["cpu_t_ms"]
+                res["gflops"] = flops / (res["ms"] * 1e-3) / 1e9
+                res["gflops_t"] = flops / (res["ms_t"] * 1e-3) / 1e9
+                res["extra"] = c.extra
+                res["rounds"] = len(res["cpu"])
+                last_ms[(c.name, causal)] = (T, res["cpu_ms"])
+                say("%6d %-6s %-12s %9.2f %9.2f %9.2f %9.1f %8d %10s %10.2g%s" % (
+                    T, "yes" if causal else "no", c.name, res["cpu_ms"], res["cpu_t_ms"], res["wall_ms"],
+                    res["gflops"], res["rounds"], mib(c.extra), res["diff"], "" if res["ok"] else "  WRONG"))
+    peak = max(ceiling)
+    sg = statistics.median(sgemm)
+    say()
+    say("ceiling (best FMA-loop run, CPU time, %d runs): %.1f GFLOP/s; sgemm (numpy 1024^3, one thread, "
+        "median over %d rounds of the best of 3 calls in a row): %.1f GFLOP/s = %.0f%% of the ceiling "
+        "(the first call of each round alone: median %.1f)" % (len(ceiling), peak, len(sgemm), sg,
+                                                              pct(sg, peak), statistics.median(sgemm_first)))
+    over = [(n, c, T, r["gflops"]) for (n, c, T), r in results.items() if "gflops" in r and n != "flash x2"
+            and r["gflops"] > peak]
+    for n, c, T, g in over:
+        say("NOTE: %s T=%d causal=%d ran at %.1f GFLOP/s, above the measured ceiling: the ceiling is wrong"
+            % (n, T, c, g))
+
+    summary(results, Ts, peak, sg, rss)
+    say("load average at the end: %s" % load_avg())
+    if args.csv:
+        write_csv(args.csv, results, Ts)
+        say("wrote %s (python3 scripts/plot_ch08.py --csv %s --out FILE.png draws it)" % (args.csv, args.csv))
+    if failures:
+        for f in failures:
+            say("WRONG RESULT: " + f)
+    if args.log:
+        with open(args.log + ".tmp", "w") as f:
+            f.writelines(LOG)
+        os.replace(args.log + ".tmp", args.log)
+    return 1 if failures else 0
+
+
+def pct(x, of):
+    """x as a percentage of `of`, never printed above 100 (the caller says why)."""
+    return min(100.0, 100.0 * x / of) if of > 0 else 0.0
+
+
+def mib(b):
+    if b is None:
+        return "-"
+    return "%.0f KiB" % (b / 1024) if b < 1 << 20 else "%.1f MiB" % (b / (1 << 20))
+
+
+def memory_runs(chapter8):
+    """Peak resident memory of build/chapter8 --impl flash --causal, H = 1, d = 64, as a child.
+
+    Run first, before numpy and torch are imported: Linux keeps a process's peak RSS
+    across exec, so a child started from a big process would report the parent's."""
+    import resource
+    import subprocess
+    out = []
+    for T in (16384, 65536):
+        argv = [chapter8, "--quiet", "--impl", "flash", "--causal", "--heads", "1", "--d-k", "64",
+                "--seq-len", str(T)]
+        t0 = time.perf_counter()
+        try:
+            child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        except OSError as e:
+            die("cannot run %s: %s" % (chapter8, e))
+        _, status, ru = os.wait4(child.pid, 0)
+        secs = time.perf_counter() - t0
+        err = child.stderr.read().decode(errors="replace").strip().splitlines()
+        child.stderr.close()
+        code = os.waitstatus_to_exitcode(status) if hasattr(os, "waitstatus_to_exitcode") else status >> 8
+        own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024.0
+        out.append((T, ru.ru_maxrss * 1024.0, secs, code, ru.ru_utime + ru.ru_stime, own, err[:1]))
+    return out
+
+
+def summary(results, Ts, peak, sg, rss):
+    def get(name, causal, T, key="ms"):
+        r = results.get((name, causal, T), {})
+        return r.get(key)
+
+    say()
+    say("Targets (one thread unless said, B1 H8 d64; medians of this run):")
+    for T in (1024, 4096):
+        if T not in Ts:
+            continue
+        g = get("flash", False, T, "gflops")
+        if g:
+            say("  flash at T=%d, not causal: %.1f GFLOP/s = %.2fx sgemm's %.1f (target >= 0.85x: %s); "
+                "%.0f%% of the FMA ceiling" % (T, g, g / sg, sg, "met" if g >= 0.85 * sg else "NOT MET",
+                                                pct(g, peak)))
+    for T in (1024, 4096):
+        if T not in Ts:
+            continue
+        for causal in (False, True):
+            need = 3.0 if causal else 1.5
+            f_t, f_d = get("flash", causal, T, "ms_t"), get("flash", causal, T, "ms")
+            if not f_t:
+                continue
+            for tuned, key, f in ((True, "ms_t", f_t), (False, "ms", f_d)):
+                best = min(((get(n, causal, T, key), n) for n in ("torch eager", "torch bmm", "torch sdpa")
+                            if get(n, causal, T, key)), default=None)
+                if not best:
+                    continue
+                line = "  flash vs torch's fastest (%s), T=%d, %s, %s allocator: %.2f ms vs %.2f ms = %.2fx" % (
+                    best[1], T, "causal" if causal else "not causal", "tuned" if tuned else "default", f,
+                    best[0], best[0] / f)
+                if tuned:
+                    line += " (target >= %.1fx: %s)" % (need, "met" if best[0] / f >= need else "NOT MET")
+                say(line)
+    if 4096 in Ts:
+        one, two = get("flash", False, 4096, "wall_ms"), get("flash x2", False, 4096, "wall_ms")
+        if one and two:
+            say("  two threads, flash at T=4096, not causal, wall time: %.1f ms vs %.1f ms on one = %.2fx "
+                "(target >= 1.8x: %s; load average now %s)" % (two, one, one / two,
+                                                              "met" if one / two >= 1.8 else "NOT MET", load_avg()))
+    for T, rss_b, secs, code, cpu, own, err in rss:
+        limit = 32 if T == 16384 else 96
+        say("  peak RSS, build/chapter8 --quiet --impl flash --causal --heads 1 --seq-len %d: %.1f MiB (target < %d"
+            " MiB: %s), exit %d%s, %.1f s wall, %.1f s CPU (run before numpy and torch were loaded; this"
+            " process's own peak then: %.1f MiB)" % (
+                T, rss_b / 1048576.0, limit, "met" if rss_b < limit * 1048576.0 and code == 0 else "NOT MET",
+                code, (": " + err[0]) if err and code else "", secs, cpu, own / 1048576.0))
+
+
+def write_csv(path, results, Ts):
+    cols = ["impl", "causal", "T", "median_ms", "gflops", "peak_bytes", "tuned_ms", "wall_ms", "max_abs_diff"]
+    lines = [",".join(cols) + "\n"]
+    names = []
+    for (n, c, T) in results:
+        if n not in names:
+            names.append(n)
+    for n in names:
+        for causal in (False, True):
+            for T in Ts:
+                r = results.get((n, causal, T), {})
+                if "ms" not in r:
+                    continue
+                extra = "" if r.get("extra") is None else "%d" % r["extra"]
+                lines.append("%s,%d,%d,%.4f,%.3f,%s,%.4f,%.4f,%.3g\n" % (
+                    n, int(causal), T, r["ms"], r["gflops"], extra, r["ms_t"], r["wall_ms"], r["diff"]))
+    with open(path + ".tmp", "w") as f:
+        f.writelines(lines)
+    os.replace(path + ".tmp", path)
 
 
 if __name__ == "__main__":

@@ -10,7 +10,9 @@ Reads a CSV with a header line and the columns
 columns are ignored; an impl named torch... is drawn as the PyTorch
 reference). Draws two log-log panels against T: the median time per call
 and the peak extra memory, one line per implementation (solid: causal,
-dashed: not causal), with T^2 and T guide lines.
+dashed: not causal), with T^2 and T guide lines. --column NAME draws another
+time column (make bench-torch's CSV has tuned_ms: the tuned allocator);
+--skip IMPL leaves one implementation out.
 """
 
 import argparse
@@ -27,14 +29,14 @@ PROG = "plot_ch08"
 NEEDED = ["impl", "causal", "T", "median_ms", "gflops", "peak_bytes"]
 
 
-def read(path):
+def read(path, column="median_ms"):
     if not os.path.exists(path):
         pl.die(PROG, "%s is missing; run make bench first (it writes the columns %s)" % (path, ",".join(NEEDED)))
     with open(path, newline="") as f:
         rows = list(csv.DictReader(f))
     if not rows:
         pl.die(PROG, "%s has no data rows" % path)
-    missing = [c for c in NEEDED if c not in rows[0]]
+    missing = [c for c in NEEDED + [column] if c not in rows[0]]
     if missing:
         pl.die(PROG, "%s lacks the column(s) %s; expected %s" % (path, ",".join(missing), ",".join(NEEDED)))
     data = {}  # insertion-ordered: the CSV's order of implementations
@@ -42,7 +44,7 @@ def read(path):
         try:
             causal = r["causal"].strip().lower() in ("1", "true", "yes", "causal")
             key = (r["impl"].strip(), causal)
-            data.setdefault(key, []).append((int(r["T"]), float(r["median_ms"]), float(r["peak_bytes"] or "nan")))
+            data.setdefault(key, []).append((int(r["T"]), float(r[column]), float(r["peak_bytes"] or "nan")))
         except ValueError as e:
             pl.die(PROG, "%s line %d: %s" % (path, n, e))
     return {k: np.array(sorted(v)) for k, v in data.items()}
@@ -68,8 +70,14 @@ def main():
     p.add_argument("--csv", default=os.path.join("build", "bench", "attention.csv"), metavar="FILE",
                    help="benchmark results (default: %(default)s)")
     p.add_argument("--out", required=True, metavar="FILE", help="PNG to write")
+    p.add_argument("--column", default="median_ms", metavar="NAME",
+                   help="the time column to draw (default %(default)s; make bench-torch's CSV also has tuned_ms)")
+    p.add_argument("--skip", action="append", default=[], metavar="IMPL",
+                   help="leave this implementation out (repeatable), e.g. --skip 'flash x2'")
     args = p.parse_args()
-    data = read(args.csv)
+    data = {k: v for k, v in read(args.csv, args.column).items() if k[0] not in args.skip}
+    if not data:
+        pl.die(PROG, "%s: nothing left to draw after --skip" % args.csv)
 
     impls = list(dict.fromkeys(k[0] for k in data))  # the CSV's order: naive first, ... flash, torch
     colours = dict(zip(impls, pl.plt.get_cmap("tab10").colors))
@@ -91,7 +99,7 @@ def main():
         if last_mem:
             guide(a1, all_T, max(last_mem), 2, "∝ T²")
             guide(a1, all_T, min(last_mem), 1, "∝ T")
-    a0.set_title("time per attention call (median)")
+    a0.set_title("time per attention call (median, %s)" % args.column)
     a0.set_ylabel("milliseconds")
     a0.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
     a0.yaxis.set_major_formatter(FuncFormatter(lambda v, _pos: "%g" % v))

@@ -67,6 +67,86 @@ static void test_fast_attention_by_name_matches_pytorch(void) {
     }
 }
 
+/* ---- non-finite inputs: the additive mask and IEEE, as PyTorch ---------------------- */
+
+/* NaN where want is NaN, the same infinity where it is infinite, close elsewhere. */
+static bool same_nonfinite(const Tensor *out, const Tensor *want, int64_t *bad_at) {
+    const float *o = t_data(out), *w = t_data(want);
+    for (int64_t i = 0; i < t_numel(want); i++) {
+        bool ok = isnan(w[i]) ? isnan(o[i])
+                  : isinf(w[i]) ? o[i] == w[i]
+                  : isfinite(o[i]) && fabs((double)o[i] - w[i]) <= ATOL + RTOL * fabs((double)w[i]);
+        if (!ok) {
+            *bad_at = i;
+            return false;
+        }
+    }
+    return true;
+}
+
+static void test_non_finite_inputs_follow_pytorch(void) {
+    static const char *const cases[] = {"kneginf", "kposinf", "knan", "qinf", "vinf", "vnan", "rowneginf", "big"};
+    for (int c = 0; c < 8; c++)
+        for (int causal = 0; causal < 2; causal++) {
+            char name[32];
+            snprintf(name, sizeof name, "nf_%s", cases[c]);
+            Tensor *q = fx(name, "q"), *k = fx(name, "k"), *v = fx(name, "v");
+            Tensor *want = fx(name, causal ? "out_causal" : "out_nocausal");
+            for (int i = 0; i < ATTN_N_IMPLS; i++) {
+                Tensor *out = fast_attention((AttnImpl)i, q, k, v, causal);
+                int64_t at = -1;
+                bool ok = t_same_shape(out, want) && same_nonfinite(out, want, &at);
+                CHECK_MSG(ok, "%s, %s%s: element %lld is %g, PyTorch gives %g", cases[c], attn_impl_name((AttnImpl)i),
+                          causal ? " (causal)" : "", (long long)at, at >= 0 ? (double)t_data(out)[at] : 0.0,
+                          at >= 0 ? (double)t_data(want)[at] : 0.0);
+            }
+        }
+}
+
+static void test_online_row_update_non_finite(void) {
+    /* the one-pass row update alone: -inf keys weigh 0 (but 0 · inf is NaN), a row of
+     * only -inf ends as 0/0 = NaN, a NaN or +inf score makes the row NaN */
+    float m, l, acc[2];
+    const float v[3][2] = {{1.0f, 2.0f}, {3.0f, 4.0f}, {5.0f, 6.0f}};
+    const float s1[3] = {-INFINITY, 0.0f, -INFINITY};
+    online_row_init(&m, &l, acc, 2);
+    online_row_update(&m, &l, acc, 2, s1, 3, &v[0][0], 2);
+    online_row_finish(acc, 2, l);
+    CHECK(acc[0] == 3.0f && acc[1] == 4.0f); /* only key 1 counts, weight 1 */
+    const float s2[2] = {-INFINITY, -INFINITY};
+    online_row_init(&m, &l, acc, 2);
+    online_row_update(&m, &l, acc, 2, s2, 2, &v[0][0], 2);
+    online_row_finish(acc, 2, l);
+    CHECK(isnan(acc[0]) && isnan(acc[1]));
+    const float s3[3] = {1.0f, NAN, 2.0f}, s4[3] = {1.0f, INFINITY, 2.0f};
+    online_row_init(&m, &l, acc, 2);
+    online_row_update(&m, &l, acc, 2, s3, 3, &v[0][0], 2);
+    online_row_finish(acc, 2, l);
+    CHECK(isnan(acc[0]) && isnan(acc[1]));
+    online_row_init(&m, &l, acc, 2);
+    online_row_update(&m, &l, acc, 2, s4, 3, &v[0][0], 2);
+    online_row_finish(acc, 2, l);
+    CHECK(isnan(acc[0]) && isnan(acc[1]));
+    /* an inf value under a masked (-inf) key: 0 · inf = NaN, as p_attn · value gives */
+    const float vi[2][2] = {{1.0f, 2.0f}, {INFINITY, 4.0f}}, s5[2] = {0.0f, -INFINITY};
+    online_row_init(&m, &l, acc, 2);
+    online_row_update(&m, &l, acc, 2, s5, 2, &vi[0][0], 2);
+    online_row_finish(acc, 2, l);
+    CHECK(isnan(acc[0]) && acc[1] == 2.0f);
+    /* fed in two parts, the same result as in one */
+    t_manual_seed(89);
+    Tensor *sc = t_randn(SHAPE(40)), *val = t_randn(SHAPE(40, 5));
+    float m1, l1, a1[5], m2, l2, a2[5];
+    online_row_init(&m1, &l1, a1, 5);
+    online_row_update(&m1, &l1, a1, 5, t_data(sc), 40, t_data(val), 5);
+    online_row_finish(a1, 5, l1);
+    online_row_init(&m2, &l2, a2, 5);
+    online_row_update(&m2, &l2, a2, 5, t_data(sc), 17, t_data(val), 5);
+    online_row_update(&m2, &l2, a2, 5, t_data(sc) + 17, 23, t_data(val) + 17 * 5, 5);
+    online_row_finish(a2, 5, l2);
+    for (int c = 0; c < 5; c++) CHECK_CLOSE(a1[c], a2[c], 1e-6);
+}
+
 /* ---- against chapters 2 and 4, random shapes ----------------------------------------- */
 
 typedef struct {
@@ -165,6 +245,22 @@ static void test_same_result_every_call(void) {
                            0.0, 0.0);
 }
 
+static void test_flash_same_bits_on_one_and_two_threads(void) {
+    /* make OMP=1 test-chapter8: threads take (slice, query block) items; each item's
+     * arithmetic is the same on any thread, so the output is bit for bit the same
+     * (without OpenMP both calls run on one thread) */
+    t_manual_seed(90);
+    Tensor *q = t_randn(SHAPE(2, 3, 200, 32)), *k = t_randn(SHAPE(2, 3, 200, 32)), *v = t_randn(SHAPE(2, 3, 200, 32));
+    for (int causal = 0; causal < 2; causal++) {
+        attention_set_threads(1);
+        Tensor *one = attention_flash(q, k, v, causal);
+        attention_set_threads(2);
+        Tensor *two = attention_flash(q, k, v, causal);
+        CHECK_TENSOR_CLOSE(one, two, 0.0, 0.0);
+    }
+    attention_set_threads(1);
+}
+
 static void test_empty_query_gives_empty_output(void) {
     Tensor *q = t_zeros(SHAPE(2, 0, 4)), *k = t_randn(SHAPE(2, 3, 4)), *v = t_randn(SHAPE(2, 3, 5));
     for (int i = 0; i < ATTN_N_IMPLS; i++) {
@@ -195,7 +291,7 @@ static void test_extra_memory_of_each_version(void) {
         CHECK_MSG(bytes[i] < scores + scores / 8, "%s allocated %zu bytes", attn_impl_name((AttnImpl)i), bytes[i]);
     }
     CHECK_MSG(bytes[ATTN_ONLINE] < (size_t)(T * d + T) * 4 + 4096, "online allocated %zu bytes", bytes[ATTN_ONLINE]);
-    /* per thread (make OMP=1 gives each thread its own): the key panels and ~170 KB of tiles */
+    /* the packed keys, and per thread (make OMP=1 gives each its own) ~100 KB of tiles */
     size_t per_thread = (size_t)(T * d) * 4 + 200000;
     CHECK_MSG(bytes[ATTN_FLASH] < (size_t)attention_threads() * per_thread, "flash allocated %zu bytes",
               bytes[ATTN_FLASH]);
@@ -203,7 +299,7 @@ static void test_extra_memory_of_each_version(void) {
 }
 
 static void test_flash_memory_grows_linearly_with_T(void) {
-    /* doubling T doubles the key panels and nothing else: O(T·d), not O(T²) */
+    /* doubling T doubles the packed keys and nothing else: O(S·d), not O(T²) */
     t_manual_seed(87);
     size_t bytes[2];
     for (int r = 0; r < 2; r++) {
@@ -302,9 +398,12 @@ int main(void) {
     RUN(test_every_version_matches_chapters_2_and_4_on_random_shapes);
     RUN(test_large_scores_do_not_overflow);
     RUN(test_non_contiguous_inputs);
+    RUN(test_non_finite_inputs_follow_pytorch);
+    RUN(test_online_row_update_non_finite);
     RUN(test_one_key_gives_its_value_exactly);
     RUN(test_causal_future_does_not_leak);
     RUN(test_same_result_every_call);
+    RUN(test_flash_same_bits_on_one_and_two_threads);
     RUN(test_empty_query_gives_empty_output);
     RUN(test_extra_memory_of_each_version);
     RUN(test_flash_memory_grows_linearly_with_T);

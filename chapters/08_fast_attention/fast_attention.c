@@ -8,8 +8,9 @@
  *     output = torch.matmul(p_attn, value)                                   (T, d_v)
  *
  * and differ only in the order of the work and in what they keep in memory.
- * Reading order: the shared set-up (shapes, broadcasting, scratch memory),
- * then naive, reordered, tiled, online and flash, each with the one idea it adds.
+ * Reading order: naive, reordered, tiled, online and flash, each with the one
+ * idea it adds; then what they share (shapes, broadcasting, scratch memory), the
+ * vector-friendly helpers and, last, the 8 x 32 register kernel of the matmuls.
  *
  * The build: this chapter alone is compiled with -O3 -march=native (vector
  * instructions of this CPU), never -ffast-math: the causal mask is -inf and
@@ -18,20 +19,24 @@
  * a loop that adds into one variable adds one number at a time; the fast
  * versions are written so that their inner loops write independent outputs,
  * which the compiler computes 16 at a time in vector registers.
+ *
+ * Non-finite inputs follow PyTorch: the mask is added (NaN + -inf = NaN, +inf +
+ * -inf = NaN), a row whose scores hold a NaN or +inf, or nothing but -inf, is
+ * NaN, and 0 · inf = NaN in p_attn · value. naive, reordered and tiled do exactly
+ * that. online and flash skip masked keys, which is only the same when every
+ * score is finite, so a slice with a NaN or inf in q, k or v (or values big enough
+ * for a score to overflow) takes the exact row-by-row path (online_slice, exact).
  */
 #include "fast_attention.h"
 
+#include <float.h>
 #include <string.h>
 
 /* Blocks of the tiled and flash versions: a block of BLOCK_Q queries meets a block
- * of BLOCK_K keys. With d = 64 the query block and the output block take 16 KiB
- * each, the panel of transposed keys, the score tile and the value rows 64 KiB
- * each: together they stay in a core's L2 cache (256 KiB to 2 MiB on current
- * CPUs), and what the register tile reads over and over (8 packed rows, a
- * 32-column strip of the panel) stays in L1. On the machine of the README's
- * numbers BLOCK_K = 256 was 25% faster than 64 (each row's softmax bookkeeping
- * and each register tile's loads and stores are spread over more keys), and 512
- * no faster; BLOCK_Q between 32 and 128 made no difference. */
+ * of BLOCK_K keys. With d = 64 the queries, the output block and the score tile
+ * (16, 16 and 64 KiB) stay in a core's L2 cache (1 MiB here), and what the register
+ * kernel reads over and over stays in L1. BLOCK_K = 256 spreads each query's
+ * bookkeeping (max, rescale) over more keys than 64 would. */
 #define BLOCK_Q 64
 #define BLOCK_K 256
 
@@ -40,14 +45,454 @@
 #define MR 8
 #define NR 32
 
-/* Partial results of the vectorised max and sum: one vector of 16 floats. */
+/* Partial results of the vectorised max and sum of a row: 16 floats, one vector. */
 #define LANES 16
 
 /* The score-storing versions refuse above this (attention_scores_budget). */
 #define SCORES_BUDGET ((size_t)512 << 20)
 
+/* One attention problem: n slices of (T, d_k) x (S, d_k) x (S, d_v). */
+typedef struct {
+    int64_t n;                            /* number of (batch..., head) slices    */
+    int64_t T, S, d_k, d_v;
+    float scale;                          /* 1 / math.sqrt(d_k)                   */
+    bool causal;
+    const float *q, *k, *v;               /* contiguous data of query, key, value */
+    const int64_t *q_at, *k_at, *v_at;    /* where slice b starts in q, k, v      */
+    float *out;                           /* (n, T, d_v)                          */
+    Tensor *output;                       /* the same memory, shape (..., T, d_v) */
+    Shape scores_shape;                   /* (..., T, S), for the cost model      */
+} Problem;
+
+/* Defined after the five versions, in the order they are first needed. */
+static Problem setup(const char *op, const Tensor *query, const Tensor *key, const Tensor *value, bool causal);
+static void check_scores_budget(const char *op, const Problem *p);
+static float *scratch_floats(int64_t n);
+static bool slice_is_finite(const Problem *p, int64_t b);
+static inline float fast_expf(float x);
+static inline float exp_le0(float x);
+static void masked_softmax_row(float *restrict row, int64_t S, int64_t query);
+static void transpose_keys(const float *restrict k, int64_t S, int64_t d_k, int64_t width, float *restrict kt);
+static void matmul_block(int64_t m, int64_t n, int64_t kdim, const float *restrict a, int64_t lda,
+                         const float *restrict b, int64_t ldb, float *restrict c, int64_t ldc, bool accumulate,
+                         float *restrict packed);
+static void pack_keys(const float *restrict k, int64_t S, int64_t d_k, float *restrict kp);
+static void kernel_8x32(int64_t kdim, const float *restrict a, int64_t a_step, const float *restrict b, int64_t ldb,
+                        float *restrict c, int64_t ldc, bool accumulate);
+
 /* ======================================================================== */
-/* Shared set-up: names, shapes, broadcasting, scratch memory               */
+/* 1. naive: the three PyTorch lines as loops                               */
+/* ======================================================================== */
+
+/* The loops follow the formulas: scores[i][j] = Σ_c q[i][c]·k[j][c] sums into one
+ * variable (the compiler may not reorder a float sum, so it cannot use vectors), and
+ * output[i][c] = Σ_j p[i][j]·v[j][c] walks down a column of v, d_v floats apart. */
+static void naive_slice(const Problem *p, int64_t b, float *restrict scores) {
+    const float *q = p->q + p->q_at[b], *k = p->k + p->k_at[b], *v = p->v + p->v_at[b];
+    float *out = p->out + b * p->T * p->d_v;
+    int64_t T = p->T, S = p->S, d_k = p->d_k, d_v = p->d_v;
+
+    /* scores = torch.matmul(query, key.transpose(-2, -1)) / math.sqrt(d_k)     (T, S) */
+    for (int64_t i = 0; i < T; i++)
+        for (int64_t j = 0; j < S; j++) {
+            float dot = 0.0f;
+            for (int64_t c = 0; c < d_k; c++) dot += q[i * d_k + c] * k[j * d_k + c];
+            scores[i * S + j] = dot / sqrtf((float)d_k);
+        }
+    /* scores = scores + mask: -inf above the diagonal (chapter 4) */
+    if (p->causal)
+        for (int64_t i = 0; i < T; i++)
+            for (int64_t j = i + 1; j < S; j++) scores[i * S + j] += -INFINITY;
+    /* p_attn = scores.softmax(dim=-1): max, exp and sum, divide — three passes per row */
+    for (int64_t i = 0; i < T; i++) {
+        float *row = scores + i * S, m = -INFINITY, sum = 0.0f;
+        for (int64_t j = 0; j < S; j++) m = row[j] > m ? row[j] : m;
+        for (int64_t j = 0; j < S; j++) {
+            row[j] = expf(row[j] - m);
+            sum += row[j];
+        }
+        for (int64_t j = 0; j < S; j++) row[j] /= sum;
+    }
+    /* output = torch.matmul(p_attn, value)                                     (T, d_v) */
+    for (int64_t i = 0; i < T; i++)
+        for (int64_t c = 0; c < d_v; c++) {
+            float acc = 0.0f;
+            for (int64_t j = 0; j < S; j++) acc += scores[i * S + j] * v[j * d_v + c];
+            out[i * d_v + c] = acc;
+        }
+}
+
+Tensor *attention_naive(const Tensor *query, const Tensor *key, const Tensor *value, bool is_causal) {
+    Problem p = setup("attention_naive", query, key, value, is_causal);
+    check_scores_budget("attention_naive", &p);
+    /* the whole (..., T, S) score tensor, as chapters 2 and 4 make it */
+    float *scores = scratch_floats(p.n * p.T * p.S);
+    for (int64_t b = 0; b < p.n; b++) naive_slice(&p, b, scores + b * p.T * p.S);
+    return p.output;
+}
+
+/* ======================================================================== */
+/* 2. reordered: inner loops over contiguous memory, so they vectorise      */
+/* ======================================================================== */
+
+/* The same three steps; only the loop order changes, plus one transposed copy of key:
+ *   scores row i = Σ_c q[i][c] · kt[c][:]   kt = key.transpose(-2, -1).contiguous(),
+ *                                            so the inner loop runs along a row of kt
+ *   output row i = Σ_j p[i][j] · v[j][:]    the inner loop runs along a row of v
+ * Each inner loop now writes S (or d_v) different outputs instead of adding into one
+ * variable, so the compiler does 16 of them per instruction. The softmax uses the
+ * vectorisable max_of / exp_and_sum (masked_softmax_row). */
+
+/* The first n scores of one query row: row[j] = Σ_c (q_row[c] · scale) · kt[c][j]. */
+static void score_row(const float *restrict q_row, float scale, const float *restrict kt, int64_t S, int64_t d_k,
+                      int64_t n, float *restrict row) {
+    for (int64_t j = 0; j < n; j++) row[j] = 0.0f;
+    for (int64_t c = 0; c < d_k; c++) {
+        float qc = q_row[c] * scale; /* the scale, once per q entry */
+        const float *restrict ktc = kt + c * S;
+        for (int64_t j = 0; j < n; j++) row[j] = fmaf(qc, ktc[j], row[j]);
+    }
+}
+
+static void reordered_slice(const Problem *p, int64_t b, float *restrict scores, float *restrict kt) {
+    const float *restrict q = p->q + p->q_at[b], *restrict v = p->v + p->v_at[b];
+    float *restrict out = p->out + b * p->T * p->d_v;
+    int64_t T = p->T, S = p->S, d_k = p->d_k, d_v = p->d_v;
+
+    transpose_keys(p->k + p->k_at[b], S, d_k, S, kt); /* (d_k, S) */
+    /* scores = torch.matmul(query, key.transpose(-2, -1)) / math.sqrt(d_k) */
+    for (int64_t i = 0; i < T; i++) score_row(q + i * d_k, p->scale, kt, S, d_k, S, scores + i * S);
+    /* scores + mask, p_attn = scores.softmax(dim=-1) */
+    for (int64_t i = 0; i < T; i++) masked_softmax_row(scores + i * S, S, p->causal ? i : -1);
+    /* output = torch.matmul(p_attn, value) */
+    for (int64_t i = 0; i < T; i++) {
+        float *restrict orow = out + i * d_v;
+        for (int64_t j = 0; j < S; j++) {
+            float pij = scores[i * S + j];
+            const float *restrict vj = v + j * d_v;
+            for (int64_t c = 0; c < d_v; c++) orow[c] = fmaf(pij, vj[c], orow[c]);
+        }
+    }
+}
+
+Tensor *attention_reordered(const Tensor *query, const Tensor *key, const Tensor *value, bool is_causal) {
+    Problem p = setup("attention_reordered", query, key, value, is_causal);
+    check_scores_budget("attention_reordered", &p);
+    float *scores = scratch_floats(p.n * p.T * p.S);
+    float *kt = scratch_floats(p.d_k * p.S);
+    for (int64_t b = 0; b < p.n; b++) reordered_slice(&p, b, scores + b * p.T * p.S, kt);
+    return p.output;
+}
+
+/* ======================================================================== */
+/* 3. tiled: blocks that stay in the caches, 8 x 32 sums in registers       */
+/* ======================================================================== */
+
+/* "reordered" streams all of kt (d_k x S floats) through the cache for every query
+ * row and reloads each partial sum from memory for every c. Tiled works on a block
+ * of BLOCK_Q queries against a panel of BLOCK_K keys at a time (both stay in cache
+ * and are reused BLOCK_K resp. BLOCK_Q times), and inside that on 8 x 32 sums held in
+ * registers (kernel_8x32, at the end of the file). The full (T, S) scores are still
+ * stored. */
+static void tiled_slice(const Problem *p, int64_t b, float *restrict scores, float *restrict kt,
+                        float *restrict q_blk, float *restrict packed) {
+    const float *restrict q = p->q + p->q_at[b], *restrict v = p->v + p->v_at[b];
+    float *restrict out = p->out + b * p->T * p->d_v;
+    int64_t T = p->T, S = p->S, d_k = p->d_k, d_v = p->d_v;
+
+    transpose_keys(p->k + p->k_at[b], S, d_k, BLOCK_K, kt); /* panels of (d_k, BLOCK_K) */
+    /* scores = q · kᵀ / √d_k, tile by tile */
+    for (int64_t i0 = 0; i0 < T; i0 += BLOCK_Q) {
+        int64_t rows = T - i0 < BLOCK_Q ? T - i0 : BLOCK_Q;
+        for (int64_t x = 0; x < rows * d_k; x++) q_blk[x] = q[i0 * d_k + x] * p->scale; /* scale q once */
+        for (int64_t j0 = 0; j0 < S; j0 += BLOCK_K) {
+            int64_t cols = S - j0 < BLOCK_K ? S - j0 : BLOCK_K;
+            matmul_block(rows, cols, d_k, q_blk, d_k, kt + j0 * d_k, BLOCK_K, scores + i0 * S + j0, S, false,
+                         packed);
+        }
+    }
+    /* scores + mask, p_attn = scores.softmax(dim=-1) */
+    for (int64_t i = 0; i < T; i++) masked_softmax_row(scores + i * S, S, p->causal ? i : -1);
+    /* output = p_attn · v, tile by tile: a block of output rows gathers every key panel */
+    for (int64_t i0 = 0; i0 < T; i0 += BLOCK_Q) {
+        int64_t rows = T - i0 < BLOCK_Q ? T - i0 : BLOCK_Q;
+        for (int64_t j0 = 0; j0 < S; j0 += BLOCK_K) {
+            int64_t cols = S - j0 < BLOCK_K ? S - j0 : BLOCK_K;
+            matmul_block(rows, d_v, cols, scores + i0 * S + j0, S, v + j0 * d_v, d_v, out + i0 * d_v, d_v, j0 > 0,
+                         packed);
+        }
+    }
+}
+
+Tensor *attention_tiled(const Tensor *query, const Tensor *key, const Tensor *value, bool is_causal) {
+    Problem p = setup("attention_tiled", query, key, value, is_causal);
+    check_scores_budget("attention_tiled", &p);
+    float *scores = scratch_floats(p.n * p.T * p.S);
+    float *kt = scratch_floats((p.S + BLOCK_K - 1) / BLOCK_K * BLOCK_K * p.d_k);
+    float *q_blk = scratch_floats(BLOCK_Q * p.d_k);
+    float *packed = scratch_floats(MR * (p.d_k > BLOCK_K ? p.d_k : BLOCK_K));
+    for (int64_t b = 0; b < p.n; b++) tiled_slice(&p, b, scores + b * p.T * p.S, kt, q_blk, packed);
+    return p.output;
+}
+
+/* ======================================================================== */
+/* 4. online: one query row at a time, softmax and output in one pass       */
+/* ======================================================================== */
+
+/* Two separate ideas. First, work one query row at a time: compute its S scores,
+ * use them, move on. That alone is what shrinks the memory from the (T, S) matrix
+ * to one row of S floats; a three-pass softmax on that row would need no more.
+ *
+ * Second, the online softmax (Milakov & Gimelshein 2018) folded into the output:
+ * keep, per row, the running max m of the scores seen, the running sum l of
+ * exp(s - m) and the running output acc = Σ exp(s - m) · v. A key with s <= m adds
+ * p = exp(s - m) to l and p · v to acc: one exp. A key with s > m moves the max,
+ * so everything summed so far was taken against the old max and shrinks once by
+ * alpha = exp(m_old - s):
+ *     l = l · alpha + 1,    acc = acc · alpha + v,    m = s
+ * At the end output = acc / l. One pass over the keys, and the state (m, l, acc)
+ * can be fed any slice of keys at any time: that is what flash does with tiles of
+ * keys and what chapter 9's ring attention does with keys that arrive from other
+ * processes. */
+
+void online_row_init(float *m, float *l, float *acc, int64_t d_v) {
+    *m = -INFINITY, *l = 0.0f;
+    for (int64_t c = 0; c < d_v; c++) acc[c] = 0.0f;
+}
+
+void online_row_update(float *m, float *l, float *acc, int64_t d_v, const float *scores, int64_t n,
+                       const float *value, int64_t ldv) {
+    for (int64_t j = 0; j < n; j++) {
+        float s = scores[j];
+        const float *restrict vj = value + j * ldv;
+        if (s != s || s == INFINITY) { /* NaN, or +inf (exp(+inf - +inf)): the row is NaN */
+            *m = NAN, *l = NAN;
+            for (int64_t c = 0; c < d_v; c++) acc[c] = NAN;
+        } else if (s > *m) { /* a new max: shrink what was summed against the old one, once */
+            /* BEGIN BLANK online_rescale level=1 hint="A new max s > *m: the sum *l and the output acc so far were taken against the old max, so both shrink by alpha = fast_expf(*m - s) (0 for the first key, when *m = -inf); the new key itself weighs exp(s - s) = 1: *l = *l * alpha + 1, acc[c] = acc[c] * alpha + vj[c] (fmaf) for c < d_v; then *m = s." */
+            float alpha = fast_expf(*m - s); /* exp(m_old - m_new); 0 for the first key */
+            *l = *l * alpha + 1.0f;
+            for (int64_t c = 0; c < d_v; c++) acc[c] = fmaf(acc[c], alpha, vj[c]);
+            *m = s;
+            /* END BLANK */
+        } else { /* one exp per score; a -inf (masked) key weighs 0, and 0 · v is added
+                  * all the same, so an inf or NaN in v propagates as in p_attn · value */
+            float w = s == -INFINITY ? 0.0f : fast_expf(s - *m);
+            *l += w;
+            for (int64_t c = 0; c < d_v; c++) acc[c] = fmaf(w, vj[c], acc[c]);
+        }
+    }
+}
+
+void online_row_finish(float *acc, int64_t d_v, float l) {
+    for (int64_t c = 0; c < d_v; c++) acc[c] /= l; /* l = 0 (every key masked): 0/0 = NaN */
+}
+
+/* Slice b row by row. A causal row with finite scores stops at its own position: the
+ * masked keys would weigh exactly 0. With `exact` every row takes all S keys and the
+ * mask is added, -inf or NaN (NaN + -inf), so a non-finite input behaves as in PyTorch. */
+static void online_slice(const Problem *p, int64_t b, bool exact, float *restrict kt, float *restrict row) {
+    const float *restrict q = p->q + p->q_at[b], *restrict v = p->v + p->v_at[b];
+    float *restrict out = p->out + b * p->T * p->d_v;
+    int64_t T = p->T, S = p->S, d_k = p->d_k, d_v = p->d_v;
+
+    transpose_keys(p->k + p->k_at[b], S, d_k, S, kt); /* (d_k, S), as in "reordered" */
+    for (int64_t i = 0; i < T; i++) {
+        int64_t n = p->causal && !exact ? i + 1 : S; /* the keys query i looks at */
+        score_row(q + i * d_k, p->scale, kt, S, d_k, n, row); /* q[i] · kᵀ / √d_k   (n,) */
+        if (p->causal && exact)
+            for (int64_t j = i + 1; j < S; j++) row[j] += -INFINITY; /* scores + mask */
+        float m, l, *restrict acc = out + i * d_v; /* the output row is the running acc */
+        online_row_init(&m, &l, acc, d_v);
+        online_row_update(&m, &l, acc, d_v, row, n, v, d_v);
+        online_row_finish(acc, d_v, l);
+    }
+}
+
+Tensor *attention_online(const Tensor *query, const Tensor *key, const Tensor *value, bool is_causal) {
+    Problem p = setup("attention_online", query, key, value, is_causal);
+    float *kt = scratch_floats(p.d_k * p.S);
+    float *row = scratch_floats(p.S);
+    for (int64_t b = 0; b < p.n; b++) online_slice(&p, b, !slice_is_finite(&p, b), kt, row);
+    return p.output;
+}
+
+/* ======================================================================== */
+/* 5. flash: tiles of queries x tiles of keys, running max, sum and output  */
+/* ======================================================================== */
+
+/* FlashAttention-2's loop: the online update of "online", applied to a block of
+ * BLOCK_Q queries and a tile of BLOCK_K keys at a time, so that both matmuls run on
+ * the register kernel of "tiled" and nothing of size T x S is ever stored.
+ *
+ * The score tile is kept transposed, keys down and queries across: St = K_j · Q_iᵀ,
+ * (BLOCK_K, BLOCK_Q). Then each query is a column, and the softmax bookkeeping (max,
+ * exp, sum) runs along rows of 64 queries, element by element, with no reduction
+ * inside a vector; and St is exactly the layout the kernel wants for P · V (8
+ * queries side by side for each key), so nothing is repacked. The keys are packed
+ * once per slice (8 keys side by side for each c, pack_keys). */
+
+/* What one thread needs, all O(tile). */
+typedef struct {
+    float *qt;       /* (d_k, BLOCK_Q): this block of queries, scaled, transposed  */
+    float *st;       /* (BLOCK_K, BLOCK_Q): scores, then exp(s - m), transposed    */
+    float *acc;      /* (BLOCK_Q, d_v): the output so far, not divided             */
+    float *m, *l;    /* (BLOCK_Q,): running max and sum per query                  */
+    float *alpha;    /* (BLOCK_Q,): exp(m_old - m_new) of the last tile            */
+} FlashWork;
+
+/* The online softmax step of one tile St (cols keys x BLOCK_Q queries). Key kr is
+ * visible to query q when kr <= q + diag (causal, on the diagonal: diag = i0 - j0;
+ * otherwise diag >= cols and every key is visible). For every query: the new max,
+ * the factor alpha that shrinks what was summed against the old max, St = exp(St -
+ * m_new) (0 where masked) and l = l · alpha + the column's sum. */
+static void flash_softmax_tile(float *restrict st, int64_t cols, int64_t diag, float *restrict m,
+                               float *restrict l, float *restrict alpha) {
+    float m_tile[BLOCK_Q];
+    for (int q = 0; q < BLOCK_Q; q++) m_tile[q] = -INFINITY;
+    for (int64_t kr = 0; kr < cols; kr++) { /* the tile's max per query, over its visible keys */
+        const float *restrict s = st + kr * BLOCK_Q;
+        int64_t lo = kr - diag; /* queries q < lo do not see key kr */
+        for (int q = 0; q < BLOCK_Q; q++) m_tile[q] = q >= lo && s[q] > m_tile[q] ? s[q] : m_tile[q];
+    }
+    /* BEGIN BLANK flash_row_update level=2 hint="For every query q < BLOCK_Q: m_new = max(m[q], m_tile[q]); alpha[q] = exp_le0(m[q] - m_new) (0 on the first tile, m = -inf), then m[q] = m_new. For every key row kr < cols, queries q >= lo (lo = kr - diag, at least 0): s[q] = exp_le0(s[q] - m[q]), added to sum[q]; masked queries q < lo get s[q] = 0. Finally l[q] = l[q] * alpha[q] + sum[q]." */
+    float sum[BLOCK_Q];
+    for (int q = 0; q < BLOCK_Q; q++) {
+        float m_new = m_tile[q] > m[q] ? m_tile[q] : m[q];
+        sum[q] = 0.0f;
+        alpha[q] = exp_le0(m[q] - m_new); /* exp(m_old - m_new); 0 on the first tile */
+        m[q] = m_new;
+    }
+    for (int64_t kr = 0; kr < cols; kr++) { /* P = exp(S - m_new), and its sum per query */
+        float *restrict s = st + kr * BLOCK_Q;
+        int64_t lo = kr - diag;
+        for (int q = 0; q < BLOCK_Q; q++) {
+            s[q] = q >= lo ? exp_le0(s[q] - m[q]) : 0.0f; /* a key in the query's future: weight 0 */
+            sum[q] += s[q];
+        }
+    }
+    for (int q = 0; q < BLOCK_Q; q++) l[q] = l[q] * alpha[q] + sum[q];
+    /* END BLANK */
+}
+
+/* Queries i0 .. i0 + BLOCK_Q - 1 of slice b, whose keys are packed in kp: walk the
+ * key/value tiles once, keeping per query a running max m, sum l and un-normalised
+ * output acc; divide by l once at the end. */
+static void flash_block(const Problem *p, int64_t b, int64_t i0, const float *restrict kp, FlashWork *w) {
+    /* BEGIN BLANK flash_tiles level=3 hint="Write w->qt = the block's queries scaled and transposed, (d_k, BLOCK_Q), zero past the last row; m = -inf, l = 0, acc = 0. For each key tile j0 (causal: stop after the block's last query, i0 + rows): St = K_j · Q_iᵀ with kernel_8x32 (a = kp + (j0 + g) * d_k, step MR; b = qt + q0, ldb BLOCK_Q; c = st + g * BLOCK_Q + q0, ldc BLOCK_Q); flash_softmax_tile (diag = i0 - j0 when causal, else cols); acc rows *= alpha; acc += Pᵀ... with kernel_8x32 (a = st + r0, step BLOCK_Q; b = v + j0 * d_v + c0; c = acc + r0 * d_v + c0, accumulate) and a plain loop for the last d_v % 32 columns. Finally output row = acc / l." */
+    const float *restrict q = p->q + p->q_at[b], *restrict v = p->v + p->v_at[b];
+    float *restrict out = p->out + b * p->T * p->d_v;
+    int64_t S = p->S, d_k = p->d_k, d_v = p->d_v, d_v32 = d_v / NR * NR;
+    int64_t rows = p->T - i0 < BLOCK_Q ? p->T - i0 : BLOCK_Q;
+
+    /* Q_iᵀ, scaled once: qt[c][r] = q[i0 + r][c] / √d_k, zero columns past the last query */
+    for (int64_t c = 0; c < d_k; c++)
+        for (int64_t r = 0; r < BLOCK_Q; r++) w->qt[c * BLOCK_Q + r] = r < rows ? q[(i0 + r) * d_k + c] * p->scale : 0.0f;
+    for (int64_t r = 0; r < BLOCK_Q; r++) w->m[r] = -INFINITY, w->l[r] = 0.0f;
+    for (int64_t x = 0; x < BLOCK_Q * d_v; x++) w->acc[x] = 0.0f;
+    /* causal: the last query of this block is i0 + rows - 1; key tiles after it lie
+     * wholly above the diagonal and are skipped, not computed and masked */
+    int64_t s_end = p->causal ? i0 + rows : S;
+    for (int64_t j0 = 0; j0 < s_end; j0 += BLOCK_K) {
+        int64_t cols = s_end - j0 < BLOCK_K ? s_end - j0 : BLOCK_K;
+        /* St = K_j · Q_iᵀ   (cols, BLOCK_Q), 8 keys x 32 queries at a time */
+        for (int64_t g = 0; g < cols; g += MR)
+            for (int64_t q0 = 0; q0 < rows; q0 += NR)
+                kernel_8x32(d_k, kp + (j0 + g) * d_k, MR, w->qt + q0, BLOCK_Q, w->st + g * BLOCK_Q + q0, BLOCK_Q,
+                            false);
+        /* m, l, and P = exp(St - m) in place */
+        flash_softmax_tile(w->st, cols, p->causal ? i0 - j0 : cols, w->m, w->l, w->alpha);
+        /* O_i = O_i · alpha + P · V_j   (rows, d_v): St is Pᵀ, 8 queries side by side */
+        for (int64_t r = 0; r < rows; r++)
+            for (int64_t c = 0; c < d_v; c++) w->acc[r * d_v + c] *= w->alpha[r];
+        for (int64_t r0 = 0; r0 < rows; r0 += MR)
+            for (int64_t c0 = 0; c0 < d_v32; c0 += NR)
+                kernel_8x32(cols, w->st + r0, BLOCK_Q, v + j0 * d_v + c0, d_v, w->acc + r0 * d_v + c0, d_v, true);
+        for (int64_t r = 0; r < rows && d_v32 < d_v; r++) /* the last d_v % 32 columns */
+            for (int64_t kr = 0; kr < cols; kr++) {
+                float pr = w->st[kr * BLOCK_Q + r];
+                for (int64_t c = d_v32; c < d_v; c++)
+                    w->acc[r * d_v + c] = fmaf(pr, v[(j0 + kr) * d_v + c], w->acc[r * d_v + c]);
+            }
+    }
+    for (int64_t r = 0; r < rows; r++) /* normalise once: output = acc / l */
+        for (int64_t c = 0; c < d_v; c++) out[(i0 + r) * d_v + c] = w->acc[r * d_v + c] / w->l[r];
+    /* END BLANK */
+}
+
+/* make OMP=1 builds with OpenMP: the (batch..., head, query block) items are independent
+ * (each writes its own output rows, with the same arithmetic on any thread, so the
+ * result is bit for bit the one of one thread), and threads take them one by one.
+ * Without it the pragma is empty and this is plain C99. */
+#ifdef _OPENMP
+#include <omp.h>
+#define PARALLEL_FOR _Pragma("omp parallel for schedule(dynamic)")
+#define N_THREADS omp_get_max_threads()
+#define THREAD omp_get_thread_num()
+#else
+#define PARALLEL_FOR
+#define N_THREADS 1
+#define THREAD 0
+#endif
+
+int attention_threads(void) { return N_THREADS; }
+
+void attention_set_threads(int n) {
+#ifdef _OPENMP
+    omp_set_num_threads(n > 0 ? n : 1);
+#else
+    (void)n;
+#endif
+}
+
+Tensor *attention_flash(const Tensor *query, const Tensor *key, const Tensor *value, bool is_causal) {
+    Problem p = setup("attention_flash", query, key, value, is_causal);
+    int64_t S8 = (p.S + MR - 1) / MR * MR, blocks = (p.T + BLOCK_Q - 1) / BLOCK_Q;
+    /* all scratch before the loops: the packed keys of every slice, tiles per thread */
+    bool *finite = (bool *)t_alloc((size_t)(p.n > 0 ? p.n : 1) * sizeof(bool));
+    bool all_finite = true;
+    for (int64_t b = 0; b < p.n; b++) all_finite &= finite[b] = slice_is_finite(&p, b);
+    float *kp = scratch_floats(p.n * S8 * p.d_k);
+    int n_threads = N_THREADS;
+    FlashWork *w = (FlashWork *)t_alloc((size_t)n_threads * sizeof(FlashWork));
+    for (int t = 0; t < n_threads; t++) {
+        w[t].qt = scratch_floats(p.d_k * BLOCK_Q);
+        w[t].st = scratch_floats(BLOCK_K * BLOCK_Q);
+        w[t].acc = scratch_floats(BLOCK_Q * p.d_v);
+        w[t].m = scratch_floats(BLOCK_Q);
+        w[t].l = scratch_floats(BLOCK_Q);
+        w[t].alpha = scratch_floats(BLOCK_Q);
+    }
+    if (!all_finite) { /* the exact path, row by row, for the slices that need it */
+        float *kt = scratch_floats(p.d_k * p.S), *row = scratch_floats(p.S);
+        for (int64_t b = 0; b < p.n; b++)
+            if (!finite[b]) online_slice(&p, b, true, kt, row);
+    }
+    PARALLEL_FOR
+    for (int64_t b = 0; b < p.n; b++)
+        if (finite[b]) pack_keys(p.k + p.k_at[b], p.S, p.d_k, kp + b * S8 * p.d_k);
+    PARALLEL_FOR
+    for (int64_t item = 0; item < p.n * blocks; item++)
+        if (finite[item / blocks])
+            flash_block(&p, item / blocks, item % blocks * BLOCK_Q, kp + item / blocks * S8 * p.d_k, &w[THREAD]);
+    return p.output;
+}
+
+/* ======================================================================== */
+
+Tensor *fast_attention(AttnImpl impl, const Tensor *query, const Tensor *key, const Tensor *value, bool is_causal) {
+    switch (impl) {
+    case ATTN_NAIVE: return attention_naive(query, key, value, is_causal);
+    case ATTN_REORDERED: return attention_reordered(query, key, value, is_causal);
+    case ATTN_TILED: return attention_tiled(query, key, value, is_causal);
+    case ATTN_ONLINE: return attention_online(query, key, value, is_causal);
+    case ATTN_FLASH: return attention_flash(query, key, value, is_causal);
+    }
+    t_error("fast_attention: unknown implementation %d (0..%d)", (int)impl, ATTN_N_IMPLS - 1);
+}
+
+/* ======================================================================== */
+/* What the five share: names, shapes, broadcasting, scratch memory         */
 /* ======================================================================== */
 
 static const char *const IMPL_NAMES[ATTN_N_IMPLS] = {"naive", "reordered", "tiled", "online", "flash"};
@@ -92,18 +537,6 @@ static float *scratch_floats(int64_t n) {
     return (float *)t_alloc(bytes) + skew;
 }
 
-/* One attention problem: n slices of (T, d_k) x (S, d_k) x (S, d_v). */
-typedef struct {
-    int64_t n;                            /* number of (batch..., head) slices    */
-    int64_t T, S, d_k, d_v;
-    float scale;                          /* 1 / math.sqrt(d_k)                   */
-    bool causal;
-    const float *q, *k, *v;               /* contiguous data of query, key, value */
-    const int64_t *q_at, *k_at, *v_at;    /* where slice b starts in q, k, v      */
-    float *out;                           /* (n, T, d_v)                          */
-    Tensor *output;                       /* the same memory, shape (..., T, d_v) */
-    Shape scores_shape;                   /* (..., T, S), for the cost model      */
-} Problem;
 
 /* Where slice b of x starts, for every b of the broadcast batch shape: a batch dim of
  * size 1 in x repeats (it steps by 0), the way torch.matmul broadcasts. */
@@ -211,6 +644,30 @@ double attention_flops(const Tensor *query, const Tensor *key, const Tensor *val
     return scores * per_score * (is_causal ? 0.5 : 1.0);
 }
 
+/* Whether every q, k and v value of slice b is finite and no score can overflow:
+ * |score| <= scale · d_k · max|q| · max|k|. Then every score is finite, a masked key's
+ * weight is exactly 0 and skipping it changes nothing; otherwise online and flash
+ * take the exact path. One pass over the inputs, O((T + S)·d), against O(T·S·d). */
+static float max_abs(const float *restrict x, int64_t n, bool *finite) {
+    float m = 0.0f;
+    int bad = 0;
+    for (int64_t i = 0; i < n; i++) {
+        float a = fabsf(x[i]);
+        bad |= !(a <= FLT_MAX); /* inf or NaN */
+        m = a > m ? a : m;
+    }
+    if (bad) *finite = false;
+    return m;
+}
+
+static bool slice_is_finite(const Problem *p, int64_t b) {
+    bool finite = true;
+    float mq = max_abs(p->q + p->q_at[b], p->T * p->d_k, &finite);
+    float mk = max_abs(p->k + p->k_at[b], p->S * p->d_k, &finite);
+    max_abs(p->v + p->v_at[b], p->S * p->d_v, &finite);
+    return finite && (double)p->scale * (double)p->d_k * (double)mq * (double)mk < 0.5 * FLT_MAX;
+}
+
 /* ======================================================================== */
 /* Vector-friendly helpers (used from "reordered" on)                       */
 /* ======================================================================== */
@@ -240,19 +697,44 @@ static inline float fast_expf(float x) {
 
 float attn_exp(float x) { return fast_expf(x); }
 
+/* flash's exp: its arguments are s - m_new <= 0 (or -inf for the first tile's alpha),
+ * never NaN (the exact path takes those slices). So no upper clamp and no NaN care,
+ * and below -87 it returns exp(-87) = 1.6e-38 instead of 0: next to a row sum >= 1
+ * that is nothing, and the masked keys are set to 0 apart. Two operations fewer per
+ * score than fast_expf, in the loop that limits flash. */
+static inline float exp_le0(float x) {
+    const float magic = 12582912.0f;
+    float xc = x < -87.0f ? -87.0f : x;
+    float t = fmaf(xc, 1.44269504088896341f, magic);
+    float n = t - magic;
+    float r = fmaf(n, -0.693359375f, xc);
+    r = fmaf(n, 2.12194440e-4f, r);
+    float poly = 1.9875691500e-4f;
+    poly = fmaf(poly, r, 1.3981999507e-3f);
+    poly = fmaf(poly, r, 8.3334519073e-3f);
+    poly = fmaf(poly, r, 4.1665795894e-2f);
+    poly = fmaf(poly, r, 1.6666665459e-1f);
+    poly = fmaf(poly, r, 5.0000001201e-1f);
+    float er = fmaf(poly, r * r, r) + 1.0f;
+    union { float f; uint32_t u; } bits_t, two_n;
+    bits_t.f = t;
+    two_n.u = (bits_t.u - 0x4B400000u + 127u) << 23;
+    return er * two_n.f;
+}
+
 /* max(x[0..n)). A loop `m = x[j] > m ? x[j] : m` is one long chain the compiler may
- * not reorder; LANES separate maxima (one vector) are independent, and are combined
- * in a fixed order at the end. */
+ * not reorder; 4·LANES separate maxima (four vectors, so four compares in flight) are
+ * independent, and are combined in a fixed order at the end. */
 static float max_of(const float *restrict x, int64_t n) {
-    float part[LANES];
-    for (int c = 0; c < LANES; c++) part[c] = -INFINITY;
+    float part[4 * LANES];
+    for (int c = 0; c < 4 * LANES; c++) part[c] = -INFINITY;
     int64_t j = 0;
-    for (; j + LANES <= n; j += LANES)
-        for (int c = 0; c < LANES; c++) part[c] = x[j + c] > part[c] ? x[j + c] : part[c];
+    for (; j + 4 * LANES <= n; j += 4 * LANES)
+        for (int c = 0; c < 4 * LANES; c++) part[c] = x[j + c] > part[c] ? x[j + c] : part[c];
     for (; j < n; j++) part[0] = x[j] > part[0] ? x[j] : part[0];
-    for (int w = LANES / 2; w > 0; w /= 2)
-        for (int c = 0; c < w; c++) part[c] = part[c + w] > part[c] ? part[c + w] : part[c];
-    return part[0];
+    float m = part[0];
+    for (int c = 1; c < 4 * LANES; c++) m = part[c] > m ? part[c] : m;
+    return m;
 }
 
 /* x[j] = exp(x[j] - m) in place; returns their sum, added in LANES partial sums. */
@@ -275,10 +757,12 @@ static float exp_and_sum(float *restrict x, int64_t n, float m) {
 }
 
 /* p_attn = scores.softmax(dim=-1) for one row, in place, with the causal mask first:
- * keys after `query` (a row index, or -1 for no mask) get -inf, as chapter 4 adds it. */
+ * keys after `query` (a row index, or -1 for no mask) get -inf added, as chapter 4
+ * adds it. A NaN or +inf in the row, or a row of only -inf, makes the sum NaN and so
+ * the whole row NaN, as in PyTorch. */
 static void masked_softmax_row(float *restrict row, int64_t S, int64_t query) {
     if (query >= 0)
-        for (int64_t j = query + 1; j < S; j++) row[j] = -INFINITY; /* scores + mask */
+        for (int64_t j = query + 1; j < S; j++) row[j] += -INFINITY; /* scores + mask */
     float m = max_of(row, S);
     float inv = 1.0f / exp_and_sum(row, S, m);
     for (int64_t j = 0; j < S; j++) row[j] *= inv;
@@ -295,17 +779,25 @@ static void transpose_keys(const float *restrict k, int64_t S, int64_t d_k, int6
         }
 }
 
-/* ---- the matmul of the tiled and flash versions ---------------------------------- */
+/* ======================================================================== */
+/* The matmuls of tiled and flash: an 8 x 32 tile of sums in registers      */
+/* ======================================================================== */
 
 /* c[8][32] (+)= a[8][kdim] · b[kdim][32], with b and c row-major (leading dims ldb,
- * ldc) and a packed by pack_rows: the 8 entries of column k of a side by side.
- * Each step of k loads 32 floats of b once and uses them for 8 rows: 16 fused
- * multiply-adds per 2 vector loads. The sums are 8 named arrays, not acc[8][32]:
- * with one 2-D array GCC swaps the loops and keeps the sums in memory; with 8 arrays
- * it vectorises the x loop and keeps all 16 vectors in registers. Packed a (one
- * pointer, constant offsets) and one out-of-line copy (NOINLINE) leave it enough
- * registers: with a row-major a, inlined, or cloned for constant arguments, GCC ran
- * out of the 32 vector registers and spilled sums to the stack, 40% slower. */
+ * ldc) and a given column by column: the 8 entries a[0..7][k] side by side at
+ * a + k·a_step (a_step = 8 for rows packed by pack_rows or pack_keys; BLOCK_Q for
+ * flash's transposed tile, whose rows are queries side by side already).
+ *
+ * Why 8 x 32: a vector register holds 16 floats and there are 32 of them. 8 rows x
+ * 32 columns of sums are 16 registers, which stay in registers for the whole sum over
+ * k. Each step of k loads 32 floats of b (2 vectors) once and uses them for 8 rows:
+ * 16 fused multiply-adds per 2 vector loads and 8 broadcasts of a, enough
+ * independent sums to keep both FMA pipes busy. The sums are 8 named arrays, not
+ * acc[8][32]: with one 2-D array GCC swaps the loops and keeps the sums in memory;
+ * with 8 arrays it vectorises the x loop. Copying c in (accumulate) and zeroing are
+ * two separate loops: one loop with `accumulate ? c : 0` compiled to 256 scalar
+ * loads and stores. One out-of-line copy (NOINLINE): inlined, or cloned for
+ * constant arguments, GCC ran out of the 32 vector registers and spilled sums. */
 #if defined(__GNUC__) && !defined(__clang__)
 #define NOINLINE __attribute__((noinline, noclone))
 #elif defined(__GNUC__)
@@ -313,21 +805,18 @@ static void transpose_keys(const float *restrict k, int64_t S, int64_t d_k, int6
 #else
 #define NOINLINE
 #endif
-NOINLINE static void kernel_8x32(int64_t kdim, const float *restrict a_packed, const float *restrict b,
+NOINLINE static void kernel_8x32(int64_t kdim, const float *restrict a, int64_t a_step, const float *restrict b,
                                  int64_t ldb, float *restrict c, int64_t ldc, bool accumulate) {
     float c0[NR], c1[NR], c2[NR], c3[NR], c4[NR], c5[NR], c6[NR], c7[NR];
-    for (int x = 0; x < NR; x++) {
-        c0[x] = accumulate ? c[0 * ldc + x] : 0.0f;
-        c1[x] = accumulate ? c[1 * ldc + x] : 0.0f;
-        c2[x] = accumulate ? c[2 * ldc + x] : 0.0f;
-        c3[x] = accumulate ? c[3 * ldc + x] : 0.0f;
-        c4[x] = accumulate ? c[4 * ldc + x] : 0.0f;
-        c5[x] = accumulate ? c[5 * ldc + x] : 0.0f;
-        c6[x] = accumulate ? c[6 * ldc + x] : 0.0f;
-        c7[x] = accumulate ? c[7 * ldc + x] : 0.0f;
-    }
+    if (accumulate)
+        for (int x = 0; x < NR; x++) {
+            c0[x] = c[0 * ldc + x], c1[x] = c[1 * ldc + x], c2[x] = c[2 * ldc + x], c3[x] = c[3 * ldc + x];
+            c4[x] = c[4 * ldc + x], c5[x] = c[5 * ldc + x], c6[x] = c[6 * ldc + x], c7[x] = c[7 * ldc + x];
+        }
+    else
+        for (int x = 0; x < NR; x++) c0[x] = c1[x] = c2[x] = c3[x] = c4[x] = c5[x] = c6[x] = c7[x] = 0.0f;
     for (int64_t k = 0; k < kdim; k++) {
-        const float *restrict ak = a_packed + k * MR, *restrict bk = b + k * ldb;
+        const float *restrict ak = a + k * a_step, *restrict bk = b + k * ldb;
         for (int x = 0; x < NR; x++) {
             c0[x] = fmaf(ak[0], bk[x], c0[x]);
             c1[x] = fmaf(ak[1], bk[x], c1[x]);
@@ -351,6 +840,14 @@ static void pack_rows(const float *restrict a, int64_t lda, int64_t kdim, float 
         for (int r = 0; r < MR; r++) packed[k * MR + r] = a[r * lda + k];
 }
 
+/* flash's keys (S, d_k) in groups of 8: group g holds keys 8g..8g+7 as (d_k, 8),
+ * the 8 keys side by side for every c; zeros past key S-1. */
+static void pack_keys(const float *restrict k, int64_t S, int64_t d_k, float *restrict kp) {
+    for (int64_t g = 0; g < S; g += MR)
+        for (int64_t c = 0; c < d_k; c++)
+            for (int r = 0; r < MR; r++) kp[g * d_k + c * MR + r] = g + r < S ? k[(g + r) * d_k + c] : 0.0f;
+}
+
 /* c[m][n] (+)= a[m][kdim] · b[kdim][n], row-major with leading dims lda, ldb, ldc:
  * 8 x 32 register tiles, then the edges (the last m % 8 rows, n % 32 columns) row by
  * row. `packed` holds 8 · kdim floats. */
@@ -361,7 +858,7 @@ static void matmul_block(int64_t m, int64_t n, int64_t kdim, const float *restri
     for (; i + MR <= m && n_full > 0; i += MR) {
         pack_rows(a + i * lda, lda, kdim, packed);
         for (int64_t j = 0; j < n_full; j += NR)
-            kernel_8x32(kdim, packed, b + j, ldb, c + i * ldc + j, ldc, accumulate);
+            kernel_8x32(kdim, packed, MR, b + j, ldb, c + i * ldc + j, ldc, accumulate);
     }
     for (int64_t r = 0; r < m; r++) { /* what the tiles left: rows i.., columns n_full.. */
         int64_t j0 = r < i ? n_full : 0;
@@ -374,383 +871,4 @@ static void matmul_block(int64_t m, int64_t n, int64_t kdim, const float *restri
             for (int64_t j = j0; j < n; j++) crow[j] = fmaf(ark, bk[j], crow[j]);
         }
     }
-}
-
-/* ======================================================================== */
-/* 1. naive: the three PyTorch lines as loops                               */
-/* ======================================================================== */
-
-/* The loops follow the formulas: scores[i][j] = Σ_c q[i][c]·k[j][c] sums into one
- * variable (the compiler may not reorder a float sum, so it cannot use vectors), and
- * output[i][c] = Σ_j p[i][j]·v[j][c] walks down a column of v, d_v floats apart. */
-static void naive_slice(const Problem *p, int64_t b, float *restrict scores) {
-    const float *q = p->q + p->q_at[b], *k = p->k + p->k_at[b], *v = p->v + p->v_at[b];
-    float *out = p->out + b * p->T * p->d_v;
-    int64_t T = p->T, S = p->S, d_k = p->d_k, d_v = p->d_v;
-
-    /* scores = torch.matmul(query, key.transpose(-2, -1)) / math.sqrt(d_k)     (T, S) */
-    for (int64_t i = 0; i < T; i++)
-        for (int64_t j = 0; j < S; j++) {
-            float dot = 0.0f;
-            for (int64_t c = 0; c < d_k; c++) dot += q[i * d_k + c] * k[j * d_k + c];
-            scores[i * S + j] = dot / sqrtf((float)d_k);
-        }
-    /* scores = scores + mask: -inf above the diagonal (chapter 4) */
-    if (p->causal)
-        for (int64_t i = 0; i < T; i++)
-            for (int64_t j = i + 1; j < S; j++) scores[i * S + j] = -INFINITY;
-    /* p_attn = scores.softmax(dim=-1): max, exp and sum, divide — three passes per row */
-    for (int64_t i = 0; i < T; i++) {
-        float *row = scores + i * S, m = -INFINITY, sum = 0.0f;
-        for (int64_t j = 0; j < S; j++) m = row[j] > m ? row[j] : m;
-        for (int64_t j = 0; j < S; j++) {
-            row[j] = expf(row[j] - m);
-            sum += row[j];
-        }
-        for (int64_t j = 0; j < S; j++) row[j] /= sum;
-    }
-    /* output = torch.matmul(p_attn, value)                                     (T, d_v) */
-    for (int64_t i = 0; i < T; i++)
-        for (int64_t c = 0; c < d_v; c++) {
-            float acc = 0.0f;
-            for (int64_t j = 0; j < S; j++) acc += scores[i * S + j] * v[j * d_v + c];
-            out[i * d_v + c] = acc;
-        }
-}
-
-Tensor *attention_naive(const Tensor *query, const Tensor *key, const Tensor *value, bool is_causal) {
-    Problem p = setup("attention_naive", query, key, value, is_causal);
-    check_scores_budget("attention_naive", &p);
-    /* the whole (..., T, S) score tensor, as chapters 2 and 4 make it */
-    float *scores = scratch_floats(p.n * p.T * p.S);
-    for (int64_t b = 0; b < p.n; b++) naive_slice(&p, b, scores + b * p.T * p.S);
-    return p.output;
-}
-
-/* ======================================================================== */
-/* 2. reordered: inner loops over contiguous memory, so they vectorise      */
-/* ======================================================================== */
-
-/* The same three steps; only the loop order changes, plus one transposed copy of key:
- *   scores row i = Σ_c q[i][c] · kt[c][:]   kt = key.transpose(-2, -1).contiguous(),
- *                                            so the inner loop runs along a row of kt
- *   output row i = Σ_j p[i][j] · v[j][:]    the inner loop runs along a row of v
- * Each inner loop now writes S (or d_v) different outputs instead of adding into one
- * variable, so the compiler does 16 of them per instruction. The softmax uses the
- * vectorisable max_of / exp_and_sum. */
-static void reordered_slice(const Problem *p, int64_t b, float *restrict scores, float *restrict kt) {
-    const float *restrict q = p->q + p->q_at[b], *restrict v = p->v + p->v_at[b];
-    float *restrict out = p->out + b * p->T * p->d_v;
-    int64_t T = p->T, S = p->S, d_k = p->d_k, d_v = p->d_v;
-
-    transpose_keys(p->k + p->k_at[b], S, d_k, S, kt); /* (d_k, S) */
-    /* scores = torch.matmul(query, key.transpose(-2, -1)) / math.sqrt(d_k) */
-    for (int64_t i = 0; i < T; i++) {
-        float *restrict row = scores + i * S;
-        for (int64_t j = 0; j < S; j++) row[j] = 0.0f;
-        for (int64_t c = 0; c < d_k; c++) {
-            float qc = q[i * d_k + c] * p->scale; /* the scale, once per q entry */
-            const float *restrict ktc = kt + c * S;
-            for (int64_t j = 0; j < S; j++) row[j] = fmaf(qc, ktc[j], row[j]);
-        }
-    }
-    /* scores + mask, p_attn = scores.softmax(dim=-1) */
-    for (int64_t i = 0; i < T; i++) masked_softmax_row(scores + i * S, S, p->causal ? i : -1);
-    /* output = torch.matmul(p_attn, value) */
-    for (int64_t i = 0; i < T; i++) {
-        float *restrict orow = out + i * d_v;
-        for (int64_t j = 0; j < S; j++) {
-            float pij = scores[i * S + j];
-            const float *restrict vj = v + j * d_v;
-            for (int64_t c = 0; c < d_v; c++) orow[c] = fmaf(pij, vj[c], orow[c]);
-        }
-    }
-}
-
-Tensor *attention_reordered(const Tensor *query, const Tensor *key, const Tensor *value, bool is_causal) {
-    Problem p = setup("attention_reordered", query, key, value, is_causal);
-    check_scores_budget("attention_reordered", &p);
-    float *scores = scratch_floats(p.n * p.T * p.S);
-    float *kt = scratch_floats(p.d_k * p.S);
-    for (int64_t b = 0; b < p.n; b++) reordered_slice(&p, b, scores + b * p.T * p.S, kt);
-    return p.output;
-}
-
-/* ======================================================================== */
-/* 3. tiled: blocks that stay in the caches, 8 x 32 sums in registers       */
-/* ======================================================================== */
-
-/* "reordered" streams all of kt (d_k x S floats) through the cache for every query
- * row and reloads each partial sum from memory for every c. Tiled works on a block
- * of BLOCK_Q queries against a panel of BLOCK_K keys at a time (both stay in cache
- * and are reused BLOCK_K resp. BLOCK_Q times), and inside that on 8 x 32 sums held in
- * registers (kernel_8x32). The full (T, S) scores are still stored. */
-static void tiled_slice(const Problem *p, int64_t b, float *restrict scores, float *restrict kt,
-                        float *restrict q_blk, float *restrict packed) {
-    const float *restrict q = p->q + p->q_at[b], *restrict v = p->v + p->v_at[b];
-    float *restrict out = p->out + b * p->T * p->d_v;
-    int64_t T = p->T, S = p->S, d_k = p->d_k, d_v = p->d_v;
-
-    transpose_keys(p->k + p->k_at[b], S, d_k, BLOCK_K, kt); /* panels of (d_k, BLOCK_K) */
-    /* scores = q · kᵀ / √d_k, tile by tile */
-    for (int64_t i0 = 0; i0 < T; i0 += BLOCK_Q) {
-        int64_t rows = T - i0 < BLOCK_Q ? T - i0 : BLOCK_Q;
-        for (int64_t x = 0; x < rows * d_k; x++) q_blk[x] = q[i0 * d_k + x] * p->scale; /* scale q once */
-        for (int64_t j0 = 0; j0 < S; j0 += BLOCK_K) {
-            int64_t cols = S - j0 < BLOCK_K ? S - j0 : BLOCK_K;
-            matmul_block(rows, cols, d_k, q_blk, d_k, kt + j0 * d_k, BLOCK_K, scores + i0 * S + j0, S, false,
-                         packed);
-        }
-    }
-    /* scores + mask, p_attn = scores.softmax(dim=-1) */
-    for (int64_t i = 0; i < T; i++) masked_softmax_row(scores + i * S, S, p->causal ? i : -1);
-    /* output = p_attn · v, tile by tile: a block of output rows gathers every key panel */
-    for (int64_t i0 = 0; i0 < T; i0 += BLOCK_Q) {
-        int64_t rows = T - i0 < BLOCK_Q ? T - i0 : BLOCK_Q;
-        for (int64_t j0 = 0; j0 < S; j0 += BLOCK_K) {
-            int64_t cols = S - j0 < BLOCK_K ? S - j0 : BLOCK_K;
-            matmul_block(rows, d_v, cols, scores + i0 * S + j0, S, v + j0 * d_v, d_v, out + i0 * d_v, d_v, j0 > 0,
-                         packed);
-        }
-    }
-}
-
-Tensor *attention_tiled(const Tensor *query, const Tensor *key, const Tensor *value, bool is_causal) {
-    Problem p = setup("attention_tiled", query, key, value, is_causal);
-    check_scores_budget("attention_tiled", &p);
-    float *scores = scratch_floats(p.n * p.T * p.S);
-    float *kt = scratch_floats((p.S + BLOCK_K - 1) / BLOCK_K * BLOCK_K * p.d_k);
-    float *q_blk = scratch_floats(BLOCK_Q * p.d_k);
-    float *packed = scratch_floats(MR * (p.d_k > BLOCK_K ? p.d_k : BLOCK_K));
-    for (int64_t b = 0; b < p.n; b++) tiled_slice(&p, b, scores + b * p.T * p.S, kt, q_blk, packed);
-    return p.output;
-}
-
-/* ======================================================================== */
-/* 4. online: max and sum in one pass, one query row at a time              */
-/* ======================================================================== */
-
-/* Softmax needs the row's max before it can exponentiate, and the sum before it can
- * divide: three passes over a stored row. Milakov & Gimelshein (2018) keep a running
- * max m and a running sum l of exp(s - m) instead; when a larger score arrives, the
- * sum so far was taken against the old max and is rescaled by exp(m_old - m_new):
- *     l_new = l · exp(m_old - m_new) + exp(s - m_new)
- * So each query needs only its own row of S scores, never the (T, S) matrix. A causal
- * row simply stops at its own position: the masked keys are never computed.
- *
- * The same rule merges any two parts of a row, (m, l) and (m2, l2):
- *     m_new = max(m, m2),   l_new = l · exp(m - m_new) + l2 · exp(m2 - m_new)
- * A single score s is the part (s, 1). Because parts merge in any grouping, the row
- * can be split into LANES interleaved parts, one per vector lane, merged at the end:
- * that is what lets the compiler vectorise the pass (and flash merge whole tiles). */
-static inline void online_merge(float *m, float *l, float m2, float l2) {
-    if (l2 == 0.0f) return; /* an empty part (a lane that saw no score) changes nothing */
-    float m_new = m2 > *m ? m2 : *m;
-    /* BEGIN BLANK online_rescale level=1 hint="Merge the part (m2, l2) into the running (*m, *l): both sums were taken against their own max, so rescale each to the new max m_new before adding them: *l · exp(*m - m_new) + l2 · exp(m2 - m_new) (use fast_expf)." */
-    *l = *l * fast_expf(*m - m_new) + l2 * fast_expf(m2 - m_new);
-    /* END BLANK */
-    *m = m_new;
-}
-
-/* One pass over x[0..n): its max and the sum of exp(x - max). */
-static void online_max_sum(const float *restrict x, int64_t n, float *max_out, float *sum_out) {
-    float m[LANES], l[LANES];
-    for (int c = 0; c < LANES; c++) m[c] = -INFINITY, l[c] = 0.0f;
-    int64_t j = 0;
-    for (; j + LANES <= n; j += LANES) /* lane c takes scores c, c + LANES, c + 2·LANES, ... */
-        for (int c = 0; c < LANES; c++) online_merge(&m[c], &l[c], x[j + c], 1.0f);
-    for (; j < n; j++) online_merge(&m[0], &l[0], x[j], 1.0f);
-    for (int c = 1; c < LANES; c++) online_merge(&m[0], &l[0], m[c], l[c]);
-    *max_out = m[0], *sum_out = l[0];
-}
-
-void online_row_init(float *m, float *l, float *acc, int64_t d_v) {
-    *m = -INFINITY, *l = 0.0f;
-    for (int64_t c = 0; c < d_v; c++) acc[c] = 0.0f;
-}
-
-void online_row_update(float *m, float *l, float *acc, int64_t d_v, const float *scores, int64_t n,
-                       const float *value, int64_t ldv) {
-    for (int64_t j = 0; j < n; j++) {
-        float s = scores[j];
-        const float *vj = value + j * ldv;
-        if (s != s || s == INFINITY) { /* NaN, or +inf - +inf in softmax: the row is NaN */
-            *m = NAN, *l = NAN;
-            for (int64_t c = 0; c < d_v; c++) acc[c] = NAN;
-        } else if (s > *m) {           /* a new max: shrink what was summed so far, once */
-            float alpha = expf(*m - s); /* 0 for the first key (m = -inf) */
-            *l = *l * alpha + 1.0f;
-            for (int64_t c = 0; c < d_v; c++) acc[c] = fmaf(acc[c], alpha, vj[c]);
-            *m = s;
-        } else if (s != -INFINITY) {    /* one exp per score */
-            float p = expf(s - *m);
-            *l += p;
-            for (int64_t c = 0; c < d_v; c++) acc[c] = fmaf(p, vj[c], acc[c]);
-        }                               /* -inf: a masked key weighs nothing */
-    }
-}
-
-void online_row_finish(float *acc, int64_t d_v, float l) {
-    for (int64_t c = 0; c < d_v; c++) acc[c] /= l; /* l = 0 (every key masked): 0/0 = NaN */
-}
-
-static void online_slice(const Problem *p, int64_t b, float *restrict kt, float *restrict row) {
-    const float *restrict q = p->q + p->q_at[b], *restrict v = p->v + p->v_at[b];
-    float *restrict out = p->out + b * p->T * p->d_v;
-    int64_t T = p->T, S = p->S, d_k = p->d_k, d_v = p->d_v;
-
-    transpose_keys(p->k + p->k_at[b], S, d_k, S, kt); /* (d_k, S), as in "reordered" */
-    for (int64_t i = 0; i < T; i++) {
-        int64_t n = p->causal ? i + 1 : S; /* the keys query i may see */
-        /* this query's scores: q[i] · kᵀ / √d_k   (n,) */
-        for (int64_t j = 0; j < n; j++) row[j] = 0.0f;
-        for (int64_t c = 0; c < d_k; c++) {
-            float qc = q[i * d_k + c] * p->scale;
-            const float *restrict ktc = kt + c * S;
-            for (int64_t j = 0; j < n; j++) row[j] = fmaf(qc, ktc[j], row[j]);
-        }
-        /* one pass: max m and sum l of exp(s - m) together */
-        float m, l;
-        online_max_sum(row, n, &m, &l);
-        /* second pass: output = Σ_j exp(s_j - m) · v[j] / l */
-        for (int64_t j = 0; j < n; j++) row[j] = fast_expf(row[j] - m);
-        float *restrict orow = out + i * d_v;
-        for (int64_t j = 0; j < n; j++) {
-            const float *restrict vj = v + j * d_v;
-            for (int64_t c = 0; c < d_v; c++) orow[c] = fmaf(row[j], vj[c], orow[c]);
-        }
-        for (int64_t c = 0; c < d_v; c++) orow[c] /= l;
-    }
-}
-
-Tensor *attention_online(const Tensor *query, const Tensor *key, const Tensor *value, bool is_causal) {
-    Problem p = setup("attention_online", query, key, value, is_causal);
-    float *kt = scratch_floats(p.d_k * p.S);
-    float *row = scratch_floats(p.S);
-    for (int64_t b = 0; b < p.n; b++) online_slice(&p, b, kt, row);
-    return p.output;
-}
-
-/* ======================================================================== */
-/* 5. flash: tiles of queries x tiles of keys, running max, sum and output  */
-/* ======================================================================== */
-
-/* What one thread needs: O(S·d_k) for the key panels, the rest O(tile). */
-typedef struct {
-    float *kt;        /* key panels of slice kt_slice, (S / BLOCK_K, d_k, BLOCK_K) */
-    int64_t kt_slice; /* the slice whose keys are in kt; -1 for none yet          */
-    float *q_blk;     /* (BLOCK_Q, d_k): this block of queries, scaled            */
-    float *tile;      /* (BLOCK_Q, BLOCK_K): scores, then exp(s - m)              */
-    float *acc;       /* (BLOCK_Q, d_v): the output so far, not divided           */
-    float *packed;    /* 8 rows of q_blk or tile, packed for kernel_8x32          */
-    float *m, *l;     /* (BLOCK_Q,): running max and sum per query row            */
-} FlashWork;
-
-/* One row of a score tile: the query's first `n` keys in this tile are visible (the rest
- * are the future under the causal mask). Folds them into the running max m and sum l,
- * turns them into exp(s - m_new) in place for the P·V product, and rescales the output
- * accumulated so far. */
-static void flash_row(float *restrict tile_row, int64_t n, int64_t cols, float *m, float *l,
-                      float *restrict acc_row, int64_t d_v) {
-    /* BEGIN BLANK flash_row_update level=2 hint="m_new = max(*m, max_of(tile_row, n)); alpha = fast_expf(*m - m_new) shrinks what was summed against the old max; tile_row[0..n) becomes exp(s - m_new) with exp_and_sum, and tile_row[n..cols) = 0 (masked keys); then *l = *l * alpha + that sum, acc_row *= alpha (only when alpha != 1), *m = m_new." */
-    float m_tile = max_of(tile_row, n);
-    float m_new = m_tile > *m ? m_tile : *m;
-    float alpha = fast_expf(*m - m_new);              /* exp(m_old - m_new); 0 on the first tile */
-    float sum = exp_and_sum(tile_row, n, m_new);      /* tile_row[j] = exp(s_j - m_new) */
-    for (int64_t j = n; j < cols; j++) tile_row[j] = 0.0f;  /* keys in the future: weight 0 */
-    *l = *l * alpha + sum;
-    if (alpha != 1.0f)                                /* the max moved: old terms shrink */
-        for (int64_t c = 0; c < d_v; c++) acc_row[c] *= alpha;
-    *m = m_new;
-    /* END BLANK */
-}
-
-/* FlashAttention-2's loop for the block of queries i0 .. i0 + BLOCK_Q - 1 of slice b:
- * walk the key/value tiles once, keeping per query row a running max m, sum l and
- * un-normalised output acc; divide by l once at the end. Nothing of size T x S is
- * ever stored. */
-static void flash_block(const Problem *p, int64_t b, int64_t i0, FlashWork *w) {
-    /* BEGIN BLANK flash_tiles level=3 hint="If w->kt does not hold slice b yet, transpose its keys into panels (transpose_keys with BLOCK_K). Scale the block's queries into w->q_blk; m = -inf, l = 0, acc = 0; for each key tile (causal: stop after the block's last query) compute the score tile q_blk · panelᵀ with matmul_block, update every row with flash_row (causal: only keys j <= i are visible), add tile · v[j0:] into acc with matmul_block; finally output row = acc / l." */
-    const float *restrict q = p->q + p->q_at[b], *restrict v = p->v + p->v_at[b];
-    float *restrict out = p->out + b * p->T * p->d_v;
-    int64_t S = p->S, d_k = p->d_k, d_v = p->d_v;
-    int64_t rows = p->T - i0 < BLOCK_Q ? p->T - i0 : BLOCK_Q;
-
-    if (w->kt_slice != b) { /* a new slice: its keys, transposed into panels */
-        transpose_keys(p->k + p->k_at[b], S, d_k, BLOCK_K, w->kt);
-        w->kt_slice = b;
-    }
-    for (int64_t x = 0; x < rows * d_k; x++) w->q_blk[x] = q[i0 * d_k + x] * p->scale; /* scale once */
-    for (int64_t r = 0; r < rows; r++) w->m[r] = -INFINITY, w->l[r] = 0.0f;
-    for (int64_t x = 0; x < rows * d_v; x++) w->acc[x] = 0.0f;
-    /* causal: the last query of this block is i0 + rows - 1; key tiles after it lie
-     * wholly above the diagonal and are skipped, not computed and masked */
-    int64_t s_end = p->causal ? i0 + rows : S;
-    for (int64_t j0 = 0; j0 < s_end; j0 += BLOCK_K) {
-        int64_t cols = s_end - j0 < BLOCK_K ? s_end - j0 : BLOCK_K;
-        /* S_ij = Q_i · K_jᵀ (already scaled)   (rows, cols) */
-        matmul_block(rows, cols, d_k, w->q_blk, d_k, w->kt + j0 * d_k, BLOCK_K, w->tile, BLOCK_K, false, w->packed);
-        for (int64_t r = 0; r < rows; r++) {
-            int64_t n = cols; /* keys of this tile query i0 + r may see */
-            if (p->causal && i0 + r + 1 - j0 < n) n = i0 + r + 1 - j0;
-            if (n > 0) flash_row(w->tile + r * BLOCK_K, n, cols, &w->m[r], &w->l[r], w->acc + r * d_v, d_v);
-            else
-                for (int64_t j = 0; j < cols; j++) w->tile[r * BLOCK_K + j] = 0.0f;
-        }
-        /* O_i += P_ij · V_j   (rows, d_v) */
-        matmul_block(rows, d_v, cols, w->tile, BLOCK_K, v + j0 * d_v, d_v, w->acc, d_v, true, w->packed);
-    }
-    for (int64_t r = 0; r < rows; r++) /* normalise once: output = acc / l */
-        for (int64_t c = 0; c < d_v; c++) out[(i0 + r) * d_v + c] = w->acc[r * d_v + c] / w->l[r];
-    /* END BLANK */
-}
-
-/* make OMP=1 builds with OpenMP: the (batch..., head, query block) items are independent
- * (each writes its own output rows), so threads take them one by one. Without it the
- * pragma is empty and this is plain C99. */
-#ifdef _OPENMP
-#include <omp.h>
-#define PARALLEL_FOR _Pragma("omp parallel for schedule(dynamic)")
-#define N_THREADS omp_get_max_threads()
-#define THREAD omp_get_thread_num()
-#else
-#define PARALLEL_FOR
-#define N_THREADS 1
-#define THREAD 0
-#endif
-
-int attention_threads(void) { return N_THREADS; }
-
-Tensor *attention_flash(const Tensor *query, const Tensor *key, const Tensor *value, bool is_causal) {
-    Problem p = setup("attention_flash", query, key, value, is_causal);
-    int n_threads = N_THREADS;
-    FlashWork *w = (FlashWork *)t_alloc((size_t)n_threads * sizeof(FlashWork));
-    for (int t = 0; t < n_threads; t++) { /* all scratch before the loop, one set per thread */
-        w[t].kt = scratch_floats((p.S + BLOCK_K - 1) / BLOCK_K * BLOCK_K * p.d_k);
-        w[t].kt_slice = -1;
-        w[t].q_blk = scratch_floats(BLOCK_Q * p.d_k);
-        w[t].tile = scratch_floats(BLOCK_Q * BLOCK_K);
-        w[t].acc = scratch_floats(BLOCK_Q * p.d_v);
-        w[t].packed = scratch_floats(MR * (p.d_k > BLOCK_K ? p.d_k : BLOCK_K));
-        w[t].m = scratch_floats(BLOCK_Q);
-        w[t].l = scratch_floats(BLOCK_Q);
-    }
-    int64_t blocks = (p.T + BLOCK_Q - 1) / BLOCK_Q; /* query blocks per slice */
-    PARALLEL_FOR
-    for (int64_t item = 0; item < p.n * blocks; item++)
-        flash_block(&p, item / blocks, item % blocks * BLOCK_Q, &w[THREAD]);
-    return p.output;
-}
-
-/* ======================================================================== */
-
-Tensor *fast_attention(AttnImpl impl, const Tensor *query, const Tensor *key, const Tensor *value, bool is_causal) {
-    switch (impl) {
-    case ATTN_NAIVE: return attention_naive(query, key, value, is_causal);
-    case ATTN_REORDERED: return attention_reordered(query, key, value, is_causal);
-    case ATTN_TILED: return attention_tiled(query, key, value, is_causal);
-    case ATTN_ONLINE: return attention_online(query, key, value, is_causal);
-    case ATTN_FLASH: return attention_flash(query, key, value, is_causal);
-    }
-    t_error("fast_attention: unknown implementation %d (0..%d)", (int)impl, ATTN_N_IMPLS - 1);
 }

@@ -15,11 +15,17 @@
  *              over contiguous memory and the compiler can vectorise it
  *   tiled      the two matmuls in blocks that stay in the caches, computed
  *              8 x 32 at a time in registers
- *   online     one query row at a time, max and sum in one pass (Milakov &
- *              Gimelshein 2018): no (T, S) matrix, only one row of scores
- *   flash      tiles of queries against tiles of keys/values with a running
- *              max, sum and output per row (FlashAttention-2): no row either,
- *              memory O(T·d), and causal runs skip the tiles above the diagonal
+ *   online     one query row at a time (that alone removes the (T, S) matrix),
+ *              with the one-pass online softmax (Milakov & Gimelshein 2018):
+ *              running max, sum and output per row, one exp per score
+ *   flash      the same update on tiles of queries x tiles of keys
+ *              (FlashAttention-2), the score tile transposed: memory O(S·d),
+ *              and causal runs skip the tiles above the diagonal
+ *
+ * Non-finite inputs give what PyTorch gives: the mask is added (NaN + -inf =
+ * NaN), a row of NaN, +inf or only -inf scores is NaN, and 0 · inf = NaN in
+ * p_attn · value (online and flash check each slice and take an exact path
+ * when a value is not finite).
  *
  * Shapes: query (..., T, d_k), key (..., S, d_k), value (..., S, d_v) with
  * batch dims that broadcast as in chapter 2 (e.g. (bsz, n_heads, T, head_dim)
@@ -95,8 +101,12 @@ size_t attention_scratch_bytes(void);
  * thread has its own scratch. */
 int attention_threads(void);
 
+/* Ask for n threads (n >= 1) in the next calls of attention_flash; without OpenMP this
+ * does nothing. The result is bit for bit the same on any number of threads. */
+void attention_set_threads(int n);
+
 /* exp(x) as the vectorised versions compute it: a polynomial on [-ln2/2, ln2/2] times
- * a power of two, within 2 ulp of expf for x in [-87, 88]; 0 below -87.3 (and for -inf),
+ * a power of two, within 2 ulp of expf for x in [-87, 88]; 0 below -87 (and for -inf),
  * NaN for NaN. libm's expf is a function call the compiler cannot vectorise without
  * -ffast-math; this is plain arithmetic, so it can. */
 float attn_exp(float x);
@@ -106,8 +116,13 @@ float attn_exp(float x);
 /* Seconds on a monotonic clock, for timing differences. */
 double stopwatch_seconds(void);
 
+/* CPU seconds this thread has run (CLOCK_THREAD_CPUTIME_ID): unlike the wall clock,
+ * it does not count the time other programs had the core. */
+double thread_cpu_seconds(void);
+
 /* This core's ceiling: GFLOP/s of a loop of independent fused multiply-adds (16 vectors
- * of accumulators, nothing else), run for about `seconds`. */
+ * of accumulators, nothing else), the best of 8 runs of about seconds/8 of this
+ * thread's CPU time. */
 double fma_peak_gflops(double seconds);
 
 #endif

@@ -128,13 +128,14 @@ static const char *const STEP_WHY[ATTN_N_IMPLS] = {
      "kt through the cache for every query. Here 8 query rows x 32 keys of sums stay in 16 vector "
      "registers for the whole sum, and a block of 64 queries meets a panel of 256 keys while both "
      "are in cache. The scores are still all stored."),
-    ("the running sum is rescaled by exp(m_old - m_new) whenever the max grows, so each query needs "
-     "only its own row of S scores: memory O(S), not O(T·S). Causal rows stop at their own position. "
-     "It reads each row twice instead of three times, but computes row by row, like reordered."),
-    ("online's rescaling applied to whole tiles and to the output itself (o = o·exp(m_old - m_new) "
-     "+ P·V), divided by l once at the end: the speed of tiled with no (T, S) matrix and no row, "
-     "extra memory O(T·d) for the transposed keys and O(tile) for the rest. Causal runs skip the "
-     "key tiles wholly above the diagonal instead of computing and masking them."),
+    ("one query row at a time: that alone takes the memory from O(T·S) to one row, O(S). The online "
+     "softmax makes the row one pass: a running max m, sum l and output acc, one exp per key, and "
+     "acc and l shrink by exp(m_old - m_new) when the max grows; output = acc / l. Key by key, so "
+     "about as fast as reordered. Causal rows stop at their own position."),
+    ("online's update applied to tiles of 64 queries x 256 keys (o = o·exp(m_old - m_new) + P·V), "
+     "divided by l once at the end: the speed of tiled with no (T, S) matrix and no row, extra "
+     "memory O(S·d) for the packed keys and O(tile) for the rest. Causal runs skip the key tiles "
+     "wholly above the diagonal instead of computing and masking them."),
 };
 
 /* --dump DIR and --output FILE, written only after everything was computed. */

@@ -21,6 +21,14 @@ several query blocks and key tiles of 256), d64 (head_dim 64: whole 8 x 32 regis
 tiles).
 prog_*: inputs and expected outputs for tests/test_ch08_program.sh, with the
 attention weights (prog_weights_*) that --dump writes.
+
+Non-finite inputs (nf_<c>_q/k/v, nf_<c>_out_causal/_nocausal), shape (1, 2, 70, 8):
+head 0 holds the bad value, head 1 is finite, so one call mixes both paths. The
+mask is added (chapter 4), so NaN + -inf = NaN and +inf + -inf = NaN; a row whose
+scores hold a NaN or +inf, or nothing but -inf, is NaN; p_attn · value computes
+0 · inf = NaN for masked keys too. Cases: kneginf (-inf in a key), kposinf, knan,
+qinf, vinf (+inf in a value row), vnan, rowneginf (row 0's only visible key scores
+-inf), big (finite values whose scores overflow to inf).
 """
 
 import math
@@ -99,3 +107,38 @@ def make(out_dir, save):
     save("prog_ns_v", v)
     _, out = attention(q, k, v, False)
     save("prog_ns_out_nocausal", out)
+
+    # --- non-finite inputs: what PyTorch does, position by position ---------------
+    def nonfinite(name, edit):
+        q, k, v = randn(1, 2, 70, 8), randn(1, 2, 70, 8), randn(1, 2, 70, 8)
+        edit(q[0, 0], k[0, 0], v[0, 0])  # head 0 only
+        save("nf_%s_q" % name, q)
+        save("nf_%s_k" % name, k)
+        save("nf_%s_v" % name, v)
+        for causal in (False, True):
+            _, out = attention(q, k, v, causal)
+            save("nf_%s_out_%s" % (name, "causal" if causal else "nocausal"), out)
+
+    inf, nan = float("inf"), float("nan")
+
+    def set_(t, i, j, x):
+        t[i, j] = x
+
+    nonfinite("kneginf", lambda q, k, v: set_(k, 30, 2, -inf))
+    nonfinite("kposinf", lambda q, k, v: set_(k, 40, 0, inf))
+    nonfinite("knan", lambda q, k, v: set_(k, 50, 5, nan))
+    nonfinite("qinf", lambda q, k, v: set_(q, 20, 1, inf))
+    nonfinite("vinf", lambda q, k, v: set_(v, 45, 3, inf))
+    nonfinite("vnan", lambda q, k, v: set_(v, 60, 7, nan))
+
+    def row_neginf(q, k, v):
+        q[0].fill_(1.0)
+        k[0].fill_(-inf)  # q[0] . k[0] = -inf: row 0 sees only key 0 when causal
+
+    nonfinite("rowneginf", row_neginf)
+
+    def big(q, k, v):
+        q[10].fill_(1e20)
+        k[12].fill_(1e20)  # finite, but q[10] . k[12] / sqrt(8) overflows to inf
+
+    nonfinite("big", big)
