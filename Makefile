@@ -53,7 +53,7 @@ TEST_BINS := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 # tests/test_plots.sh needs matplotlib: it runs in make test-plots, never in make test.
 TEST_SH   := $(filter-out tests/test_plots.sh,$(sort $(wildcard tests/test_*.sh)))
 COMMON_TEST_BINS := $(filter $(BUILD)/tests/test_common%,$(TEST_BINS))
-TOOLS     := $(BUILD)/npyinfo
+TOOLS     := $(BUILD)/npyinfo $(BUILD)/randnpy
 
 # chapter number of a folder: chapters/04_causal_mask -> 4
 chapter_num = $(patsubst 0%,%,$(firstword $(subst _, ,$(notdir $(1)))))
@@ -112,6 +112,9 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(HARNESS) $(LIB)
 $(BUILD)/npyinfo: $(BUILD)/obj/tests/npyinfo.o $(LIB)
 	$(CC) $(ALL_CFLAGS) $(EXTRA_LDFLAGS) -o $@ $^ $(LDLIBS)
 
+$(BUILD)/randnpy: $(BUILD)/obj/tests/randnpy.o $(LIB)
+	$(CC) $(ALL_CFLAGS) $(EXTRA_LDFLAGS) -o $@ $^ $(LDLIBS)
+
 define CHAPTER_RULES
 $(BUILD)/chapter$(call chapter_num,$(1)): $(BUILD)/obj/$(1)/main.o $(LIB)
 	$$(CC) $$(ALL_CFLAGS) $$(EXTRA_LDFLAGS) -o $$@ $$^ $$(LDLIBS)
@@ -151,6 +154,9 @@ chapter$(call chapter_num,$(1)):
 endif
 test-chapter$(call chapter_num,$(1)): all
 	@BUILD=$(BUILD) sh tests/run_tests.sh $(BUILD)/tests/test_ch$(call chapter_nn,$(1)) $$(wildcard tests/test_ch$(call chapter_nn,$(1))_*.sh)
+.PHONY: test-chapter$(call chapter_num,$(1))-full
+test-chapter$(call chapter_num,$(1))-full: all
+	@CH$(call chapter_nn,$(1))_FULL=1 BUILD=$(BUILD) sh tests/run_tests.sh $(BUILD)/tests/test_ch$(call chapter_nn,$(1)) $$(wildcard tests/test_ch$(call chapter_nn,$(1))_*.sh)
 endef
 $(foreach d,$(MPI_DIRS),$(eval $(call MPI_CHAPTER_RULES,$(d))))
 

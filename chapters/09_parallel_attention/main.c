@@ -175,8 +175,12 @@ static void forward_sequence(void *ctx) {
     xv = t_contiguous(split_heads(xv, m->args.n_heads));
     run->xq_local = xq;
     Tensor *output = ring_attention(xq, xk, xv, T, m->args.causal, &run->log);  /* (bsz, n_heads, Tc, hd) */
-    output = merge_heads(output);                                /* (bsz, Tc, d_out) (chapter 5) */
-    output = nn_linear_forward(m->wo, output);                   /* output = self.wo(output), bo included */
+    if (own.end > own.start) {
+        output = merge_heads(output);                            /* (bsz, Tc, d_out) (chapter 5) */
+        output = nn_linear_forward(m->wo, output);               /* output = self.wo(output), bo included */
+    } else {
+        output = t_zeros(SHAPE(t_size(x, 0), 0, m->args.d_out)); /* T < P: this rank owns no position */
+    }
     run->output = comm_gather_seq(output, T, &run->log);         /* rank 0: (bsz, T, d_out) */
 }
 
@@ -245,7 +249,7 @@ int main(int argc, char **argv) {
     const int P = run.log.size, rank = run.log.rank;
     run.mode = parse_flags(argc, argv, &run.args, rank);
     narrate_set_quiet(run.args.quiet || rank != 0);
-    char s1[T_SHAPE_STR], s2[T_SHAPE_STR], s3[T_SHAPE_STR], hb[32];
+    char s1[T_SHAPE_STR], s2[T_SHAPE_STR], hb[32];
 
     narrate_title("Chapter 9: attention across %d process%s with MPI, --parallel %s", P, P == 1 ? "" : "es",
                   parallel_mode_name(run.mode));
@@ -257,9 +261,13 @@ int main(int argc, char **argv) {
     int64_t B = t_size(run.x, 0), T = t_size(run.x, 1), H = a->n_heads, hd = m->head_dim;
     ParallelDims dims = {B, T, a->d_in, a->d_out, H};
     narrate_step("Every rank builds chapter 7's module and x");
-    narrate_torch(run.args.input ? "model.load_state_dict(...); x = torch.from_numpy(np.load(...)); model.eval()"
-                                 : "torch.manual_seed(seed); model = MultiHeadAttention(...); "
-                                   "x = torch.randn(B, T, d_in)");
+    if (run.args.input) {
+        narrate_torch("model.load_state_dict(...); model.eval()");
+        narrate_torch("x = torch.from_numpy(np.load(...))");
+    } else {
+        narrate_torch("torch.manual_seed(seed); model = MultiHeadAttention(...)");
+        narrate_torch("model.eval(); x = torch.randn(B, T, d_in)");
+    }
     narrate_say("%d rank%s (mpirun -np %d), world size = model_parallel_size = %d. x %s; d_in = %lld, "
                 "d_out = %lld, n_heads = %lld, head_dim = %lld, causal = %s, qkv_bias = %s, out bias = %s.",
                 P, P == 1 ? "" : "s", P, P, t_shape_str(run.x, s1), (long long)a->d_in, (long long)a->d_out,
@@ -275,7 +283,7 @@ int main(int argc, char **argv) {
         int64_t n_local_heads = H / P, local = n_local_heads * hd;
         narrate_step("model_parallel_size = %d: each rank owns %lld of the %lld heads", P, (long long)n_local_heads,
                      (long long)H);
-        narrate_torch("model_parallel_size = 1   # Happy-LLM 2.1.6; here the MPI world size");
+        narrate_torch("model_parallel_size = 1  # Happy-LLM 2.1.6; here: MPI world size");
         narrate_torch("self.n_local_heads = args.n_heads // model_parallel_size");
         for (int r = 0; r < P && r < 8; r++) {
             Range h = heads_of_rank(H, P, r);
@@ -292,7 +300,7 @@ int main(int argc, char **argv) {
                     "partial sum of every output feature). A head never needs another rank's head.");
     } else {
         narrate_step("Each rank owns a contiguous chunk of the %lld positions", (long long)T);
-        narrate_torch("x_local = x[:, start:end]   # np.array_split(range(T), world_size)[rank]");
+        narrate_torch("x_local = x[:, start:end]   # np.array_split over the ranks");
         for (int r = 0; r < P && r < 8; r++) {
             Range c = chunk_of_rank(T, P, r);
             narrate_say("rank %d: positions [%lld, %lld) -> x (%lld, %lld, %lld), xq, xk, xv (%lld, %lld, %lld, "
@@ -312,15 +320,17 @@ int main(int argc, char **argv) {
 
     if (run.mode == PARALLEL_HEADS) {
         narrate_step("Each rank: chapter 7 on its n_local_heads heads");
-        narrate_torch("xq = xq.view(bsz, seqlen, self.n_local_heads, self.head_dim).transpose(1, 2)");
+        narrate_torch("xq = xq.view(bsz, seqlen, self.n_local_heads, self.head_dim)");
         narrate_say("rank 0: xq %s, partial output %s = merged heads @ its wo columns (no bo yet)",
                     t_shape_str(run.xq_local, s1), t_shape_str(run.partial, s2));
-        narrate_show("partial (rank 0)", run.partial);
+        narrate_say("rank 0: partial[0, 0, 0] = %.4f; after the sum (+ bo): output[0, 0, 0] = %.4f",
+                    (double)t_get(run.partial, 0, 0, 0), (double)t_get(run.output, 0, 0, 0));
         narrate_why("each rank's (bsz, seqlen, d_out) is its heads' share of self.wo(output); the "
                     "shares add up to the whole product, because wo @ merged splits into a sum over "
                     "column blocks.");
         narrate_step("One MPI_Allreduce sums the partial outputs; bo is added once");
-        narrate_torch("output = reduce_from_tensor_model_parallel_region(output_parallel) + self.bias");
+        narrate_torch("output = reduce_from_tensor_model_parallel_region(output)");
+        narrate_torch("output = output + self.bias   # once, after the sum");
         narrate_say("MPI_Allreduce(SUM) of %s floats = %s per rank in, the same out%s", t_shape_str(run.output, s1),
                     human_bytes(B * T * a->d_out * 4, hb, sizeof hb),
                     P == 1 ? " (one rank: nothing leaves the process, counted as 0)" : "");
@@ -332,7 +342,7 @@ int main(int argc, char **argv) {
         narrate_torch("xq, xk, xv = self.wq(x_local), self.wk(x_local), self.wv(x_local)");
         narrate_say("rank 0: xq %s", t_shape_str(run.xq_local, s1));
         narrate_step("The ring: %d step%s, K/V chunks passed to rank + 1", P, P == 1 ? "" : "s");
-        narrate_torch("m, l, acc = online_row_update(m, l, acc, scores_chunk, v_chunk)   # chapter 8");
+        narrate_torch("m, l, acc = online_row_update(m, l, acc, scores, v)  # chapter 8");
         for (int step = 0; step < P && !narrate_quiet(); step++) {
             printf("    step %d:\n", step);
             for (int r = 0; r < P && r < 8; r++) {
@@ -357,7 +367,7 @@ int main(int argc, char **argv) {
                                 "(ranks with early positions idle while others work)."
                               : "Not causal: every rank folds in every chunk.");
         narrate_step("wo on each rank, then MPI_Gatherv on rank 0");
-        narrate_torch("output = self.wo(output)   # per chunk; then dist.gather(output, dst=0)");
+        narrate_torch("output = self.wo(output)  # then dist.gather(output, dst=0)");
         for (int r = 1; r < P && r < 8; r++) {
             Range c = chunk_of_rank(T, P, r);
             narrate_say("rank %d sends its (%lld, %lld, %lld) output chunk: %s", r, (long long)B,
@@ -367,7 +377,7 @@ int main(int argc, char **argv) {
         narrate_why("wo acts on each position alone, so it needs no message: only the result is "
                     "collected.");
     }
-    if (rank == 0) narrate_show("output", run.output);
+    if (rank == 0) narrate_show("out", run.output);  /* the output, (bsz, seqlen, d_out) */
 
     /* ---- check against chapter 7 on rank 0, and the bytes counted vs the model ------- */
     if (rank == 0 && !narrate_quiet() && (double)B * (double)H * (double)T * (double)T * 4.0 * 3.0 < 256e6) {
@@ -403,7 +413,6 @@ int main(int argc, char **argv) {
                 "(T, T) scores for its heads; sequence: messages grow with T d_out too, but memory per "
                 "rank falls as P grows, since each rank keeps only (T / P, T / P) score blocks.");
     if (rank == 0 && narrate_quiet()) narrate_result("output", run.output);
-    (void)s3;
 
     /* ---- the file, from rank 0 ----------------------------------------------------------- */
     par_run_phase(write_output, &run);
