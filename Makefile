@@ -266,6 +266,8 @@ help:
 	@echo "  make bench          chapter 8: time each attention version over T (BENCH_QUICK=1: short)"
 	@echo "  make bench-torch    the same plus PyTorch eager on one thread, in the same run"
 	@echo "  OMP=1               chapter 8's flash attention on all cores (OpenMP); default one thread"
+	@echo "  make chapter9       chapter 9 under mpirun on NP=2 processes (ARGS='--parallel sequence'); needs MPI"
+	@echo "  make test-chapter9-full  chapter 9's parity tests on every case, P = 1..4, both modes"
 	@echo "  make plots          figures (PNG) from the chapters' --dump into $(BUILD)/plots/ (matplotlib; PYTHON=...)"
 	@echo "  make test-plots     check every plot script draws a non-empty figure (skipped without matplotlib)"
 	@echo "  make clean          remove build/"

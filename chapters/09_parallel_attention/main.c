@@ -329,8 +329,8 @@ int main(int argc, char **argv) {
                     "shares add up to the whole product, because wo @ merged splits into a sum over "
                     "column blocks.");
         narrate_step("One MPI_Allreduce sums the partial outputs; bo is added once");
-        narrate_torch("output = reduce_from_tensor_model_parallel_region(output)");
-        narrate_torch("output = output + self.bias   # once, after the sum");
+        narrate_torch("output_ = reduce_from_tensor_model_parallel_region(output_parallel)");
+        narrate_torch("output = output_ + self.bias   # if self.bias is not None");
         narrate_say("MPI_Allreduce(SUM) of %s floats = %s per rank in, the same out%s", t_shape_str(run.output, s1),
                     human_bytes(B * T * a->d_out * 4, hb, sizeof hb),
                     P == 1 ? " (one rank: nothing leaves the process, counted as 0)" : "");

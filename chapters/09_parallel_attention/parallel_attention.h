@@ -76,10 +76,11 @@ MultiHeadAttention *local_heads_module(const MultiHeadAttention *m, int P, int r
 /* Sums a tensor over all ranks, in place (MPI_Allreduce in the program). */
 typedef void (*AllReduceFn)(Tensor *partial, void *ctx);
 
-/* The last step of the heads mode, RowParallelLinear.forward:
- *     output_parallel = F.linear(input_parallel, weight)     # partial sum
- *     output = reduce_from_tensor_model_parallel_region(output_parallel)
- *     output = output + bias                                  # once
+/* The last step of the heads mode, Megatron-LM's RowParallelLinear.forward
+ * (megatron/core/tensor_parallel/layers.py):
+ *     output_parallel = F.linear(input_parallel, weight)   # partial sum, bias=None
+ *     output_ = reduce_from_tensor_model_parallel_region(output_parallel)
+ *     output = (output_ + self.bias) if self.bias is not None else output_
  * partial (B, T, d_out) is what local_heads_module() produced; all_reduce sums
  * it over the ranks; bias (d_out,) may be NULL. Returns the output. */
 Tensor *row_parallel_output(Tensor *partial, const Tensor *bias, AllReduceFn all_reduce, void *ctx);
