@@ -346,8 +346,8 @@ int main(int argc, char **argv) {
         narrate_say("MPI_Allreduce(SUM) of %s floats = %s per rank in, the same out%s", t_shape_str(run.output, s1),
                     human_bytes(B * T * a->d_out * 4, hb, sizeof hb),
                     P == 1 ? " (one rank: nothing leaves the process, counted as 0)" : "");
-        narrate_why("this is the only message of the mode. bo is not split: adding it on every rank "
-                    "before the sum would add it %d times.",
+        narrate_why("this is the forward pass's only message. bo is not split: adding it on every "
+                    "rank before the sum would add it %d times.",
                     P);
     } else {
         narrate_step("Each rank projects its own q, k, v (chapters 3 and 5)");
@@ -408,8 +408,9 @@ int main(int argc, char **argv) {
     int64_t *sent = rank == 0 ? (int64_t *)t_alloc((size_t)P * sizeof(int64_t)) : NULL;
     MPI_Gather(&run.log.bytes_sent, 1, MPI_INT64_T, sent, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
     narrate_step("Bytes sent: counted in the MPI calls, and the cost model");
-    narrate_say("each rank counted the bytes it handed to MPI for other ranks; "
-                "parallel_bytes_sent() predicts them from the shapes alone.");
+    narrate_say("each rank counted the bytes of the forward pass it handed to MPI for other ranks; "
+                "parallel_bytes_sent() predicts them from the shapes alone. (Not counted: one int "
+                "per phase to agree on errors, and this gather of the counts.)");
     int64_t total = 0;
     for (int r = 0; r < P && rank == 0; r++) {
         int64_t model = parallel_bytes_sent(run.mode, dims, P, r);
