@@ -33,7 +33,16 @@ export RUNNER
 
 COMMON_SRC   := $(sort $(wildcard common/*.c))
 CHAPTER_DIRS := $(sort $(patsubst %/main.c,%,$(wildcard chapters/[0-9][0-9]_*/main.c)))
-CHAPTER_LIB_SRC := $(sort $(filter-out %/main.c,$(wildcard chapters/*/*.c)))
+# Chapter 9 runs on MPI: its files that call MPI (*_mpi.c, and the main.c beside
+# them) are compiled with $(MPICC), never put into build/libattn.a, and built only
+# when $(MPICC) is found; the chapter's MPI-free concept code is in the library.
+MPICC   ?= mpicc
+MPIRUN  ?= mpirun
+NP      ?= 2
+MPI_SRC  := $(sort $(wildcard chapters/*/*_mpi.c))
+MPI_DIRS := $(sort $(patsubst %/,%,$(dir $(MPI_SRC))))
+HAVE_MPI := $(shell command -v $(MPICC) >/dev/null 2>&1 && echo yes)
+CHAPTER_LIB_SRC := $(sort $(filter-out %/main.c %_mpi.c,$(wildcard chapters/*/*.c)))
 LIB_SRC  := $(COMMON_SRC) $(CHAPTER_LIB_SRC)
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 LIB      := $(BUILD)/libattn.a
@@ -44,12 +53,17 @@ TEST_BINS := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 # tests/test_plots.sh needs matplotlib: it runs in make test-plots, never in make test.
 TEST_SH   := $(filter-out tests/test_plots.sh,$(sort $(wildcard tests/test_*.sh)))
 COMMON_TEST_BINS := $(filter $(BUILD)/tests/test_common%,$(TEST_BINS))
-TOOLS     := $(BUILD)/npyinfo
+TOOLS     := $(BUILD)/npyinfo $(BUILD)/randnpy
 
 # chapter number of a folder: chapters/04_causal_mask -> 4
 chapter_num = $(patsubst 0%,%,$(firstword $(subst _, ,$(notdir $(1)))))
 chapter_nn  = $(firstword $(subst _, ,$(notdir $(1))))
-CHAPTER_BINS := $(foreach d,$(CHAPTER_DIRS),$(BUILD)/chapter$(call chapter_num,$(d)))
+PLAIN_DIRS   := $(filter-out $(MPI_DIRS),$(CHAPTER_DIRS))
+CHAPTER_BINS := $(foreach d,$(PLAIN_DIRS),$(BUILD)/chapter$(call chapter_num,$(d)))
+MPI_BINS     := $(foreach d,$(MPI_DIRS),$(BUILD)/chapter$(call chapter_num,$(d)))
+ifeq ($(HAVE_MPI),yes)
+CHAPTER_BINS += $(MPI_BINS)
+endif
 
 .PHONY: all test test-common sanitize memcheck fuzz golden plots test-plots help clean
 .DEFAULT_GOAL := all
@@ -60,7 +74,7 @@ all: $(LIB) $(CHAPTER_BINS) $(TOOLS) $(TEST_BINS)
 
 # Rebuild everything when the compiler or flags change (make CC=clang test).
 FLAGS_STAMP := $(BUILD)/.flags
-FLAGS_LINE  := $(CC) $(ALL_CFLAGS) $(EXTRA_LDFLAGS) $(FAST_OPT)
+FLAGS_LINE  := $(CC) $(ALL_CFLAGS) $(EXTRA_LDFLAGS) $(FAST_OPT) $(MPICC)
 $(shell mkdir -p $(BUILD) && (echo '$(FLAGS_LINE)' | cmp -s - $(FLAGS_STAMP) || echo '$(FLAGS_LINE)' > $(FLAGS_STAMP)))
 
 $(BUILD)/obj/%.o: %.c $(FLAGS_STAMP)
@@ -115,6 +129,9 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(HARNESS) $(LIB)
 $(BUILD)/npyinfo: $(BUILD)/obj/tests/npyinfo.o $(LIB)
 	$(CC) $(ALL_CFLAGS) $(EXTRA_LDFLAGS) -o $@ $^ $(LDLIBS)
 
+$(BUILD)/randnpy: $(BUILD)/obj/tests/randnpy.o $(LIB)
+	$(CC) $(ALL_CFLAGS) $(EXTRA_LDFLAGS) -o $@ $^ $(LDLIBS)
+
 define CHAPTER_RULES
 $(BUILD)/chapter$(call chapter_num,$(1)): $(BUILD)/obj/$(1)/main.o $(LIB)
 	$$(CC) $$(ALL_CFLAGS) $$(EXTRA_LDFLAGS) -o $$@ $$^ $$(LDLIBS)
@@ -124,7 +141,41 @@ chapter$(call chapter_num,$(1)): $(BUILD)/chapter$(call chapter_num,$(1))
 test-chapter$(call chapter_num,$(1)): all
 	@BUILD=$(BUILD) sh tests/run_tests.sh $(BUILD)/tests/test_ch$(call chapter_nn,$(1)) $$(wildcard tests/test_ch$(call chapter_nn,$(1))_*.sh)
 endef
-$(foreach d,$(CHAPTER_DIRS),$(eval $(call CHAPTER_RULES,$(d))))
+$(foreach d,$(PLAIN_DIRS),$(eval $(call CHAPTER_RULES,$(d))))
+
+# The MPI chapter: objects and program through $(MPICC), which runs $(CC) (OMPI_CC,
+# MPICH_CC) so that make CC=clang and make sanitize build it like the rest.
+# make chapter9 runs it on NP=2 processes; make test-chapter9 runs its tests, which
+# count the MPI checks as skipped when mpirun is missing.
+MPI_ENV := OMPI_CC='$(CC)' MPICH_CC='$(CC)'
+MPI_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(MPI_SRC) $(MPI_DIRS:%=%/main.c))
+$(MPI_OBJ): $(BUILD)/obj/%.o: %.c $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(MPI_ENV) $(MPICC) $(CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+# Open MPI: -q keeps an error to our one sentence (no mpirun banner), --oversubscribe
+# allows more ranks than cores, and root needs --allow-run-as-root.
+ifndef MPIRUN_FLAGS
+MPIRUN_FLAGS := $(shell $(MPIRUN) --version 2>/dev/null | grep -q 'Open MPI' && echo '-q --oversubscribe' && [ "$$(id -u)" = 0 ] && echo --allow-run-as-root)
+endif
+export MPIRUN MPIRUN_FLAGS HAVE_MPI
+define MPI_CHAPTER_RULES
+$(BUILD)/chapter$(call chapter_num,$(1)): $(BUILD)/obj/$(1)/main.o $(patsubst %.c,$(BUILD)/obj/%.o,$(filter $(1)/%,$(MPI_SRC))) $(LIB)
+	$$(MPI_ENV) $$(MPICC) $$(ALL_CFLAGS) $$(EXTRA_LDFLAGS) -o $$@ $$^ $$(LDLIBS)
+.PHONY: chapter$(call chapter_num,$(1)) test-chapter$(call chapter_num,$(1))
+ifeq ($(HAVE_MPI),yes)
+chapter$(call chapter_num,$(1)): $(BUILD)/chapter$(call chapter_num,$(1))
+	$$(MPIRUN) $$(MPIRUN_FLAGS) -np $$(NP) ./$(BUILD)/chapter$(call chapter_num,$(1)) $$(ARGS)
+else
+chapter$(call chapter_num,$(1)):
+	@echo "make $$@ needs MPI: install the Debian packages openmpi-bin and libopenmpi-dev (or MPICH), then run make again" >&2; exit 1
+endif
+test-chapter$(call chapter_num,$(1)): all
+	@BUILD=$(BUILD) sh tests/run_tests.sh $(BUILD)/tests/test_ch$(call chapter_nn,$(1)) $$(wildcard tests/test_ch$(call chapter_nn,$(1))_*.sh)
+.PHONY: test-chapter$(call chapter_num,$(1))-full
+test-chapter$(call chapter_num,$(1))-full: all
+	@CH$(call chapter_nn,$(1))_FULL=1 BUILD=$(BUILD) sh tests/run_tests.sh $(BUILD)/tests/test_ch$(call chapter_nn,$(1)) $$(wildcard tests/test_ch$(call chapter_nn,$(1))_*.sh)
+endef
+$(foreach d,$(MPI_DIRS),$(eval $(call MPI_CHAPTER_RULES,$(d))))
 
 # make test: every C test binary and every tests/test_*.sh; last line "N passed, M failed".
 test: all
@@ -233,6 +284,8 @@ help:
 	@echo "  make bench-torch    chapter 8 and PyTorch in one process, one thread, interleaved rounds (numpy, torch)"
 	@echo "  BENCH_KEEP_OPENBLAS_ENV=1  bench-torch keeps OPENBLAS_CORETYPE/OPENBLAS_L2_SIZE (default: unset for it)"
 	@echo "  OMP=1               chapter 8's flash attention on all cores (OpenMP); default one thread"
+	@echo "  make chapter9       chapter 9 under mpirun on NP=2 processes (ARGS='--parallel sequence'); needs MPI"
+	@echo "  make test-chapter9-full  chapter 9's parity tests on every case, P = 1..4, both modes"
 	@echo "  make plots          figures (PNG) from the chapters' --dump into $(BUILD)/plots/ (matplotlib; PYTHON=...)"
 	@echo "  make test-plots     check every plot script draws a non-empty figure (skipped without matplotlib)"
 	@echo "  make clean          remove build/"

@@ -1,0 +1,435 @@
+/* main.c — chapter 9: one attention layer run by P processes with MPI.
+ *
+ *     mpirun -np 2 build/chapter9                       heads split over 2 ranks
+ *     mpirun -np 3 build/chapter9 --parallel sequence   ring attention, 3 chunks
+ *     mpirun -np 4 build/chapter9 --parallel heads --input X.npy --weights DIR --output OUT.npy
+ *
+ * Chapter 7's module in eval mode (the same default model and weights-folder
+ * contract), computed two ways:
+ *   --parallel heads     Happy-LLM's model_parallel_size = P: rank r keeps
+ *                        n_local_heads = n_heads // P heads, the matching rows
+ *                        of wq, wk, wv and columns of wo; one MPI_Allreduce
+ *                        sums the partial outputs; bo once.
+ *   --parallel sequence  rank r keeps a chunk of the positions and all the
+ *                        weights; K/V chunks go around a ring (MPI_Sendrecv)
+ *                        and chapter 8's online softmax merges them; rank 0
+ *                        gathers the output (MPI_Gatherv).
+ * Rank 0 narrates (who owns what, every message and its bytes, a table of
+ * both modes' cost) and writes --output. Any error on any rank ends every
+ * rank with one sentence from rank 0 and exit status 1.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "parallel_attention_mpi.h"
+
+typedef struct {
+    Args args;
+    ParallelMode mode;
+    CommLog log;
+    MultiHeadAttention *m;   /* the full module (every rank builds or loads it)  */
+    Tensor *x;               /* (bsz, seqlen, d_in)                              */
+    Tensor *output;          /* (bsz, seqlen, d_out): every rank (heads), rank 0 (sequence) */
+    Tensor *partial;         /* heads: this rank's partial output before the sum */
+    Tensor *xq_local;        /* this rank's xq: (bsz, n_local_heads, T, hd) or (bsz, H, Tc, hd) */
+} Run;
+
+static const char *const SUMMARY =
+    "Chapter 9: attention across processes with MPI (eval mode), built on chapters 7\n"
+    "and 8. Run it under mpirun: mpirun -np P build/chapter9 --parallel heads|sequence.\n"
+    "  --parallel heads     tensor parallel (default): model_parallel_size = P, each rank\n"
+    "                       owns n_heads // P heads; one MPI_Allreduce.\n"
+    "  --parallel sequence  ring attention: each rank owns a chunk of the sequence; K/V\n"
+    "                       chunks travel around a ring of MPI_Sendrecv.\n"
+    "Default model and flags as chapter 7 (--eval is accepted and always on); with\n"
+    "--input/--weights the sizes come from the files. The result equals build/chapter7 --eval.";
+
+/* ---- flags: chapter 7's, plus --parallel (every rank parses the same argv) ---- */
+
+static ParallelMode parse_flags(int argc, char **argv, Args *args, int rank) {
+    Args defaults = {0};
+    defaults.seed = 123;
+    defaults.batch = 3;
+    defaults.seq_len = 5;
+    defaults.d_in = 10;
+    defaults.d_out = 8;
+    defaults.heads = 2;
+    defaults.causal = true;
+    defaults.eval = true;
+    CliSpec spec = {"chapter9", SUMMARY,
+                    CLI_SEED | CLI_BATCH | CLI_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_HEADS | CLI_EVAL | CLI_CAUSAL |
+                        CLI_BIAS | CLI_QUIET | CLI_INPUT | CLI_OUTPUT,
+                    defaults};
+    char err[512] = "";
+    int mode = PARALLEL_HEADS;
+    char **rest = (char **)t_alloc((size_t)(argc + 1) * sizeof *rest);
+    int n = 0;
+    rest[n++] = argv[0];
+    for (int i = 1; i < argc; i++) {
+        const char *value = NULL;
+        if (strcmp(argv[i], "--parallel") == 0) {
+            if (i + 1 >= argc) {
+                snprintf(err, sizeof err, "--parallel needs a value: heads or sequence");
+                break;
+            }
+            value = argv[++i];
+        } else if (strncmp(argv[i], "--parallel=", 11) == 0) {
+            value = argv[i] + 11;
+        } else {
+            rest[n++] = argv[i];
+            continue;
+        }
+        mode = parallel_mode_parse(value);
+        if (mode < 0) {
+            snprintf(err, sizeof err, "--parallel '%s' is not heads or sequence", value);
+            break;
+        }
+    }
+    int help = 0;
+    for (int i = 1; i < argc; i++) help |= strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0;
+    int status = help ? 1 : err[0] ? 2 : cli_parse_args(&spec, n, rest, args, err, sizeof err);
+    if (status == 1) {
+        if (rank == 0) {
+            cli_usage(&spec, stdout);
+            printf("  --parallel MODE   heads (tensor parallel) or sequence (ring attention); default heads\n");
+        }
+        par_exit(EXIT_OK);
+    }
+    if (status == 2) {
+        if (rank == 0) fprintf(stderr, "chapter9: %s (see --help)\n", err);
+        par_exit(EXIT_USAGE);
+    }
+    return (ParallelMode)mode;
+}
+
+/* ---- phase 1: the module and x, as chapter 7 makes them; every check before any message ---- */
+
+/* Chapter 7's --input/--weights branch (its main.c): x from the file, the module from the folder. */
+static void chapter7_load(const Args *args, MultiHeadAttention **m, Tensor **x) {
+    *x = input_load(args->input);  /* (B, T, d_in) */
+    int64_t seqlen = t_size(*x, 1);
+    int64_t max_seq_len = (args->given & CLI_SEQ_LEN) ? args->seq_len : seqlen;
+    if (seqlen > max_seq_len)
+        t_error("%s has sequence length %lld, longer than the model's max_seq_len %lld (--seq-len)", args->input,
+                (long long)seqlen, (long long)max_seq_len);
+    ModelArgs a = {0};
+    a.d_in = t_size(*x, 2);  /* d_out and the biases come from the weights folder */
+    a.n_heads = args->heads;
+    a.max_seq_len = max_seq_len;
+    a.causal = args->causal;
+    *m = mha_load(a, args->weights);
+}
+
+/* Chapter 7's default run (its main.c): torch.manual_seed(seed), the seed's class, then
+ * x = torch.randn(B, T, d_in), in that order, so both programs draw the same numbers.
+ * The tests compare the two programs' outputs, so a change there shows up here. */
+static void chapter7_default(const Args *args, MultiHeadAttention **m, Tensor **x) {
+    t_manual_seed(args->seed);
+    head_dim_of(args->d_out, args->heads);
+    ModelArgs a = seed_args(args->d_in, args->d_out, args->seq_len, 0.0, args->heads);
+    a.causal = args->causal;
+    a.qkv_bias = args->bias;
+    *m = mha_new(a);                                               /* wq, wk, wv, wo drawn first ... */
+    *x = t_randn(SHAPE(args->batch, args->seq_len, args->d_in));   /* ... then x */
+}
+
+static void setup(void *ctx) {
+    Run *run = (Run *)ctx;
+    const Args *args = &run->args;
+    int P = run->log.size;
+    if (args->input)
+        chapter7_load(args, &run->m, &run->x);
+    else
+        chapter7_default(args, &run->m, &run->x);
+    mha_eval(run->m);
+    const MultiHeadAttention *m = run->m;
+    int64_t B = t_size(run->x, 0), T = t_size(run->x, 1), H = m->args.n_heads, d_out = m->args.d_out;
+    if (run->mode == PARALLEL_HEADS) {
+        int64_t n_local_heads = n_local_heads_of(H, P);  /* H % P != 0 is a sentence, on every rank */
+        check_scores_fit(B, n_local_heads, T, T);
+    } else {
+        int64_t most = chunk_of_rank(T, P, 0).end;
+        check_scores_fit(B, H, most, most);              /* one score block per ring step */
+    }
+    if (2 * B * T * d_out > 2147483647LL)
+        t_error("MPI: (%lld, %lld, %lld) outputs are more floats than one MPI message may carry (2^31 - 1)",
+                (long long)B, (long long)T, (long long)d_out);
+}
+
+/* ---- phase 2a: heads (tensor parallel) ------------------------------------------ */
+
+static void forward_heads(void *ctx) {
+    Run *run = (Run *)ctx;
+    int P = run->log.size, rank = run->log.rank;
+    /* model_parallel_size = P; self.n_local_heads = args.n_heads // model_parallel_size */
+    MultiHeadAttention *local = local_heads_module(run->m, P, rank);
+    MhaTrace tr;
+    /* chapter 7's forward on this rank's heads: wo has only their columns, so this is a partial sum */
+    run->partial = t_clone(mha_forward(local, run->x, run->x, run->x, &tr));  /* (bsz, seqlen, d_out) */
+    run->xq_local = tr.xq;                                                   /* (bsz, n_local_heads, seqlen, hd) */
+    /* RowParallelLinear: all-reduce the partial sums, then + bo */
+    run->output = row_parallel_output(t_clone(run->partial), run->m->wo->bias, comm_allreduce_sum, &run->log);
+}
+
+/* ---- phase 2b: sequence (ring attention) ---------------------------------------- */
+
+static void forward_sequence(void *ctx) {
+    Run *run = (Run *)ctx;
+    const MultiHeadAttention *m = run->m;
+    int64_t T = t_size(run->x, 1);
+    Range own = chunk_of_rank(T, run->log.size, run->log.rank);
+    Tensor *x = t_slice(run->x, 1, own.start, own.end);          /* (bsz, Tc, d_in): this rank's positions */
+    Tensor *xq, *xk, *xv;
+    qkv_project(m->qkv, x, &xq, &xk, &xv);                       /* xq, xk, xv = self.wq(x), ... (chapter 3) */
+    xq = t_contiguous(split_heads(xq, m->args.n_heads));         /* (bsz, n_heads, Tc, head_dim) (chapter 5) */
+    xk = t_contiguous(split_heads(xk, m->args.n_heads));
+    xv = t_contiguous(split_heads(xv, m->args.n_heads));
+    run->xq_local = xq;
+    Tensor *output = ring_attention(xq, xk, xv, T, m->args.causal, &run->log);  /* (bsz, n_heads, Tc, hd) */
+    if (own.end > own.start) {
+        output = merge_heads(output);                            /* (bsz, Tc, d_out) (chapter 5) */
+        output = nn_linear_forward(m->wo, output);               /* output = self.wo(output), bo included */
+    } else {
+        output = t_zeros(SHAPE(t_size(x, 0), 0, m->args.d_out)); /* T < P: this rank owns no position */
+    }
+    run->output = comm_gather_seq(output, T, &run->log);         /* rank 0: (bsz, T, d_out) */
+}
+
+/* ---- phase 3: rank 0 writes the file ---------------------------------------------- */
+
+static void write_output(void *ctx) {
+    Run *run = (Run *)ctx;
+    if (run->log.rank == 0 && run->args.output) npy_save(run->args.output, run->output);
+}
+
+/* ---- narration helpers (rank 0 prints; the other ranks are quiet) ------------------- */
+
+static const char *human_bytes(int64_t bytes, char *buf, size_t len) {
+    const char *unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    double v = (double)bytes;
+    int u = 0;
+    while (v >= 1024.0 && u < 4) v /= 1024.0, u++;
+    if (u == 0)
+        snprintf(buf, len, "%lld B", (long long)bytes);
+    else
+        snprintf(buf, len, "%.1f %s", v, unit[u]);
+    return buf;
+}
+
+static void table_row(ParallelDims d, int P) {
+    char a[32], b[32], c[32], e[32];
+    char hs[32] = "-", hm[32] = "-";
+    if (d.n_heads % P == 0) {
+        snprintf(hs, sizeof hs, "%s", human_bytes(parallel_bytes_sent_max(PARALLEL_HEADS, d, P), a, sizeof a));
+        snprintf(hm, sizeof hm, "%s", human_bytes(parallel_memory_bytes_max(PARALLEL_HEADS, d, P), b, sizeof b));
+    }
+    printf("  %7lld %4lld %3d | %11s %11s | %11s %11s\n", (long long)d.seqlen, (long long)d.n_heads, P, hs, hm,
+           human_bytes(parallel_bytes_sent_max(PARALLEL_SEQUENCE, d, P), c, sizeof c),
+           human_bytes(parallel_memory_bytes_max(PARALLEL_SEQUENCE, d, P), e, sizeof e));
+}
+
+static void cost_table(ParallelDims d, int P) {
+    narrate_step("What each mode costs as T, H and P grow (the cost model)");
+    narrate_say("bytes sent by the busiest rank in one forward pass, and the memory of the largest rank "
+                "(weights without biases, activations, score blocks; float32), from "
+                "parallel_bytes_sent() and parallel_memory_bytes(). B = %lld, d_in = %lld, d_out = %lld; "
+                "'-' where H %% P != 0.",
+                (long long)d.bsz, (long long)d.d_in, (long long)d.d_out);
+    if (narrate_quiet()) return;
+    printf("  %7s %4s %3s | %-23s | %s\n", "", "", "", "         heads", "        sequence");
+    printf("  %7s %4s %3s | %11s %11s | %11s %11s\n", "T", "H", "P", "sent", "memory", "sent", "memory");
+    table_row(d, P);
+    ParallelDims g = d;
+    for (int64_t f = 4; f <= 64; f *= 4) {
+        g.seqlen = d.seqlen * f;
+        table_row(g, P);
+    }
+    g = d;
+    g.n_heads = d.n_heads * 2;
+    table_row(g, P);
+    g.seqlen = d.seqlen * 64;
+    for (int p = 2; p <= 8; p *= 2) table_row(g, p);
+}
+
+int main(int argc, char **argv) {
+    MPI_Init(&argc, &argv);
+    t_set_program_name("chapter9");
+    t_scope_begin();
+    Run run;
+    memset(&run, 0, sizeof run);
+    run.log = comm_world();
+    const int P = run.log.size, rank = run.log.rank;
+    run.mode = parse_flags(argc, argv, &run.args, rank);
+    narrate_set_quiet(run.args.quiet || rank != 0);
+    char s1[T_SHAPE_STR], s2[T_SHAPE_STR], hb[32];
+
+    narrate_title("Chapter 9: attention across %d process%s with MPI, --parallel %s", P, P == 1 ? "" : "es",
+                  parallel_mode_name(run.mode));
+
+    /* ---- the module and x, on every rank ------------------------------------------ */
+    par_run_phase(setup, &run);
+    const MultiHeadAttention *m = run.m;
+    const ModelArgs *a = &m->args;
+    int64_t B = t_size(run.x, 0), T = t_size(run.x, 1), H = a->n_heads, hd = m->head_dim;
+    ParallelDims dims = {B, T, a->d_in, a->d_out, H};
+    narrate_step("Every rank builds chapter 7's module and x");
+    if (run.args.input) {
+        narrate_torch("model.load_state_dict(...); model.eval()");
+        narrate_torch("x = torch.from_numpy(np.load(...))");
+    } else {
+        narrate_torch("torch.manual_seed(seed); model = MultiHeadAttention(...)");
+        narrate_torch("model.eval(); x = torch.randn(B, T, d_in)");
+    }
+    narrate_say("%d rank%s (mpirun -np %d), world size = model_parallel_size = %d. x %s; d_in = %lld, "
+                "d_out = %lld, n_heads = %lld, head_dim = %lld, causal = %s, qkv_bias = %s, out bias = %s.",
+                P, P == 1 ? "" : "s", P, P, t_shape_str(run.x, s1), (long long)a->d_in, (long long)a->d_out,
+                (long long)H, (long long)hd, a->causal ? "True" : "False", a->qkv_bias ? "True" : "False",
+                a->out_bias ? "True" : "False");
+    narrate_why("%s", run.args.input
+                          ? "each rank reads the same files (on several hosts they must be on every host) "
+                            "and keeps what its mode needs."
+                          : "with the same --seed every rank draws the same weights and x, as a run of "
+                            "chapter 7 does, and keeps what its mode needs.");
+
+    if (run.mode == PARALLEL_HEADS) {
+        int64_t n_local_heads = H / P, local = n_local_heads * hd;
+        narrate_step("model_parallel_size = %d: each rank owns %lld of the %lld heads", P, (long long)n_local_heads,
+                     (long long)H);
+        narrate_torch("model_parallel_size = 1  # Happy-LLM 2.1.6; here: MPI world size");
+        narrate_torch("self.n_local_heads = args.n_heads // model_parallel_size");
+        for (int r = 0; r < P && r < 8; r++) {
+            Range h = heads_of_rank(H, P, r);
+            narrate_say("rank %d: heads [%lld, %lld): wq, wk, wv rows [%lld, %lld) -> (%lld, %lld) each; "
+                        "wo columns -> (%lld, %lld); x %s",
+                        r, (long long)h.start, (long long)h.end, (long long)(h.start * hd), (long long)(h.end * hd),
+                        (long long)local, (long long)a->d_in, (long long)a->d_out, (long long)local,
+                        t_shape_str(run.x, s1));
+        }
+        if (P > 8) narrate_say("... and so on for ranks 8 to %d", P - 1);
+        narrate_why("wq, wk, wv are column-parallel (Megatron-LM's ColumnParallelLinear: the output "
+                    "features are split, each rank computes its heads' features from the whole x); wo is "
+                    "row-parallel (RowParallelLinear: its input features are split, each rank gets a "
+                    "partial sum of every output feature). A head never needs another rank's head.");
+    } else {
+        narrate_step("Each rank owns a contiguous chunk of the %lld positions", (long long)T);
+        narrate_torch("x_local = x[:, start:end]   # np.array_split over the ranks");
+        for (int r = 0; r < P && r < 8; r++) {
+            Range c = chunk_of_rank(T, P, r);
+            narrate_say("rank %d: positions [%lld, %lld) -> x (%lld, %lld, %lld), xq, xk, xv (%lld, %lld, %lld, "
+                        "%lld); all of wq, wk, wv, wo",
+                        r, (long long)c.start, (long long)c.end, (long long)B, (long long)(c.end - c.start),
+                        (long long)a->d_in, (long long)B, (long long)H, (long long)(c.end - c.start),
+                        (long long)hd);
+        }
+        if (P > 8) narrate_say("... and so on for ranks 8 to %d", P - 1);
+        narrate_why("chunks differ by at most one position (T %% P = %lld ranks get one more)%s. Every "
+                    "rank has every weight; what is split is the sequence, and with it the (T, T) scores.",
+                    (long long)(T % P), T < P ? "; with T < P some ranks own none" : "");
+    }
+
+    /* ---- the forward pass ------------------------------------------------------------ */
+    par_run_phase(run.mode == PARALLEL_HEADS ? forward_heads : forward_sequence, &run);
+
+    if (run.mode == PARALLEL_HEADS) {
+        narrate_step("Each rank: chapter 7 on its n_local_heads heads");
+        narrate_torch("xq = xq.view(bsz, seqlen, self.n_local_heads, self.head_dim)");
+        narrate_say("rank 0: xq %s, partial output %s = merged heads @ its wo columns (no bo yet)",
+                    t_shape_str(run.xq_local, s1), t_shape_str(run.partial, s2));
+        narrate_say("rank 0: partial[0, 0, 0] = %.4f; after the sum (+ bo): output[0, 0, 0] = %.4f",
+                    (double)t_get(run.partial, 0, 0, 0), (double)t_get(run.output, 0, 0, 0));
+        narrate_why("each rank's (bsz, seqlen, d_out) is its heads' share of self.wo(output); the "
+                    "shares add up to the whole product, because wo @ merged splits into a sum over "
+                    "column blocks.");
+        narrate_step("One MPI_Allreduce sums the partial outputs; bo is added once");
+        narrate_torch("output_ = reduce_from_tensor_model_parallel_region(output_parallel)");
+        narrate_torch("output = output_ + self.bias   # if self.bias is not None");
+        narrate_say("MPI_Allreduce(SUM) of %s floats = %s per rank in, the same out%s", t_shape_str(run.output, s1),
+                    human_bytes(B * T * a->d_out * 4, hb, sizeof hb),
+                    P == 1 ? " (one rank: nothing leaves the process, counted as 0)" : "");
+        narrate_why("this is the forward pass's only message. bo is not split: adding it on every "
+                    "rank before the sum would add it %d times.",
+                    P);
+    } else {
+        narrate_step("Each rank projects its own q, k, v (chapters 3 and 5)");
+        narrate_torch("xq, xk, xv = self.wq(x_local), self.wk(x_local), self.wv(x_local)");
+        narrate_say("rank 0: xq %s", t_shape_str(run.xq_local, s1));
+        narrate_step("The ring: %d step%s, K/V chunks passed to rank + 1", P, P == 1 ? "" : "s");
+        narrate_torch("m, l, acc = online_row_update(m, l, acc, scores, v)  # chapter 8");
+        for (int step = 0; step < P && !narrate_quiet(); step++) {
+            printf("    step %d:\n", step);
+            for (int r = 0; r < P && r < 8; r++) {
+                int origin = ((r - step) % P + P) % P;
+                Range c = chunk_of_rank(T, P, origin), q = chunk_of_rank(T, P, r);
+                const char *what = (c.end == c.start || q.end == q.start)    ? "nothing to fold"
+                                   : (a->causal && chunk_in_future(q, c)) ? "skipped (future)"
+                                                                          : "folded in";
+                char msg[64] = "";
+                if (step < P - 1)
+                    snprintf(msg, sizeof msg, "; sends %s to rank %d",
+                             human_bytes(2 * B * (c.end - c.start) * a->d_out * 4, hb, sizeof hb), (r + 1) % P);
+                printf("      rank %d: K/V of rank %d [%lld, %lld) %s%s\n", r, origin, (long long)c.start,
+                       (long long)c.end, what, msg);
+            }
+        }
+        narrate_why("each query row keeps (max, sum, output) and folds in one chunk per step with the "
+                    "same one-pass update as chapter 8's online softmax, so the order in which chunks "
+                    "arrive does not matter. %s",
+                    a->causal ? "Causal: a chunk wholly after the rank's positions is skipped and the "
+                                "diagonal chunk is masked inside; the chunks still travel the whole ring "
+                                "(ranks with early positions idle while others work)."
+                              : "Not causal: every rank folds in every chunk.");
+        narrate_step("wo on each rank, then MPI_Gatherv on rank 0");
+        narrate_torch("output = self.wo(output)  # then dist.gather(output, dst=0)");
+        for (int r = 1; r < P && r < 8; r++) {
+            Range c = chunk_of_rank(T, P, r);
+            narrate_say("rank %d sends its (%lld, %lld, %lld) output chunk: %s", r, (long long)B,
+                        (long long)(c.end - c.start), (long long)a->d_out,
+                        human_bytes(B * (c.end - c.start) * a->d_out * 4, hb, sizeof hb));
+        }
+        narrate_why("wo acts on each position alone, so it needs no message: only the result is "
+                    "collected.");
+    }
+    if (rank == 0) narrate_show("out", run.output);  /* the output, (bsz, seqlen, d_out) */
+
+    /* ---- check against chapter 7 on rank 0, and the bytes counted vs the model ------- */
+    if (rank == 0 && !narrate_quiet() && (double)B * (double)H * (double)T * (double)T * 4.0 * 3.0 < 256e6) {
+        Tensor *ref = mha_forward(m, run.x, run.x, run.x, NULL);  /* chapter 7, one process */
+        double worst = 0.0;
+        for (int64_t i = 0; i < t_numel(ref); i++) {
+            double dlt = (double)t_flat_get(ref, i) - (double)t_flat_get(run.output, i);
+            if (dlt < 0) dlt = -dlt;
+            if (dlt > worst) worst = dlt;
+        }
+        narrate_step("Same result as chapter 7 in one process");
+        narrate_torch("torch.testing.assert_close(output, model(x, x, x))");
+        narrate_say("max |output - chapter 7's mha_forward(x)| = %.2g over %lld numbers", worst,
+                    (long long)t_numel(ref));
+    }
+    int64_t *sent = rank == 0 ? (int64_t *)t_alloc((size_t)P * sizeof(int64_t)) : NULL;
+    MPI_Gather(&run.log.bytes_sent, 1, MPI_INT64_T, sent, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
+    narrate_step("Bytes sent: counted in the MPI calls, and the cost model");
+    narrate_say("each rank counted the bytes of the forward pass it handed to MPI for other ranks; "
+                "parallel_bytes_sent() predicts them from the shapes alone. (Not counted: one int "
+                "per phase to agree on errors, and this gather of the counts.)");
+    int64_t total = 0;
+    for (int r = 0; r < P && rank == 0; r++) {
+        int64_t model = parallel_bytes_sent(run.mode, dims, P, r);
+        total += sent[r];
+        narrate_result_text("rank %d sent %lld bytes (model: %lld)", r, (long long)sent[r], (long long)model);
+    }
+    narrate_say("%s in all; %s", human_bytes(total, hb, sizeof hb),
+                run.mode == PARALLEL_HEADS ? "an all-reduce library moves about 2 (P - 1) / P times the buffer "
+                                             "per rank over the wire (reduce-scatter, then all-gather)."
+                                           : "the ring sends every K/V chunk P - 1 times, plus the gather.");
+    cost_table(dims, P);
+    narrate_why("heads: the all-reduce grows with B T d_out but not with P, and each rank still holds "
+                "(T, T) scores for its heads; sequence: messages grow with T d_out too, but memory per "
+                "rank falls as P grows, since each rank keeps only (T / P, T / P) score blocks.");
+    if (rank == 0 && narrate_quiet()) narrate_result("output", run.output);
+
+    /* ---- the file, from rank 0 ----------------------------------------------------------- */
+    par_run_phase(write_output, &run);
+    t_scope_end();
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,206 @@
+/* parallel_attention.c — chapter 9: who owns what, the weight shards, the
+ * row-parallel output, one ring step and the cost model. No MPI here: the
+ * program (main.c, parallel_attention_mpi.c) moves the data, this file says
+ * what is computed with it, so tests/test_ch09.c can check every piece in one
+ * process.
+ */
+#include "parallel_attention.h"
+
+#include <string.h>
+
+const char *parallel_mode_name(ParallelMode mode) { return mode == PARALLEL_HEADS ? "heads" : "sequence"; }
+
+int parallel_mode_parse(const char *name) {
+    if (strcmp(name, "heads") == 0) return PARALLEL_HEADS;
+    if (strcmp(name, "sequence") == 0) return PARALLEL_SEQUENCE;
+    return -1;
+}
+
+/* ---- who owns what ------------------------------------------------------------ */
+
+int64_t n_local_heads_of(int64_t n_heads, int model_parallel_size) {
+    if (model_parallel_size < 1) t_error("model_parallel_size must be at least 1, got %d", model_parallel_size);
+    if (n_heads % model_parallel_size != 0)
+        t_error("--parallel heads: n_heads = %lld is not divisible by model_parallel_size = %d processes "
+                "(each process owns n_heads // model_parallel_size whole heads)",
+                (long long)n_heads, model_parallel_size);
+    return n_heads / model_parallel_size;  /* self.n_local_heads = args.n_heads // model_parallel_size */
+}
+
+Range heads_of_rank(int64_t n_heads, int P, int rank) {
+    int64_t n_local_heads = n_local_heads_of(n_heads, P);
+    Range r = {rank * n_local_heads, (rank + 1) * n_local_heads};
+    return r;
+}
+
+Range chunk_of_rank(int64_t seqlen, int P, int rank) {
+    int64_t base = seqlen / P, extra = seqlen % P;  /* np.array_split: the first T % P get one more */
+    int64_t start = rank * base + (rank < extra ? rank : extra);
+    Range r = {start, start + base + (rank < extra ? 1 : 0)};
+    return r;
+}
+
+/* ---- heads: column-parallel wq, wk, wv and row-parallel wo --------------------- */
+
+Linear *column_parallel_shard(const Linear *layer, Range rows) {
+    /* ColumnParallelLinear: Y = XA + b, A split along its output dimension;
+     * in nn.Linear's layout (out_features, in_features) those are rows. */
+    Tensor *weight = t_contiguous(t_slice(layer->weight, 0, rows.start, rows.end));  /* (rows, in) */
+    Tensor *bias = layer->bias ? t_contiguous(t_slice(layer->bias, 0, rows.start, rows.end)) : NULL;
+    return nn_linear_from("column-parallel shard", weight, bias);
+}
+
+Linear *row_parallel_shard(const Linear *layer, Range cols) {
+    /* RowParallelLinear: A split along its input dimension: columns of weight.
+     * The bias is not split: it is added once, after the all-reduce. */
+    Tensor *weight = t_contiguous(t_slice(layer->weight, 1, cols.start, cols.end));  /* (out, cols) */
+    return nn_linear_from("row-parallel shard", weight, NULL);
+}
+
+MultiHeadAttention *local_heads_module(const MultiHeadAttention *m, int P, int rank) {
+    Range heads = heads_of_rank(m->args.n_heads, P, rank);
+    int64_t head_dim = m->head_dim;
+    Range features = {heads.start * head_dim, heads.end * head_dim};  /* this rank's slice of d_out */
+    MultiHeadAttention *local = (MultiHeadAttention *)t_alloc(sizeof *local);
+    *local = *m;  /* same head_dim, mask buffer, dropouts */
+    local->args.n_heads = heads.end - heads.start;               /* self.n_local_heads */
+    local->args.d_out = features.end - features.start;           /* n_local_heads * head_dim */
+    local->args.out_bias = false;                                /* bo comes after the sum */
+    QKVProjection *qkv = (QKVProjection *)t_alloc(sizeof *qkv);
+    qkv->d_in = m->qkv->d_in;
+    qkv->d_out = local->args.d_out;
+    qkv->wq = column_parallel_shard(m->qkv->wq, features);       /* ColumnParallelLinear(dim, n_heads*head_dim) */
+    qkv->wk = column_parallel_shard(m->qkv->wk, features);
+    qkv->wv = column_parallel_shard(m->qkv->wv, features);
+    local->qkv = qkv;
+    local->wo = row_parallel_shard(m->wo, features);             /* RowParallelLinear(n_heads*head_dim, dim) */
+    mha_eval(local);
+    return local;
+}
+
+Tensor *row_parallel_output(Tensor *partial, const Tensor *bias, AllReduceFn all_reduce, void *ctx) {
+    Tensor *output = partial;  /* (bsz, seqlen, d_out): this rank's heads only */
+    /* BEGIN BLANK allreduce level=2 hint="RowParallelLinear.forward: first sum the partial outputs of all ranks in place (all_reduce(output, ctx)), then add the bias once (t_add); adding it before the sum would add it P times." */
+    all_reduce(output, ctx);                   /* output_ = reduce_from_tensor_model_parallel_region(...) */
+    if (bias) output = t_add(output, bias);    /* output = output_ + self.bias: once, after the sum */
+    /* END BLANK */
+    return output;
+}
+
+/* ---- sequence: one step of ring attention ---------------------------------------- */
+
+RingState ring_state_new(int64_t bsz, int64_t n_heads, int64_t rows, int64_t head_dim) {
+    RingState st;
+    st.m = t_zeros(SHAPE(bsz, n_heads, rows));
+    st.l = t_zeros(SHAPE(bsz, n_heads, rows));
+    st.acc = t_zeros(SHAPE(bsz, n_heads, rows, head_dim));
+    int64_t n_rows = bsz * n_heads * rows;
+    for (int64_t i = 0; i < n_rows; i++)
+        online_row_init(st.m->storage->data + i, st.l->storage->data + i, st.acc->storage->data + i * head_dim,
+                        head_dim);
+    return st;
+}
+
+bool chunk_in_future(Range q, Range k) { return k.start >= q.end; }
+
+int64_t ring_attend_chunk(RingState *st, const Tensor *xq, Range q, const Tensor *xk, const Tensor *xv,
+                          Range k, bool causal) {
+    int64_t bsz = t_size(xq, 0), n_heads = t_size(xq, 1), rows = t_size(xq, 2), head_dim = t_size(xq, 3);
+    int64_t kvlen = t_size(xk, 2), folded = 0;
+    if (rows == 0 || kvlen == 0 || (causal && chunk_in_future(q, k))) return 0;
+    /* scores = torch.matmul(xq, xk.transpose(2, 3)) / math.sqrt(self.head_dim): one block */
+    Tensor *scores = t_contiguous(scaled_scores(xq, xk));  /* (bsz, n_heads, rows, kvlen) */
+    Tensor *value = t_contiguous(xv);                      /* (bsz, n_heads, kvlen, head_dim) */
+    const float *s = t_data(scores), *v = t_data(value);
+    float *m = t_data(st->m), *l = t_data(st->l), *acc = t_data(st->acc);
+    for (int64_t bh = 0; bh < bsz * n_heads; bh++) {
+        for (int64_t i = 0; i < rows; i++) {
+            int64_t row = bh * rows + i;
+            /* the keys this query may see: all, or (causal) those at positions <= q.start + i */
+            int64_t n = causal ? q.start + i - k.start + 1 : kvlen;
+            if (n > kvlen) n = kvlen;
+            if (n <= 0) continue;  /* this row sees none of the chunk: -inf everywhere, weight 0 */
+            /* BEGIN BLANK ring_merge level=2 hint="Fold the first n scores of this row of the block (the keys it may see) and their value rows into the row's running max, sum and output with chapter 8's one-pass update, then add n to folded." */
+            online_row_update(&m[row], &l[row], acc + row * head_dim, head_dim, s + row * kvlen, n,
+                              v + bh * kvlen * head_dim, head_dim);
+            folded += n;
+            /* END BLANK */
+        }
+    }
+    return folded;
+}
+
+Tensor *ring_state_finish(const RingState *st) {
+    Tensor *output = t_clone(st->acc);  /* (bsz, n_heads, rows, head_dim) */
+    int64_t head_dim = t_size(output, 3), n_rows = t_numel(st->l);
+    float *o = t_data(output);
+    const float *l = t_data(st->l);
+    for (int64_t i = 0; i < n_rows; i++) online_row_finish(o + i * head_dim, head_dim, l[i]);
+    return output;
+}
+
+/* ---- the cost model ---------------------------------------------------------------- */
+
+#define F32 ((int64_t)sizeof(float))
+
+int64_t parallel_bytes_sent(ParallelMode mode, ParallelDims d, int P, int rank) {
+    if (P <= 1) return 0;
+    if (mode == PARALLEL_HEADS) return d.bsz * d.seqlen * d.d_out * F32;  /* the all-reduce buffer */
+    int64_t bytes = 0;
+    for (int step = 0; step < P - 1; step++) {  /* at step s rank r holds the chunk of rank r - s */
+        Range c = chunk_of_rank(d.seqlen, P, ((rank - step) % P + P) % P);
+        bytes += 2 * d.bsz * (c.end - c.start) * d.d_out * F32;  /* its K and V */
+    }
+    Range own = chunk_of_rank(d.seqlen, P, rank);
+    if (rank != 0) bytes += d.bsz * (own.end - own.start) * d.d_out * F32;  /* output chunk to rank 0 */
+    return bytes;
+}
+
+int64_t parallel_memory_bytes(ParallelMode mode, ParallelDims d, int P, int rank) {
+    int64_t B = d.bsz, T = d.seqlen, H = d.n_heads, floats;
+    if (mode == PARALLEL_HEADS) {
+        int64_t local = d.d_out / P, local_heads = H / P;  /* d_out and H divided among the ranks */
+        floats = 3 * local * d.d_in + d.d_out * local     /* wq, wk, wv rows; wo columns */
+                 + B * T * d.d_in                         /* x                           */
+                 + 3 * B * T * local                      /* xq, xk, xv of its heads     */
+                 + 2 * B * local_heads * T * T            /* scores and weights          */
+                 + B * T * local                          /* merged                      */
+                 + B * T * d.d_out;                       /* partial output, summed      */
+    } else {
+        Range own = chunk_of_rank(T, P, rank);
+        int64_t Tc = own.end - own.start, Tmax = chunk_of_rank(T, P, 0).end;  /* rank 0's is the largest */
+        floats = 3 * d.d_out * d.d_in + d.d_out * d.d_out  /* every weight                 */
+                 + B * Tc * d.d_in                        /* its chunk of x               */
+                 + 3 * B * Tc * d.d_out                   /* xq, xk, xv of the chunk      */
+                 + 2 * 2 * B * Tmax * d.d_out             /* K/V held and K/V arriving    */
+                 + B * H * Tc * Tmax                      /* one score block              */
+                 + 2 * B * H * Tc + B * Tc * d.d_out      /* m, l and acc                 */
+                 + B * Tc * d.d_out                       /* the output chunk             */
+                 + (rank == 0 ? B * T * d.d_out : 0);     /* rank 0: the gathered output  */
+    }
+    return floats * F32;
+}
+
+int64_t parallel_bytes_sent_max(ParallelMode mode, ParallelDims d, int P) {
+    int64_t most = 0;
+    for (int r = 0; r < P; r++) {
+        int64_t b = parallel_bytes_sent(mode, d, P, r);
+        if (b > most) most = b;
+    }
+    return most;
+}
+
+int64_t parallel_bytes_sent_total(ParallelMode mode, ParallelDims d, int P) {
+    int64_t total = 0;
+    for (int r = 0; r < P; r++) total += parallel_bytes_sent(mode, d, P, r);
+    return total;
+}
+
+int64_t parallel_memory_bytes_max(ParallelMode mode, ParallelDims d, int P) {
+    int64_t most = 0;
+    for (int r = 0; r < P; r++) {
+        int64_t b = parallel_memory_bytes(mode, d, P, r);
+        if (b > most) most = b;
+    }
+    return most;
+}

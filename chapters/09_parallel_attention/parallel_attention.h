@@ -1,0 +1,147 @@
+/* parallel_attention.h — chapter 9: attention split across processes, the parts
+ * that need no MPI (the program's MPI side is parallel_attention_mpi.h).
+ *
+ * Happy-LLM 2.1.6 carries two lines it never uses:
+ *
+ *     model_parallel_size = 1
+ *     self.n_local_heads = args.n_heads // model_parallel_size
+ *
+ * With P processes ("ranks") there are two standard ways to share one
+ * attention layer:
+ *
+ *   heads     (tensor parallel, Megatron-LM): rank r owns heads
+ *             [r*H/P, (r+1)*H/P), n_local_heads = H // P of them. It keeps the
+ *             matching rows of wq, wk, wv (a column-parallel linear), runs
+ *             chapter 7 on its heads, multiplies by its columns of wo (a
+ *             row-parallel linear) and one all-reduce adds the P partial
+ *             outputs; bo is added once, after the sum.
+ *   sequence  (ring attention): rank r owns a contiguous chunk of the T
+ *             positions and every weight. It projects its own q, k, v; the
+ *             K/V chunks travel around a ring of ranks and each query row
+ *             folds every chunk in with chapter 8's one-pass online softmax
+ *             (online_row_update), keeping (max, sum, output) per row.
+ *
+ * This file holds what both need and a test can run in one process: who owns
+ * what, the weight shards, the row-parallel output with its reduce as a
+ * callback, one ring step, and the cost model (bytes sent, memory per rank).
+ */
+#ifndef CH09_PARALLEL_ATTENTION_H
+#define CH09_PARALLEL_ATTENTION_H
+
+#include "chapters/07_output_projection/mha.h"
+#include "chapters/08_fast_attention/fast_attention.h"
+
+typedef enum { PARALLEL_HEADS, PARALLEL_SEQUENCE } ParallelMode;
+
+/* "heads" / "sequence", and back (-1 for an unknown name). */
+const char *parallel_mode_name(ParallelMode mode);
+int parallel_mode_parse(const char *name);
+
+/* A half-open range [start, end) of heads or of positions. */
+typedef struct {
+    int64_t start, end;
+} Range;
+
+/* ---- who owns what ------------------------------------------------------------ */
+
+/* n_heads % P must be 0 (Megatron-LM's divide()); the error names both numbers.
+ * Returns n_local_heads = n_heads // model_parallel_size. */
+int64_t n_local_heads_of(int64_t n_heads, int model_parallel_size);
+
+/* The heads of rank r: [r*H/P, (r+1)*H/P). */
+Range heads_of_rank(int64_t n_heads, int P, int rank);
+
+/* The positions of rank r when T is split into P contiguous chunks as
+ * np.array_split does: the first T % P ranks get one more. Chunks may be
+ * uneven and, when T < P, empty. */
+Range chunk_of_rank(int64_t seqlen, int P, int rank);
+
+/* ---- heads: column-parallel wq, wk, wv and row-parallel wo --------------------- */
+
+/* Rows [start, end) of layer.weight (out_features, in_features) and of its
+ * bias: the shard of a ColumnParallelLinear (each rank computes some of the
+ * output features from the whole input). */
+Linear *column_parallel_shard(const Linear *layer, Range rows);
+
+/* Columns [start, end) of layer.weight, no bias: the shard of a
+ * RowParallelLinear (each rank multiplies its slice of the input features and
+ * gets a partial sum of every output feature). */
+Linear *row_parallel_shard(const Linear *layer, Range cols);
+
+/* The local module of rank r: chapter 7's MultiHeadAttention with
+ * n_local_heads heads, wq/wk/wv rows and wo columns of those heads and no bo
+ * (it belongs after the sum). Eval mode. */
+MultiHeadAttention *local_heads_module(const MultiHeadAttention *m, int P, int rank);
+
+/* Sums a tensor over all ranks, in place (MPI_Allreduce in the program). */
+typedef void (*AllReduceFn)(Tensor *partial, void *ctx);
+
+/* The last step of the heads mode, Megatron-LM's RowParallelLinear.forward
+ * (megatron/core/tensor_parallel/layers.py):
+ *     output_parallel = F.linear(input_parallel, weight)   # partial sum, bias=None
+ *     output_ = reduce_from_tensor_model_parallel_region(output_parallel)
+ *     output = (output_ + self.bias) if self.bias is not None else output_
+ * partial (B, T, d_out) is what local_heads_module() produced; all_reduce sums
+ * it over the ranks; bias (d_out,) may be NULL. Returns the output. */
+Tensor *row_parallel_output(Tensor *partial, const Tensor *bias, AllReduceFn all_reduce, void *ctx);
+
+/* ---- sequence: one step of ring attention ---------------------------------------- */
+
+/* The running state of every query row of a rank's chunk. */
+typedef struct {
+    Tensor *m;    /* (B, H, Tq)      running max of the scores seen        */
+    Tensor *l;    /* (B, H, Tq)      running sum of exp(score - m)          */
+    Tensor *acc;  /* (B, H, Tq, hd)  running sum of exp(score - m) * value  */
+} RingState;
+
+/* online_row_init for every row. */
+RingState ring_state_new(int64_t bsz, int64_t n_heads, int64_t rows, int64_t head_dim);
+
+/* Does the chunk of keys [k.start, k.end) lie wholly after the queries
+ * [q.start, q.end)? Then a causal run skips it. */
+bool chunk_in_future(Range q, Range k);
+
+/* Fold one K/V chunk into the state: xq (B, H, Tq, hd) are the queries at
+ * positions q.start.., xk and xv (B, H, Tk, hd) the keys and values at
+ * positions k.start... Scores are chapter 2's scaled_scores; when causal, a
+ * query at position i sees only the keys at positions <= i (the diagonal chunk
+ * is masked inside, chunks in the future are skipped). Returns the number of
+ * scores folded in. */
+int64_t ring_attend_chunk(RingState *st, const Tensor *xq, Range q, const Tensor *xk, const Tensor *xv,
+                          Range k, bool causal);
+
+/* online_row_finish for every row: the attention output (B, H, Tq, hd). */
+Tensor *ring_state_finish(const RingState *st);
+
+/* ---- the cost model ---------------------------------------------------------------- */
+
+typedef struct {
+    int64_t bsz, seqlen, d_in, d_out, n_heads;
+} ParallelDims;
+
+/* Bytes rank r hands to MPI for other ranks in one forward pass (float32):
+ *   heads:    the all-reduce buffer, B*T*d_out floats (0 when P == 1);
+ *   sequence: P-1 ring steps, each sending the K and V chunk it holds
+ *             (2*B*Tc*d_out floats for a chunk of Tc positions), plus its own
+ *             output chunk (B*Tc*d_out) for the gather on rank 0 (not rank 0).
+ * The program counts the bytes of every MPI call it makes; the tests check
+ * that the counts equal this. */
+int64_t parallel_bytes_sent(ParallelMode mode, ParallelDims d, int P, int rank);
+
+/* Bytes of float32 tensors rank r keeps for one forward pass (a model: weights
+ * without biases, activations, score blocks):
+ *   heads:    its rows of wq, wk, wv and columns of wo; x; its xq, xk, xv;
+ *             scores and weights (B, H/P, T, T); merged; the (B, T, d_out)
+ *             partial output;
+ *   sequence: all of wq, wk, wv, wo; its chunk of x; xq, xk, xv of the chunk;
+ *             two K/V chunks (held and arriving); one score block
+ *             (B, H, Tc, Tc_max); (m, l, acc); the output chunk; rank 0 also
+ *             the gathered (B, T, d_out) output. */
+int64_t parallel_memory_bytes(ParallelMode mode, ParallelDims d, int P, int rank);
+
+/* The largest over the ranks, and the sum of the bytes sent. */
+int64_t parallel_bytes_sent_max(ParallelMode mode, ParallelDims d, int P);
+int64_t parallel_bytes_sent_total(ParallelMode mode, ParallelDims d, int P);
+int64_t parallel_memory_bytes_max(ParallelMode mode, ParallelDims d, int P);
+
+#endif

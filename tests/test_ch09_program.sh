@@ -1,0 +1,215 @@
+#!/bin/sh
+# test_ch09_program.sh — build/chapter9 under mpirun on 1 to 4 processes (more
+# than the cores: --oversubscribe): both modes equal build/chapter7 --eval on the
+# default model and on random inputs and weights folders (biases on and off,
+# causal on and off, T < P), the bytes each rank counted equal the cost model,
+# and every error (bad head count, bad file, bad shape, bad flag, unwritable
+# output) is one sentence from rank 0 with exit 1 (2 for usage), no hang and no
+# output file. Chapter 7 is itself tested against PyTorch (test_ch07_program.sh).
+#
+# Without MPI (make without mpicc, or no mpirun) the checks count as skipped;
+# under valgrind (make memcheck) too: Open MPI's own allocations and its
+# shared-memory transport make valgrind reports about the library, not us.
+# Under make sanitize, ASan's leak check is off for the mpirun runs (Open MPI
+# keeps memory until exit); tests/test_ch09.c checks the chapter's MPI-free code
+# with it on.
+. tests/lib.sh
+suite test_ch09_program
+
+P9="$BUILD/chapter9"
+P7="$BUILD/chapter7"
+OUT="$TMP/out.npy"
+REF="$TMP/ref.npy"
+MPI_CHECKS=77  # the number of checks below but the last, which checks this number
+FULL_EXTRA=93  # and how many more CH09_FULL=1 runs
+
+MPIRUN=${MPIRUN:-mpirun}
+if [ "${HAVE_MPI-unset}" = unset ]; then  # run by hand: look for MPI here
+    command -v mpicc >/dev/null 2>&1 && HAVE_MPI=yes
+fi
+if [ -z "${MPIRUN_FLAGS+set}" ] && "$MPIRUN" --version 2>/dev/null | grep -q 'Open MPI'; then
+    MPIRUN_FLAGS="-q --oversubscribe"
+    [ "$(id -u)" = 0 ] && MPIRUN_FLAGS="$MPIRUN_FLAGS --allow-run-as-root"
+fi
+if [ "$HAVE_MPI" != yes ] || ! command -v "$MPIRUN" >/dev/null 2>&1 || [ ! -x "$P9" ]; then
+    skip "$((MPI_CHECKS + 1))" "MPI is not installed (apt-get install openmpi-bin libopenmpi-dev), so $P9 was not built"
+    finish
+    exit $?
+fi
+case "$RUNNER" in
+    *valgrind*)
+        skip "$((MPI_CHECKS + 1))" "not under valgrind: it reports Open MPI's own memory, not chapter 9's"
+        finish
+        exit $?
+        ;;
+esac
+# make sanitize: LeakSanitizer reports memory Open MPI keeps until exit, in modules it
+# has unloaded (no names to suppress), so leak checking is off for these runs only;
+# ASan's other checks and UBSan stay on.
+export ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+RUNNER=
+
+# mp NP ARGS...: build/chapter9 on NP processes; a hang ends after 120 s (exit 124).
+mp() {
+    np=$1
+    shift
+    run timeout 120 $MPIRUN $MPIRUN_FLAGS -np "$np" "$P9" "$@"
+}
+
+# The bytes each rank counted equal the model: "rank R sent N bytes (model: N)".
+expect_bytes_match() { # NP DESC
+    n=$(grep -c '^rank [0-9]* sent [0-9]* bytes (model: [0-9]*)$' "$TMP/out")
+    bad=$(sed -n 's/^rank \([0-9]*\) sent \([0-9]*\) bytes (model: \([0-9]*\))$/\1 \2 \3/p' "$TMP/out" |
+        awk '$2 != $3 { print "rank " $1 ": sent " $2 ", model " $3 }')
+    if [ "$n" -eq "$1" ] && [ -z "$bad" ]; then _ok; else _bad "$2: $n byte lines for $1 ranks; $bad"; fi
+}
+
+# ---- the narrated default run ------------------------------------------------------
+run "$P7" --eval --quiet --output "$REF"
+expect_status 0 "chapter 7 --eval, the default model"
+rm -f "$OUT"
+mp 2 --output "$OUT"
+expect_status 0 "default run on 2 processes"
+expect_npy_close "$OUT" "$REF" 1e-5 1e-5 "default model, heads, P = 2 == chapter 7 --eval"
+expect_out_contains "model_parallel_size = 2: each rank owns 1 of the 2 heads" "who owns the heads"
+expect_out_contains "self.n_local_heads = args.n_heads // model_parallel_size" "the Happy-LLM line"
+expect_out_contains "rank 1: heads [1, 2): wq, wk, wv rows [4, 8) -> (4, 10) each; wo columns ->" "rank 1's shards"
+expect_out_contains "MPI_Allreduce(SUM) of (3, 5, 8) floats = 480 B per rank" "the all-reduce and its bytes"
+expect_bytes_match 2 "heads: bytes counted == model"
+expect_out_contains "max |output - chapter 7's mha_forward(x)|" "checks itself against chapter 7"
+expect_out_contains "        T    H   P |        sent      memory |        sent      memory" "the cost table"
+long=$(awk 'length($0) > 80' "$TMP/out" | head -n 1)
+if [ -z "$long" ]; then _ok; else _bad "narration wider than 80 columns: $long"; fi
+
+rm -f "$OUT"
+mp 3 --parallel sequence --output "$OUT"
+expect_status 0 "sequence on 3 processes"
+expect_npy_close "$OUT" "$REF" 1e-5 1e-5 "default model, sequence, P = 3 == chapter 7 --eval"
+expect_out_contains "rank 2: positions [4, 5) -> x (3, 1, 10)" "uneven chunks"
+expect_out_contains "rank 0: K/V of rank 2 [4, 5) skipped (future); sends 192 B to rank 1" "a skipped future chunk, still passed on"
+expect_out_contains "rank 2 sends its (3, 1, 8) output chunk: 96 B" "the gather and its bytes"
+expect_bytes_match 3 "sequence: bytes counted == model"
+long=$(awk 'length($0) > 80' "$TMP/out" | head -n 1)
+if [ -z "$long" ]; then _ok; else _bad "narration wider than 80 columns: $long"; fi
+
+mp 2 --quiet
+expect_status 0 "--quiet"
+if grep -qF "[1]" "$TMP/out"; then _bad "--quiet must not narrate"; else _ok; fi
+expect_out_contains "output = tensor(" "--quiet prints the output"
+
+run "$P9" --quiet --heads 4 --output "$OUT"  # no mpirun: one process (an MPI singleton)
+expect_status 0 "build/chapter9 without mpirun"
+expect_out_contains "rank 0 sent 0 bytes (model: 0)" "one process sends nothing"
+
+mp 1 --help
+expect_status 0 "--help"
+expect_out_contains "--parallel" "--help names --parallel"
+expect_out_contains "mpirun -np P" "--help says how to run it"
+
+# ---- random inputs and weights folders equal chapter 7 --eval, P = 1..4, both modes ------
+# weights ~ N(0, 1/d_in) (nn.Linear's scale), so outputs stay O(1) and 1e-5 means 1e-5.
+seed=1
+make_case() { # DIR B T D_IN D_OUT BIAS(0/1)
+    dir=$1
+    mkdir -p "$dir/w"
+    seed=$((seed + 10))
+    "$BUILD/randnpy" "$seed" "$dir/x.npy" "$2" "$3" "$4"
+    std_in=$(awk -v d="$4" 'BEGIN { print 1 / sqrt(d) }')
+    std_out=$(awk -v d="$5" 'BEGIN { print 1 / sqrt(d) }')
+    "$BUILD/randnpy" --std "$std_in" $((seed + 1)) "$dir/w/wq.npy" "$5" "$4"
+    "$BUILD/randnpy" --std "$std_in" $((seed + 2)) "$dir/w/wk.npy" "$5" "$4"
+    "$BUILD/randnpy" --std "$std_in" $((seed + 3)) "$dir/w/wv.npy" "$5" "$4"
+    "$BUILD/randnpy" --std "$std_out" $((seed + 4)) "$dir/w/wo.npy" "$5" "$5"
+    if [ "$6" = 1 ]; then
+        for b in bq bk bv bo; do
+            seed=$((seed + 1))
+            "$BUILD/randnpy" --std 0.1 $((seed + 5)) "$dir/w/$b.npy" "$5"
+        done
+    fi
+}
+
+# Each case: "B T D_IN HEAD_DIM BIAS CAUSAL" with H = 12 heads (divisible by 1..4), and
+# which (P, mode) runs it. make test: every P and both modes once, each case with
+# biases and causal on or off in both modes. CH09_FULL=1 (make test-chapter9-full):
+# every case on every P in both modes.
+if [ "${CH09_FULL:-0}" = 1 ]; then
+    runs_a="1:heads 1:sequence 2:heads 2:sequence 3:heads 3:sequence 4:heads 4:sequence"
+    runs_b=$runs_a runs_c=$runs_a runs_d=$runs_a
+else
+    runs_a="1:heads 2:sequence 3:heads 4:sequence"
+    runs_b="1:sequence 2:heads 3:sequence 4:heads"
+    runs_c= runs_d=
+fi
+for c in a b c d; do
+    case $c in
+        a) spec="2 9 7 2 1 causal" runs=$runs_a ;;
+        b) spec="1 6 5 1 0 no-causal" runs=$runs_b ;;
+        c) spec="3 13 4 3 1 no-causal" runs=$runs_c ;;
+        d) spec="2 5 11 2 0 causal" runs=$runs_d ;;
+    esac
+    set -- $spec
+    d_out=$((12 * $4))
+    case_dir="$TMP/case_$c"
+    make_case "$case_dir" "$1" "$2" "$3" "$d_out" "$5"
+    [ -n "$runs" ] || continue
+    run "$P7" --input "$case_dir/x.npy" --weights "$case_dir/w" --heads 12 --"$6" --eval --quiet --output "$REF"
+    expect_status 0 "chapter 7 on B=$1 T=$2 d_in=$3 d_out=$d_out bias=$5 $6"
+    for pm in $runs; do
+        np=${pm%%:*} mode=${pm#*:}
+        rm -f "$OUT"
+        mp "$np" --parallel "$mode" --input "$case_dir/x.npy" --weights "$case_dir/w" --heads 12 --"$6" \
+            --quiet --output "$OUT"
+        expect_status 0 "$mode, P = $np, B=$1 T=$2"
+        expect_npy_close "$OUT" "$REF" 1e-5 1e-5 "$mode, P = $np, B=$1 T=$2 d_in=$3 d_out=$d_out bias=$5 $6"
+        expect_bytes_match "$np" "$mode, P = $np, B=$1 T=$2: bytes counted == model"
+    done
+done
+
+# ---- T < P: ranks that own no position still pass the ring on ----------------------------
+for t in 2; do
+    run "$P7" --eval --seq-len "$t" --heads 4 --quiet --output "$REF"
+    rm -f "$OUT"
+    mp 4 --parallel sequence --seq-len "$t" --heads 4 --quiet --output "$OUT"
+    expect_status 0 "sequence, T = $t < P = 4"
+    expect_npy_close "$OUT" "$REF" 1e-5 1e-5 "sequence, T = $t < P = 4 == chapter 7"
+    expect_bytes_match 4 "sequence, T = $t < P = 4: bytes counted == model"
+done
+
+# ---- errors: one sentence from rank 0, every rank exits 1, no output file -----------------
+mpbad() { # NP TEXT DESC ARGS...
+    np=$1 text=$2 desc=$3
+    shift 3
+    rm -f "$OUT"
+    mp "$np" "$@" --output "$OUT"
+    expect_runtime_error "$text" "$desc"
+    expect_no_file "$OUT" "$desc"
+}
+mpbad 3 "n_heads = 4 is not divisible by model_parallel_size = 3" "H % P != 0" --parallel heads --heads 4
+mpbad 2 "missing.npy" "missing input" --input "$TMP/missing.npy" --weights "$case_dir/w"
+mpbad 3 "wq.npy" "weights of the wrong width" --parallel sequence --input "$TMP/case_a/x.npy" --weights "$case_dir/w"
+rm -f "$OUT"
+mp 2 --output "$TMP/no/such/dir/out.npy"
+expect_runtime_error "$TMP/no/such/dir/out.npy" "rank 0 cannot write the output"
+expect_no_file "$TMP/no/such/dir/out.npy" "unwritable output"
+mp 2 --parallel pipeline
+expect_usage_error "--parallel 'pipeline' is not heads or sequence" "unknown --parallel"
+mp 2 --dropout 0.1
+expect_usage_error "--dropout" "chapter 9 is eval only: --dropout does not apply"
+
+# More errors of chapter 7's loader, through the same path (make test-chapter9-full).
+if [ "${CH09_FULL:-0}" = 1 ]; then
+    mpbad 4 "n_heads = 2 is not divisible by model_parallel_size = 4" "H < P" --heads 2
+    "$BUILD/randnpy" 3 "$TMP/x2d.npy" 5 11
+    case_dir="$TMP/case_d"  # x (2, 5, 11), weights (24, 11)
+    mpbad 2 "x2d.npy" "a 2-D input" --input "$TMP/x2d.npy" --weights "$case_dir/w"
+    mpbad 2 "max_seq_len" "T longer than --seq-len" --parallel sequence --input "$case_dir/x.npy" \
+        --weights "$case_dir/w" --heads 12 --seq-len 3
+    mpbad 2 "d_out 8 is not divisible by n_heads 3" "d_out % n_heads" --heads 3
+    mp 2 --parallel
+    expect_usage_error "--parallel needs a value" "--parallel without a value"
+    MPI_CHECKS=$((MPI_CHECKS + FULL_EXTRA))
+fi
+
+# ---- the count above ----------------------------------------------------------------------
+if [ $((_passed + _failed)) -eq "$MPI_CHECKS" ]; then _ok; else _bad "ran $((_passed + _failed)) checks, MPI_CHECKS says $MPI_CHECKS"; fi
+finish
