@@ -233,7 +233,8 @@ static GradCheckRow check_tensor(const char *name, Tensor *v, const Tensor *g, c
         if (fabs(fd) > row.max_abs_grad) row.max_abs_grad = fabs(fd);
         if (fabs(fd - bw) > row.max_abs_err || isnan(bw)) row.max_abs_err = isnan(bw) ? NAN : fabs(fd - bw);
     }
-    row.max_rel_err = row.max_abs_grad > 0.0 ? row.max_abs_err / row.max_abs_grad : row.max_abs_err;
+    /* relative to the largest gradient, or absolute when every gradient is below 1 (bk's are all 0) */
+    row.max_rel_err = row.max_abs_err / (row.max_abs_grad > 1.0 ? row.max_abs_grad : 1.0);
     return row;
 }
 

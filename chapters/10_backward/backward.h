@@ -105,9 +105,11 @@ MhaGrads mha_backward(const MultiHeadAttention *m, const MhaCache *cache, const 
 /* ---- the gradient check -------------------------------------------------- */
 
 /* One row of the table: a tensor, and how far its backward gradient is from
- * central finite differences. max_rel_err = max |g_bw - g_fd| / max |g_fd|
- * over the tensor (relative to the tensor's largest gradient, so a gradient
- * that is 0 in some entry does not divide by 0). */
+ * central finite differences. max_rel_err = max |g_bw - g_fd| / max(1, max |g_fd|)
+ * over the tensor: relative to the tensor's largest gradient, and absolute
+ * when every gradient is below 1 (bk's gradient is exactly 0: adding one
+ * vector to every key adds the same number to a whole row of scores, which
+ * softmax ignores; so a near-0 gradient is never divided by). */
 typedef struct {
     const char *name;   /* "x", "wq", ..., "bo" */
     int64_t numel;

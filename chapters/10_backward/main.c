@@ -256,11 +256,15 @@ static int run_backward(const Args *args, const Extra *ex) {
         narrate_torch("torch.autograd.gradcheck(model, (x,))   # the idea; here by hand");
         narrate_say("for every number v of x and of every parameter: (loss(v + h) - loss(v - h)) / 2h with "
                     "h = %g, the loss summed in double, the generator restored before every forward so "
-                    "the dropout masks stay the same. Relative error = max |backward - fd| / max |fd|.",
+                    "the dropout masks stay the same. Relative error = max |backward - fd| / "
+                    "max(1, max |fd|): relative to the tensor's largest gradient, absolute below 1.",
                     h);
         double worst = 0.0;
         for (int i = 0; i < n; i++) worst = rows[i].max_rel_err > worst || isnan(rows[i].max_rel_err) ? rows[i].max_rel_err : worst;
         if (!narrate_quiet()) print_table(rows, n, tol);
+        if (a->qkv_bias)
+            narrate_say("bk's gradient is 0 (up to rounding): adding one vector b to every key adds q . b to "
+                        "a whole row of scores, and softmax does not change when a row is shifted.");
         narrate_why("the forward runs in float32, so each difference carries about 1e-7 x |loss| / h of "
                     "rounding and h^2 of truncation: agreement to about 1e-4 is what float32 allows. "
                     "tests/test_ch10.c checks the same gradients against torch.autograd to 1e-4.");
