@@ -62,7 +62,7 @@ static Extra take_extra_flags(int *argc, char **argv) {
             if (!strncmp(a, names[k], n) && (a[n] == '\0' || a[n] == '=')) {
                 which = k;
                 if (a[n] == '=') val = a + n + 1;
-                else if (i + 1 < *argc) val = argv[++i];
+                else if (i + 1 < *argc && strncmp(argv[i + 1], "--", 2)) val = argv[++i];
             }
         }
         if (!strcmp(a, "--train")) {
@@ -224,8 +224,8 @@ static int run_backward(const Args *args, const Extra *ex) {
 
     narrate_step("attn_dropout and softmax");
     narrate_torch("scores = F.softmax(scores, dim=-1); scores = self.attn_dropout(scores)");
-    narrate_say("dweights = dattn_dropped * mask / (1 - p), then "
-                "dscores = P * (dP - (dP * P).sum(-1, keepdim=True))");
+    narrate_say("dweights = dattn_dropped * mask / (1 - p), the same mask, then");
+    narrate_say("dscores = P * (dP - (dP * P).sum(-1, keepdim=True))");
     narrate_show("dscores", g.dscores);
     narrate_why("softmax ties a row together: raising one score lowers every other weight, so each "
                 "dscores entry is its own dP minus the row's weighted mean of dP. Each row of dscores sums "
