@@ -127,7 +127,7 @@ if [ -n "${RUNNER:-}" ]; then
     run "$P" --train --steps 3
     expect_status 0 "--train --steps 3 under $RUNNER"
     expect_out_contains "final accuracy: " "the last line under $RUNNER"
-    skip 4 "the full --train run (accuracy and attention) is not run under RUNNER=$RUNNER"
+    skip 5 "the full --train run (accuracy and attention) is not run under RUNNER=$RUNNER"
 else
     run "$P" --train
     expect_status 0 "--train"
