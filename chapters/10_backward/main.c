@@ -150,6 +150,9 @@ static int run_backward(const Args *args, const Extra *ex) {
         mha_eval(m);   /* model.eval(): gradients of the deterministic module, as autograd sees it */
         narrate_step("Load x from %s and the weights from %s (eval mode)", args->input, args->weights);
         narrate_torch("model.load_state_dict(...); model.eval(); x.requires_grad_(True)");
+        if (args->given & (CLI_BATCH | CLI_D_IN | CLI_D_OUT | CLI_BIAS | CLI_DROPOUT | CLI_EVAL))
+            narrate_say("(--batch, --d-in, --d-out, --bias, --dropout and --eval are not used: the shapes and "
+                        "biases come from the files, and the gradients are those of eval mode)");
         int64_t d_out = m->args.d_out;
         if (ex->grad_output) {
             dy = npy_load(ex->grad_output);
@@ -170,12 +173,12 @@ static int run_backward(const Args *args, const Extra *ex) {
         a.causal = args->causal;
         a.qkv_bias = args->bias;
         narrate_step("Chapter 7's module, a small input and a gradient for its output");
-        narrate_torch("model = MultiHeadAttention(d_in, d_out, seq_len, dropout, num_heads)");
+        narrate_torch("model = MultiHeadAttention(d_in, d_out, seq_len, dropout, heads)");
         m = mha_new(a);
         if (args->eval) mha_eval(m);
         narrate_torch("x = torch.randn(batch, seq_len, d_in, requires_grad=True)");
         x = t_randn(SHAPE(args->batch, args->seq_len, args->d_in));   /* (B, T, d_in) */
-        narrate_torch("dy = torch.randn(batch, seq_len, d_out)      # loss = (y * dy).sum()");
+        narrate_torch("dy = torch.randn(batch, seq_len, d_out)   # loss = (y * dy).sum()");
         dy = t_randn(SHAPE(args->batch, args->seq_len, args->d_out)); /* (B, T, d_out) */
         narrate_why("any loss reaches the module only through dloss/dy; (y * dy).sum() is the loss whose "
                     "dloss/dy is exactly dy, so one random dy tests every path.");
@@ -214,7 +217,8 @@ static int run_backward(const Args *args, const Extra *ex) {
                 "of what it belongs to.");
 
     narrate_step("Merge heads, then @ xv: the backward of a view and of a matmul");
-    narrate_torch("output = torch.matmul(scores, xv); output.transpose(1, 2).contiguous().view(b, t, -1)");
+    narrate_torch("output = torch.matmul(scores, xv)");
+    narrate_torch("output = output.transpose(1, 2).contiguous().view(b, t, -1)");
     narrate_say("the merge's backward is a split: %s -> %s", t_shape_str(g.dmerged, s1),
                 t_shape_str(g.doutput, s2));
     narrate_say("c = a @ b gives a.grad = dc @ b.T and b.grad = a.T @ dc: dattn_dropped %s, dxv %s",
@@ -223,7 +227,8 @@ static int run_backward(const Args *args, const Extra *ex) {
                 "way; a matmul's backward is two matmuls with the other operand transposed.");
 
     narrate_step("attn_dropout and softmax");
-    narrate_torch("scores = F.softmax(scores, dim=-1); scores = self.attn_dropout(scores)");
+    narrate_torch("scores = F.softmax(scores, dim=-1)");
+    narrate_torch("scores = self.attn_dropout(scores)");
     narrate_say("dweights = dattn_dropped * mask / (1 - p), the same mask, then");
     narrate_say("dscores = P * (dP - (dP * P).sum(-1, keepdim=True))");
     narrate_show("dscores", g.dscores);
@@ -236,7 +241,8 @@ static int run_backward(const Args *args, const Extra *ex) {
                           : "");
 
     narrate_step("The 1/sqrt(d_k) scale, QK^T, the split, and W_q, W_k, W_v");
-    narrate_torch("scores = torch.matmul(xq, xk.transpose(2, 3)) / math.sqrt(self.head_dim)");
+    narrate_torch("scores = torch.matmul(xq, xk.transpose(2, 3))");
+    narrate_torch("scores = scores / math.sqrt(self.head_dim)");
     narrate_say("draw = dscores / sqrt(%lld); dxq = draw @ xk %s; dxk = draw.T @ xq %s", (long long)m->head_dim,
                 t_shape_str(g.dxq, s1), t_shape_str(g.dxk, s2));
     narrate_say("split's backward is a merge; then three nn.Linear backwards, and x.grad = the sum of "
@@ -342,11 +348,16 @@ static int run_train(const Args *args, const Extra *ex) {
                 "The attention weights that solve it are a stripe two below the diagonal.");
     narrate_step("The model: embeddings, chapter 7's attention, a linear head (%lld parameters)",
                  (long long)n_params);
-    narrate_torch("x = tok_emb(idx) + pos_emb(arange(T)); logits = head(attn(x))   # attn: causal, "
-                  "2 heads");
-    narrate_torch("loss = F.cross_entropy(logits[:, 2:], idx[:, :-2]); loss.backward(); opt.step()  # Adam");
+    narrate_torch("x = tok_emb(idx) + pos_emb(torch.arange(T))");
+    narrate_torch("logits = head(attn(x))        # attn: chapter 7, causal");
+    narrate_torch("loss = F.cross_entropy(logits[:, 2:], idx[:, :-2])");
+    narrate_torch("loss.backward(); opt.step()   # by hand; Adam");
     narrate_say("dim %d, %lld heads, batch %d, Adam lr %g, %lld steps, seed %llu", DIM, (long long)heads, BATCH,
                 ex->lr, (long long)ex->steps, (unsigned long long)args->seed);
+    if (args->given & (CLI_BATCH | CLI_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_BIAS | CLI_DROPOUT | CLI_EVAL |
+                       CLI_CAUSAL))
+        narrate_say("(--batch, --seq-len, --d-in, --d-out, --bias, --dropout, --eval and --causal are not used "
+                    "by --train: the task fixes the model; --heads, --steps, --lr and --seed change it)");
 
     /* snapshots of the held-out sequence 0's attention, for the heatmap and --dump */
     int64_t snap_every = ex->steps / (N_SNAPSHOTS - 1) > 0 ? ex->steps / (N_SNAPSHOTS - 1) : 1;

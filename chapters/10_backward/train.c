@@ -49,6 +49,9 @@ Tensor *tiny_forward(const TinyModel *model, const int32_t *idx, int64_t batch, 
 
 double lag_loss(const Tensor *logits, const int32_t *idx, Tensor **dlogits) {
     int64_t B = logits->shape[0], T = logits->shape[1], V = logits->shape[2];
+    if (logits->ndim != 3 || T <= TASK_LAG)
+        t_error("lag_loss: logits must be (B, T, vocab) with T > %d, got %lld dims and T = %lld", TASK_LAG,
+                (long long)logits->ndim, (long long)T);
     int64_t n = B * (T - TASK_LAG);             /* predicted positions */
     const float *L = t_data(logits);
     float *dL = NULL;
