@@ -134,7 +134,7 @@ static void test_module_gradients_match_autograd(void) {
     CHECK(n >= 8);
     for (int i = 0; i < n; i++) {
         t_scope_begin();
-        char group[16], rel[64];
+        char group[32], rel[64];
         snprintf(group, sizeof group, "rand_%02d", i);
         Tensor *x;
         MultiHeadAttention *m = load_group(group, &x);
