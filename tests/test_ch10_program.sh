@@ -34,6 +34,14 @@ run "$P" --batch 1 --seq-len 6 --d-in 3 --d-out 6 --heads 3 --dropout 0.5 --quie
 expect_status 0 "another shape, dropout 0.5 in training mode"
 expect_out_contains "(within 0.001)" "dropout's backward uses the forward's mask"
 
+run "$P" --heatmap --ascii
+expect_status 0 "--heatmap --ascii"
+expect_out_contains "attention weights (forward): batch 1, head 1" "one heatmap per batch and head"
+
+run "$P" --input "$F/rand_00/x.npy" --weights "$F/rand_00/weights" --heads 2 --bias --d-in 3
+expect_status 0 "--bias and --d-in with files"
+expect_out_contains "are not used" "says which flags the files override"
+
 run "$P" --help
 expect_status 0 "--help"
 for f in --grad-output --train --steps --lr --input --dump; do

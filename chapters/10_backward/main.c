@@ -200,6 +200,12 @@ static int run_backward(const Args *args, const Extra *ex) {
     narrate_torch("y = model(x, x, x); loss = (y * dy).sum()");
     narrate_show("y", y);
     narrate_say("loss = %.6f", loss);
+    if (args->heatmap && !narrate_quiet()) {
+        HeatmapOptions opt = {0};
+        opt.title = "attention weights (forward)";
+        opt.ascii = args->ascii;
+        heatmap_print_all(cache.trace.attn_weights, &opt);   /* one grid per (batch, head) */
+    }
     narrate_why("like llm.c's train_gpt2.c, the forward keeps xq, xk, xv, the weights before and after "
                 "dropout, the merged heads and the dropout masks: each backward step below reads them.");
 
