@@ -75,6 +75,11 @@ grad_case rand_05 --heads 2 --no-causal
 grad_case rand_06 --heads 2
 grad_case rand_07 --heads 8 --causal --seq-len 7
 
+# --output writes y = model(x), chapter 7's output, beside the gradients
+run "$P" --input "$F/rand_03/x.npy" --weights "$F/rand_03/weights" --heads 3 --no-causal --quiet --output "$TMP/y.npy"
+expect_status 0 "--output"
+expect_npy_close "$TMP/y.npy" "$F/rand_03/out.npy" 1e-5 1e-5 "--output == the module's output in PyTorch"
+
 # ---- bad inputs ----------------------------------------------------------------------
 G=$F/rand_00
 bad() { # EXIT TEXT DESC ARGS...
@@ -102,7 +107,8 @@ bad 2 "--steps must be a whole number" "--steps 0" --train --steps 0
 bad 2 "--lr must be a positive number" "--lr -1" --train --lr -1
 bad 2 "--steps and --lr go with --train" "--lr without --train" --lr 0.1
 bad 2 "--grad-output needs a value" "--grad-output without a file" --input "$G/x.npy" --weights "$G/weights" --grad-output
-bad 2 "--output" "--output does not apply" --output "$TMP/y.npy"
+bad 2 "does not take --input, --weights or --output" "--train with --output" --train --output "$TMP/ytrain.npy"
+expect_no_file "$TMP/ytrain.npy" "no output from a usage error"
 bad 1 "training stopped at step" "a huge --lr makes the loss NaN" --train --lr 1e30 --steps 50
 expect_err_contains "try a smaller --lr" "the NaN sentence says what to do"
 

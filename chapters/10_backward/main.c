@@ -290,6 +290,7 @@ static int run_backward(const Args *args, const Extra *ex) {
         narrate_result("grad_wo", g.dwo);
     }
     if (args->dump) save_grads(args->dump, &g);
+    if (args->output) npy_save(args->output, y);   /* y = model(x), (B, T, d_out), as chapter 7 writes it */
     return 0;
 }
 
@@ -469,18 +470,20 @@ int main(int argc, char **argv) {
                     "With --input/--weights (eval mode, as chapter 7): gradients of chapter 7's module;\n"
                     "  --grad-output FILE  dloss/dy, shape (B, T, d_out) (default: ones, loss = y.sum())\n"
                     "  --dump DIR          writes grad_x.npy grad_wq.npy grad_wk.npy grad_wv.npy grad_wo.npy\n"
-                    "                      and grad_b?.npy for each bias in the weights folder\n"
+                    "                      and grad_b?.npy for each bias in the weights folder;\n"
+                    "                      --output FILE writes y = model(x) as chapter 7 does\n"
                     "  --train             train a tiny causal model on 'output the token two places back';\n"
                     "                      ends with 'final accuracy: A%' on held-out sequences; --dump DIR\n"
                     "                      writes the loss curve and attention snapshots (make plots)\n"
                     "  --steps N           training steps (default 400)\n"
                     "  --lr X              Adam learning rate (default 0.001)",
                     CLI_SEED | CLI_BATCH | CLI_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_HEADS | CLI_DROPOUT |
-                        CLI_EVAL | CLI_CAUSAL | CLI_BIAS | CLI_QUIET | CLI_DUMP | CLI_HEATMAP | CLI_INPUT,
+                        CLI_EVAL | CLI_CAUSAL | CLI_BIAS | CLI_QUIET | CLI_DUMP | CLI_HEATMAP | CLI_INPUT |
+                        CLI_OUTPUT,
                     defaults};
     Args args = cli_parse(&spec, argc, argv);
-    if (ex.train && args.input)
-        usage_error("--train trains its own model; it does not take --input or --weights%s%s", "", "");
+    if (ex.train && (args.input || args.output))
+        usage_error("--train trains its own model; it does not take --input, --weights or --output%s%s", "", "");
     if (ex.grad_output && !args.input)
         usage_error("--grad-output needs --input and --weights (the module it is the gradient for)%s%s", "", "");
     if (!ex.train && (ex.steps_given || ex.lr_given))
