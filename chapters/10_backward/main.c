@@ -398,6 +398,7 @@ static int run_train(const Args *args, const Extra *ex) {
         Tensor *logits = tiny_forward(model, batch, BATCH, &c);   /* (B, T, vocab) */
         Tensor *dlogits;
         double loss = lag_loss(logits, batch, &dlogits);
+        if (progress) fprintf(stderr, "\r%60s\r", "");   /* clear the progress line before anything prints */
         if (!isfinite(loss))
             t_error("training stopped at step %lld: the loss is %s; the learning rate %g is too large "
                     "(try a smaller --lr)", (long long)(step + 1), isnan(loss) ? "NaN" : "infinite", ex->lr);
