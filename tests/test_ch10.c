@@ -3,14 +3,16 @@
  * piece on its own (nn.Linear with and without bias, matmul, the scale, the
  * causal mask, softmax plain and masked, dropout, split and merge heads), the
  * whole module over random shapes with biases on and off and causal on and
- * off (every gradient within 1e-4), the dropout mask replay, the finite-
- * difference check, the training pieces (cross-entropy, Adam, embeddings)
+ * off (every gradient within 1e-4), the dropout mask replay, the float64
+ * reference forward against chapter 7's, the gradient check (it passes, and
+ * it catches a gradient 1% off), the training pieces (cross-entropy, Adam, embeddings)
  * and every error sentence. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "tests/harness.h"
+#include "chapters/10_backward/grad_check.h"
 #include "chapters/10_backward/train.h"
 
 #define TOL 1e-4   /* "within 1e-4": |c - torch| <= 1e-4 + 1e-4 |torch| */
@@ -176,32 +178,157 @@ static void test_cached_forward_keeps_the_dropout_masks(void) {
     CHECK(count_zeros(c.attn_mask) > 0);
 }
 
-static void test_gradient_check_with_dropout_and_biases(void) {
-    /* training mode with dropout: the finite differences see the same masks as the backward */
+/* ---- the float64 reference and the gradient check ------------------------------------ */
+
+/* max |y32 - y64| over the output */
+static double max_diff_64(const Tensor *y32, const double *y64) {
+    double d = 0.0;
+    for (int64_t i = 0; i < t_numel(y32); i++) {
+        double e = fabs((double)t_flat_get(y32, i) - y64[i]);
+        if (!(e <= d)) d = e;   /* NaN sticks */
+    }
+    return d;
+}
+
+static void test_double_forward_matches_chapter_7(void) {
+    /* the autograd groups: random shapes, biases and causal on and off, eval mode */
+    int n = (int)t_get(fx("sweep_count"), 0);
+    for (int i = 0; i < n; i++) {
+        t_scope_begin();
+        char group[32], rel[64];
+        snprintf(group, sizeof group, "rand_%02d", i);
+        Tensor *x;
+        MultiHeadAttention *m = load_group(group, &x);
+        Tensor *y32 = mha_forward(m, x, x, x, NULL);   /* chapter 7, float32 */
+        Mha64 m64 = mha64_from(m);
+        double *y64 = (double *)t_alloc(sizeof(double) * (size_t)t_numel(y32));
+        mha64_forward(&m64, t_to_double(x), t_size(x, 0), t_size(x, 1), NULL, NULL, y64);
+        double d = max_diff_64(y32, y64);
+        CHECK_MSG(d <= 1e-5, "%s: the float64 forward differs from chapter 7's by %g", group, d);
+        snprintf(rel, sizeof rel, "%s/out", group);
+        d = max_diff_64(fx(rel), y64);
+        CHECK_MSG(d <= 1e-5, "%s: the float64 forward differs from PyTorch's by %g", group, d);
+        t_scope_end();
+    }
+    /* random modules: every combination of qkv_bias, out_bias and causal, eval and training mode */
+    for (int k = 0; k < 16; k++) {
+        t_scope_begin();
+        t_manual_seed(100 + (uint64_t)k);
+        int64_t heads = 1 + k % 3, T = 2 + k % 5;
+        ModelArgs a = seed_args(3 + k % 4, 2 * heads * (1 + k % 2), T, (k & 8) ? 0.3 : 0.0, heads);
+        a.qkv_bias = k & 1;
+        a.out_bias = (k & 2) != 0;
+        a.causal = (k & 4) != 0;
+        MultiHeadAttention *m = mha_new(a);   /* training mode: dropout 0.3 when k & 8 */
+        Tensor *x = t_randn(SHAPE(1 + k % 2, T, a.d_in));
+        MhaCache c;
+        Tensor *y32 = mha_forward_cached(m, x, &c);
+        Mha64 m64 = mha64_from(m);
+        double *y64 = (double *)t_alloc(sizeof(double) * (size_t)t_numel(y32));
+        mha64_forward(&m64, t_to_double(x), t_size(x, 0), T, t_to_double(c.attn_mask), t_to_double(c.resid_mask),
+                      y64);
+        double d = max_diff_64(y32, y64);
+        CHECK_MSG(d <= 1e-5, "case %d (qkv_bias %d, out_bias %d, causal %d, dropout %g): float64 forward "
+                  "differs by %g", k, a.qkv_bias, a.out_bias, a.causal, a.dropout, d);
+        if (k & 8) CHECK(count_zeros(c.attn_mask) > 0 || count_zeros(c.resid_mask) > 0);
+        t_scope_end();
+    }
+}
+
+static void check_table_passes(const char *what, const GradCheckRow *rows, int n) {
+    for (int i = 0; i < n; i++)
+        CHECK_MSG(rows[i].max_rel_err <= GRAD_CHECK_TOL, "%s: %s has relative error %g (tolerance %g)", what,
+                  rows[i].name, rows[i].max_rel_err, GRAD_CHECK_TOL);
+    CHECK(grad_check_worst(rows, n) <= GRAD_CHECK_TOL);
+}
+
+static void test_gradient_check_table_passes(void) {
+    /* training mode with dropout and every bias: the float64 forward holds the same masks */
     t_manual_seed(11);
     ModelArgs a = seed_args(5, 4, 4, 0.2, 2);
     a.qkv_bias = true;
     MultiHeadAttention *m = mha_new(a);
     Tensor *x = t_randn(SHAPE(2, 4, 5));
     Tensor *dy = t_randn(SHAPE(2, 4, 4));
+    Rng before = *t_default_rng();
     GradCheckRow rows[9];
-    int n = grad_check(m, x, dy, 1e-2, rows);
+    int n = grad_check(m, x, dy, GRAD_CHECK_STEP, rows);
+    CHECK(t_default_rng()->state == before.state);   /* the generator is left where it was */
     CHECK_EQ_INT(n, 9);
-    CHECK_STR_CONTAINS(rows[6].name, "bk");
-    CHECK(rows[6].max_abs_grad < 1e-3);   /* dloss/dbk = 0: softmax ignores a shift of a whole row */
+    const char *names[9] = {"x", "wq", "wk", "wv", "wo", "bq", "bk", "bv", "bo"};
+    for (int i = 0; i < n; i++) CHECK_STR_CONTAINS(rows[i].name, names[i]);
+    CHECK(rows[6].max_abs_grad < 1e-6);   /* dloss/dbk = 0: softmax ignores a shift of a whole row */
     for (int i = 0; i < n; i++)
-        CHECK_MSG(rows[i].max_rel_err <= 1e-3 && (rows[i].max_abs_grad > 1e-2 || !strcmp(rows[i].name, "bk")),
-                  "%s: relative error %g, largest gradient %g", rows[i].name, rows[i].max_rel_err,
-                  rows[i].max_abs_grad);
-    /* not causal, no biases */
+        CHECK_MSG(rows[i].max_abs_grad > 1e-2 || i == 6, "%s: largest gradient %g is too small to test anything",
+                  rows[i].name, rows[i].max_abs_grad);
+    check_table_passes("dropout and biases", rows, n);
+    /* not causal, no biases, eval mode (Happy-LLM's class) */
     t_manual_seed(12);
-    ModelArgs b = happy_llm_args(4, 2, 3, 0.0, false);
-    MultiHeadAttention *m2 = mha_new(b);
-    Tensor *x2 = t_randn(SHAPE(1, 3, 4));
-    n = grad_check(m2, x2, t_randn(SHAPE(1, 3, 4)), 1e-2, rows);
+    MultiHeadAttention *m2 = mha_new(happy_llm_args(4, 2, 3, 0.0, false));
+    mha_eval(m2);
+    n = grad_check(m2, t_randn(SHAPE(1, 3, 4)), t_randn(SHAPE(1, 3, 4)), GRAD_CHECK_STEP, rows);
     CHECK_EQ_INT(n, 5);
-    for (int i = 0; i < n; i++)
-        CHECK_MSG(rows[i].max_rel_err <= 1e-3, "%s: relative error %g", rows[i].name, rows[i].max_rel_err);
+    check_table_passes("no bias, not causal", rows, n);
+    /* a wider causal one with 4 heads and the out bias only */
+    t_manual_seed(13);
+    MultiHeadAttention *m3 = mha_new(seed_args(8, 8, 6, 0.0, 4));
+    n = grad_check(m3, t_randn(SHAPE(2, 6, 8)), t_randn(SHAPE(2, 6, 8)), GRAD_CHECK_STEP, rows);
+    CHECK_EQ_INT(n, 6);
+    check_table_passes("4 heads, causal", rows, n);
+}
+
+static void test_gradient_check_catches_a_wrong_backward(void) {
+    t_manual_seed(21);
+    ModelArgs a = seed_args(5, 4, 4, 0.2, 2);
+    a.qkv_bias = true;
+    MultiHeadAttention *m = mha_new(a);
+    Tensor *x = t_randn(SHAPE(2, 4, 5));
+    Tensor *dy = t_randn(SHAPE(2, 4, 4));
+    MhaCache c;
+    mha_forward_cached(m, x, &c);
+    MhaGrads good = mha_backward(m, &c, dy);
+    GradCheckRow rows[9];
+    int n = grad_check_grads(m, &c, dy, &good, GRAD_CHECK_STEP, rows);
+    CHECK_EQ_INT(n, 9);
+    check_table_passes("the right backward", rows, n);
+    /* one gradient at a time 1% too large (bk is 0, so 1% of 0 is still right: skip it) */
+    for (int k = 0; k < 9; k++) {
+        if (k == 6) continue;
+        MhaGrads bad = good;
+        Tensor **slots[9] = {&bad.dx, &bad.dwq, &bad.dwk, &bad.dwv, &bad.dwo, &bad.dbq, &bad.dbk, &bad.dbv, &bad.dbo};
+        *slots[k] = t_mul_scalar(*slots[k], 1.01f);
+        n = grad_check_grads(m, &c, dy, &bad, GRAD_CHECK_STEP, rows);
+        CHECK_MSG(rows[k].max_rel_err > GRAD_CHECK_TOL, "%s scaled by 1.01 was not caught (relative error %g)",
+                  rows[k].name, rows[k].max_rel_err);
+        CHECK(!(grad_check_worst(rows, n) <= GRAD_CHECK_TOL));
+        for (int i = 0; i < n; i++)
+            if (i != k) CHECK_MSG(rows[i].max_rel_err <= GRAD_CHECK_TOL, "%s flagged when %s was wrong", rows[i].name,
+                                  rows[k].name);
+    }
+    /* the classic bug: x.grad from wq and wk only, wv's share forgotten */
+    MhaGrads forgot = good;
+    Tensor *dx_v, *dwv;
+    linear_backward(m->qkv->wv, x, split_heads_backward(good.dxv), &dx_v, &dwv, NULL);
+    forgot.dx = t_sub(good.dx, dx_v);
+    grad_check_grads(m, &c, dy, &forgot, GRAD_CHECK_STEP, rows);
+    CHECK(rows[0].max_rel_err > 100 * GRAD_CHECK_TOL);
+    /* a NaN gradient never passes */
+    MhaGrads nan_g = good;
+    nan_g.dwo = t_clone(good.dwo);
+    t_set(nan_g.dwo, NAN, 1, 2);
+    n = grad_check_grads(m, &c, dy, &nan_g, GRAD_CHECK_STEP, rows);
+    CHECK(isnan(rows[4].max_rel_err));
+    CHECK(!(grad_check_worst(rows, n) <= GRAD_CHECK_TOL));
+    /* a gradient of the wrong size or a missing one is a sentence, not a read past the end */
+    MhaGrads small = good;
+    small.dwq = t_zeros(SHAPE(2, 2));
+    CHECK_ERROR(grad_check_grads(m, &c, dy, &small, GRAD_CHECK_STEP, rows), "the gradient of wq must have 20 numbers");
+    MhaGrads missing = good;
+    missing.dbq = NULL;
+    CHECK_ERROR(grad_check_grads(m, &c, dy, &missing, GRAD_CHECK_STEP, rows), "the gradient of bq");
+    CHECK_ERROR(grad_check_grads(m, &c, t_zeros(SHAPE(2, 4, 5)), &good, GRAD_CHECK_STEP, rows),
+                "grad_check: dy has shape (2, 4, 5) but the output y has shape (2, 4, 4)");
+    CHECK_ERROR(grad_check_grads(m, &c, dy, &good, 0.0, rows), "the step h must be positive");
 }
 
 /* ---- the training pieces -------------------------------------------------------------- */
@@ -316,7 +443,9 @@ int main(void) {
     RUN(test_split_and_merge_backward_match_autograd);
     RUN(test_module_gradients_match_autograd);
     RUN(test_cached_forward_keeps_the_dropout_masks);
-    RUN(test_gradient_check_with_dropout_and_biases);
+    RUN(test_double_forward_matches_chapter_7);
+    RUN(test_gradient_check_table_passes);
+    RUN(test_gradient_check_catches_a_wrong_backward);
     RUN(test_lag_loss_matches_cross_entropy);
     RUN(test_adam_matches_torch);
     RUN(test_tiny_model_gradients_are_finite_differences);

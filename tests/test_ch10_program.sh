@@ -19,20 +19,22 @@ expect_out_contains "PyTorch: output = self.resid_dropout(self.wo(output))" "the
 expect_out_contains "dscores = P * (dP - (dP * P).sum(-1, keepdim=True))" "the softmax backward formula"
 expect_out_contains "needs no gradient" "why the max subtraction needs no gradient"
 expect_out_contains "max rel err" "the gradient check table"
+expect_out_contains "float64 central differences" "the check's differences are in double"
+expect_out_contains "within 1e-04" "the table names its tolerance"
 expect_out_contains "gradient check: 6 tensors" "x, wq, wk, wv, wo, bo checked"
-expect_out_contains "(within 0.001)" "every tensor within tolerance"
+expect_out_contains "(within 0.0001)" "every tensor within tolerance"
 expect_out_lacks " NO" "no row of the table is out of tolerance"
 
 run "$P" --bias --no-causal --eval --quiet
 expect_status 0 "--bias --no-causal --eval"
 expect_out_contains "gradient check: 9 tensors" "every bias checked too"
-expect_out_contains "(within 0.001)" "biases within tolerance"
+expect_out_contains "(within 0.0001)" "biases within tolerance"
 expect_out_contains "grad_x = tensor(" "--quiet prints the results"
 if grep -qF "[1]" "$TMP/out"; then _bad "--quiet must not narrate"; else _ok; fi
 
 run "$P" --batch 1 --seq-len 6 --d-in 3 --d-out 6 --heads 3 --dropout 0.5 --quiet
 expect_status 0 "another shape, dropout 0.5 in training mode"
-expect_out_contains "(within 0.001)" "dropout's backward uses the forward's mask"
+expect_out_contains "(within 0.0001)" "dropout's backward uses the forward's mask"
 
 run "$P" --heatmap --ascii
 expect_status 0 "--heatmap --ascii"

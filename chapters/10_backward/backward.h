@@ -102,27 +102,4 @@ typedef struct {
  * sentence naming both shapes. */
 MhaGrads mha_backward(const MultiHeadAttention *m, const MhaCache *cache, const Tensor *dy);
 
-/* ---- the gradient check -------------------------------------------------- */
-
-/* One row of the table: a tensor, and how far its backward gradient is from
- * central finite differences. max_rel_err = max |g_bw - g_fd| / max(1, max |g_fd|)
- * over the tensor: relative to the tensor's largest gradient, and absolute
- * when every gradient is below 1 (bk's gradient is exactly 0: adding one
- * vector to every key adds the same number to a whole row of scores, which
- * softmax ignores; so a near-0 gradient is never divided by). */
-typedef struct {
-    const char *name;   /* "x", "wq", ..., "bo" */
-    int64_t numel;
-    double max_abs_grad;
-    double max_abs_err;
-    double max_rel_err;
-} GradCheckRow;
-
-/* loss = (mha_forward(m, x) * dy).sum(), so dloss/dy = dy. For every entry
- * of x and of every parameter: (loss(v + h) - loss(v - h)) / 2h, the loss
- * summed in double, the generator restored before every forward so each one
- * draws the same dropout masks. Compares with mha_backward(). rows must hold
- * 9 entries; returns how many were filled (5 + the biases present). */
-int grad_check(MultiHeadAttention *m, Tensor *x, const Tensor *dy, double h, GradCheckRow *rows);
-
 #endif
