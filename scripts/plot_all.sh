@@ -71,6 +71,7 @@ figure ch04_causal_mask    04
 figure ch05_heads          05 -- --seq-len 6 --heads 4 --d-out 8
 figure ch06_dropout        06 -- --seq-len 6 --dropout 0.3
 figure ch07_mha            07 --d-in 10 -- --d-in 10
+figure ch10_training       10 -- --train
 
 bench=$BUILD/bench/attention.csv
 if [ -f "$bench" ]; then
