@@ -60,19 +60,8 @@ int main(int argc, char **argv) {
     /* ---- the module and the input --------------------------------------------- */
     MultiHeadAttention *m;
     Tensor *x;
-    if (args.input) {
-        int64_t max_seq_len;
-        x = load_input(&args, args.heads, &max_seq_len);  /* (B, T, d_in) */
-        ModelArgs a = {0};
-        a.d_in = t_size(x, 2);   /* d_out and the biases come from the weights folder */
-        a.n_heads = args.heads;
-        a.max_seq_len = max_seq_len;
-        a.dropout = args.dropout;
-        a.resid_dropout = args.resid_dropout;
-        a.causal = args.causal;
-        m = mha_load(a, args.weights);
-    } else {
-        m = mha_default(&args, &x);  /* torch.manual_seed; the class; then x */
+    m = mha_from_args(&args, &x);  /* the files, or torch.manual_seed; the class; then x */
+    if (!args.input) {
         narrate_step("The module and a random input, as in the 手撕 MHA script");
         narrate_torch_seed(args.seed);
         narrate_torch(args.bias ? "model = MultiHeadAttention(d_in, d_out, max_seq_len, dropout, num_heads, "

@@ -111,6 +111,20 @@ MultiHeadAttention *mha_default(const Args *args, Tensor **x) {
     return m;
 }
 
+MultiHeadAttention *mha_from_args(const Args *args, Tensor **x) {
+    if (!args->input) return mha_default(args, x);
+    int64_t max_seq_len;
+    *x = load_input(args, args->heads, &max_seq_len);  /* (B, T, d_in) */
+    ModelArgs a = {0};
+    a.d_in = t_size(*x, 2);  /* d_out and the biases come from the weights folder */
+    a.n_heads = args->heads;
+    a.max_seq_len = max_seq_len;
+    a.dropout = args->dropout;
+    a.resid_dropout = args->resid_dropout;
+    a.causal = args->causal;
+    return mha_load(a, args->weights);
+}
+
 MultiHeadAttention *mha_load(ModelArgs args, const char *dir) {
     char ws[T_SHAPE_STR], bs[T_SHAPE_STR];
     if (args.d_in < 1)

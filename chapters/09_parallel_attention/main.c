@@ -104,43 +104,11 @@ static ParallelMode parse_flags(int argc, char **argv, Args *args, int rank) {
 
 /* ---- phase 1: the module and x, as chapter 7 makes them; every check before any message ---- */
 
-/* Chapter 7's --input/--weights branch (its main.c): x from the file, the module from the folder. */
-static void chapter7_load(const Args *args, MultiHeadAttention **m, Tensor **x) {
-    *x = input_load(args->input);  /* (B, T, d_in) */
-    int64_t seqlen = t_size(*x, 1);
-    int64_t max_seq_len = (args->given & CLI_SEQ_LEN) ? args->seq_len : seqlen;
-    if (seqlen > max_seq_len)
-        t_error("%s has sequence length %lld, longer than the model's max_seq_len %lld (--seq-len)", args->input,
-                (long long)seqlen, (long long)max_seq_len);
-    ModelArgs a = {0};
-    a.d_in = t_size(*x, 2);  /* d_out and the biases come from the weights folder */
-    a.n_heads = args->heads;
-    a.max_seq_len = max_seq_len;
-    a.causal = args->causal;
-    *m = mha_load(a, args->weights);
-}
-
-/* Chapter 7's default run (its main.c): torch.manual_seed(seed), the seed's class, then
- * x = torch.randn(B, T, d_in), in that order, so both programs draw the same numbers.
- * The tests compare the two programs' outputs, so a change there shows up here. */
-static void chapter7_default(const Args *args, MultiHeadAttention **m, Tensor **x) {
-    t_manual_seed(args->seed);
-    head_dim_of(args->d_out, args->heads);
-    ModelArgs a = seed_args(args->d_in, args->d_out, args->seq_len, 0.0, args->heads);
-    a.causal = args->causal;
-    a.qkv_bias = args->bias;
-    *m = mha_new(a);                                               /* wq, wk, wv, wo drawn first ... */
-    *x = t_randn(SHAPE(args->batch, args->seq_len, args->d_in));   /* ... then x */
-}
-
 static void setup(void *ctx) {
     Run *run = (Run *)ctx;
     const Args *args = &run->args;
     int P = run->log.size;
-    if (args->input)
-        chapter7_load(args, &run->m, &run->x);
-    else
-        chapter7_default(args, &run->m, &run->x);
+    run->m = mha_from_args(args, &run->x);  /* chapter 7's module and x: the files, or its default run */
     mha_eval(run->m);
     const MultiHeadAttention *m = run->m;
     int64_t B = t_size(run->x, 0), T = t_size(run->x, 1), H = m->args.n_heads, d_out = m->args.d_out;

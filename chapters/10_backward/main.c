@@ -134,21 +134,7 @@ static int run_backward(const Args *args, const Extra *ex) {
 
     narrate_title("Chapter 10: the backward pass of MultiHeadAttention, by hand");
     if (from_files) {
-        /* the same loading as chapter 7: input_load (chapter 3), mha_load (chapter 7) */
-        x = input_load(args->input);   /* (B, T, d_in) */
-        int64_t seqlen = t_size(x, 1);
-        int64_t max_seq_len = (args->given & CLI_SEQ_LEN) ? args->seq_len : seqlen;
-        if (seqlen > max_seq_len)
-            t_error("%s has sequence length %lld, longer than the model's max_seq_len %lld (--seq-len)", args->input,
-                    (long long)seqlen, (long long)max_seq_len);
-        check_scores_fit(t_size(x, 0), args->heads, seqlen, seqlen);
-        ModelArgs a = {0};
-        a.d_in = t_size(x, 2);
-        a.n_heads = args->heads;
-        a.max_seq_len = max_seq_len;
-        a.dropout = 0.0;
-        a.causal = args->causal;
-        m = mha_load(a, args->weights);
+        m = mha_from_args(args, &x);   /* chapter 7's loading: x (B, T, d_in) and the module */
         mha_eval(m);   /* model.eval(): gradients of the deterministic module, as autograd sees it */
         narrate_step("Load x from %s and the weights from %s (eval mode)", args->input, args->weights);
         narrate_torch("model.load_state_dict(...); model.eval(); x.requires_grad_(True)");
@@ -169,17 +155,12 @@ static int run_backward(const Args *args, const Extra *ex) {
             narrate_say("no --grad-output: dy = ones, that is loss = y.sum()");
         }
     } else {
-        head_dim_of(args->d_out, args->heads);
-        check_scores_fit(args->batch, args->heads, args->seq_len, args->seq_len);
-        ModelArgs a = seed_args(args->d_in, args->d_out, args->seq_len, args->dropout, args->heads);
-        a.causal = args->causal;
-        a.qkv_bias = args->bias;
-        narrate_step("Chapter 7's module, a small input and a gradient for its output");
-        narrate_torch("model = MultiHeadAttention(d_in, d_out, seq_len, dropout, heads)");
-        m = mha_new(a);
+        m = mha_from_args(args, &x);   /* chapter 7's default run: manual_seed, the class, then x */
         if (args->eval) mha_eval(m);
+        narrate_step("Chapter 7's module, a small input and a gradient for its output");
+        narrate_torch_seed(args->seed);
+        narrate_torch("model = MultiHeadAttention(d_in, d_out, max_seq_len, dropout, heads)");
         narrate_torch("x = torch.randn(batch, seq_len, d_in, requires_grad=True)");
-        x = t_randn(SHAPE(args->batch, args->seq_len, args->d_in));   /* (B, T, d_in) */
         narrate_torch("dy = torch.randn(batch, seq_len, d_out)   # loss = (y * dy).sum()");
         dy = t_randn(SHAPE(args->batch, args->seq_len, args->d_out)); /* (B, T, d_out) */
         narrate_why("any loss reaches the module only through dloss/dy; (y * dy).sum() is the loss whose "
@@ -311,7 +292,7 @@ static int32_t *make_sequences(Rng *r, int64_t n, const int32_t *avoid, int64_t 
     for (int64_t i = 0; i < n; i++) {
         bool again;
         do {
-            for (int t = 0; t < SEQ_LEN; t++) s[i * SEQ_LEN + t] = (int32_t)(rng_u32(r) % VOCAB);
+            for (int t = 0; t < SEQ_LEN; t++) s[i * SEQ_LEN + t] = (int32_t)rng_randint(r, 0, VOCAB);
             again = false;
             for (int64_t j = 0; j < n_avoid && !again; j++)
                 again = !memcmp(s + i * SEQ_LEN, avoid + j * SEQ_LEN, sizeof(int32_t) * SEQ_LEN);
@@ -397,7 +378,7 @@ static int run_train(const Args *args, const Extra *ex) {
         /* a batch of training sequences, drawn with the data generator */
         int32_t batch[BATCH * SEQ_LEN];
         for (int b = 0; b < BATCH; b++)
-            memcpy(batch + b * SEQ_LEN, train + (int64_t)(rng_u32(&data) % N_TRAIN) * SEQ_LEN,
+            memcpy(batch + b * SEQ_LEN, train + rng_randint(&data, 0, N_TRAIN) * SEQ_LEN,
                    sizeof(int32_t) * SEQ_LEN);
         TinyCache c;
         Tensor *logits = tiny_forward(model, batch, BATCH, &c);   /* (B, T, vocab) */
