@@ -158,11 +158,14 @@ DIR      ?=
 BLANK    ?=
 BUGS     ?=
 STUDENT  ?=
+SUBMISSIONS ?=
+JOBS     ?=
+TIER     ?=
 EXERCISES_DIR ?= exercises
 BUGS_DIR ?= bugs
 EX_SCRIPTS := scripts/exercises
 ex_need = @test -f $(EX_SCRIPTS)/blank.awk || { echo "make $@: run this in the attention-in-c repository, not in a generated tree" >&2; exit 2; }
-.PHONY: exercises check-exercises grade hint bugs
+.PHONY: exercises check-exercises grade grade-class hint bugs
 
 exercises:
 	$(ex_need)
@@ -175,6 +178,10 @@ check-exercises:
 grade:
 	$(ex_need)
 	@MAKE='$(MAKE)' CC='$(CC)' sh $(EX_SCRIPTS)/grade.sh '$(DIR)' '$(LEVEL)' '$(CHAPTERS)' '$(STUDENT)'
+
+grade-class:
+	$(ex_need)
+	@MAKE='$(MAKE)' CC='$(CC)' sh $(EX_SCRIPTS)/grade_class.sh '$(SUBMISSIONS)' '$(LEVEL)' '$(CHAPTERS)' '$(JOBS)'
 
 hint:
 	@if [ -f $(EX_SCRIPTS)/hint.sh ]; then sh $(EX_SCRIPTS)/hint.sh '$(BLANK)'; \
