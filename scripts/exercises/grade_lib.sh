@@ -122,15 +122,25 @@ g_setup() {
     [ -s "$RUN/blanks.tsv" ] || { echo "grade: no blanks of level <= $_level in chapters $(num_list "$CHS")" >&2; return 1; }
     GCHS=$(cut -f3 "$RUN/blanks.tsv" | sort -u)
 
-    # the teacher's tree, built once for this run
-    write_tree "$RUN/base" 0 ""
-    G_BASE=$RUN/base
+    # the teacher's tree, built once and kept in build/grade/cache/<checksum>
+    # (read-only from then on; a run that finds it ready uses it as it is)
     set -- build/libattn.a build/obj/tests/harness.o
     for nn in $GCHS; do
-        [ -f "$G_BASE/tests/test_ch$nn.c" ] && set -- "$@" "build/tests/test_ch$nn"
+        [ -f "tests/test_ch$nn.c" ] && set -- "$@" "build/tests/test_ch$nn"
     done
-    tree_make "$G_BASE" BUILD=build CC="$CC" "$@" ||
-        { echo "grade: the teacher's tree does not build: $(first_error "$LOG")" >&2; return 1; }
+    _key=$( (echo "$CC $(g_cflags 00) $*"; find Makefile common chapters tests scripts/exercises/probe.c -type f ! -name '*.pyc' |
+        LC_ALL=C sort | xargs cksum) | cksum | tr -c '0-9\n' _ | tr -d '\n')
+    G_BASE=$(pwd)/build/grade/cache/$_key
+    if [ ! -f "$G_BASE/.ready" ]; then
+        write_tree "$RUN/base" 0 ""
+        tree_make "$RUN/base" BUILD=build CC="$CC" "$@" ||
+            { echo "grade: the teacher's tree does not build: $(first_error "$LOG")" >&2; return 1; }
+        : >"$RUN/base/.ready"
+        mkdir -p build/grade/cache
+        [ -e "$G_BASE" ] || mv "$RUN/base" "$G_BASE" 2>/dev/null || [ -f "$G_BASE/.ready" ] ||
+            { echo "grade: cannot keep the teacher's tree in $G_BASE" >&2; return 1; }
+        [ -d "$RUN/base" ] && G_BASE=$RUN/base  # another run was first: use ours
+    fi
     G_PROBE=
     if $CC $(g_cflags 00) -I"$G_BASE" -c "$EX_DIR/probe.c" -o "$RUN/probe.o" >>"$LOG" 2>&1; then
         G_PROBE=$RUN/probe.o
