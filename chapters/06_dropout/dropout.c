@@ -26,14 +26,14 @@ Dropout nn_dropout(double p) {
 Tensor *dropout_forward(const Dropout *d, const Tensor *x) {
     if (!(d->p >= 0.0 && d->p <= 1.0))
         t_error("dropout: p = %g is not a probability; it must be between 0 and 1", d->p);
-    /* BEGIN BLANK dropout_forward level=3 hint="Eval mode or p = 0: return a copy of x. Training: copy x, then for every element draw u = rng_uniform(t_default_rng()); keep it (times 1/(1-p)) when u >= p, else set it to 0." */
+    /* BEGIN BLANK dropout_forward level=3 hint="Inverted dropout: in training, zero each element with probability p and scale the survivors so that the expectation stays the same; in eval, change nothing." helpers="t_clone, t_data, t_numel, rng_uniform with t_default_rng." torch="nn.Dropout(p)(x)   # training: x * (torch.rand_like(x) >= p) / (1 - p); eval: x" */
     Tensor *out = t_clone(x);  /* a fresh contiguous copy, same shape as x */
     /* model.eval(): dropout is the identity; p = 0 drops nothing */
     if (!d->training || d->p == 0.0) return out;
 
     float scale = 0.0f;  /* p = 1 keeps nothing, so the scale is never used */
     if (d->p < 1.0) {
-        /* BEGIN BLANK dropout_scale level=1 hint="Inverted dropout scales the kept values by 1/(1-p), so each element keeps its expectation." */
+        /* BEGIN BLANK dropout_scale level=1 hint="The kept values are scaled up so that each element keeps its expectation: (1 - p) of them survive." helpers="plain arithmetic on d->p, as a float." torch="x / (1 - p)   # what nn.Dropout does to the elements it keeps" */
         scale = (float)(1.0 / (1.0 - d->p));
         /* END BLANK */
     }
@@ -41,7 +41,7 @@ Tensor *dropout_forward(const Dropout *d, const Tensor *x) {
     int64_t n = t_numel(out);
     for (int64_t i = 0; i < n; i++) {  /* row-major order: one draw per element */
         bool keep = false;
-        /* BEGIN BLANK dropout_keep level=1 hint="Keep the element with probability 1-p: draw u = rng_uniform(t_default_rng()) (uniform in [0, 1), from the generator t_manual_seed set) and keep when u >= p." */
+        /* BEGIN BLANK dropout_keep level=1 hint="Keep each element with probability 1 - p, drawing one uniform number per element in order from the seeded generator." helpers="rng_uniform and t_default_rng; compare with d->p." torch="keep = torch.rand_like(x) >= p" */
         keep = rng_uniform(t_default_rng()) >= d->p;  /* u in [0, 1): P(u >= p) = 1 - p */
         /* END BLANK */
         o[i] = keep ? o[i] * scale : 0.0f;

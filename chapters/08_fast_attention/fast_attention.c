@@ -546,7 +546,7 @@ Tensor *attention_tiled(const Tensor *query, const Tensor *key, const Tensor *va
 static inline void online_merge(float *m, float *l, float m2, float l2) {
     if (l2 == 0.0f) return; /* an empty part (a lane that saw no score) changes nothing */
     float m_new = m2 > *m ? m2 : *m;
-    /* BEGIN BLANK online_rescale level=1 hint="Merge the part (m2, l2) into the running (*m, *l): both sums were taken against their own max, so rescale each to the new max m_new before adding them: *l · exp(*m - m_new) + l2 · exp(m2 - m_new) (use fast_expf)." */
+    /* BEGIN BLANK online_rescale level=1 hint="Two partial softmax sums were each taken against their own max; to add them, bring both to the common, larger max first." helpers="fast_expf, twice." torch="l_new = l * torch.exp(m - m_new) + l2 * torch.exp(m2 - m_new)" */
     *l = *l * fast_expf(*m - m_new) + l2 * fast_expf(m2 - m_new);
     /* END BLANK */
     *m = m_new;
@@ -652,7 +652,7 @@ typedef struct {
  * accumulated so far. */
 static void flash_row(float *restrict tile_row, int64_t n, int64_t cols, float *m, float *l,
                       float *restrict acc_row, int64_t d_v) {
-    /* BEGIN BLANK flash_row_update level=2 hint="m_new = max(*m, max_of(tile_row, n)); alpha = fast_expf(*m - m_new) shrinks what was summed against the old max; tile_row[0..n) becomes exp(s - m_new) with exp_and_sum, and tile_row[n..cols) = 0 (masked keys); then *l = *l * alpha + that sum, acc_row *= alpha (only when alpha != 1), *m = m_new." */
+    /* BEGIN BLANK flash_row_update level=2 hint="One row meets a new tile of scores: the running max may grow, so what was summed so far must shrink by the same factor before the tile is added; masked keys count as 0." helpers="max_of, fast_expf, exp_and_sum." torch="m_new = torch.maximum(m, s.max()); alpha = torch.exp(m - m_new); p = torch.exp(s - m_new); l = l * alpha + p.sum(); acc = acc * alpha" */
     float m_tile = max_of(tile_row, n);
     float m_new = m_tile > *m ? m_tile : *m;
     float alpha = fast_expf(*m - m_new);              /* exp(m_old - m_new); 0 on the first tile */
@@ -670,7 +670,7 @@ static void flash_row(float *restrict tile_row, int64_t n, int64_t cols, float *
  * un-normalised output acc; divide by l once at the end. Nothing of size T x S is
  * ever stored. */
 static void flash_block(const Problem *p, int64_t b, int64_t i0, FlashWork *w) {
-    /* BEGIN BLANK flash_tiles level=3 hint="If w->kt does not hold slice b yet, transpose its keys into panels (transpose_keys with BLOCK_K). Scale the block's queries into w->q_blk; m = -inf, l = 0, acc = 0; for each key tile (causal: stop after the block's last query) compute the score tile q_blk · panelᵀ with matmul_block, update every row with flash_row (causal: only keys j <= i are visible), add tile · v[j0:] into acc with matmul_block; finally output row = acc / l." */
+    /* BEGIN BLANK flash_tiles level=3 hint="Flash attention for one block of queries: walk over the key tiles, keep a running max, sum and output per row, and divide only at the end; the causal case stops at the block's last query." helpers="transpose_keys, matmul_block, flash_row, with BLOCK_Q and BLOCK_K." torch="for each key tile: s = q_blk @ k_tile.T; (m, l, acc) = online update(s, v_tile); output = acc / l" */
     const float *restrict q = p->q + p->q_at[b], *restrict v = p->v + p->v_at[b];
     float *restrict out = p->out + b * p->T * p->d_v;
     int64_t S = p->S, d_k = p->d_k, d_v = p->d_v;

@@ -11,6 +11,7 @@
 #       kept byte for byte. A blank inside a chosen blank of higher level is
 #       swallowed by it. With manifest=F, appends one line per stub:
 #       name  level  path  line-in-this-repo  line-in-the-output  hint
+#       helpers-or-"-"  torch-or-"-"  points
 #       With solutions=F, appends the stubbed code lines (comments and white
 #       space removed) for readme.awk.
 #
@@ -627,8 +628,8 @@ END {
             print ind "exercise_missing(\"" rname[r] "\", \"" where "\", \"" c_string(rhint[r]) "\");"
             outn++
             if (manifest != "")
-                printf "%s\t%d\t%s\t%d\t%d\t%s\n", rname[r], rlvl[r], path, rb[r], outn - (voids[r] != "" ? 2 : 1),
-                       rhint[r] >> manifest
+                printf "%s\t%d\t%s\t%d\t%d\t%s\t%s\t%s\t%d\n", rname[r], rlvl[r], path, rb[r], outn - (voids[r] != "" ? 2 : 1),
+                       rhint[r], rhelpers[r] == "" ? "-" : rhelpers[r], rtorch[r] == "" ? "-" : rtorch[r], rpoints[r] >> manifest
             i = re[r]
             continue
         }
