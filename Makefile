@@ -244,7 +244,7 @@ help:
 	@echo "  make grade DIR=path LEVEL=N CHAPTERS=a,b  grade one student's tree, blank by blank, sandboxed; last line 'score: X/Y'"
 	@echo "  make grade-class SUBMISSIONS=dir LEVEL=N CHAPTERS=a,b [JOBS=N]  a folder per student -> build/grade/class.csv"
 	@echo "  make hint BLANK=name [TIER=1|2|3]  a blank's hint: 1 the idea, 2 which helpers, 3 the PyTorch line"
-	@echo "  make bugs           write bugs/: one realistic mistake per chapter, key in bugs/ANSWERS.md"
+	@echo "  make bugs           write bugs/: one realistic mistake per chapter, the key beside it in bugs.ANSWERS.md"
 	@echo "  make bench          chapter 8: time each attention version over T (BENCH_QUICK=1: short)"
 	@echo "  make bench-torch    the same plus PyTorch eager on one thread, in the same run"
 	@echo "  OMP=1               chapter 8's flash attention on all cores (OpenMP); default one thread"

@@ -120,7 +120,7 @@ snapshot >"$TMP/before"
 NRUNS=$(ls build/grade/runs 2>/dev/null | grep -c .)
 rm -f /tmp/pwned
 OUT=$TMP/out
-GRADE_OUT=$OUT GRADE_SEED=$SEED GRADE_TIME=10 sh scripts/exercises/grade_class.sh "$C" 1 2,6 2 >"$TMP/g.out" 2>"$TMP/g.err"
+GRADE_OUT=$OUT GRADE_SEED=$SEED GRADE_TIME=3 sh scripts/exercises/grade_class.sh "$C" 1 2,6 2 >"$TMP/g.out" 2>"$TMP/g.err"
 st=$?
 snapshot >"$TMP/after"
 [ "$st" -eq 0 ] && ok || bad "grade-class exits 0" "exit $st: $(tail -n 5 "$TMP/g.err")"
@@ -170,7 +170,7 @@ grep -q '^gradebook,3' "$CSV" && bad "forged rows reached class.csv" || ok
 [ "$(ls build/grade/runs 2>/dev/null | grep -c .)" -le "$NRUNS" ] && ok || bad "the run folder is removed at the end"
 
 # make grade: one student, last line score: X/Y
-GRADE_OUT=$OUT GRADE_TIME=10 sh scripts/exercises/grade.sh "$C/onewrong" 1 2,6 >"$TMP/one.out" 2>&1
+GRADE_OUT=$OUT GRADE_TIME=3 sh scripts/exercises/grade.sh "$C/onewrong" 1 2,6 >"$TMP/one.out" 2>&1
 [ "$(tail -n 1 "$TMP/one.out")" = "score: 2/3" ] && ok || bad "make grade ends 'score: 2/3'" "$(tail -n 5 "$TMP/one.out")"
 # points=N in a marker: the blank is worth N
 mkdir -p "$TMP/pts"

@@ -147,7 +147,7 @@ write_tree() {
         [ -d "$d" ] && cp -R "$d" "$_out/"
     done
     # the teacher's side stays here: generator, grader, bug list, teaching notes
-    rm -rf "$_out/$EX_DIR" "$_out/tests/test_exercises.sh" "$_out"/docs/TEACHING*.md
+    rm -rf "$_out/$EX_DIR" "$_out/tests/test_exercises.sh" "$_out"/tests/test_grade*.sh "$_out"/docs/TEACHING*.md
     find "$_out" -name __pycache__ -type d -prune -exec rm -rf {} + 2>/dev/null
     _sol=$_out/.solutions.tmp
     : >"$_sol"
