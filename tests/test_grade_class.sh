@@ -174,6 +174,14 @@ grep -q '^gradebook,3' "$CSV" && bad "forged rows reached class.csv" || ok
 # make grade: one student, last line score: X/Y
 GRADE_OUT=$OUT GRADE_TIME=3 sh scripts/exercises/grade.sh "$C/onewrong" 1 2,6 >"$TMP/one.out" 2>&1
 [ "$(tail -n 1 "$TMP/one.out")" = "score: 2/3" ] && ok || bad "make grade ends 'score: 2/3'" "$(tail -n 5 "$TMP/one.out")"
+# no working sandbox: refuse loudly (unless GRADE_UNSAFE=1)
+mkdir -p "$TMP/fakebin"
+printf '#!/bin/sh\necho "bwrap: no namespaces here" >&2\nexit 1\n' >"$TMP/fakebin/bwrap"
+chmod +x "$TMP/fakebin/bwrap"
+PATH="$TMP/fakebin:$PATH" GRADE_OUT=$OUT sh scripts/exercises/grade.sh "$C/correct" 1 2,6 >"$TMP/ns.out" 2>"$TMP/ns.err"
+st=$?
+[ "$st" -eq 2 ] && ok || bad "without a sandbox make grade exits 2" "exit $st"
+grep -q 'REFUSED.*sandbox' "$TMP/ns.err" && grep -q 'GRADE_UNSAFE=1' "$TMP/ns.err" && ok || bad "without a sandbox make grade says why and how" "$(cat "$TMP/ns.err")"
 # points=N in a marker: the blank is worth N
 mkdir -p "$TMP/pts"
 printf 'int f(int x) {\n    /* BEGIN BLANK pblank level=1 points=4 hint="h" */\n    return x;\n    /* END BLANK */\n}\n' >"$TMP/pts/p.c"

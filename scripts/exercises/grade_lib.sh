@@ -163,7 +163,9 @@ g_setup() {
             : >"$scr/result"
             g_sandbox "$scr" "$scr/out" "$scr/err" test
             $AWK -v tok="$tok" '$1 == "pass" && $3 == tok { print $2 }' "$scr/result" | sort -u >"$RUN/want/tests$nn"
-            if [ "$g_rc" -ne 0 ] || [ ! -s "$RUN/want/tests$nn" ]; then
+            if [ "$g_rc" -eq 0 ] && [ ! -s "$RUN/want/tests$nn" ]; then
+                echo "grade: WARNING: no test of chapter $(chapter_num "$nn") passes in the sandbox (all skipped?); its blanks rest on the hidden checks" >&2
+            elif [ "$g_rc" -ne 0 ] || [ ! -s "$RUN/want/tests$nn" ]; then
                 echo "grade: the teacher's tests of chapter $(chapter_num "$nn") do not pass in the sandbox (exit $g_rc):" >&2
                 tail -n 5 "$scr/err" "$scr/out" >&2
                 return 1
@@ -302,6 +304,11 @@ g_grade_answer() { # NAME NN FILE
         fi
         g_msg="correct (tests and hidden checks pass)"
         return 0
+    fi
+    if [ ! -s "$RUN/want/tests$_nn" ]; then
+        # nothing checked this answer: fail closed rather than give free points
+        g_msg="not graded: no test of chapter $(chapter_num "$_nn") runs here and it has no hidden check; grade it by hand"
+        return 1
     fi
     g_msg="correct (tests pass; no hidden check for this chapter)"
     return 0
