@@ -45,6 +45,8 @@ HAVE_MPI := $(shell command -v $(MPICC) >/dev/null 2>&1 && echo yes)
 CHAPTER_LIB_SRC := $(sort $(filter-out %/main.c %_mpi.c,$(wildcard chapters/*/*.c)))
 LIB_SRC  := $(COMMON_SRC) $(CHAPTER_LIB_SRC)
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+COMMON_OBJ := $(COMMON_SRC:%.c=$(BUILD)/obj/%.o)
+CHAPTER_LIB_OBJ := $(CHAPTER_LIB_SRC:%.c=$(BUILD)/obj/%.o)
 LIB      := $(BUILD)/libattn.a
 HARNESS  := $(BUILD)/obj/tests/harness.o
 
@@ -126,19 +128,37 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(HARNESS) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(EXTRA_LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/npyinfo: $(BUILD)/obj/tests/npyinfo.o $(LIB)
+$(BUILD)/lib/libcommon.a: $(COMMON_OBJ)
+	@mkdir -p $(@D)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/npyinfo: $(BUILD)/obj/tests/npyinfo.o $(BUILD)/lib/libcommon.a
 	$(CC) $(ALL_CFLAGS) $(EXTRA_LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/randnpy: $(BUILD)/obj/tests/randnpy.o $(LIB)
 	$(CC) $(ALL_CFLAGS) $(EXTRA_LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# Chapter N builds on chapters 0..N only, so its program and its tests link
+# $(BUILD)/lib/libchNN.a (common + chapters 0..N): one broken chapter does not
+# stop the tests of an earlier one (make test-chapter1 with chapter 3 broken).
+CHAPTERS_SO_FAR :=
 define CHAPTER_RULES
-$(BUILD)/chapter$(call chapter_num,$(1)): $(BUILD)/obj/$(1)/main.o $(LIB)
+CHAPTERS_SO_FAR += $(1)
+LIBOBJ_$(call chapter_nn,$(1)) := $(COMMON_OBJ) $$(filter $$(addprefix $(BUILD)/obj/,$$(addsuffix /%,$$(CHAPTERS_SO_FAR))),$(CHAPTER_LIB_OBJ))
+$(BUILD)/lib/libch$(call chapter_nn,$(1)).a: $$(LIBOBJ_$(call chapter_nn,$(1)))
+	@mkdir -p $$(@D)
+	@rm -f $$@
+	$$(AR) rcs $$@ $$^
+$(BUILD)/chapter$(call chapter_num,$(1)): $(BUILD)/obj/$(1)/main.o $(BUILD)/lib/libch$(call chapter_nn,$(1)).a
+	$$(CC) $$(ALL_CFLAGS) $$(EXTRA_LDFLAGS) -o $$@ $$^ $$(LDLIBS)
+$(BUILD)/tests/test_ch$(call chapter_nn,$(1)): $(BUILD)/obj/tests/test_ch$(call chapter_nn,$(1)).o $(HARNESS) $(BUILD)/lib/libch$(call chapter_nn,$(1)).a
+	@mkdir -p $$(@D)
 	$$(CC) $$(ALL_CFLAGS) $$(EXTRA_LDFLAGS) -o $$@ $$^ $$(LDLIBS)
 .PHONY: chapter$(call chapter_num,$(1)) test-chapter$(call chapter_num,$(1))
 chapter$(call chapter_num,$(1)): $(BUILD)/chapter$(call chapter_num,$(1))
 	./$(BUILD)/chapter$(call chapter_num,$(1)) $$(ARGS)
-test-chapter$(call chapter_num,$(1)): all
+test-chapter$(call chapter_num,$(1)): $$(filter $(BUILD)/tests/test_ch$(call chapter_nn,$(1)),$(TEST_BINS)) $(BUILD)/chapter$(call chapter_num,$(1)) $(TOOLS)
 	@BUILD=$(BUILD) sh tests/run_tests.sh $(BUILD)/tests/test_ch$(call chapter_nn,$(1)) $$(wildcard tests/test_ch$(call chapter_nn,$(1))_*.sh)
 endef
 $(foreach d,$(PLAIN_DIRS),$(eval $(call CHAPTER_RULES,$(d))))
@@ -226,11 +246,14 @@ DIR      ?=
 BLANK    ?=
 BUGS     ?=
 STUDENT  ?=
+SUBMISSIONS ?=
+JOBS     ?=
+TIER     ?=
 EXERCISES_DIR ?= exercises
 BUGS_DIR ?= bugs
 EX_SCRIPTS := scripts/exercises
 ex_need = @test -f $(EX_SCRIPTS)/blank.awk || { echo "make $@: run this in the attention-in-c repository, not in a generated tree" >&2; exit 2; }
-.PHONY: exercises check-exercises grade hint bugs
+.PHONY: exercises check-exercises grade grade-class hint bugs
 
 exercises:
 	$(ex_need)
@@ -244,10 +267,19 @@ grade:
 	$(ex_need)
 	@MAKE='$(MAKE)' CC='$(CC)' sh $(EX_SCRIPTS)/grade.sh '$(DIR)' '$(LEVEL)' '$(CHAPTERS)' '$(STUDENT)'
 
+grade-class:
+	$(ex_need)
+	@MAKE='$(MAKE)' CC='$(CC)' sh $(EX_SCRIPTS)/grade_class.sh '$(SUBMISSIONS)' '$(LEVEL)' '$(CHAPTERS)' '$(JOBS)'
+
 hint:
-	@if [ -f $(EX_SCRIPTS)/hint.sh ]; then sh $(EX_SCRIPTS)/hint.sh '$(BLANK)'; \
+	@if [ -f $(EX_SCRIPTS)/hint.sh ]; then sh $(EX_SCRIPTS)/hint.sh '$(BLANK)' '$(TIER)'; \
 	elif [ -f .exercise-manifest ]; then \
-	  awk -F '\t' -v b='$(BLANK)' '/^#/ { next } b == "" || $$1 == b { printf "%s (level %s): %s:%s\n    %s\n", $$1, $$2, $$3, $$5, $$6; n++ } \
+	  awk -F '\t' -v b='$(BLANK)' -v tier='$(or $(TIER),1)' '/^#/ { next } \
+	    b == "" { printf "%s (level %s): %s:%s\n", $$1, $$2, $$3, $$5; n++; next } \
+	    $$1 == b { h = tier == 2 ? $$7 : tier == 3 ? $$8 : $$6; if (h == "" || h == "-") h = "(no tier-" tier " hint)"; \
+	      printf "%s (level %s): %s:%s\n    hint %s of 3 (%s): %s\n", $$1, $$2, $$3, $$5, tier, \
+	        tier == 2 ? "which helpers" : tier == 3 ? "the PyTorch line" : "the idea", h; \
+	      if (tier < 3) printf "    more: make hint BLANK=%s TIER=%d\n", $$1, tier + 1; n++ } \
 	    END { if (!n) { print "make hint: no blank named " b " (make hint lists them all)" > "/dev/stderr"; exit 1 } }' .exercise-manifest; \
 	else echo "make hint: no exercise blanks here" >&2; exit 1; fi
 
@@ -275,11 +307,12 @@ help:
 	@echo "  make memcheck       all tests under valgrind"
 	@echo "  make fuzz           libFuzzer on the .npy loader and flag parser (FUZZ_SECONDS=60)"
 	@echo "  make golden         rewrite tests/fixtures with PyTorch (PYTHON=... to choose)"
-	@echo "  make exercises      write exercises/: blanks of LEVEL=1|2|3 (default 1) in CHAPTERS=3,4 (default all)"
+	@echo "  make exercises      write exercises/: blanks of LEVEL=1|2|3 (default 1) in CHAPTERS=3,4 (default 1-7; all for 8 too)"
 	@echo "  make check-exercises  prove every blank and bug is caught; last line 'exercises: B blanks, C caught, M missed'"
-	@echo "  make grade DIR=path  grade a student's tree against the original tests; last line 'score: X/Y'"
-	@echo "  make hint BLANK=name  the hint of one blank and where it is (no BLANK: list them)"
-	@echo "  make bugs           write bugs/: one realistic mistake per chapter, key in bugs/ANSWERS.md"
+	@echo "  make grade DIR=path LEVEL=N CHAPTERS=a,b  grade one student's tree, blank by blank, sandboxed; last line 'score: X/Y'"
+	@echo "  make grade-class SUBMISSIONS=dir LEVEL=N CHAPTERS=a,b [JOBS=N]  a folder per student -> build/grade/class.csv"
+	@echo "  make hint BLANK=name [TIER=1|2|3]  a blank's hint: 1 the idea, 2 which helpers, 3 the PyTorch line"
+	@echo "  make bugs           write bugs/: one realistic mistake per chapter, the key beside it in bugs.ANSWERS.md"
 	@echo "  make bench          chapter 8: time each attention version over T (BENCH_QUICK=1: short)"
 	@echo "  make bench-torch    chapter 8 and PyTorch in one process, one thread, interleaved rounds (numpy, torch)"
 	@echo "  BENCH_KEEP_OPENBLAS_ENV=1  bench-torch keeps OPENBLAS_CORETYPE/OPENBLAS_L2_SIZE (default: unset for it)"

@@ -233,8 +233,63 @@ if sh scripts/exercises/generate.sh "$TMP/notmine" 1 >/dev/null 2>&1 || [ ! -f "
     bad "make exercises refuses to overwrite a folder it did not write"
 else ok; fi
 
-# make hint
+# make hint, in three tiers
 if sh scripts/exercises/hint.sh scale 2>&1 | grep -q 'chapters/02_scaling/scaling.c:[0-9]'; then ok; else bad "make hint BLANK=scale says where the blank lives"; fi
 if sh scripts/exercises/hint.sh no_such_blank >/dev/null 2>&1; then bad "make hint with an unknown name fails"; else ok; fi
+for t in 1 2 3; do
+    sh scripts/exercises/hint.sh scale $t >"$TMP/h$t" 2>&1 && grep -q "hint $t of 3" "$TMP/h$t" && ok || bad "make hint TIER=$t works" "$(cat "$TMP/h$t")"
+done
+grep -q 't_div_scalar' "$TMP/h2" && ok || bad "tier 2 names the helpers"
+grep -q 'math.sqrt' "$TMP/h3" && ok || bad "tier 3 is the PyTorch line"
+sh scripts/exercises/hint.sh scale 4 >/dev/null 2>&1 && bad "TIER=4 is refused" || ok
+# every blank has all three tiers, and no tier holds a line of the C answer
+$AWKP -F '\t' '$9 == "-" || $10 == "-" { print $1 }' "$TMP/blanks.tsv" >"$TMP/notiers"
+[ -s "$TMP/notiers" ] && bad "every blank has helpers= and torch= hints" "$(tr '\n' ' ' <"$TMP/notiers")" || ok
+: >"$TMP/sol.txt"
+for f in chapters/[0-9][0-9]_*/*.c; do
+    case $f in */main.c) continue ;; esac
+    $AWKP -f "$BA" -v mode=stub -v level=3 -v path="$f" -v solutions="$TMP/sol.txt" "$f" >/dev/null
+    for b in $(grep -F "	$f	" "$TMP/blanks.tsv" | cut -f1); do
+        $AWKP -f "$BA" -v mode=stub -v only="$b" -v path="$f" -v solutions="$TMP/sol.txt" "$f" >/dev/null
+    done
+done
+sort -u "$TMP/sol.txt" >"$TMP/sol.u"
+cut -f6,9,10 "$TMP/blanks.tsv" | tr -d ' \t' >"$TMP/hints.norm"
+leak=$(while IFS= read -r l; do grep -qF -- "$l" "$TMP/hints.norm" && echo "$l"; done <"$TMP/sol.u")
+[ -z "$leak" ] && ok || bad "no hint contains a line of a C answer" "$leak"
+
+# the default handout is chapters 1-7 (chapter 8 only when asked for)
+sh scripts/exercises/generate.sh "$TMP/def" 1 >/dev/null 2>&1
+grep -q '^# chapters: 1,2,3,4,5,6,7$' "$TMP/def/.exercise-manifest" && ok || bad "make exercises defaults to chapters 1-7" "$(grep chapters "$TMP/def/.exercise-manifest")"
+grep -q 'exercise_missing(' "$TMP"/def/chapters/08_*/*.c && bad "chapter 8 is opt-in" || ok
+# no line of a handed-out answer in the handout's READMEs and narration (levels 1, 2;
+# `int64_t d_k = t_size(query, -1);` of chapter 2's narration only reads a size)
+for lv in 1 2; do
+    rm -rf "$TMP/lk"
+    sh scripts/exercises/generate.sh "$TMP/lk" $lv >/dev/null 2>&1
+    : >"$TMP/sol.txt"
+    for f in chapters/0[1-7]_*/*.c; do
+        case $f in */main.c) continue ;; esac
+        $AWKP -f "$BA" -v mode=stub -v level=$lv -v path="$f" -v solutions="$TMP/sol.txt" "$f" >/dev/null
+    done
+    grep -v -x 'int64_td_k=t_size(query,-1);' "$TMP/sol.txt" | sort -u >"$TMP/sol.u"
+    leak=$(find "$TMP/lk" -type f \( -name 'main.c' -o -name '*.md' \) | while IFS= read -r f; do
+        tr -d ' \t' <"$f" >"$TMP/norm"
+        while IFS= read -r l; do grep -qF -- "$l" "$TMP/norm" && echo "${f#"$TMP/lk/"}: $l"; done <"$TMP/sol.u"
+    done)
+    [ -z "$leak" ] && ok || bad "the level-$lv handout shows no line of its answers" "$(echo "$leak" | head -n 5)"
+done
+
+# make bugs: the key beside the tree, READMEs without the hunted lines
+rm -rf "$TMP/bg" "$TMP/bg.ANSWERS.md"
+sh scripts/exercises/bugs.sh "$TMP/bg" >/dev/null 2>&1
+[ -s "$TMP/bg.ANSWERS.md" ] && [ ! -e "$TMP/bg/ANSWERS.md" ] && ok || bad "make bugs writes the key beside the tree, not in it"
+grep -q 'chapter order' "$TMP/bg/README-BUGS.md" && ok || bad "README-BUGS says to work in chapter order"
+leak=$($AWKP -F '\t' '!($2 in seen) { seen[$2] = 1; print $1 }' "$TMP/bugs.tsv" | while read -r id; do
+    $AWKP -v id="$id" '$1 == "bug" { cur = $2 } $1 == "find" && cur == id { s = $0; sub(/^find[ \t]+/, "", s); gsub(/[ \t]+/, "", s); print s }' scripts/exercises/bugs.txt
+done | while IFS= read -r l; do
+    for f in "$TMP"/bg/chapters/*/README*.md; do tr -d ' \t' <"$f" | grep -qF -- "$l" && echo "${f#"$TMP/bg/"}: $l"; done
+done)
+[ -z "$leak" ] && ok || bad "the bug tree's READMEs do not show the correct lines" "$(echo "$leak" | head -n 3)"
 
 finish

@@ -106,7 +106,8 @@ int main(int argc, char **argv) {
     /* ---- split ---------------------------------------------------------------- */
     narrate_step("Split, part 1: view the last dim as (n_heads, head_dim)");
     narrate_torch("xq = xq.view(bsz, seqlen, self.n_local_heads, self.head_dim)");
-    Tensor *xq_view = t_view(xq, SHAPE(bsz, seqlen, n_heads, head_dim));  /* (bsz, seqlen, n_heads, head_dim) */
+    /* the split below, with dims 1 and 2 put back: (bsz, seqlen, n_heads, head_dim) */
+    Tensor *xq_view = t_permute(split_heads(xq, n_heads), SHAPE(0, 2, 1, 3));
     narrate_layout("xq          ", xq);
     narrate_layout("xq.view(...)", xq_view);
     narrate_why("view only re-reads the same numbers with a new shape: the %lld values of one token are "
@@ -166,14 +167,15 @@ int main(int argc, char **argv) {
     /* ---- merge ----------------------------------------------------------------- */
     narrate_step("Merge, part 1: tokens back in front of the heads");
     narrate_torch("output = output.transpose(1, 2)");
-    Tensor *back = t_transpose(heads.output, 1, 2);  /* (bsz, seqlen, n_heads, head_dim), a view */
+    /* dims 1 and 2 swapped: (bsz, seqlen, n_heads, head_dim), a view */
+    Tensor *back = t_permute(heads.output, SHAPE(0, 2, 1, 3));
     narrate_layout("output.transpose(1, 2)", back);
     narrate_why("the heads of one token are next to each other again in the shape, but not in memory: "
                 "the strides jump, so view cannot glue the last two dims into one.");
 
     narrate_step("Merge, part 2: contiguous() copies into row-major order");
     narrate_torch("output = output.contiguous()");
-    Tensor *packed = t_contiguous(back);  /* (bsz, seqlen, n_heads, head_dim), a copy */
+    Tensor *packed = t_clone(back);  /* (bsz, seqlen, n_heads, head_dim), a row-major copy */
     narrate_layout("output.contiguous()", packed);
     narrate_say("shares storage with the transposed view: %s", t_shares_storage(packed, back) ? "yes" : "no");
     narrate_why("in PyTorch, .view() on the transposed tensor fails (\"view size is not compatible with "

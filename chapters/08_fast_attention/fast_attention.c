@@ -269,7 +269,7 @@ void online_row_update(float *m, float *l, float *acc, int64_t d_v, const float 
             *m = NAN, *l = NAN;
             for (int64_t c = 0; c < d_v; c++) acc[c] = NAN;
         } else if (s > *m) { /* a new max: shrink what was summed against the old one, once */
-            /* BEGIN BLANK online_rescale level=1 hint="A new max s > *m: the sum *l and the output acc so far were taken against the old max, so both shrink by alpha = fast_expf(*m - s) (0 for the first key, when *m = -inf); the new key itself weighs exp(s - s) = 1: *l = *l * alpha + 1, acc[c] = acc[c] * alpha + vj[c] (fmaf) for c < d_v; then *m = s." */
+            /* BEGIN BLANK online_rescale level=1 hint="A new, larger max: what was summed so far was taken against the old max, so the sum and the output both shrink by the same factor before the new key, whose weight is exactly 1, is added." helpers="fast_expf once; fmaf over the d_v entries of acc." torch="alpha = torch.exp(m - s); l = l * alpha + 1; acc = acc * alpha + v[j]; m = s" */
             float alpha = fast_expf(*m - s); /* exp(m_old - m_new); 0 for the first key */
             *l = *l * alpha + 1.0f;
             for (int64_t c = 0; c < d_v; c++) acc[c] = fmaf(acc[c], alpha, vj[c]);
@@ -355,7 +355,7 @@ static void flash_softmax_tile(float *restrict st, int64_t cols, int64_t diag, f
         int64_t lo = kr - diag; /* queries q < lo do not see key kr */
         for (int q = 0; q < BLOCK_Q; q++) m_tile[q] = q >= lo && s[q] > m_tile[q] ? s[q] : m_tile[q];
     }
-    /* BEGIN BLANK flash_row_update level=2 hint="For every query q < BLOCK_Q: m_new = max(m[q], m_tile[q]); alpha[q] = exp_le0(m[q] - m_new) (0 on the first tile, m = -inf), then m[q] = m_new. For every key row kr < cols, queries q >= lo (lo = kr - diag, at least 0): s[q] = exp_le0(s[q] - m[q]), added to sum[q]; masked queries q < lo get s[q] = 0. Finally l[q] = l[q] * alpha[q] + sum[q]." */
+    /* BEGIN BLANK flash_row_update level=2 hint="Each query (a column of the transposed tile) meets new scores: its running max may grow, so the old sum must shrink by the same factor before the tile's exponentials are added; keys the causal mask hides count as 0." helpers="exp_le0 for every exponential (its argument is never positive), m_tile, alpha and sum per query." torch="m_new = torch.maximum(m, s.max(-1).values); alpha = torch.exp(m - m_new); p = torch.exp(s - m_new[:, None]); l = l * alpha + p.sum(-1)" */
     float sum[BLOCK_Q];
     for (int q = 0; q < BLOCK_Q; q++) {
         float m_new = m_tile[q] > m[q] ? m_tile[q] : m[q];
@@ -379,7 +379,7 @@ static void flash_softmax_tile(float *restrict st, int64_t cols, int64_t diag, f
  * key/value tiles once, keeping per query a running max m, sum l and un-normalised
  * output acc; divide by l once at the end. */
 static void flash_block(const Problem *p, int64_t b, int64_t i0, const float *restrict kp, FlashWork *w) {
-    /* BEGIN BLANK flash_tiles level=3 hint="Write w->qt = the block's queries scaled and transposed, (d_k, BLOCK_Q), zero past the last row; m = -inf, l = 0, acc = 0. For each key tile j0 (causal: stop after the block's last query, i0 + rows): St = K_j · Q_iᵀ with kernel_8x32 (a = kp + (j0 + g) * d_k, step MR; b = qt + q0, ldb BLOCK_Q; c = st + g * BLOCK_Q + q0, ldc BLOCK_Q); flash_softmax_tile (diag = i0 - j0 when causal, else cols); acc rows *= alpha; acc += Pᵀ... with kernel_8x32 (a = st + r0, step BLOCK_Q; b = v + j0 * d_v + c0; c = acc + r0 * d_v + c0, accumulate) and a plain loop for the last d_v % 32 columns. Finally output row = acc / l." */
+    /* BEGIN BLANK flash_tiles level=3 hint="Flash attention for one block of queries: walk over the key tiles, keep a running max, sum and output per row, and divide only at the end; the causal case stops at the block's last query." helpers="kernel_8x32 for both products (scores as keys x queries, then P·V), flash_softmax_tile, BLOCK_Q and BLOCK_K." torch="for each key tile: s = q_blk @ k_tile.T; (m, l, acc) = online update(s, v_tile); output = acc / l" */
     const float *restrict q = p->q + p->q_at[b], *restrict v = p->v + p->v_at[b];
     float *restrict out = p->out + b * p->T * p->d_v;
     int64_t S = p->S, d_k = p->d_k, d_v = p->d_v, d_v32 = d_v / NR * NR;

@@ -3,18 +3,23 @@
 #
 #   awk -f blank.awk -v mode=list -v path=chapters/02_scaling/scaling.c FILE
 #       one line per blank, tab-separated:
-#       name  level  path  line  outer-blank-or-"-"  hint
+#       name  level  path  line  outer-blank-or-"-"  hint  points  function
+#       helpers-or-"-"  torch-or-"-"  end-line
 #   awk -f blank.awk -v mode=stub -v level=N [-v only=NAME] [-v manifest=F] -v path=P FILE
 #       the file on stdout with every blank of level <= N (or only the blank
 #       NAME) replaced by a stub; all marker lines removed, every other line
 #       kept byte for byte. A blank inside a chosen blank of higher level is
 #       swallowed by it. With manifest=F, appends one line per stub:
 #       name  level  path  line-in-this-repo  line-in-the-output  hint
+#       helpers-or-"-"  torch-or-"-"  points
 #       With solutions=F, appends the stubbed code lines (comments and white
 #       space removed) for readme.awk.
 #
 # Markers (DESIGN.md), each alone on its line:
 #   /* BEGIN BLANK name level=1|2|3 hint="..." */
+# optionally with points=N (default: the level) after level=, and after the
+# hint the further hint tiers helpers="..." (which helpers) and torch="..."
+# (the PyTorch line) for make hint TIER=2|3.
 #   /* END BLANK */
 # A blank may nest only inside one of strictly higher level. Mistakes are
 # refused with path:line and exit status 2 (3: blank NAME not in this file).
@@ -44,7 +49,46 @@ function isword(c) { return c ~ /^[A-Za-z0-9_]$/ }
 
 # ---- markers ---------------------------------------------------------------
 
-function parse_markers(    i, line, s, nm, lv, h, sp, stack, top) {
+# Parse the attributes after "BEGIN BLANK name": level=N, optional points=N,
+# hint="..." (tier 1) and optional helpers="..." (tier 2) and torch="..."
+# (tier 3); a quoted value may hold \" and \\. Sets m_* globals; returns
+# "" or what is wrong.
+function parse_attrs(s,    key, val, c, j) {
+    m_level = ""; m_points = ""; m_hint = ""; m_helpers = ""; m_torch = ""; m_has_hint = 0
+    while (1) {
+        sub(/^[ \t]+/, "", s)
+        if (s ~ /^\*\/[ \t]*$/) break
+        if (!match(s, /^[a-z0-9]+=/)) return "expected key=value or the closing */ at '" substr(s, 1, 20) "'"
+        key = substr(s, 1, RLENGTH - 1)
+        s = substr(s, RLENGTH + 1)
+        if (key == "level" || key == "points") {
+            if (!match(s, /^[0-9]+/)) return key "= needs a number"
+            val = substr(s, 1, RLENGTH)
+            s = substr(s, RLENGTH + 1)
+        } else if (key == "hint" || key == "helpers" || key == "torch") {
+            if (substr(s, 1, 1) != "\"") return key "= needs a quoted text"
+            val = ""
+            for (j = 2; j <= length(s); j++) {
+                c = substr(s, j, 1)
+                if (c == "\\") { val = val c substr(s, j + 1, 1); j++; continue }
+                if (c == "\"") break
+                val = val c
+            }
+            if (j > length(s)) return key "= has no closing quote"
+            s = substr(s, j + 1)
+        } else return "unknown attribute '" key "' (known: level, points, hint, helpers, torch)"
+        if (key == "level") m_level = val
+        else if (key == "points") m_points = val
+        else if (key == "hint") { m_hint = val; m_has_hint = 1 }
+        else if (key == "helpers") m_helpers = val
+        else m_torch = val
+    }
+    if (m_level == "") return "no level="
+    if (!m_has_hint) return "no hint=\"...\""
+    return ""
+}
+
+function parse_markers(    i, line, s, nm, lv, h, sp, stack, top, why) {
     nr = 0
     sp = 0
     for (i = 1; i <= n; i++) {
@@ -52,7 +96,7 @@ function parse_markers(    i, line, s, nm, lv, h, sp, stack, top) {
         ismarker[i] = 0
         if (index(line, "BEGIN BLANK")) {
             ismarker[i] = 1
-            if (line !~ /^[ \t]*\/\* BEGIN BLANK [A-Za-z_][A-Za-z0-9_]* level=[0-9]+ hint=".*" \*\/[ \t]*$/) {
+            if (line !~ /^[ \t]*\/\* BEGIN BLANK [A-Za-z_][A-Za-z0-9_]* /) {
                 fail(i, "malformed marker: expected /* BEGIN BLANK name level=1|2|3 hint=\"...\" */ alone on its line")
                 continue
             }
@@ -60,20 +104,26 @@ function parse_markers(    i, line, s, nm, lv, h, sp, stack, top) {
             sub(/^[ \t]*\/\* BEGIN BLANK /, "", s)
             nm = s
             sub(/ .*$/, "", nm)
-            lv = s
-            sub(/^[^ ]+ level=/, "", lv)
-            sub(/ .*$/, "", lv)
-            h = s
-            sub(/^[^ ]+ level=[0-9]+ hint="/, "", h)
-            sub(/" \*\/[ \t]*$/, "", h)
+            s = substr(s, length(nm) + 1)
+            why = parse_attrs(s)
+            if (why != "") {
+                fail(i, "malformed marker: " why ": expected /* BEGIN BLANK name level=1|2|3 [points=N] hint=\"...\" [helpers=\"...\"] [torch=\"...\"] */ alone on its line")
+                continue
+            }
+            lv = m_level
+            h = m_hint
             if (lv !~ /^[123]$/) fail(i, "blank '" nm "' has level=" lv ": the level must be 1, 2 or 3")
+            if (m_points != "" && m_points + 0 < 1) fail(i, "blank '" nm "' has points=" m_points ": give at least 1")
             if (trim(h) == "") fail(i, "blank '" nm "' has an empty hint")
-            if (index(h, "\t")) fail(i, "blank '" nm "': the hint must not contain a tab")
+            if (index(h m_helpers m_torch, "\t")) fail(i, "blank '" nm "': the hints must not contain a tab")
             if (nm in byname) fail(i, "blank '" nm "' is already defined at line " rb[byname[nm]])
             nr++
             rname[nr] = nm
             rlvl[nr] = lv + 0
             rhint[nr] = h
+            rpoints[nr] = m_points != "" ? m_points + 0 : lv + 0
+            rhelpers[nr] = m_helpers
+            rtorch[nr] = m_torch
             rb[nr] = i
             re[nr] = 0
             match(line, /^[ \t]*/)
@@ -271,6 +321,7 @@ function open_brace(    t, sig) {
             fstart[nf] = st_line
             fbody[nf] = cur_line
             fparams[nf] = param_names(t)
+            fname[nf] = func_name(t)
             if (t ~ /^static[ \t]/) add_static(func_name(t), st_line)
             curf = nf
             bd = 1
@@ -513,8 +564,9 @@ END {
 
     if (mode == "list") {
         for (r = 1; r <= nr; r++)
-            printf "%s\t%d\t%s\t%d\t%s\t%s\n", rname[r], rlvl[r], path, rb[r],
-                   rparent[r] ? rname[rparent[r]] : "-", rhint[r]
+            printf "%s\t%d\t%s\t%d\t%s\t%s\t%d\t%s\t%s\t%s\t%d\n", rname[r], rlvl[r], path, rb[r],
+                   rparent[r] ? rname[rparent[r]] : "-", rhint[r], rpoints[r], fname[rfn[r]],
+                   rhelpers[r] == "" ? "-" : rhelpers[r], rtorch[r] == "" ? "-" : rtorch[r], re[r]
         exit 0
     }
 
@@ -576,8 +628,8 @@ END {
             print ind "exercise_missing(\"" rname[r] "\", \"" where "\", \"" c_string(rhint[r]) "\");"
             outn++
             if (manifest != "")
-                printf "%s\t%d\t%s\t%d\t%d\t%s\n", rname[r], rlvl[r], path, rb[r], outn - (voids[r] != "" ? 2 : 1),
-                       rhint[r] >> manifest
+                printf "%s\t%d\t%s\t%d\t%d\t%s\t%s\t%s\t%d\n", rname[r], rlvl[r], path, rb[r], outn - (voids[r] != "" ? 2 : 1),
+                       rhint[r], rhelpers[r] == "" ? "-" : rhelpers[r], rtorch[r] == "" ? "-" : rtorch[r], rpoints[r] >> manifest
             i = re[r]
             continue
         }

@@ -7,7 +7,7 @@
 #       FILE with the bug injected, on stdout; each find text must occur
 #       exactly once in FILE. With report=F, appends "ID<tab>line,line".
 #   awk -f bugs.awk -v mode=answer -v id=ID -v lines=L bugs.txt
-#       the markdown entry of bugs/ANSWERS.md
+#       the markdown entry of the teacher's key (bugs.ANSWERS.md)
 # Mistakes in bugs.txt or a find text that no longer matches: a sentence on
 # stderr and exit status 2.
 

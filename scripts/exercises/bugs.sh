@@ -4,7 +4,9 @@
 # OUT gets the solution tree (no blanks, no markers) with one realistic
 # mistake injected into each chapter's concept code, from
 # scripts/exercises/bugs.txt: the first bug listed for each chapter, or the
-# ids given in BUGS (comma-separated). The teacher's key is OUT/ANSWERS.md;
+# ids given in BUGS (comma-separated). The teacher's key is written beside
+# the tree, OUT.ANSWERS.md (never inside what is handed out); README code
+# blocks that show a correct line the student must find are left out;
 # OUT/README-BUGS.md tells the student what to do.
 . scripts/exercises/lib.sh
 ex_check_root
@@ -32,6 +34,8 @@ else
     done
 fi
 
+OUT=${OUT%/}
+KEY=$OUT.ANSWERS.md
 rm -rf "$OUT"
 write_tree "$OUT" 0 ""
 : >"$TMPL.r"
@@ -51,7 +55,7 @@ done
     cat <<EOF2
 # Bug hunt: the teacher's key
 
-Do not hand this file out: remove \`ANSWERS.md\` from the tree first.
+Do not hand this file out (it is written beside the tree, not in it).
 
 The tree has $n mistakes, one per chapter ($chs), injected by \`make bugs\`
 from \`scripts/exercises/bugs.txt\`. Each one makes \`make test-chapterN\` of
@@ -62,7 +66,17 @@ EOF2
         lines=$($AWK -F '\t' -v id="$id" '$1 == id { print $2 }' "$TMPL.r")
         $AWK -f "$EX_DIR/bugs.awk" -v mode=answer -v id="$id" -v lines="$lines" "$BT"
     done
-} >"$OUT/ANSWERS.md"
+} >"$KEY"
+
+# the READMEs must not show the correct lines the student hunts for
+$AWK -v sel=" $(echo $SEL) " '
+    $1 == "bug" { cur = $2; next }
+    $1 == "find" && index(sel, " " cur " ") { s = $0; sub(/^find[ \t]+/, "", s); gsub(/[ \t]+/, "", s); if (length(s) >= 8) print s }' "$BT" >"$TMPL.sol"
+for f in "$OUT"/README*.md "$OUT"/chapters/*/README*.md; do
+    [ -f "$f" ] || continue
+    $AWK -v for_=bugs -f "$EX_DIR/readme.awk" "$TMPL.sol" "$f" >"$TMPL.new" && cp "$TMPL.new" "$f"
+done
+rm -f "$TMPL.sol"
 
 cat >"$OUT/README-BUGS.md" <<EOF2
 # Bug hunt (易错点)
@@ -80,8 +94,12 @@ fail.
    Find the line that does not do what the comment says, and fix it with
    the smallest change.
 
-A chapter is fixed when \`make test-chapterN\` ends in \`0 failed\`. Write
-down, for each bug, what the symptom was and why the fix is right.
+Work in chapter order, starting with the lowest: later chapters call the
+earlier ones (chapter 7 uses 3, 4, 5 and 6), so a bug in chapter 3 also
+makes the tests of chapters 4 to 7 fail. \`make test-chapterN\` builds and
+tests chapters 0 to N only, so once chapters 1..N are fixed it ends in
+\`0 failed\` whatever is still wrong in later chapters. Write down, for
+each bug, what the symptom was and why the fix is right.
 EOF2
 
-echo "bugs: wrote $OUT/ with $n bugs (chapters $chs); the key is $OUT/ANSWERS.md: remove it before handing the tree out"
+echo "bugs: wrote $OUT/ with $n bugs (chapters $chs); the teacher's key is $KEY (outside the tree)"

@@ -36,11 +36,11 @@ write_tree "$OUT" "$LEVEL" "$CHS" "$TMPL.m"
 B=$(grep -c '' "$TMPL.m")
 
 {
-    echo "# attention-in-c exercise manifest, written by make exercises; make grade reads it."
+    echo "# attention-in-c exercise manifest, written by make exercises (make hint reads it; grading does not)."
     echo "# level: $LEVEL"
     echo "# chapters: $(num_list "$CHS")"
     echo "# blanks: $B"
-    echo "# name	level	file	line-in-the-repository	line-here	hint"
+    echo "# name	level	file	line-in-the-repository	line-here	hint	helpers	torch	points"
     cat "$TMPL.m"
 } >"$OUT/.exercise-manifest"
 
@@ -70,10 +70,11 @@ operation you need: \`t_matmul\`, \`t_transpose\`, \`t_softmax\`, \`t_view\`, ..
 You need a C compiler and make, nothing else.
 
 \`\`\`sh
-make test-chapter2          # the tests of chapter 2; the last line is "N passed, M failed"
-make chapter2               # run the chapter's narrated program
-make hint BLANK=scale       # the hint of one blank and where it is
-make test                   # everything
+make test-chapter2               # the tests of chapter 2; the last line is "N passed, M failed"
+make chapter2                    # run the chapter's narrated program
+make hint BLANK=scale            # hint 1 of 3: the idea
+make hint BLANK=scale TIER=2     # hint 2: which helpers; TIER=3: the PyTorch line
+make test                        # everything
 \`\`\`
 
 A blank you have not filled in yet makes its chapter's tests fail with
@@ -81,24 +82,33 @@ A blank you have not filled in yet makes its chapter's tests fail with
     exercise 'scale' (chapters/02_scaling/scaling.c:8) is not filled in: <hint>
 
 A chapter is done when \`make test-chapterN\` ends in \`0 failed\`. Later
-chapters call earlier ones (chapter 7 uses 3, 4, 5 and 6), so work in order.
+chapters call earlier ones (chapter 7 uses 3, 4, 5 and 6), so work in order;
+\`make test-chapterN\` builds chapters 0 to N only, so a half-done later
+chapter does not stop the tests of an earlier one.
 
-## Rules
+## How you are graded
 
-- Change only the concept code in \`chapters/\` (not \`main.c\`, \`common/\` or
-  \`tests/\`): your teacher grades your chapter files against the original
-  tests, so edited tests do not count.
-- The code must compile without warnings (\`-Wall -Wextra -Wpedantic -Werror\`):
-  a chapter that does not compile scores 0.
+- Each blank is graded on its own: your answer goes into the teacher's
+  copy of the project, where every other blank holds the teacher's code,
+  and the chapter's tests run, plus hidden checks on random inputs you have
+  not seen. A blank is worth its points only when all of them pass; a wrong
+  or non-compiling answer costs that blank's points and nothing else.
+- Only the code you write in the blanks counts (and helper functions or
+  \`#include\` lines you add to the same file). \`main.c\`, headers,
+  \`common/\`, \`tests/\` and this tree's manifest are the teacher's: edits
+  there are ignored.
+- Deleting the TODO comments or reformatting is fine; keep the code around
+  each blank as it was handed out so that your answers can be told apart.
+- The code must compile without warnings (\`-Wall -Wextra -Wpedantic -Werror\`).
 
 ## The blanks
 
-| chapter | blank | level | where | hint |
-|---|---|---|---|---|
+| chapter | blank | level | points | where | hint |
+|---|---|---|---|---|---|
 EOF
     $AWK -F '\t' '{ n = $3; sub(/^chapters\//, "", n); sub(/_.*/, "", n); sub(/^0/, "", n);
         h = $6; gsub(/\|/, "\\|", h);
-        printf "| %s | `%s` | %s | %s:%s | %s |\n", n, $1, $2, $3, $5, h }' "$TMPL.m"
+        printf "| %s | `%s` | %s | %s | %s:%s | %s |\n", n, $1, $2, $9, $3, $5, h }' "$TMPL.m"
 } >"$OUT/README-EXERCISES.md"
 
 echo "exercises: wrote $OUT/ with $B blanks (level <= $LEVEL, chapters $(num_list "$CHS")); see $OUT/README-EXERCISES.md"

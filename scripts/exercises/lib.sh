@@ -92,12 +92,22 @@ num_list() {
     echo "$_l"
 }
 
-# Turn CHAPTERS ("3,4", "3 4", "" or "all") into two-digit numbers, checked
-# against the chapters that have blanks (list file $2).
+# Chapters up to this number are handed out by default; later ones
+# (chapter 8 on speed and whatever follows) only when CHAPTERS names them.
+DEFAULT_LAST_CHAPTER=7
+
+# Turn CHAPTERS ("3,4", "3 4", "", "all") into two-digit numbers, checked
+# against the chapters that have blanks (list file $2). "" means the core
+# chapters (1..DEFAULT_LAST_CHAPTER), "all" every chapter with blanks.
 parse_chapters() {
     _have=$(chapters_with_blanks "$2")
     case "$1" in
-        "" | all) echo "$_have"; return 0 ;;
+        all) echo "$_have"; return 0 ;;
+        "")
+            for nn in $_have; do
+                [ "$(chapter_num "$nn")" -le "$DEFAULT_LAST_CHAPTER" ] && echo "$nn"
+            done
+            return 0 ;;
     esac
     _sel=
     for c in $(echo "$1" | tr ',' ' '); do
@@ -137,7 +147,7 @@ write_tree() {
         [ -d "$d" ] && cp -R "$d" "$_out/"
     done
     # the teacher's side stays here: generator, grader, bug list, teaching notes
-    rm -rf "$_out/$EX_DIR" "$_out/tests/test_exercises.sh" "$_out"/docs/TEACHING*.md
+    rm -rf "$_out/$EX_DIR" "$_out/tests/test_exercises.sh" "$_out"/tests/test_grade*.sh "$_out"/docs/TEACHING*.md
     find "$_out" -name __pycache__ -type d -prune -exec rm -rf {} + 2>/dev/null
     _sol=$_out/.solutions.tmp
     : >"$_sol"

@@ -1,6 +1,6 @@
 # readme.awk — leave the solutions of the handed-out blanks out of a README.
 #
-#   awk -f readme.awk SOLUTIONS README.md > README.md.new
+#   awk -f readme.awk [-v for=bugs] SOLUTIONS README.md > README.md.new
 # SOLUTIONS holds code lines of the stubbed blanks (blank.awk solutions=F),
 # comments and white space removed. A fenced code block (```) of the README
 # that contains one of them is replaced by a note, so the chapter's text
@@ -24,7 +24,11 @@ function flush(    i, j, hit, s) {
         if (s == "") continue
         for (j = 1; j <= ns; j++) if (index(s, sol[j])) { hit = 1; break }
     }
-    if (hit) {
+    if (hit && for_ == "bugs") {
+        print "> *(A code block is left out of this copy: it shows the correct code of a line"
+        print "> you are hunting a bug in. See README-BUGS.md.)*"
+        dropped++
+    } else if (hit) {
         print "> *(A code block is left out of this copy: it is the solution of one of your"
         print "> exercise blanks. See README-EXERCISES.md.)*"
         dropped++

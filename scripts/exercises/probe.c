@@ -1,0 +1,262 @@
+/* probe.c — make grade's hidden checks: call a chapter's functions on fresh
+ * random inputs and print every result, one value per line.
+ *
+ *     probe CHAPTER SEED        (CHAPTER = 1..8; prints "label index value")
+ *
+ * The grader links this once with the teacher's chapters and once with a
+ * student's answer in place of the teacher's, runs both with the same fresh
+ * SEED (a different one every grading run, never shown to the student) and
+ * compares the numbers itself. Shapes and values come from SEED, so an
+ * answer that fits the test fixtures but not the general case shows here.
+ * A chapter with no probe prints nothing and exits 3. */
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/torch.h"
+#include "chapters/01_dot_product/dot_product.h"
+#include "chapters/02_scaling/scaling.h"
+#include "chapters/03_self_attention/self_attention.h"
+#include "chapters/04_causal_mask/causal_mask.h"
+#include "chapters/05_multi_head/multi_head.h"
+#include "chapters/06_dropout/dropout.h"
+#include "chapters/07_output_projection/mha.h"
+#include "chapters/08_fast_attention/fast_attention.h"
+
+static jmp_buf probe_jmp;
+static uint64_t lcg;
+
+static void probe_hook(const char *message) {
+    (void)message;
+    longjmp(probe_jmp, 1);
+}
+
+/* a small size in [lo, hi] from the seed */
+static int64_t pick(int64_t lo, int64_t hi) {
+    lcg = lcg * 6364136223846793005ULL + 1442695040888963407ULL;
+    return lo + (int64_t)((lcg >> 33) % (uint64_t)(hi - lo + 1));
+}
+
+static void put_value(const char *label, long long i, double v) {
+    if (v != v) printf("%s %lld nan\n", label, i);
+    else if (v > 1e300 * 1e10) printf("%s %lld inf\n", label, i);
+    else if (v < -1e300 * 1e10) printf("%s %lld -inf\n", label, i);
+    else printf("%s %lld %.9g\n", label, i, v);
+}
+
+static void put(const char *label, const Tensor *t) {
+    if (!t) {
+        printf("%s null\n", label);
+        return;
+    }
+    char s[T_SHAPE_STR];
+    printf("%s shape %s\n", label, t_shape_str(t, s));
+    int64_t n = t_numel(t);
+    for (int64_t i = 0; i < n; i++) put_value(label, (long long)i, t_flat_get(t, i));
+}
+
+/* the shape of an input, so that feedback can say what was tried */
+static void put_shape(const char *label, const Tensor *t) {
+    char s[T_SHAPE_STR];
+    printf("%s shape %s\n", label, t_shape_str(t, s));
+}
+
+static void put_num(const char *label, double v) { put_value(label, 0, v); }
+
+/* Each PROBE runs inside its own scope; an error prints its label and the
+ * probe goes on with the next one (the teacher's code raises none). */
+#define PROBE(label, ...)                                 \
+    do {                                                     \
+        t_scope_begin();                                     \
+        if (setjmp(probe_jmp) == 0) {                        \
+            __VA_ARGS__;                                     \
+        } else {                                             \
+            printf("%s error %s\n", label, t_last_error());  \
+        }                                                    \
+        t_scope_end_to(depth0);                              \
+    } while (0)
+
+static Tensor *spread(Tensor *x, float s) { return t_mul_scalar(x, s); }
+
+static void probe_ch01(int depth0) {
+    int64_t b = pick(1, 3), t = pick(1, 6), s = pick(1, 7), d = pick(1, 9), dv = pick(1, 6);
+    Tensor *q = t_randn(SHAPE(b, t, d)), *k = t_randn(SHAPE(b, s, d)), *v = t_randn(SHAPE(b, s, dv));
+    put_shape("input.q", q);
+    put_shape("input.k", k);
+    put_shape("input.v", v);
+    Tensor *sc = spread(t_randn(SHAPE(b, t, s)), 3.0f);
+    PROBE("softmax_naive", put("softmax_naive", softmax_naive(sc)));
+    PROBE("softmax_stable", put("softmax_stable", softmax_stable(spread(sc, 100.0f))));
+    PROBE("dot_scores", put("dot_scores", dot_scores(q, k)));
+    PROBE("weighted_sum", put("weighted_sum", weighted_sum(t_softmax(sc, -1), v)));
+    PROBE("dot_product_attention", {
+        Attention a = dot_product_attention(q, k, v);
+        put("dpa.scores", a.scores);
+        put("dpa.weights", a.weights);
+        put("dpa.output", a.output);
+    });
+}
+
+static void probe_ch02(int depth0) {
+    int64_t b = pick(1, 3), t = pick(1, 6), s = pick(1, 7), d = pick(1, 16), dv = pick(1, 6);
+    Tensor *q = t_randn(SHAPE(b, t, d)), *k = t_randn(SHAPE(b, s, d)), *v = t_randn(SHAPE(b, s, dv));
+    put_shape("input.q", q);
+    put_shape("input.k", k);
+    put_shape("input.v", v);
+    PROBE("scaled_scores", put("scaled_scores", scaled_scores(q, k)));
+    PROBE("attention", {
+        Attention a = attention(q, k, v);
+        put("attention.scores", a.scores);
+        put("attention.weights", a.weights);
+        put("attention.output", a.output);
+    });
+    PROBE("attention_entropy", {
+        Tensor *w = t_softmax(spread(t_randn(SHAPE(b, t, s)), 4.0f), -1);
+        t_data(w)[0] = 0.0f;
+        put("attention_entropy", attention_entropy(w));
+    });
+    PROBE("measure_scaling", {
+        t_manual_seed((uint64_t)pick(1, 1000000));
+        ScalingStats st = measure_scaling(pick(1, 32), pick(2, 300), pick(1, 4), pick(1, 9));
+        put_num("measure_scaling.var_unscaled", st.var_unscaled);
+        put_num("measure_scaling.var_scaled", st.var_scaled);
+        put_num("measure_scaling.max_weight_scaled", st.max_weight_scaled);
+        put_num("measure_scaling.entropy_scaled", st.entropy_scaled);
+    });
+}
+
+static void probe_ch03(int depth0) {
+    int64_t b = pick(1, 3), t = pick(1, 6), din = pick(1, 8), dout = pick(1, 8);
+    bool bias = pick(0, 1);
+    Tensor *x = t_randn(SHAPE(b, t, din));
+    QKVProjection *p = qkv_new(din, dout, bias);
+    PROBE("qkv_project", {
+        Tensor *xq, *xk, *xv;
+        qkv_project(p, x, &xq, &xk, &xv);
+        put("qkv_project.xq", xq);
+        put("qkv_project.xk", xk);
+        put("qkv_project.xv", xv);
+    });
+    PROBE("self_attention_plain", put("self_attention_plain", self_attention_plain(x).output));
+    PROBE("self_attention", {
+        Attention a = self_attention(p, x);
+        put("self_attention.weights", a.weights);
+        put("self_attention.output", a.output);
+    });
+    PROBE("qkv_num_params", put_num("qkv_num_params", (double)qkv_num_params(p)));
+}
+
+static void probe_ch04(int depth0) {
+    int64_t n = pick(1, 8), t = pick(1, n), b = pick(1, 2), h = pick(1, 3), d = pick(1, 6);
+    PROBE("causal_mask", put("causal_mask", causal_mask(n, 1)));
+    PROBE("causal_mask_diag", put("causal_mask_diag", causal_mask(n, (int)pick(-1, 2))));
+    PROBE("causal_mask_bool", put("causal_mask_bool", causal_mask_bool(n)));
+    PROBE("mask_slice", put("mask_slice", mask_slice(t_contiguous(causal_mask(n, 1)), t)));
+    Tensor *sc = t_randn(SHAPE(b, h, t, t));
+    PROBE("apply_causal_mask", put("apply_causal_mask", apply_causal_mask(sc, causal_mask(n, 1))));
+    PROBE("apply_causal_mask_fill",
+          put("apply_causal_mask_fill", apply_causal_mask_fill(sc, t_slice(t_slice(causal_mask_bool(n), -2, 0, t), -1, 0, t))));
+    Tensor *q = t_randn(SHAPE(b, h, t, d)), *k = t_randn(SHAPE(b, h, t, d)), *v = t_randn(SHAPE(b, h, t, d));
+    PROBE("masked_attention", {
+        Attention a = masked_attention(q, k, v, causal_mask(n, 1));
+        put("masked_attention.weights", a.weights);
+        put("masked_attention.output", a.output);
+    });
+}
+
+static void probe_ch05(int depth0) {
+    int64_t h = pick(1, 4), hd = pick(1, 4), b = pick(1, 2), t = pick(1, 6), din = pick(1, 6);
+    int64_t dout = h * hd;
+    PROBE("head_dim_of", put_num("head_dim_of", (double)head_dim_of(dout, h)));
+    PROBE("head_dim_of_bad", put_num("head_dim_of_bad", (double)head_dim_of(dout + (h > 1), h)));
+    Tensor *x = t_randn(SHAPE(b, t, dout));
+    PROBE("split_heads", put("split_heads", t_contiguous(split_heads(x, h))));
+    PROBE("merge_heads", put("merge_heads", merge_heads(t_transpose(t_randn(SHAPE(b, t, h, hd)), 1, 2))));
+    Tensor *xq = t_randn(SHAPE(b, t, dout)), *xk = t_randn(SHAPE(b, t, dout)), *xv = t_randn(SHAPE(b, t, dout));
+    bool causal = pick(0, 1);
+    PROBE("multi_head_attention", {
+        Attention a = multi_head_attention(xq, xk, xv, h, causal ? causal_mask(t + pick(0, 2), 1) : NULL);
+        put("mha.weights", a.weights);
+        put("mha.output", a.output);
+    });
+    PROBE("multi_head_wrapper", {
+        QKVProjection *p = qkv_new(din, dout, pick(0, 1));
+        put("multi_head_wrapper", multi_head_wrapper(p, t_randn(SHAPE(b, t, din)), h, causal ? causal_mask(t, 1) : NULL));
+    });
+}
+
+static void probe_ch06(int depth0) {
+    Tensor *x = t_randn(SHAPE(pick(1, 3), pick(1, 5), pick(1, 9)));
+    double ps[4] = {0.0, 0.1 * (double)pick(1, 9), 1.0, 0.5};
+    for (int i = 0; i < 4; i++) {
+        char label[64];
+        snprintf(label, sizeof label, "dropout_forward.p%d", i);
+        PROBE(label, {
+            Dropout d = nn_dropout(ps[i]);
+            put(label, dropout_forward(&d, x));
+        });
+    }
+    PROBE("dropout_eval", {
+        Dropout d = nn_dropout(0.5);
+        d.training = false;
+        put("dropout_eval", dropout_forward(&d, x));
+    });
+}
+
+static void probe_ch07(int depth0) {
+    int64_t h = pick(1, 3), hd = pick(1, 3), b = pick(1, 2), t = pick(1, 5), din = pick(1, 6);
+    ModelArgs args = seed_args(din, h * hd, t + pick(0, 2), 0.1 * (double)pick(0, 5), h);
+    args.qkv_bias = pick(0, 1);
+    args.causal = pick(0, 1);
+    MultiHeadAttention *m = mha_new(args);
+    Tensor *x = t_randn(SHAPE(b, t, din));
+    PROBE("mha_forward_train", put("mha_forward_train", mha_forward(m, x, x, x, NULL)));
+    PROBE("mha_forward_eval", {
+        mha_eval(m);
+        put("mha_forward_eval", mha_forward(m, x, x, x, NULL));
+        mha_train(m);
+    });
+    PROBE("mha_num_params", put_num("mha_num_params", (double)mha_num_params(m)));
+}
+
+static void probe_ch08(int depth0) {
+    int64_t b = pick(1, 2), t = pick(1, 70), s = pick(1, 90), d = pick(1, 40), dv = pick(1, 12);
+    Tensor *q = t_randn(SHAPE(b, t, d)), *k = t_randn(SHAPE(b, s, d)), *v = t_randn(SHAPE(b, s, dv));
+    bool causal = false;
+    static const AttnImpl impls[] = {ATTN_TILED, ATTN_ONLINE, ATTN_FLASH};
+    for (int i = 0; i < 3; i++) {
+        char label[64];
+        snprintf(label, sizeof label, "attention_%s", attn_impl_name(impls[i]));
+        PROBE(label, put(label, fast_attention(impls[i], q, k, v, causal)));
+        snprintf(label, sizeof label, "attention_%s_causal", attn_impl_name(impls[i]));
+        Tensor *qc = t_randn(SHAPE(b, s, d));
+        PROBE(label, put(label, fast_attention(impls[i], qc, k, v, true)));
+    }
+}
+
+int main(int argc, char **argv) {
+    if (argc != 3) {
+        fprintf(stderr, "usage: probe CHAPTER SEED\n");
+        return 2;
+    }
+    int ch = atoi(argv[1]);
+    unsigned long long seed = strtoull(argv[2], NULL, 10);
+    lcg = seed ^ 0x9E3779B97F4A7C15ULL;
+    t_manual_seed(seed);
+    t_set_error_hook(probe_hook);
+    int depth0 = t_scope_depth();
+    switch (ch) {
+    case 1: probe_ch01(depth0); break;
+    case 2: probe_ch02(depth0); break;
+    case 3: probe_ch03(depth0); break;
+    case 4: probe_ch04(depth0); break;
+    case 5: probe_ch05(depth0); break;
+    case 6: probe_ch06(depth0); break;
+    case 7: probe_ch07(depth0); break;
+    case 8: probe_ch08(depth0); break;
+    default: return 3;
+    }
+    printf("probe done\n");
+    return 0;
+}
