@@ -40,7 +40,7 @@ fill() { # FILE NAME TEXT
         { print }' "$1" >"$1.new" && mv "$1.new" "$1"
 }
 SCALE_OK='    scores = t_div_scalar(scores, sqrtf((float)t_size(query, -1)));'
-KEEP_OK='        keep = rng_uniform(t_default_rng()) >= d->p;'
+KEEP_OK='        keep = rng_bernoulli(t_default_rng(), 1.0 - d->p);'
 DSCALE_OK='        scale = (float)(1.0 / (1.0 - d->p));'
 
 # 1. the teacher's solution: 3/3
@@ -63,7 +63,7 @@ fill "$C/ownway/$S2" scale '    scores = t_mul_scalar(scores,
                           inv_sqrt_dk(query));'
 $AWKP '/^Tensor \*scaled_scores/ { print "static float inv_sqrt_dk(const Tensor *q) { return 1.0f / sqrtf((float)t_size(q, -1)); }\n" } { print }' \
     "$C/ownway/$S2" | sed -e 's|/\*.*\*/||' >"$TMP/o.c" && mv "$TMP/o.c" "$C/ownway/$S2"
-fill "$C/ownway/$S6" dropout_keep '        { double u = rng_uniform(t_default_rng()); keep = !(u < d->p); }'
+fill "$C/ownway/$S6" dropout_keep '        { double q = 1.0 - d->p; keep = rng_bernoulli(t_default_rng(), q); }'
 fill "$C/ownway/$S6" dropout_scale '        scale = 1.0f / (float)(1.0 - d->p);'
 # 6. cheat: atexit handler prints a perfect summary and _Exit(0); the rest untouched: 0/3
 student atexit handout
@@ -107,7 +107,7 @@ echo "not a student" >"$C/notes.txt"
 
 # a seed whose hidden check of chapter 2 uses a d_k that no test uses (9..16)
 # (built from the sources: $BUILD may hold a sanitizer build)
-srcs=$(ls common/*.c chapters/[0-9][0-9]_*/*.c | grep -v '/main\.c$')
+srcs=$(ls common/*.c chapters/[0-9][0-9]_*/*.c | grep -v -e '/main\.c$' -e '_mpi\.c$')
 ${CC:-cc} -std=c99 -O0 -I. scripts/exercises/probe.c $srcs -lm -o "$TMP/probe" 2>"$TMP/probe.err" || bad "probe.c builds" "$(cat "$TMP/probe.err")"
 SEED=
 for s in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30; do

@@ -155,8 +155,8 @@ static void forward_sequence(void *ctx) {
     run->xq_local = xq;
     Tensor *output = ring_attention(xq, xk, xv, T, m->args.causal, &run->log);  /* (bsz, n_heads, Tc, hd) */
     if (own.end > own.start) {
-        output = merge_heads(output);                            /* (bsz, Tc, d_out) (chapter 5) */
-        output = nn_linear_forward(m->wo, output);               /* output = self.wo(output), bo included */
+        /* output = self.wo(merge(output)): merge_heads of chapter 5, then wo with bo   (bsz, Tc, d_out) */
+        output = nn_linear_forward(m->wo, merge_heads(output));
     } else {
         output = t_zeros(SHAPE(t_size(x, 0), 0, m->args.d_out)); /* T < P: this rank owns no position */
     }
