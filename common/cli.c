@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "out.h"
 
 /* ---- the flag table ------------------------------------------------------ */
 
@@ -468,6 +469,7 @@ Args cli_parse(const CliSpec *spec, int argc, char **argv)
     Args a;
     int rc;
     t_set_program_name(program_name(spec));
+    out_run_begin(); /* outputs are atomic, standard output is checked at exit (out.h) */
     rc = cli_parse_args(spec, argc, argv, &a, err, sizeof err);
     if (rc == 1) {
         cli_usage(spec, stdout);
