@@ -363,7 +363,7 @@ static float read_elem(const unsigned char *p, size_t esize, bool swap)
  * the first byte that cannot belong to a .npy file. file_size is the size
  * of the whole file when known (a regular file), else UINT64_MAX. */
 static int parse_core(const unsigned char *buf, size_t len, bool prefix, uint64_t file_size,
-                      uint64_t *want, Tensor **out, char *err, size_t errlen)
+                      uint64_t *want, Shape *shape_out, Tensor **out, char *err, size_t errlen)
 {
     Header h;
     size_t header_start, header_len, data_start, avail, esize, i;
@@ -482,6 +482,10 @@ static int parse_core(const unsigned char *buf, size_t len, bool prefix, uint64_
     out_bytes = (uint64_t)numel * sizeof(float);
     if (prefix) {
         uint64_t have;
+        if (shape_out) {
+            shape_out->ndim = h.ndim;
+            for (k = 0; k < T_MAX_DIMS; k++) shape_out->dims[k] = k < h.ndim ? h.dims[k] : 0;
+        }
         if (need > UINT64_MAX - data_start)
             return fail(err, errlen, "shape %s has too many elements (the byte size overflows 64 bits)",
                         shape_buf);
@@ -548,7 +552,7 @@ static int parse_core(const unsigned char *buf, size_t len, bool prefix, uint64_
 
 int npy_parse(const unsigned char *buf, size_t len, Tensor **out, char *err, size_t errlen)
 {
-    return parse_core(buf, len, false, UINT64_MAX, NULL, out, err, errlen);
+    return parse_core(buf, len, false, UINT64_MAX, NULL, NULL, out, err, errlen);
 }
 
 /* ---- npy_load -------------------------------------------------------------- */
@@ -590,7 +594,8 @@ static int read_upto(int fd, unsigned char **buf, size_t *cap, size_t *len, size
  * of something else is refused at once. Only regular files and pipes (a
  * FIFO, `<(...)`, /dev/stdin from a pipe) are read: a device or terminal is
  * refused, and a FIFO with no writer reads as empty instead of blocking. */
-static int read_file(const char *path, unsigned char **out, size_t *out_len, char *err, size_t errlen)
+static int read_file(const char *path, unsigned char **out, size_t *out_len, Shape *shape_only,
+                     char *err, size_t errlen)
 {
     struct stat st;
     unsigned char *buf = NULL;
@@ -640,13 +645,18 @@ static int read_file(const char *path, unsigned char **out, size_t *out_len, cha
             return fail(err, errlen, "not a .npy file (bad magic bytes): the file is empty");
         }
         rc = parse_core(buf, len, true, S_ISREG(st.st_mode) && st.st_size >= 0 ? (uint64_t)st.st_size : UINT64_MAX,
-                        &need, NULL, err, errlen);
+                        &need, shape_only, NULL, err, errlen);
         if (rc < 0) {
             free(buf);
             close(fd);
             return -1;
         }
         if (eof) break;  /* it ends too soon: npy_parse names what is missing */
+        if (rc == 2 && shape_only) { /* npy_peek_shape: the header is all it wants */
+            free(buf);
+            close(fd);
+            return 0;
+        }
         if (rc == 2) {
             /* the header is complete: read the data and one byte more, to see
              * trailing bytes without reading an endless stream to its end
@@ -685,11 +695,28 @@ Tensor *npy_load(const char *path)
     int rc;
 
     if (!path || !*path) t_error("npy_load: no file name given");
-    if (read_file(path, &buf, &len, err, sizeof err) != 0) t_error("%s: %s", path, err);
+    if (read_file(path, &buf, &len, NULL, err, sizeof err) != 0) t_error("%s: %s", path, err);
     rc = npy_parse(buf, len, &t, err, sizeof err);
     free(buf);  /* before t_error, which does not return */
     if (rc != 0) t_error("%s: %s", path, err);
     return t;
+}
+
+bool npy_peek_shape(const char *path, Shape *shape)
+{
+    char err[256];
+    unsigned char *buf = NULL;
+    size_t len = 0;
+    struct stat st;
+    Shape s;
+    memset(&s, 0, sizeof s);
+    s.ndim = -1;
+    /* only a regular file can be read twice */
+    if (!path || stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return false;
+    if (read_file(path, &buf, &len, &s, err, sizeof err) != 0 || s.ndim < 0) return false;
+    free(buf);
+    *shape = s;
+    return true;
 }
 
 /* ---- npy_save -------------------------------------------------------------- */

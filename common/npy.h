@@ -32,6 +32,9 @@ int npy_parse(const unsigned char *buf, size_t len, Tensor **out,
 
 /* Load a file; any failure is t_error("<path>: <sentence>"). */
 Tensor *npy_load(const char *path);
+/* The shape in a regular file's header, without reading its data (for the
+ * memory estimate of a run); false when it cannot tell. */
+bool npy_peek_shape(const char *path, Shape *shape);
 /* Save x (any strides) as float32 C-order; failure is t_error. */
 void npy_save(const char *path, const Tensor *x);
 /* Is there something other than a directory at path (a file of any kind,
