@@ -101,14 +101,14 @@ int budget_check_env(char *err, size_t errlen)
     size_t bytes;
     double seconds;
     char shown[64];
-    if (b && !budget_parse_bytes(b, &bytes)) {
+    if (b && *b && !budget_parse_bytes(b, &bytes)) {
         t_escape(shown, sizeof shown, b);
         snprintf(err, errlen,
                  "ATTN_MAX_BYTES='%s': must be a number of bytes of at least 1, such as 2000000000, 512M or 2G",
                  shown);
         return 2;
     }
-    if (s && !budget_parse_seconds(s, &seconds)) {
+    if (s && *s && !budget_parse_seconds(s, &seconds)) {
         t_escape(shown, sizeof shown, s);
         snprintf(err, errlen, "ATTN_MAX_SECONDS='%s': must be a number of seconds, such as 300 (0: no limit)",
                  shown);
@@ -173,6 +173,7 @@ static double now_seconds(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+static double estimate_bytes_seen = 0, estimate_seconds_seen = 0;
 static volatile sig_atomic_t progress_shown = 0;   /* a line is on the terminal */
 static bool progress_on = false;                    /* stderr is a terminal */
 static double progress_t0 = -1, progress_last = 0, progress_estimate = 0;
@@ -242,8 +243,9 @@ void budget_progress(double done, double total)
     if (!progress_on || total <= 0 || done <= 0) return;
     elapsed = t - progress_t0;
     left = elapsed * (total - done) / done;
-    /* only a long run, and at most 5 updates a second */
-    if (elapsed + left < PROGRESS_AFTER || t - progress_last < 0.2) return;
+    /* only a long run (estimated or seen so), at most 5 updates a second */
+    if ((elapsed + left < PROGRESS_AFTER && estimate_seconds_seen < PROGRESS_AFTER) || t - progress_last < 0.2)
+        return;
     progress_last = t;
     if (done >= total) {
         budget_progress_end();
@@ -289,7 +291,6 @@ static void start_timed_progress(double seconds)
 
 /* ---- refusing ------------------------------------------------------------------------------ */
 
-static double estimate_bytes_seen = 0, estimate_seconds_seen = 0;
 static bool own_progress = false; /* chapter 8 --quiet ticks budget_progress itself */
 
 double budget_estimated_seconds(void) { return estimate_seconds_seen; }

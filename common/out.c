@@ -26,6 +26,7 @@
 
 struct OutFile {
     FILE *f;
+    struct sigaction old_pipe; /* direct: SIGPIPE ignored while writing, so a closed pipe is EPIPE */
     bool direct;               /* written through: no temporary, no rename */
     char *path;                /* as given, for messages                  */
     char *final;               /* the file the temporary replaces          */
@@ -264,6 +265,13 @@ static OutFile *open_direct(OutFile *o, const char *path, int std_fd, const stru
         close(fd);
         open_failed(o, path, strerror(e));
     }
+    {
+        struct sigaction ign;
+        memset(&ign, 0, sizeof ign);
+        ign.sa_handler = SIG_IGN;
+        sigemptyset(&ign.sa_mask);
+        sigaction(SIGPIPE, &ign, &o->old_pipe);
+    }
     o->direct = true;
     o->slot = -1;
     return o;
@@ -405,6 +413,7 @@ void out_close(OutFile *o, int e)
         o->f = NULL;
     }
     if (o->direct) {
+        sigaction(SIGPIPE, &o->old_pipe, NULL);
         free_outfile(o);
         if (e) t_error("cannot write '%s': %s", path, strerror(e));
         return;
