@@ -84,6 +84,7 @@ static char *dims_str(int ndim, const int64_t *dims, char *buf, size_t cap)
 
 typedef struct {
     const unsigned char *begin, *p, *end;
+    int major;                 /* format version: 1 and 2 allow Python 2's 3L */
 } Cursor;
 
 typedef struct {
@@ -95,41 +96,156 @@ typedef struct {
 
 static long pos(const Cursor *c) { return (long)(c->p - c->begin); }
 
-static bool is_space(unsigned char ch)
-{
-    return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\f' || ch == '\v';
-}
-
+/* Python's rules, as numpy.lib.format meets them through ast.literal_eval:
+ * between tokens, spaces, tabs, form feeds and newlines (inside the braces a
+ * newline is only whitespace), a backslash before a newline, and '#'
+ * comments to the end of the line. Nothing else: a vertical tab or another
+ * control byte there is a syntax error. */
 static void skip_ws(Cursor *c)
 {
-    while (c->p < c->end && is_space(*c->p)) c->p++;
+    while (c->p < c->end) {
+        unsigned char ch = *c->p;
+        if (ch == ' ' || ch == '\t' || ch == '\f' || ch == '\n' || ch == '\r') {
+            c->p++;
+        } else if (ch == '#') {
+            while (c->p < c->end && *c->p != '\n' && *c->p != '\r') c->p++;
+        } else if (ch == '\\' && c->end - c->p >= 2 && (c->p[1] == '\n' || c->p[1] == '\r')) {
+            c->p += 2;
+        } else {
+            return;
+        }
+    }
 }
 
 static bool peek(const Cursor *c, char ch) { return c->p < c->end && *c->p == (unsigned char)ch; }
 
-/* A quoted Python string ('...' or "..."); keeps at most cap-1 bytes. */
+static bool is_word_char(unsigned char ch)
+{
+    return ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+           ch >= 0x80;
+}
+
+/* Where a Python string literal starts: an optional u/r prefix, then a quote. */
+static bool at_string(const Cursor *c)
+{
+    const unsigned char *p = c->p;
+    if (p < c->end && (*p == 'u' || *p == 'U' || *p == 'r' || *p == 'R')) p++;
+    return p < c->end && (*p == '\'' || *p == '"');
+}
+
+static int hex_digit(unsigned char ch)
+{
+    if (ch >= '0' && ch <= '9') return ch - '0';
+    if (ch >= 'a' && ch <= 'f') return ch - 'a' + 10;
+    if (ch >= 'A' && ch <= 'F') return ch - 'A' + 10;
+    return -1;
+}
+
+/* A Python str: one or more adjacent literals ('<' 'f4' is '<f4'), each with
+ * an optional u or r prefix, single, double or triple quotes, and the usual
+ * backslash escapes (\\ \' \" \n \t \xHH, octal, ...). A bytes literal (b'...')
+ * is not a str, so numpy refuses it and so do we. Keeps at most cap-1 bytes. */
 static int parse_string(Cursor *c, char *dst, size_t cap, const char *what,
                         char *err, size_t errlen)
 {
-    unsigned char quote;
     size_t n = 0;
-    if (!(peek(c, '\'') || peek(c, '"')))
-        return fail(err, errlen,
-                    "header is not a valid dict: expected a quoted %s at byte %ld of the header",
-                    what, pos(c));
-    quote = *c->p++;
-    while (c->p < c->end && *c->p != quote) {
-        if (*c->p == '\\' || *c->p == '\n')
+    int literals = 0;
+#define PUT(ch) do { if (n + 1 < cap) dst[n++] = (char)(ch); } while (0)
+    for (;;) {
+        bool raw = false, triple;
+        unsigned char quote;
+        const unsigned char *save = c->p;
+        if (literals > 0) skip_ws(c);
+        if (!at_string(c)) {
+            c->p = save;
+            if (literals > 0) break;
             return fail(err, errlen,
-                        "header is not a valid dict: unexpected character in a string at byte %ld of the header",
-                        pos(c));
-        if (n + 1 < cap) dst[n++] = (char)*c->p;
-        c->p++;
+                        "header is not a valid dict: expected a quoted %s at byte %ld of the header",
+                        what, pos(c));
+        }
+        if (*c->p == 'r' || *c->p == 'R') raw = true;
+        if (*c->p != '\'' && *c->p != '"') c->p++;
+        quote = *c->p;
+        triple = c->end - c->p >= 3 && c->p[1] == quote && c->p[2] == quote;
+        c->p += triple ? 3 : 1;
+        for (;;) {
+            unsigned char ch;
+            if (c->p >= c->end)
+                return fail(err, errlen, "header is not a valid dict: a string is not closed");
+            ch = *c->p;
+            if (ch == quote) {
+                if (!triple) {
+                    c->p++;
+                    break;
+                }
+                if (c->end - c->p >= 3 && c->p[1] == quote && c->p[2] == quote) {
+                    c->p += 3;
+                    break;
+                }
+            }
+            if (!triple && (ch == '\n' || ch == '\r'))
+                return fail(err, errlen,
+                            "header is not a valid dict: a line break inside a string at byte %ld of the header",
+                            pos(c));
+            if (ch == '\\' && c->end - c->p >= 2) {
+                unsigned char e = c->p[1];
+                if (raw) {
+                    PUT('\\');
+                    PUT(e);
+                    c->p += 2;
+                    continue;
+                }
+                c->p += 2;
+                switch (e) {
+                case '\n': break;                    /* a continued line */
+                case '\r': if (peek(c, '\n')) c->p++; break;
+                case '\\': PUT('\\'); break;
+                case '\'': PUT('\''); break;
+                case '"': PUT('"'); break;
+                case 'a': PUT('\a'); break;
+                case 'b': PUT('\b'); break;
+                case 'f': PUT('\f'); break;
+                case 'n': PUT('\n'); break;
+                case 'r': PUT('\r'); break;
+                case 't': PUT('\t'); break;
+                case 'v': PUT('\v'); break;
+                case 'x': {
+                    int h1 = c->p < c->end ? hex_digit(c->p[0]) : -1;
+                    int h2 = c->end - c->p >= 2 ? hex_digit(c->p[1]) : -1;
+                    if (h1 < 0 || h2 < 0)
+                        return fail(err, errlen,
+                                    "header is not a valid dict: a bad \\x escape at byte %ld of the header", pos(c));
+                    PUT(h1 * 16 + h2);
+                    c->p += 2;
+                    break;
+                }
+                case 'u': case 'U': case 'N':
+                    return fail(err, errlen,
+                                "header has a \\%c escape at byte %ld of the header, which this reader does not decode",
+                                e, pos(c));
+                default:
+                    if (e >= '0' && e <= '7') {
+                        int v = e - '0', k;
+                        for (k = 0; k < 2 && c->p < c->end && *c->p >= '0' && *c->p <= '7'; k++)
+                            v = v * 8 + (*c->p++ - '0');
+                        if (v > 255)
+                            return fail(err, errlen, "header has an escape past \\377 at byte %ld of the header",
+                                        pos(c));
+                        PUT(v);
+                    } else {                         /* Python keeps unknown escapes */
+                        PUT('\\');
+                        PUT(e);
+                    }
+                }
+                continue;
+            }
+            PUT(ch);
+            c->p++;
+        }
+        literals++;
     }
+#undef PUT
     dst[n] = '\0';
-    if (c->p == c->end)
-        return fail(err, errlen, "header is not a valid dict: a string is not closed");
-    c->p++;
     return 0;
 }
 
@@ -142,9 +258,7 @@ static int parse_bool(Cursor *c, bool *value, char *err, size_t errlen)
         size_t n = strlen(words[i]);
         if ((size_t)(c->end - c->p) >= n && memcmp(c->p, words[i], n) == 0) {
             const unsigned char *after = c->p + n;
-            if (after == c->end || !(*after == '_' || (*after >= 'a' && *after <= 'z') ||
-                                     (*after >= 'A' && *after <= 'Z') ||
-                                     (*after >= '0' && *after <= '9'))) {
+            if (after == c->end || !is_word_char(*after)) {
                 c->p = after;
                 *value = (i == 1);
                 return 0;
@@ -156,7 +270,75 @@ static int parse_bool(Cursor *c, bool *value, char *err, size_t errlen)
                 pos(c));
 }
 
-/* A tuple of integers: (), (3,), (2, 3), (2,3,). Python 2's "3L" is accepted. */
+/* A Python int: unary + and -, parentheses, 0x/0o/0b, '_' between digits, no
+ * leading zero in a decimal other than 0 itself; in versions 1.0 and 2.0 the
+ * Python 2 suffix L too (numpy filters it). */
+static int parse_int(Cursor *c, int64_t *out, char *err, size_t errlen)
+{
+    bool negative = false;
+    int64_t v = 0;
+    int base = 10, digits = 0;
+    bool last_underscore = false, leading_zero = false, nonzero_after_zero = false;
+    for (;;) {
+        skip_ws(c);
+        if (peek(c, '-')) negative = !negative, c->p++;
+        else if (peek(c, '+')) c->p++;
+        else break;
+    }
+    if (peek(c, '(')) {
+        c->p++;
+        if (parse_int(c, &v, err, errlen) != 0) return -1;
+        skip_ws(c);
+        if (!peek(c, ')'))
+            return fail(err, errlen,
+                        "header is not a valid dict: 'shape' must be a tuple of integers (at byte %ld of the header)",
+                        pos(c));
+        c->p++;
+        *out = negative ? -v : v;
+        return 0;
+    }
+    if (c->end - c->p >= 2 && c->p[0] == '0' &&
+        (c->p[1] == 'x' || c->p[1] == 'X' || c->p[1] == 'o' || c->p[1] == 'O' || c->p[1] == 'b' || c->p[1] == 'B')) {
+        base = (c->p[1] | 0x20) == 'x' ? 16 : (c->p[1] | 0x20) == 'o' ? 8 : 2;
+        c->p += 2;
+        last_underscore = true; /* 0x_1 is allowed: '_' may follow the prefix */
+    }
+    while (c->p < c->end) {
+        unsigned char ch = *c->p;
+        int d = hex_digit(ch);
+        if (ch == '_') {
+            if (last_underscore && !(base != 10 && digits == 0)) break;
+            last_underscore = true;
+            c->p++;
+            continue;
+        }
+        if (d < 0 || d >= base) break;
+        if (base == 10 && digits == 0 && d == 0) leading_zero = true;
+        else if (leading_zero && d != 0) nonzero_after_zero = true;
+        if (v > (INT64_MAX - d) / base)
+            return fail(err, errlen, "shape has a dimension too large for a 64-bit integer");
+        v = v * base + d;
+        digits++;
+        last_underscore = false;
+        c->p++;
+    }
+    if (digits == 0 || last_underscore || nonzero_after_zero || (c->p < c->end && is_word_char(*c->p) &&
+                                                                  !(c->major <= 2 && *c->p == 'L')))
+        return fail(err, errlen,
+                    "header is not a valid dict: 'shape' must be a tuple of integers (at byte %ld of the header)",
+                    pos(c));
+    if (c->major <= 2 && peek(c, 'L')) {
+        c->p++;
+        if (c->p < c->end && is_word_char(*c->p))
+            return fail(err, errlen,
+                        "header is not a valid dict: 'shape' must be a tuple of integers (at byte %ld of the header)",
+                        pos(c));
+    }
+    *out = negative ? -v : v;
+    return 0;
+}
+
+/* A tuple of integers: (), (3,), (2, 3), (2,3,). */
 static int parse_shape(Cursor *c, Header *h, char *err, size_t errlen)
 {
     bool trailing_comma = false;
@@ -168,26 +350,9 @@ static int parse_shape(Cursor *c, Header *h, char *err, size_t errlen)
     c->p++;
     skip_ws(c);
     while (!peek(c, ')')) {
-        bool negative = false;
         int64_t v = 0;
-        if (peek(c, '-')) {
-            negative = true;
-            c->p++;
-        }
-        if (!(c->p < c->end && *c->p >= '0' && *c->p <= '9'))
-            return fail(err, errlen,
-                        "header is not a valid dict: 'shape' must be a tuple of integers (at byte %ld of the header)",
-                        pos(c));
-        while (c->p < c->end && *c->p >= '0' && *c->p <= '9') {
-            int d = *c->p - '0';
-            if (v > (INT64_MAX - d) / 10)
-                return fail(err, errlen, "shape has a dimension too large for a 64-bit integer");
-            v = v * 10 + d;
-            c->p++;
-        }
-        if (peek(c, 'L') || peek(c, 'l')) c->p++;
-        if (negative && v != 0)
-            return fail(err, errlen, "shape has a negative dimension -%lld", (long long)v);
+        if (parse_int(c, &v, err, errlen) != 0) return -1;
+        if (v < 0) return fail(err, errlen, "shape has a negative dimension %lld", (long long)v);
         if (h->ndim == INT32_MAX / 2)
             return fail(err, errlen, "shape has too many dims");
         if (h->ndim < T_MAX_DIMS) h->dims[h->ndim] = v;
@@ -214,12 +379,13 @@ static int parse_shape(Cursor *c, Header *h, char *err, size_t errlen)
     return 0;
 }
 
-static int parse_header(const unsigned char *text, size_t len, Header *h, char *err, size_t errlen)
+static int parse_header(const unsigned char *text, size_t len, int major, Header *h, char *err, size_t errlen)
 {
     Cursor c;
     bool have_descr = false, have_fortran = false, have_shape = false;
     c.begin = c.p = text;
     c.end = text + len;
+    c.major = major;
 
     skip_ws(&c);
     if (!peek(&c, '{'))
@@ -240,8 +406,7 @@ static int parse_header(const unsigned char *text, size_t len, Header *h, char *
             return fail(err, errlen,
                         "header has an unexpected key '%s' (a .npy header holds only 'descr', 'fortran_order' and 'shape')",
                         key);
-        if (*seen) return fail(err, errlen, "header has the key '%s' twice", key);
-        *seen = true;
+        *seen = true; /* a key given twice: the last value wins, as in a Python dict */
         skip_ws(&c);
         if (!peek(&c, ':'))
             return fail(err, errlen,
@@ -250,7 +415,7 @@ static int parse_header(const unsigned char *text, size_t len, Header *h, char *
         c.p++;
         skip_ws(&c);
         if (seen == &have_descr) {
-            if (peek(&c, '['))
+            if (peek(&c, '[') || peek(&c, '('))
                 return fail(err, errlen,
                             "unsupported dtype: structured (record) arrays are not read, only float32 ('<f4') and float64 ('<f8')");
             if (parse_string(&c, h->descr, sizeof h->descr, "dtype for 'descr'", err, errlen) != 0)
@@ -444,13 +609,23 @@ static int parse_core(const unsigned char *buf, size_t len, bool prefix, uint64_
     /* the dict */
     memset(&h, 0, sizeof h);
     if (check_header_text(buf + header_start, header_len, major, err, errlen) != 0) return -1;
-    if (parse_header(buf + header_start, header_len, &h, err, errlen) != 0) return -1;
+    if (parse_header(buf + header_start, header_len, major, &h, err, errlen) != 0) return -1;
 
     /* dtype */
+    /* the spellings numpy.dtype() reads as float32 or float64: an optional byte
+     * order (< little, > big, = or | native) then f4, f8, f or d; or a name */
     order = h.descr[0];
-    if ((order == '<' || order == '>' || order == '=') && h.descr[1] == 'f' &&
-        (h.descr[2] == '4' || h.descr[2] == '8') && h.descr[3] == '\0') {
-        esize = h.descr[2] == '4' ? 4 : 8;
+    {
+        const char *code = (order == '<' || order == '>' || order == '=' || order == '|') ? h.descr + 1 : h.descr;
+        if (code == h.descr) order = '=';
+        if (strcmp(code, "f4") == 0 || strcmp(code, "f") == 0) esize = 4;
+        else if (strcmp(code, "f8") == 0 || strcmp(code, "d") == 0) esize = 8;
+        else if (code == h.descr && (strcmp(code, "float32") == 0 || strcmp(code, "single") == 0)) esize = 4;
+        else if (code == h.descr && (strcmp(code, "float64") == 0 || strcmp(code, "double") == 0 ||
+                                     strcmp(code, "float") == 0)) esize = 8;
+        else esize = 0;
+    }
+    if (esize) {
         dtype_name = esize == 4 ? "float32" : "float64";
     } else {
         return fail(err, errlen,
