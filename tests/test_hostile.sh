@@ -262,6 +262,66 @@ else
     chmod 755 "$TMP/w7"
 fi
 
+# ---- every shape check of the weight and bias files (chapters 3, 5, 6, 7) ---------------------
+
+npy_f4 "$TMP/x.npy" "(1, 2, 4)" 8
+wcase() { # NAME: a fresh folder $TMP/wc/NAME with good weights (d_out 8, d_in 4), biases and wo
+    d="$TMP/wc/$1"
+    mkdir -p "$d"
+    for n in wq wk wv; do npy_f4 "$d/$n.npy" "(8, 4)" 32; done
+    for n in bq bk bv bo; do npy_f4 "$d/$n.npy" "(8,)" 8; done
+    npy_f4 "$d/wo.npy" "(8, 8)" 64
+}
+wcase ok
+wcase w1d;      npy_f4 "$TMP/wc/w1d/wq.npy" "(8,)" 8
+wcase w3d;      npy_f4 "$TMP/wc/w3d/wv.npy" "(2, 8, 4)" 64
+wcase din;      npy_f4 "$TMP/wc/din/wk.npy" "(8, 5)" 40
+wcase dout0;    npy_f4 "$TMP/wc/dout0/wq.npy" "(0, 4)" 0
+wcase mismatch; npy_f4 "$TMP/wc/mismatch/wv.npy" "(6, 4)" 24
+wcase somebias; rm "$TMP/wc/somebias/bv.npy"
+wcase bqlen;    npy_f4 "$TMP/wc/bqlen/bq.npy" "(7,)" 7
+wcase bklen;    npy_f4 "$TMP/wc/bklen/bk.npy" "(9,)" 9
+wcase bvlen;    npy_f4 "$TMP/wc/bvlen/bv.npy" "(7,)" 7
+wcase bq2d;     npy_f4 "$TMP/wc/bq2d/bq.npy" "(1, 8)" 8
+wcase bk2d;     npy_f4 "$TMP/wc/bk2d/bk.npy" "(8, 1)" 8
+wcase bv0d;     npy_f4 "$TMP/wc/bv0d/bv.npy" "()" 1
+for ch in 3 5 6 7; do
+    P=$BUILD/chapter$ch
+    E=--quiet; [ $ch -ge 6 ] && E="--quiet --eval"
+    run "$P" $E --input "$TMP/x.npy" --weights "$TMP/wc/ok" --output "$TMP/wc_ok.npy"
+    expect_status 0 "chapter $ch: good weights with biases"
+    bad_runtime "wq.npy has shape (8,): a weight must be 2-D" "chapter $ch: 1-D wq" $E --input "$TMP/x.npy" --weights "$TMP/wc/w1d"
+    bad_runtime "wv.npy has shape (2, 8, 4): a weight must be 2-D" "chapter $ch: 3-D wv" $E --input "$TMP/x.npy" --weights "$TMP/wc/w3d"
+    bad_runtime "wk.npy has shape (8, 5) but the input has d_in = 4" "chapter $ch: wk's d_in" $E --input "$TMP/x.npy" --weights "$TMP/wc/din"
+    bad_runtime "wq.npy has shape (0, 4): d_out must be at least 1" "chapter $ch: d_out 0" $E --input "$TMP/x.npy" --weights "$TMP/wc/dout0"
+    bad_runtime "wv.npy has shape (6, 4) but wq.npy has shape (8, 4)" "chapter $ch: wv unlike wq" $E --input "$TMP/x.npy" --weights "$TMP/wc/mismatch"
+    bad_runtime "has bq.npy, bk.npy but not bv.npy" "chapter $ch: two biases of three" $E --input "$TMP/x.npy" --weights "$TMP/wc/somebias"
+    for b in bqlen:bq:'(7,)' bklen:bk:'(9,)' bvlen:bv:'(7,)' bq2d:bq:'(1, 8)' bk2d:bk:'(8, 1)' bv0d:bv:'()'; do
+        case_=${b%%:*}; rest=${b#*:}; name=${rest%%:*}; shape=${rest#*:}
+        bad_runtime "$name.npy has shape $shape but the weights have d_out = 8: expected (8,)" "chapter $ch: $name.npy of shape $shape" \
+            $E --input "$TMP/x.npy" --weights "$TMP/wc/$case_"
+    done
+done
+P=$C7
+wcase wo1d;  npy_f4 "$TMP/wc/wo1d/wo.npy" "(8,)" 8
+wcase wocol; npy_f4 "$TMP/wc/wocol/wo.npy" "(8, 7)" 56
+wcase worow; npy_f4 "$TMP/wc/worow/wo.npy" "(7, 8)" 56
+wcase bolen; npy_f4 "$TMP/wc/bolen/bo.npy" "(7,)" 7
+wcase bo2d;  npy_f4 "$TMP/wc/bo2d/bo.npy" "(1, 8)" 8
+wcase nowo;  rm "$TMP/wc/nowo/wo.npy"
+wcase nobo;  rm "$TMP/wc/nobo/bo.npy"
+for b in wo1d:'(8,)' wocol:'(8, 7)' worow:'(7, 8)'; do
+    bad_runtime "wo.npy has shape ${b#*:} but wq.npy has d_out = 8: wo must be (d_out, d_out) = (8, 8)" "chapter 7: wo of shape ${b#*:}" \
+        --quiet --eval --input "$TMP/x.npy" --weights "$TMP/wc/${b%%:*}"
+done
+for b in bolen:'(7,)' bo2d:'(1, 8)'; do
+    bad_runtime "bo.npy has shape ${b#*:} but the weights have d_out = 8: expected (8,)" "chapter 7: bo of shape ${b#*:}" \
+        --quiet --eval --input "$TMP/x.npy" --weights "$TMP/wc/${b%%:*}"
+done
+bad_runtime "has no wo.npy" "chapter 7: no wo.npy" --quiet --eval --input "$TMP/x.npy" --weights "$TMP/wc/nowo"
+run "$C7" --quiet --eval --input "$TMP/x.npy" --weights "$TMP/wc/nobo"
+expect_status 0 "chapter 7: bo.npy is optional"
+
 # ---- budgets ----------------------------------------------------------------------------------
 
 run "$BUILD/chapter4" --seq-len 32000 --quiet
