@@ -516,5 +516,8 @@ void budget_check(int chapter, const Args *a)
         break;
     }
     (void)numel;
+    /* the narration on the same terminal would be cut by the line: it shows
+     * its own progress, step by step */
+    if (!a->quiet && isatty(STDOUT_FILENO)) own_progress = true;
     budget_refuse_if_over(bytes, largest, flops / rate + seconds, what, flag);
 }

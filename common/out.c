@@ -311,7 +311,7 @@ OutFile *out_open(const char *path)
     exists = stat(path, &st) == 0;
     if (!exists) {
         int e = errno;
-        if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode))
+        if (e == ENOENT && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode))
             open_failed(o, path, "it is a symbolic link to a file that does not exist");
         if (e != ENOENT) open_failed(o, path, strerror(e));
     }

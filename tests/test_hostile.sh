@@ -120,6 +120,11 @@ run "$C1" --quiet --output "$TMP/dangling.npy"
 expect_runtime_error "symbolic link to a file that does not exist" "an output that is a dangling link"
 if [ -L "$TMP/dangling.npy" ]; then _ok; else _bad "the dangling link was replaced"; fi
 
+ln -s loop1 "$TMP/loop2"; ln -s loop2 "$TMP/loop1"
+run "$C1" --quiet --output "$TMP/loop1"
+expect_runtime_error "Too many levels of symbolic links" "an output that is a symbolic link loop"
+run "$C1" --quiet --q "$TMP/loop1" --k "$Q" --v "$Q"
+expect_runtime_error "cannot open the file: Too many levels of symbolic links" "an input that is a symbolic link loop"
 mkdir "$TMP/adir"
 run "$C1" --quiet --output "$TMP/adir"
 expect_runtime_error "it is a directory" "an output that is a directory"
