@@ -4,8 +4,9 @@
  * sentence naming the operation, the shapes and the rule broken, e.g.
  *     matmul: (3, 5, 10) @ (8, 8): inner dims 10 != 8
  * t_error() stores the sentence (t_last_error()) and calls the error hook.
- * The default hook prints "error: <sentence>" on stderr and exits with 1,
- * which is what a chapter program wants. Tests install a hook that
+ * The default hook removes what the run wrote (t_set_fatal_cleanup), prints
+ * "<program>: error: <sentence>" on stderr and exits with 1, which is what a
+ * chapter program wants. Tests install a hook that
  * longjmp()s back, so they can check the message (see tests/harness.h).
  */
 #ifndef COMMON_ERROR_H
@@ -34,5 +35,16 @@ const char *t_last_error(void);
 
 /* Name printed before messages by the default hook, e.g. "chapter4". */
 void t_set_program_name(const char *name);
+const char *t_program_name(void);  /* NULL when not set */
+
+/* Called by the default hook before it exits (out.h registers out_fail, so
+ * a failed run leaves none of the files it was writing). */
+void t_set_fatal_cleanup(void (*cleanup)(void));
+
+/* Copy src into dst (cap bytes, always terminated) with control bytes shown
+ * as escapes (\n, \t, \r, \x1b, ...), so a file name cannot break a
+ * message into lines or send raw bytes to the terminal. t_error does this
+ * to every sentence. Returns the length written. */
+size_t t_escape(char *dst, size_t cap, const char *src);
 
 #endif

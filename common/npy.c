@@ -30,12 +30,16 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <fcntl.h>
 #include <unistd.h>
+
+#include "out.h"
 
 #define NPY_MAGIC     "\x93NUMPY"
 #define NPY_MAGIC_LEN 6
 #define NPY_ALIGN     64       /* data starts at a multiple of this (NumPy's ARRAY_ALIGN) */
 #define NPY_PATH_MAX  4096     /* longest path we build on the stack */
+#define NPY_HEADER_MAX 10000  /* numpy.lib.format's max_header_size */
 #define NPY_STR_MAX   40       /* longest descr / key we keep (longer ones are cut in messages) */
 
 /* ---- small helpers ------------------------------------------------------- */
@@ -80,6 +84,7 @@ static char *dims_str(int ndim, const int64_t *dims, char *buf, size_t cap)
 
 typedef struct {
     const unsigned char *begin, *p, *end;
+    int major;                 /* format version: 1 and 2 allow Python 2's 3L */
 } Cursor;
 
 typedef struct {
@@ -91,41 +96,156 @@ typedef struct {
 
 static long pos(const Cursor *c) { return (long)(c->p - c->begin); }
 
-static bool is_space(unsigned char ch)
-{
-    return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\f' || ch == '\v';
-}
-
+/* Python's rules, as numpy.lib.format meets them through ast.literal_eval:
+ * between tokens, spaces, tabs, form feeds and newlines (inside the braces a
+ * newline is only whitespace), a backslash before a newline, and '#'
+ * comments to the end of the line. Nothing else: a vertical tab or another
+ * control byte there is a syntax error. */
 static void skip_ws(Cursor *c)
 {
-    while (c->p < c->end && is_space(*c->p)) c->p++;
+    while (c->p < c->end) {
+        unsigned char ch = *c->p;
+        if (ch == ' ' || ch == '\t' || ch == '\f' || ch == '\n' || ch == '\r') {
+            c->p++;
+        } else if (ch == '#') {
+            while (c->p < c->end && *c->p != '\n' && *c->p != '\r') c->p++;
+        } else if (ch == '\\' && c->end - c->p >= 2 && (c->p[1] == '\n' || c->p[1] == '\r')) {
+            c->p += 2;
+        } else {
+            return;
+        }
+    }
 }
 
 static bool peek(const Cursor *c, char ch) { return c->p < c->end && *c->p == (unsigned char)ch; }
 
-/* A quoted Python string ('...' or "..."); keeps at most cap-1 bytes. */
+static bool is_word_char(unsigned char ch)
+{
+    return ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+           ch >= 0x80;
+}
+
+/* Where a Python string literal starts: an optional u/r prefix, then a quote. */
+static bool at_string(const Cursor *c)
+{
+    const unsigned char *p = c->p;
+    if (p < c->end && (*p == 'u' || *p == 'U' || *p == 'r' || *p == 'R')) p++;
+    return p < c->end && (*p == '\'' || *p == '"');
+}
+
+static int hex_digit(unsigned char ch)
+{
+    if (ch >= '0' && ch <= '9') return ch - '0';
+    if (ch >= 'a' && ch <= 'f') return ch - 'a' + 10;
+    if (ch >= 'A' && ch <= 'F') return ch - 'A' + 10;
+    return -1;
+}
+
+/* A Python str: one or more adjacent literals ('<' 'f4' is '<f4'), each with
+ * an optional u or r prefix, single, double or triple quotes, and the usual
+ * backslash escapes (\\ \' \" \n \t \xHH, octal, ...). A bytes literal (b'...')
+ * is not a str, so numpy refuses it and so do we. Keeps at most cap-1 bytes. */
 static int parse_string(Cursor *c, char *dst, size_t cap, const char *what,
                         char *err, size_t errlen)
 {
-    unsigned char quote;
     size_t n = 0;
-    if (!(peek(c, '\'') || peek(c, '"')))
-        return fail(err, errlen,
-                    "header is not a valid dict: expected a quoted %s at byte %ld of the header",
-                    what, pos(c));
-    quote = *c->p++;
-    while (c->p < c->end && *c->p != quote) {
-        if (*c->p == '\\' || *c->p == '\n')
+    int literals = 0;
+#define PUT(ch) do { if (n + 1 < cap) dst[n++] = (char)(ch); } while (0)
+    for (;;) {
+        bool raw = false, triple;
+        unsigned char quote;
+        const unsigned char *save = c->p;
+        if (literals > 0) skip_ws(c);
+        if (!at_string(c)) {
+            c->p = save;
+            if (literals > 0) break;
             return fail(err, errlen,
-                        "header is not a valid dict: unexpected character in a string at byte %ld of the header",
-                        pos(c));
-        if (n + 1 < cap) dst[n++] = (char)*c->p;
-        c->p++;
+                        "header is not a valid dict: expected a quoted %s at byte %ld of the header",
+                        what, pos(c));
+        }
+        if (*c->p == 'r' || *c->p == 'R') raw = true;
+        if (*c->p != '\'' && *c->p != '"') c->p++;
+        quote = *c->p;
+        triple = c->end - c->p >= 3 && c->p[1] == quote && c->p[2] == quote;
+        c->p += triple ? 3 : 1;
+        for (;;) {
+            unsigned char ch;
+            if (c->p >= c->end)
+                return fail(err, errlen, "header is not a valid dict: a string is not closed");
+            ch = *c->p;
+            if (ch == quote) {
+                if (!triple) {
+                    c->p++;
+                    break;
+                }
+                if (c->end - c->p >= 3 && c->p[1] == quote && c->p[2] == quote) {
+                    c->p += 3;
+                    break;
+                }
+            }
+            if (!triple && (ch == '\n' || ch == '\r'))
+                return fail(err, errlen,
+                            "header is not a valid dict: a line break inside a string at byte %ld of the header",
+                            pos(c));
+            if (ch == '\\' && c->end - c->p >= 2) {
+                unsigned char e = c->p[1];
+                if (raw) {
+                    PUT('\\');
+                    PUT(e);
+                    c->p += 2;
+                    continue;
+                }
+                c->p += 2;
+                switch (e) {
+                case '\n': break;                    /* a continued line */
+                case '\r': if (peek(c, '\n')) c->p++; break;
+                case '\\': PUT('\\'); break;
+                case '\'': PUT('\''); break;
+                case '"': PUT('"'); break;
+                case 'a': PUT('\a'); break;
+                case 'b': PUT('\b'); break;
+                case 'f': PUT('\f'); break;
+                case 'n': PUT('\n'); break;
+                case 'r': PUT('\r'); break;
+                case 't': PUT('\t'); break;
+                case 'v': PUT('\v'); break;
+                case 'x': {
+                    int h1 = c->p < c->end ? hex_digit(c->p[0]) : -1;
+                    int h2 = c->end - c->p >= 2 ? hex_digit(c->p[1]) : -1;
+                    if (h1 < 0 || h2 < 0)
+                        return fail(err, errlen,
+                                    "header is not a valid dict: a bad \\x escape at byte %ld of the header", pos(c));
+                    PUT(h1 * 16 + h2);
+                    c->p += 2;
+                    break;
+                }
+                case 'u': case 'U': case 'N':
+                    return fail(err, errlen,
+                                "header has a \\%c escape at byte %ld of the header, which this reader does not decode",
+                                e, pos(c));
+                default:
+                    if (e >= '0' && e <= '7') {
+                        int v = e - '0', k;
+                        for (k = 0; k < 2 && c->p < c->end && *c->p >= '0' && *c->p <= '7'; k++)
+                            v = v * 8 + (*c->p++ - '0');
+                        if (v > 255)
+                            return fail(err, errlen, "header has an escape past \\377 at byte %ld of the header",
+                                        pos(c));
+                        PUT(v);
+                    } else {                         /* Python keeps unknown escapes */
+                        PUT('\\');
+                        PUT(e);
+                    }
+                }
+                continue;
+            }
+            PUT(ch);
+            c->p++;
+        }
+        literals++;
     }
+#undef PUT
     dst[n] = '\0';
-    if (c->p == c->end)
-        return fail(err, errlen, "header is not a valid dict: a string is not closed");
-    c->p++;
     return 0;
 }
 
@@ -138,9 +258,7 @@ static int parse_bool(Cursor *c, bool *value, char *err, size_t errlen)
         size_t n = strlen(words[i]);
         if ((size_t)(c->end - c->p) >= n && memcmp(c->p, words[i], n) == 0) {
             const unsigned char *after = c->p + n;
-            if (after == c->end || !(*after == '_' || (*after >= 'a' && *after <= 'z') ||
-                                     (*after >= 'A' && *after <= 'Z') ||
-                                     (*after >= '0' && *after <= '9'))) {
+            if (after == c->end || !is_word_char(*after)) {
                 c->p = after;
                 *value = (i == 1);
                 return 0;
@@ -152,7 +270,75 @@ static int parse_bool(Cursor *c, bool *value, char *err, size_t errlen)
                 pos(c));
 }
 
-/* A tuple of integers: (), (3,), (2, 3), (2,3,). Python 2's "3L" is accepted. */
+/* A Python int: unary + and -, parentheses, 0x/0o/0b, '_' between digits, no
+ * leading zero in a decimal other than 0 itself; in versions 1.0 and 2.0 the
+ * Python 2 suffix L too (numpy filters it). */
+static int parse_int(Cursor *c, int64_t *out, char *err, size_t errlen)
+{
+    bool negative = false;
+    int64_t v = 0;
+    int base = 10, digits = 0;
+    bool last_underscore = false, leading_zero = false, nonzero_after_zero = false;
+    for (;;) {
+        skip_ws(c);
+        if (peek(c, '-')) negative = !negative, c->p++;
+        else if (peek(c, '+')) c->p++;
+        else break;
+    }
+    if (peek(c, '(')) {
+        c->p++;
+        if (parse_int(c, &v, err, errlen) != 0) return -1;
+        skip_ws(c);
+        if (!peek(c, ')'))
+            return fail(err, errlen,
+                        "header is not a valid dict: 'shape' must be a tuple of integers (at byte %ld of the header)",
+                        pos(c));
+        c->p++;
+        *out = negative ? -v : v;
+        return 0;
+    }
+    if (c->end - c->p >= 2 && c->p[0] == '0' &&
+        (c->p[1] == 'x' || c->p[1] == 'X' || c->p[1] == 'o' || c->p[1] == 'O' || c->p[1] == 'b' || c->p[1] == 'B')) {
+        base = (c->p[1] | 0x20) == 'x' ? 16 : (c->p[1] | 0x20) == 'o' ? 8 : 2;
+        c->p += 2;
+        last_underscore = true; /* 0x_1 is allowed: '_' may follow the prefix */
+    }
+    while (c->p < c->end) {
+        unsigned char ch = *c->p;
+        int d = hex_digit(ch);
+        if (ch == '_') {
+            if (last_underscore && !(base != 10 && digits == 0)) break;
+            last_underscore = true;
+            c->p++;
+            continue;
+        }
+        if (d < 0 || d >= base) break;
+        if (base == 10 && digits == 0 && d == 0) leading_zero = true;
+        else if (leading_zero && d != 0) nonzero_after_zero = true;
+        if (v > (INT64_MAX - d) / base)
+            return fail(err, errlen, "shape has a dimension too large for a 64-bit integer");
+        v = v * base + d;
+        digits++;
+        last_underscore = false;
+        c->p++;
+    }
+    if (digits == 0 || last_underscore || nonzero_after_zero || (c->p < c->end && is_word_char(*c->p) &&
+                                                                  !(c->major <= 2 && *c->p == 'L')))
+        return fail(err, errlen,
+                    "header is not a valid dict: 'shape' must be a tuple of integers (at byte %ld of the header)",
+                    pos(c));
+    if (c->major <= 2 && peek(c, 'L')) {
+        c->p++;
+        if (c->p < c->end && is_word_char(*c->p))
+            return fail(err, errlen,
+                        "header is not a valid dict: 'shape' must be a tuple of integers (at byte %ld of the header)",
+                        pos(c));
+    }
+    *out = negative ? -v : v;
+    return 0;
+}
+
+/* A tuple of integers: (), (3,), (2, 3), (2,3,). */
 static int parse_shape(Cursor *c, Header *h, char *err, size_t errlen)
 {
     bool trailing_comma = false;
@@ -164,26 +350,9 @@ static int parse_shape(Cursor *c, Header *h, char *err, size_t errlen)
     c->p++;
     skip_ws(c);
     while (!peek(c, ')')) {
-        bool negative = false;
         int64_t v = 0;
-        if (peek(c, '-')) {
-            negative = true;
-            c->p++;
-        }
-        if (!(c->p < c->end && *c->p >= '0' && *c->p <= '9'))
-            return fail(err, errlen,
-                        "header is not a valid dict: 'shape' must be a tuple of integers (at byte %ld of the header)",
-                        pos(c));
-        while (c->p < c->end && *c->p >= '0' && *c->p <= '9') {
-            int d = *c->p - '0';
-            if (v > (INT64_MAX - d) / 10)
-                return fail(err, errlen, "shape has a dimension too large for a 64-bit integer");
-            v = v * 10 + d;
-            c->p++;
-        }
-        if (peek(c, 'L') || peek(c, 'l')) c->p++;
-        if (negative && v != 0)
-            return fail(err, errlen, "shape has a negative dimension -%lld", (long long)v);
+        if (parse_int(c, &v, err, errlen) != 0) return -1;
+        if (v < 0) return fail(err, errlen, "shape has a negative dimension %lld", (long long)v);
         if (h->ndim == INT32_MAX / 2)
             return fail(err, errlen, "shape has too many dims");
         if (h->ndim < T_MAX_DIMS) h->dims[h->ndim] = v;
@@ -210,12 +379,13 @@ static int parse_shape(Cursor *c, Header *h, char *err, size_t errlen)
     return 0;
 }
 
-static int parse_header(const unsigned char *text, size_t len, Header *h, char *err, size_t errlen)
+static int parse_header(const unsigned char *text, size_t len, int major, Header *h, char *err, size_t errlen)
 {
     Cursor c;
     bool have_descr = false, have_fortran = false, have_shape = false;
     c.begin = c.p = text;
     c.end = text + len;
+    c.major = major;
 
     skip_ws(&c);
     if (!peek(&c, '{'))
@@ -236,8 +406,7 @@ static int parse_header(const unsigned char *text, size_t len, Header *h, char *
             return fail(err, errlen,
                         "header has an unexpected key '%s' (a .npy header holds only 'descr', 'fortran_order' and 'shape')",
                         key);
-        if (*seen) return fail(err, errlen, "header has the key '%s' twice", key);
-        *seen = true;
+        *seen = true; /* a key given twice: the last value wins, as in a Python dict */
         skip_ws(&c);
         if (!peek(&c, ':'))
             return fail(err, errlen,
@@ -246,7 +415,7 @@ static int parse_header(const unsigned char *text, size_t len, Header *h, char *
         c.p++;
         skip_ws(&c);
         if (seen == &have_descr) {
-            if (peek(&c, '['))
+            if (peek(&c, '[') || peek(&c, '('))
                 return fail(err, errlen,
                             "unsupported dtype: structured (record) arrays are not read, only float32 ('<f4') and float64 ('<f8')");
             if (parse_string(&c, h->descr, sizeof h->descr, "dtype for 'descr'", err, errlen) != 0)
@@ -274,6 +443,48 @@ static int parse_header(const unsigned char *text, size_t len, Header *h, char *
     if (!have_descr) return fail(err, errlen, "header has no 'descr' key (the dtype)");
     if (!have_fortran) return fail(err, errlen, "header has no 'fortran_order' key");
     if (!have_shape) return fail(err, errlen, "header has no 'shape' key");
+    return 0;
+}
+
+/* What numpy.lib.format does to the header bytes before it parses them: it
+ * decodes them (latin-1 in versions 1.0 and 2.0, UTF-8 in 3.0, where a byte
+ * sequence that is not UTF-8 is an error), refuses more than 10000
+ * characters, and hands the text to Python's literal parser, which refuses
+ * a NUL byte anywhere. */
+static int check_header_text(const unsigned char *text, size_t len, int major, char *err,
+                             size_t errlen)
+{
+    size_t i, chars = 0;
+    for (i = 0; i < len; i++) {
+        unsigned char c = text[i];
+        if (c == 0)
+            return fail(err, errlen, "header has a NUL byte at byte %zu of the header (numpy refuses it)", i);
+        if (major == 3 && c >= 0x80) {
+            /* one UTF-8 sequence: lead byte, then 1-3 continuation bytes */
+            size_t n, k;
+            uint32_t cp;
+            if (c >= 0xC2 && c <= 0xDF) n = 1, cp = c & 0x1F;
+            else if (c >= 0xE0 && c <= 0xEF) n = 2, cp = c & 0x0F;
+            else if (c >= 0xF0 && c <= 0xF4) n = 3, cp = c & 0x07;
+            else
+                return fail(err, errlen, "header is not valid UTF-8 at byte %zu (format version 3.0 is UTF-8)", i);
+            if (len - i - 1 < n)
+                return fail(err, errlen, "header is not valid UTF-8 at byte %zu (format version 3.0 is UTF-8)", i);
+            for (k = 1; k <= n; k++) {
+                if ((text[i + k] & 0xC0) != 0x80)
+                    return fail(err, errlen, "header is not valid UTF-8 at byte %zu (format version 3.0 is UTF-8)", i);
+                cp = cp << 6 | (text[i + k] & 0x3F);
+            }
+            if ((n == 2 && cp < 0x800) || (n == 3 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+                (cp >= 0xD800 && cp <= 0xDFFF))
+                return fail(err, errlen, "header is not valid UTF-8 at byte %zu (format version 3.0 is UTF-8)", i);
+            i += n;
+        }
+        chars++;
+    }
+    if (chars > NPY_HEADER_MAX)
+        return fail(err, errlen, "header of %zu characters is longer than the %d numpy.load accepts", chars,
+                    NPY_HEADER_MAX);
     return 0;
 }
 
@@ -309,7 +520,15 @@ static float read_elem(const unsigned char *p, size_t esize, bool swap)
 
 /* ---- npy_parse ------------------------------------------------------------ */
 
-int npy_parse(const unsigned char *buf, size_t len, Tensor **out, char *err, size_t errlen)
+/* The parser behind npy_parse and the reader. With prefix == false, buf is
+ * the whole file. With prefix == true, buf is only the bytes read so far:
+ * where the full parser would say "truncated", this returns 1 and sets *want
+ * to the number of bytes needed to go on; once the header is complete it
+ * returns 2 and *want is the size of the whole file. So a reader can stop at
+ * the first byte that cannot belong to a .npy file. file_size is the size
+ * of the whole file when known (a regular file), else UINT64_MAX. */
+static int parse_core(const unsigned char *buf, size_t len, bool prefix, uint64_t file_size,
+                      uint64_t *want, Shape *shape_out, Tensor **out, char *err, size_t errlen)
 {
     Header h;
     size_t header_start, header_len, data_start, avail, esize, i;
@@ -329,8 +548,13 @@ int npy_parse(const unsigned char *buf, size_t len, Tensor **out, char *err, siz
     if (!buf && len > 0) return fail(err, errlen, "no data");
 
     /* magic and version */
-    if (len < NPY_MAGIC_LEN || memcmp(buf, NPY_MAGIC, NPY_MAGIC_LEN) != 0)
+    if ((len > 0 && memcmp(buf, NPY_MAGIC, len < NPY_MAGIC_LEN ? len : NPY_MAGIC_LEN) != 0) ||
+        (!prefix && len < NPY_MAGIC_LEN))
         return fail(err, errlen, "not a .npy file (bad magic bytes)");
+    if (prefix && len < NPY_MAGIC_LEN + 2) {
+        *want = NPY_MAGIC_LEN + 2;
+        return 1;
+    }
     if (len < NPY_MAGIC_LEN + 2)
         return fail(err, errlen, "truncated header: the file ends inside the version bytes");
     major = buf[6];
@@ -341,12 +565,20 @@ int npy_parse(const unsigned char *buf, size_t len, Tensor **out, char *err, siz
                     major, minor);
     if (major == 1) {
         header_start = 10;
+        if (prefix && len < header_start) {
+            *want = header_start;
+            return 1;
+        }
         if (len < header_start)
             return fail(err, errlen, "truncated header: the file ends inside the header length");
         header_len = (size_t)buf[8] | (size_t)buf[9] << 8;
     } else {
         uint32_t hl;
         header_start = 12;
+        if (prefix && len < header_start) {
+            *want = header_start;
+            return 1;
+        }
         if (len < header_start)
             return fail(err, errlen, "truncated header: the file ends inside the header length");
         hl = (uint32_t)buf[8] | (uint32_t)buf[9] << 8 | (uint32_t)buf[10] << 16 |
@@ -355,6 +587,20 @@ int npy_parse(const unsigned char *buf, size_t len, Tensor **out, char *err, siz
             return fail(err, errlen, "truncated header: it claims %lu bytes", (unsigned long)hl);
         header_len = hl;
     }
+    /* numpy.load refuses headers longer than 10000 characters (its
+     * max_header_size) as unsafe to parse; so do we */
+    if (header_len > 4 * NPY_HEADER_MAX &&
+        (prefix ? file_size == UINT64_MAX || header_len <= file_size - header_start : header_len <= len - header_start))
+        return fail(err, errlen, "header of %zu bytes is longer than the %d characters numpy.load accepts",
+                    header_len, NPY_HEADER_MAX);
+    if (prefix && file_size != UINT64_MAX && header_len > file_size - header_start)
+        return fail(err, errlen,
+                    "truncated header: it claims %zu bytes but the file has only %llu after the preamble",
+                    header_len, (unsigned long long)(file_size - header_start));
+    if (prefix && header_len > len - header_start) {
+        *want = (uint64_t)header_start + header_len;
+        return 1;
+    }
     if (header_len > len - header_start)
         return fail(err, errlen,
                     "truncated header: it claims %zu bytes but the file has only %zu after the preamble",
@@ -362,13 +608,24 @@ int npy_parse(const unsigned char *buf, size_t len, Tensor **out, char *err, siz
 
     /* the dict */
     memset(&h, 0, sizeof h);
-    if (parse_header(buf + header_start, header_len, &h, err, errlen) != 0) return -1;
+    if (check_header_text(buf + header_start, header_len, major, err, errlen) != 0) return -1;
+    if (parse_header(buf + header_start, header_len, major, &h, err, errlen) != 0) return -1;
 
     /* dtype */
+    /* the spellings numpy.dtype() reads as float32 or float64: an optional byte
+     * order (< little, > big, = or | native) then f4, f8, f or d; or a name */
     order = h.descr[0];
-    if ((order == '<' || order == '>' || order == '=') && h.descr[1] == 'f' &&
-        (h.descr[2] == '4' || h.descr[2] == '8') && h.descr[3] == '\0') {
-        esize = h.descr[2] == '4' ? 4 : 8;
+    {
+        const char *code = (order == '<' || order == '>' || order == '=' || order == '|') ? h.descr + 1 : h.descr;
+        if (code == h.descr) order = '=';
+        if (strcmp(code, "f4") == 0 || strcmp(code, "f") == 0) esize = 4;
+        else if (strcmp(code, "f8") == 0 || strcmp(code, "d") == 0) esize = 8;
+        else if (code == h.descr && (strcmp(code, "float32") == 0 || strcmp(code, "single") == 0)) esize = 4;
+        else if (code == h.descr && (strcmp(code, "float64") == 0 || strcmp(code, "double") == 0 ||
+                                     strcmp(code, "float") == 0)) esize = 8;
+        else esize = 0;
+    }
+    if (esize) {
         dtype_name = esize == 4 ? "float32" : "float64";
     } else {
         return fail(err, errlen,
@@ -397,6 +654,31 @@ int npy_parse(const unsigned char *buf, size_t len, Tensor **out, char *err, siz
                     shape_buf);
     need = (uint64_t)numel * esize;
     data_start = header_start + header_len;
+    out_bytes = (uint64_t)numel * sizeof(float);
+    if (prefix) {
+        uint64_t have;
+        if (shape_out) {
+            shape_out->ndim = h.ndim;
+            for (k = 0; k < T_MAX_DIMS; k++) shape_out->dims[k] = k < h.ndim ? h.dims[k] : 0;
+        }
+        if (need > UINT64_MAX - data_start)
+            return fail(err, errlen, "shape %s has too many elements (the byte size overflows 64 bits)",
+                        shape_buf);
+        have = file_size == UINT64_MAX ? 0 : file_size - data_start;
+        if (file_size != UINT64_MAX && need > have)
+            return fail(err, errlen, "truncated data: shape %s needs %llu bytes of %s data, the file has %llu",
+                        shape_buf, (unsigned long long)need, dtype_name, (unsigned long long)have);
+        if (file_size != UINT64_MAX && need < have)
+            return fail(err, errlen,
+                        "extra bytes after the data: shape %s needs %llu bytes of %s data, the file has %llu",
+                        shape_buf, (unsigned long long)need, dtype_name, (unsigned long long)have);
+        if (out_bytes > (uint64_t)t_max_bytes())
+            return fail(err, errlen,
+                        "shape %s needs %llu bytes as float32, more than the limit of %zu bytes (set ATTN_MAX_BYTES to raise it)",
+                        shape_buf, (unsigned long long)out_bytes, t_max_bytes());
+        *want = data_start + need;
+        return 2;
+    }
     avail = len - data_start;
     if (need > (uint64_t)avail)
         return fail(err, errlen, "truncated data: shape %s needs %llu bytes of %s data, the file has %zu",
@@ -405,7 +687,6 @@ int npy_parse(const unsigned char *buf, size_t len, Tensor **out, char *err, siz
         return fail(err, errlen,
                     "extra bytes after the data: shape %s needs %llu bytes of %s data, the file has %zu",
                     shape_buf, (unsigned long long)need, dtype_name, avail);
-    out_bytes = (uint64_t)numel * sizeof(float);
     if (out_bytes > (uint64_t)t_max_bytes())
         return fail(err, errlen,
                     "shape %s needs %llu bytes as float32, more than the limit of %zu bytes (set ATTN_MAX_BYTES to raise it)",
@@ -444,83 +725,137 @@ int npy_parse(const unsigned char *buf, size_t len, Tensor **out, char *err, siz
     return 0;
 }
 
+int npy_parse(const unsigned char *buf, size_t len, Tensor **out, char *err, size_t errlen)
+{
+    return parse_core(buf, len, false, UINT64_MAX, NULL, NULL, out, err, errlen);
+}
+
 /* ---- npy_load -------------------------------------------------------------- */
 
 /* Largest file worth reading: float64 data of the largest tensor allowed,
  * plus room for any header. */
-static size_t file_limit(void)
+static uint64_t file_limit(void)
 {
-    size_t m = t_max_bytes();
-    if (m > (SIZE_MAX - ((size_t)1 << 20)) / 2) return SIZE_MAX;
-    return 2 * m + ((size_t)1 << 20);
+    return 2 * (uint64_t)t_max_bytes() + ((uint64_t)1 << 20);
 }
 
-/* Read the whole file into a malloc'd buffer. */
-static int read_file(const char *path, unsigned char **out, size_t *out_len, char *err, size_t errlen)
+/* Read until len >= want or the end of the file. 0, or an errno value. */
+static int read_upto(int fd, unsigned char **buf, size_t *cap, size_t *len, size_t want, bool *eof)
 {
-    FILE *f;
+    if (want > *cap) {
+        unsigned char *bigger = realloc(*buf, want);
+        if (!bigger) return ENOMEM;
+        *buf = bigger;
+        *cap = want;
+    }
+    while (*len < want) {
+        ssize_t n = read(fd, *buf + *len, want - *len);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return errno;
+        }
+        if (n == 0) {
+            *eof = true;
+            return 0;
+        }
+        *len += (size_t)n;
+    }
+    return 0;
+}
+
+/* Read a .npy file into a malloc'd buffer, stopping at the first byte that
+ * shows it cannot be one (a wrong magic string after 6 bytes, a bad version,
+ * header or dtype as soon as the header is in), so /dev/zero or a large file
+ * of something else is refused at once. Only regular files and pipes (a
+ * FIFO, `<(...)`, /dev/stdin from a pipe) are read: a device or terminal is
+ * refused, and a FIFO with no writer reads as empty instead of blocking. */
+static int read_file(const char *path, unsigned char **out, size_t *out_len, Shape *shape_only,
+                     char *err, size_t errlen)
+{
     struct stat st;
-    unsigned char *buf;
-    size_t cap, len = 0, limit = file_limit();
+    unsigned char *buf = NULL;
+    size_t cap = 0, len = 0, want = 16;
+    bool eof = false;
+    int fd, flags, e, rc;
+    uint64_t need;
 
     *out = NULL;
     *out_len = 0;
-    f = fopen(path, "rb");
-    if (!f) return fail(err, errlen, "cannot open the file: %s", strerror(errno));
-    cap = 4096;
-    if (fstat(fileno(f), &st) == 0) {
-        if (S_ISDIR(st.st_mode)) {
-            fclose(f);
-            return fail(err, errlen, "is a directory, not a .npy file");
+    fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0) {
+        e = errno;
+        {
+            struct stat lst;
+            if (e == ENOENT && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode))
+                return fail(err, errlen, "cannot open the file: it is a symbolic link to a file that does not exist");
         }
-        if (S_ISREG(st.st_mode) && st.st_size >= 0) {
-            if ((uint64_t)st.st_size > (uint64_t)limit) {
-                fclose(f);
-                return fail(err, errlen,
-                            "the file is %lld bytes, more than any tensor this program may load (set ATTN_MAX_BYTES to raise the limit)",
-                            (long long)st.st_size);
-            }
-            cap = (size_t)st.st_size + 1;  /* +1 so EOF is seen without growing */
-        }
+        if (e == ENXIO) return fail(err, errlen, "cannot open the file: it is a socket or a device with nothing behind it");
+        return fail(err, errlen, "cannot open the file: %s", strerror(e));
     }
-    buf = malloc(cap);
-    if (!buf) {
-        fclose(f);
-        return fail(err, errlen, "out of memory reading %zu bytes", cap);
+    if (fstat(fd, &st) != 0) {
+        e = errno;
+        close(fd);
+        return fail(err, errlen, "cannot read the file: %s", strerror(e));
     }
+    if (S_ISDIR(st.st_mode)) {
+        close(fd);
+        return fail(err, errlen, "is a directory, not a .npy file");
+    }
+    if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
+        close(fd);
+        return fail(err, errlen, "is a %s, not a .npy file (only regular files and pipes are read)",
+                    S_ISCHR(st.st_mode) ? "character device" : S_ISBLK(st.st_mode) ? "block device"
+                    : S_ISSOCK(st.st_mode) ? "socket" : "special file");
+    }
+    /* blocking reads from here on: a pipe with a writer waits for its data */
+    flags = fcntl(fd, F_GETFL);
+    if (flags != -1) fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+
     for (;;) {
-        size_t n;
-        if (len == cap) {
-            unsigned char *bigger;
-            size_t new_cap = cap > limit / 2 ? limit : cap * 2;
-            if (new_cap <= cap) {
-                free(buf);
-                fclose(f);
-                return fail(err, errlen,
-                            "the file is larger than any tensor this program may load (set ATTN_MAX_BYTES to raise the limit)");
-            }
-            bigger = realloc(buf, new_cap);
-            if (!bigger) {
-                free(buf);
-                fclose(f);
-                return fail(err, errlen, "out of memory reading %zu bytes", new_cap);
-            }
-            buf = bigger;
-            cap = new_cap;
+        e = read_upto(fd, &buf, &cap, &len, want, &eof);
+        if (e) break;
+        if (eof && len == 0) {
+            free(buf);
+            close(fd);
+            return fail(err, errlen, "not a .npy file (bad magic bytes): the file is empty");
         }
-        n = fread(buf + len, 1, cap - len, f);
-        len += n;
-        if (n == 0) {
-            if (ferror(f)) {
-                int e = errno;
+        rc = parse_core(buf, len, true, S_ISREG(st.st_mode) && st.st_size >= 0 ? (uint64_t)st.st_size : UINT64_MAX,
+                        &need, shape_only, NULL, err, errlen);
+        if (rc < 0) {
+            free(buf);
+            close(fd);
+            return -1;
+        }
+        if (eof) break;  /* it ends too soon: npy_parse names what is missing */
+        if (rc == 2 && shape_only) { /* npy_peek_shape: the header is all it wants */
+            free(buf);
+            close(fd);
+            return 0;
+        }
+        if (rc == 2) {
+            /* the header is complete: read the data and one byte more, to see
+             * trailing bytes without reading an endless stream to its end
+             * (a regular file: no more than it holds) */
+            uint64_t whole = need + 1;
+            if (S_ISREG(st.st_mode) && st.st_size >= 0 && (uint64_t)st.st_size + 1 < whole)
+                whole = (uint64_t)st.st_size + 1;
+            if (whole > file_limit() || whole > SIZE_MAX) {
                 free(buf);
-                fclose(f);
-                return fail(err, errlen, "cannot read the file: %s", strerror(e));
+                close(fd);
+                return fail(err, errlen, "the file is larger than any tensor this program may load (set ATTN_MAX_BYTES to raise the limit)");
             }
+            if (whole > len) e = read_upto(fd, &buf, &cap, &len, (size_t)whole, &eof);
             break;
         }
+        want = (size_t)need;  /* more of the preamble or the header (at most 40 kB) */
     }
-    fclose(f);
+    if (e) {
+        free(buf);
+        close(fd);
+        if (e == ENOMEM) return fail(err, errlen, "out of memory reading %zu bytes", want);
+        return fail(err, errlen, "cannot read the file: %s", strerror(e));
+    }
+    close(fd);
     *out = buf;
     *out_len = len;
     return 0;
@@ -535,11 +870,28 @@ Tensor *npy_load(const char *path)
     int rc;
 
     if (!path || !*path) t_error("npy_load: no file name given");
-    if (read_file(path, &buf, &len, err, sizeof err) != 0) t_error("%s: %s", path, err);
+    if (read_file(path, &buf, &len, NULL, err, sizeof err) != 0) t_error("%s: %s", path, err);
     rc = npy_parse(buf, len, &t, err, sizeof err);
     free(buf);  /* before t_error, which does not return */
     if (rc != 0) t_error("%s: %s", path, err);
     return t;
+}
+
+bool npy_peek_shape(const char *path, Shape *shape)
+{
+    char err[256];
+    unsigned char *buf = NULL;
+    size_t len = 0;
+    struct stat st;
+    Shape s;
+    memset(&s, 0, sizeof s);
+    s.ndim = -1;
+    /* only a regular file can be read twice */
+    if (!path || stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return false;
+    if (read_file(path, &buf, &len, &s, err, sizeof err) != 0 || s.ndim < 0) return false;
+    free(buf);
+    *shape = s;
+    return true;
 }
 
 /* ---- npy_save -------------------------------------------------------------- */
@@ -611,58 +963,48 @@ static int write_data(FILE *f, const Tensor *x)
 
 void npy_save(const char *path, const Tensor *x)
 {
-    char tmp[NPY_PATH_MAX + 32];
     unsigned char header[512];
     size_t header_size;
+    OutFile *o;
     FILE *f;
     int e;
 
     if (!path || !*path) t_error("npy_save: no file name given");
     if (!x) t_error("npy_save: cannot write '%s': the tensor is NULL", path);
-    if (strlen(path) >= NPY_PATH_MAX)
-        t_error("npy_save: the file name is too long (%zu characters, at most %d)", strlen(path),
-                NPY_PATH_MAX - 1);
     if (x->ndim < 0 || x->ndim > T_MAX_DIMS)
         t_error("npy_save: cannot write '%s': the tensor has %d dims", path, x->ndim);
     header_size = make_header(x, header, sizeof header);
     if (header_size == 0) t_error("npy_save: cannot write '%s': header too long", path);
 
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    f = fopen(tmp, "wb");
-    if (!f) {
-        e = errno;
-        t_error("npy_save: cannot write '%s': %s", path, strerror(e));
-    }
+    /* a temporary renamed into place, or a FIFO/device/stdout written through */
+    o = out_open(path);
+    f = out_stream(o);
     errno = 0;
     e = 0;
     if (fwrite(header, 1, header_size, f) != header_size) e = errno ? errno : EIO;
     if (!e) e = write_data(f, x);
-    if (!e && fflush(f) != 0) e = errno ? errno : EIO;
-    if (fclose(f) != 0 && !e) e = errno ? errno : EIO;
-    if (e) {
-        remove(tmp);
-        t_error("npy_save: cannot write '%s': %s", path, strerror(e));
-    }
-    if (rename(tmp, path) != 0) {
-        e = errno;
-        remove(tmp);
-        t_error("npy_save: cannot write '%s' (renaming the finished temporary file failed): %s",
-                path, strerror(e));
-    }
+    out_close(o, e);
 }
 
 void npy_save_in(const char *dir, const char *name, const Tensor *x)
 {
-    char path[NPY_PATH_MAX];
-    size_t dl, n;
+    char *path;
+    size_t dl;
     if (!dir || !*dir) t_error("npy_save_in: no directory given");
     if (!name || !*name) t_error("npy_save_in: no file name given");
     dl = strlen(dir);
-    n = (size_t)snprintf(path, sizeof path, "%s%s%s.npy", dir, dir[dl - 1] == '/' ? "" : "/", name);
-    if (n >= sizeof path)
-        t_error("npy_save_in: the path '%s/%s.npy' is too long (at most %d characters)", dir, name,
-                NPY_PATH_MAX - 1);
-    npy_save(path, x);
+    path = malloc(dl + strlen(name) + 6);
+    if (!path) t_error("npy_save_in: out of memory");
+    sprintf(path, "%s%s%s.npy", dir, dir[dl - 1] == '/' ? "" : "/", name);
+    {
+        /* npy_save may not return: keep the path where a leak checker finds it */
+        static char *current = NULL;
+        free(current);
+        current = path;
+        npy_save(path, x);
+        current = NULL;
+    }
+    free(path);
 }
 
 /* ---- files and directories ---------------------------------------------- */
@@ -670,49 +1012,12 @@ void npy_save_in(const char *dir, const char *name, const Tensor *x)
 bool npy_exists(const char *path)
 {
     struct stat st;
-    FILE *f;
     if (!path || !*path) return false;
-    if (stat(path, &st) != 0 || S_ISDIR(st.st_mode)) return false;
-    f = fopen(path, "rb");
-    if (!f) return false;
-    fclose(f);
-    return true;
-}
-
-static bool is_dir(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+    return lstat(path, &st) == 0 && !S_ISDIR(st.st_mode);
 }
 
 void npy_make_dir(const char *dir)
 {
-    char p[NPY_PATH_MAX];
-    size_t n;
-    char *s;
-
     if (!dir || !*dir) t_error("npy_make_dir: no directory name given");
-    n = strlen(dir);
-    if (n >= sizeof p)
-        t_error("npy_make_dir: the directory name is too long (%zu characters, at most %d)", n,
-                NPY_PATH_MAX - 1);
-    memcpy(p, dir, n + 1);
-    /* mkdir -p: make every prefix that ends at a '/', then the whole path. */
-    for (s = p + 1;; s++) {
-        if (*s == '/' || *s == '\0') {
-            char saved = *s;
-            *s = '\0';
-            if (mkdir(p, 0777) != 0) {
-                int e = errno;
-                if (!is_dir(p)) {
-                    if (e == EEXIST)
-                        t_error("npy_make_dir: cannot create directory '%s': '%s' exists and is not a directory",
-                                dir, p);
-                    t_error("npy_make_dir: cannot create directory '%s': %s", p, strerror(e));
-                }
-            }
-            *s = saved;
-            if (saved == '\0') break;
-        }
-    }
+    out_make_dir(dir);
 }

@@ -8,8 +8,15 @@
  * the problem: bad magic, truncated header or data, unsupported dtype (named),
  * negative or overflowing shapes, a shape bigger than the file, trailing bytes.
  *
- * Save: always '<f4', C order, version 1.0. Written to "<path>.tmp.<pid>" and
- * renamed into place, so a failed run never leaves a half-written file.
+ * Reading stops at the first byte that cannot belong to a .npy file (the
+ * magic string, version, header length, header or dtype), so /dev/zero or a
+ * large file of something else is refused at once; the header follows
+ * numpy.lib.format (at most 10000 characters, no NUL byte, UTF-8 in 3.0).
+ * Regular files and pipes are read; devices and terminals are refused.
+ *
+ * Save: always '<f4', C order, version 1.0, through out.h: a temporary file
+ * renamed into place (a failed run never leaves a half-written file), or
+ * written through to a FIFO, a device or standard output ("-").
  */
 #ifndef COMMON_NPY_H
 #define COMMON_NPY_H
@@ -25,9 +32,13 @@ int npy_parse(const unsigned char *buf, size_t len, Tensor **out,
 
 /* Load a file; any failure is t_error("<path>: <sentence>"). */
 Tensor *npy_load(const char *path);
+/* The shape in a regular file's header, without reading its data (for the
+ * memory estimate of a run); false when it cannot tell. */
+bool npy_peek_shape(const char *path, Shape *shape);
 /* Save x (any strides) as float32 C-order; failure is t_error. */
 void npy_save(const char *path, const Tensor *x);
-/* Does the file exist (and can be opened for reading)? */
+/* Is there something other than a directory at path (a file of any kind,
+ * even a dangling symbolic link)? */
 bool npy_exists(const char *path);
 /* mkdir -p for --dump DIR; failure is t_error. */
 void npy_make_dir(const char *dir);

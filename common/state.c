@@ -1,7 +1,18 @@
-/* state.c — load parameters from a folder of .npy files. */
+/* state.c — load parameters from a folder of .npy files.
+ *
+ * A file that is there must load: an optional bias that exists but cannot
+ * be read (no permission, a directory, a dangling symbolic link, not a .npy)
+ * is an error naming the cause, never quietly treated as absent. Only a name
+ * that does not exist at all in a readable folder counts as "no bias".
+ */
+#define _POSIX_C_SOURCE 200809L
+
 #include "state.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
 
 #include "error.h"
 #include "npy.h"
@@ -13,13 +24,29 @@ static const char *param_path(const char *dir, const char *name) {
     return path;
 }
 
+/* Is dir/name.npy absent (and nothing else wrong)? Any other problem with
+ * the folder or the name is an error sentence with its real cause. */
+static bool param_absent(const char *dir, const char *name, const char *path) {
+    struct stat st;
+    int e;
+    if (lstat(path, &st) == 0) return false;
+    e = errno;
+    if (stat(dir, &st) != 0) {
+        if (errno == ENOENT) t_error("weights folder '%s' has no %s.npy: the folder does not exist", dir, name);
+        t_error("weights folder '%s': %s", dir, strerror(errno));
+    }
+    if (!S_ISDIR(st.st_mode)) t_error("weights folder '%s' is not a directory", dir);
+    if (e == ENOENT) return true;
+    t_error("weights folder '%s': cannot open %s.npy: %s", dir, name, strerror(e));
+}
+
 Tensor *state_load(const char *dir, const char *name) {
     const char *path = param_path(dir, name);
-    if (!npy_exists(path)) t_error("weights folder '%s' has no %s.npy", dir, name);
+    if (param_absent(dir, name, path)) t_error("weights folder '%s' has no %s.npy", dir, name);
     return npy_load(path);
 }
 
 Tensor *state_load_optional(const char *dir, const char *name) {
     const char *path = param_path(dir, name);
-    return npy_exists(path) ? npy_load(path) : NULL;
+    return param_absent(dir, name, path) ? NULL : npy_load(path);
 }

@@ -9,9 +9,11 @@
 
 #include "tensor.h"
 
-/* dir/name.npy; a missing file is an error naming the folder and file. */
+/* dir/name.npy; a missing file is an error naming the folder and file, and
+ * any other problem (permission, a directory, a dangling link) names its cause. */
 Tensor *state_load(const char *dir, const char *name);
-/* dir/name.npy, or NULL when that file does not exist. */
+/* dir/name.npy, or NULL when no such name exists in the folder; a name that
+ * exists must load (an unreadable bias is an error, not "no bias"). */
 Tensor *state_load_optional(const char *dir, const char *name);
 
 #endif

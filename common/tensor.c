@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "budget.h"
 #include "error.h"
 #include "rng.h"
 
@@ -15,7 +16,10 @@
 
 typedef struct Block {
     struct Block *next;
-    double align_; /* payload starts 16 bytes in, aligned for any float use */
+    union {
+        double align_; /* payload starts 16 bytes in, aligned for any float use */
+        size_t bytes;  /* payload size, for the live/peak count */
+    } u;
 } Block;
 
 #define MAX_SCOPES 256
@@ -24,10 +28,12 @@ static Block *scope_marks[MAX_SCOPES];
 static int scope_count = 0;
 static int atexit_registered = 0;
 static size_t max_bytes = 0;
+static size_t live_bytes = 0, peak_bytes = 0, run_budget = 0;
 
 static void free_until(Block *mark) {
     while (alloc_head && alloc_head != mark) {
         Block *next = alloc_head->next;
+        live_bytes -= alloc_head->u.bytes;
         free(alloc_head);
         alloc_head = next;
     }
@@ -58,16 +64,16 @@ void t_scope_end_to(int depth) {
 
 size_t t_max_bytes(void) {
     if (max_bytes == 0) {
-        const char *env = getenv("ATTN_MAX_BYTES");
-        max_bytes = (size_t)4 << 30; /* 4 GiB */
-        if (env && *env) {
-            char *end = NULL;
-            double v = strtod(env, &end);
-            if (end && *end == '\0' && v >= 1.0 && v < 1e19) max_bytes = (size_t)v;
-        }
+        /* ATTN_MAX_BYTES, or half of this machine's memory (budget.h); a bad
+         * value is refused by the programs before they get here */
+        if (!budget_parse_bytes(getenv("ATTN_MAX_BYTES"), &max_bytes)) max_bytes = budget_default_bytes();
     }
     return max_bytes;
 }
+
+size_t t_live_bytes(void) { return live_bytes; }
+size_t t_peak_bytes(void) { return peak_bytes; }
+void t_set_run_budget(size_t bytes) { run_budget = bytes; }
 
 void t_set_max_bytes(size_t bytes) { max_bytes = bytes; }
 
@@ -89,6 +95,15 @@ void *t_alloc(size_t bytes) {
         human_bytes((double)t_max_bytes(), limit, sizeof limit);
         t_error("allocation of %s is more than the %s limit (ATTN_MAX_BYTES)", want, limit);
     }
+    if (run_budget && bytes > run_budget - (live_bytes < run_budget ? live_bytes : run_budget)) {
+        /* the chapter's estimate (budget.h) was too low: a sentence, not the OOM killer */
+        char want[32], held[32], limit[32];
+        human_bytes((double)bytes, want, sizeof want);
+        human_bytes((double)live_bytes, held, sizeof held);
+        human_bytes((double)run_budget, limit, sizeof limit);
+        t_error("allocating %s more (this run already holds %s) would pass the memory budget of %s "
+                "(ATTN_MAX_BYTES)", want, held, limit);
+    }
     if (!atexit_registered) {
         atexit(free_everything);
         atexit_registered = 1;
@@ -100,7 +115,10 @@ void *t_alloc(size_t bytes) {
         t_error("out of memory: could not allocate %s", want);
     }
     b->next = alloc_head;
+    b->u.bytes = bytes;
     alloc_head = b;
+    live_bytes += bytes;
+    if (live_bytes > peak_bytes) peak_bytes = live_bytes;
     return (void *)(b + 1);
 }
 

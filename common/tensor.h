@@ -64,9 +64,16 @@ int  t_scope_depth(void);           /* for tests that unwind after an error     
 void t_scope_end_to(int depth);     /* end scopes until depth is reached          */
 void *t_alloc(size_t bytes);        /* zeroed, owned by the current scope         */
 
-/* Largest single allocation allowed (default 4 GiB; env ATTN_MAX_BYTES). */
+/* Largest single allocation allowed: env ATTN_MAX_BYTES, else half of this
+ * machine's memory (budget.h). */
 size_t t_max_bytes(void);
 void   t_set_max_bytes(size_t bytes);
+/* Bytes held now, and the most held at once so far, by t_alloc. */
+size_t t_live_bytes(void);
+size_t t_peak_bytes(void);
+/* A program's memory budget for everything it holds at once (0 = none, the
+ * default): an allocation past it is an error sentence (budget.h sets it). */
+void   t_set_run_budget(size_t bytes);
 /* Error unless a tensor of this shape fits: "what: shape (..) needs X, ...". */
 void   t_check_fits(const char *what, Shape s);
 

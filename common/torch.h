@@ -25,5 +25,7 @@
 #include "narrate.h"
 #include "state.h"
 #include "heatmap.h"
+#include "budget.h"
+#include "out.h"
 
 #endif

@@ -53,6 +53,7 @@ int main(int argc, char **argv) {
     spec.defaults.d_out = 4;
     spec.defaults.heads = 2;
     Args args = cli_parse(&spec, argc, argv);
+    budget_check(0, &args); /* refuse a run past the memory or time budget */
     if (args.d_out % args.heads != 0) {
         fprintf(stderr, "chapter0: --d-out %lld is not a multiple of --heads %lld (each head gets "
                         "head_dim = d_out / n_heads features) (see --help)\n",

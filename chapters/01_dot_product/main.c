@@ -127,6 +127,7 @@ int main(int argc, char **argv) {
     spec.defaults.seq_len = SENTENCE_TOKENS;
     spec.defaults.d_k = SENTENCE_DIM;
     Args args = cli_parse(&spec, argc, argv);
+    budget_check(1, &args); /* refuse a run past the memory or time budget */
     if (args.q && (args.given & (CLI_SEQ_LEN | CLI_D_K))) {
         fprintf(stderr, "chapter1: --seq-len and --d-k size a random example; with --q, --k, --v the "
                         "files give the sizes (see --help)\n");

@@ -257,6 +257,7 @@ int main(int argc, char **argv) {
     spec.defaults.max_seq_len = 8;
     spec.defaults.causal = true;
     Args args = cli_parse(&spec, argc, argv);
+    budget_check(4, &args); /* refuse a run past the memory or time budget */
     narrate_set_quiet(args.quiet);
     t_manual_seed(args.seed);
 

@@ -50,6 +50,7 @@ int main(int argc, char **argv) {
                         CLI_OUTPUT,
                     defaults};
     Args args = cli_parse(&spec, argc, argv);
+    budget_check(7, &args); /* refuse a run past the memory or time budget */
     t_scope_begin();
     narrate_set_quiet(args.quiet);
     t_manual_seed(args.seed);

@@ -138,22 +138,66 @@ static const char *const STEP_WHY[ATTN_N_IMPLS] = {
      "wholly above the diagonal instead of computing and masking them."),
 };
 
-/* --dump DIR and --output FILE, written only after everything was computed. */
+/* --dump DIR and --output FILE, written only after everything was computed
+ * (and renamed into place only when the whole run has succeeded, out.h).
+ * output.npy first: the reference's weights may be skipped (see run). */
 static void write_outputs(const Args *args, const Tensor *weights, const Tensor *output) {
     if (args->dump) {
         npy_make_dir(args->dump);
-        if (weights) npy_save_in(args->dump, "attn_weights", weights); /* the reference's p_attn */
         npy_save_in(args->dump, "output", output);
+        if (weights) npy_save_in(args->dump, "attn_weights", weights); /* the reference's p_attn */
     }
     if (args->output) npy_save(args->output, output);
 }
 
 /* The chosen version once, for --output and --quiet: a version that refuses stops the
- * program here, with its sentence, before anything is narrated or written. */
+ * program here, with its sentence, before anything is narrated or written.
+ * A long run is computed one piece at a time, (batch, head) slice by slice and, when
+ * not causal, a block of queries at a time, with a progress line between pieces
+ * (budget.h: on a terminal only); Ctrl-C then leaves nothing behind (out.h). */
 static Tensor *run_chosen(AttnImpl impl, const Tensor *q, const Tensor *k, const Tensor *v, bool causal,
                           double *ms) {
     double t0 = stopwatch_seconds();
-    Tensor *out = fast_attention(impl, q, k, v, causal);
+    Tensor *out = NULL;
+    bool same_lead = q->ndim >= 2 && q->ndim == k->ndim && k->ndim == v->ndim;
+    int64_t slices = 1, T = t_size(q, -2);
+    for (int i = 0; same_lead && i + 2 < q->ndim; i++) {
+        same_lead = q->shape[i] == k->shape[i] && k->shape[i] == v->shape[i];
+        slices *= q->shape[i];
+    }
+    /* pieces of at least 64 queries, about 100 of them in all */
+    int64_t rows = causal ? T : (T * slices + 99) / 100;
+    if (rows < 64) rows = 64;
+    if (rows > T) rows = T;
+    if (!same_lead || budget_estimated_seconds() < 2 || slices * ((T + rows - 1) / rows) < 2) {
+        out = fast_attention(impl, q, k, v, causal);
+    } else {
+        Shape lead = t_shape(q);
+        lead.ndim -= 2;
+        Tensor *q3 = t_reshape(q, SHAPE(slices, T, t_size(q, -1)));        /* (slices, T, d_k) */
+        Tensor *k3 = t_reshape(k, SHAPE(slices, t_size(k, -2), t_size(k, -1)));
+        Tensor *v3 = t_reshape(v, SHAPE(slices, t_size(v, -2), t_size(v, -1)));
+        Tensor *o3 = t_zeros(SHAPE(slices, T, t_size(v, -1)));             /* (slices, T, d_v) */
+        double done = 0, total = (double)slices * (double)T;
+        budget_progress(0, total);
+        for (int64_t b = 0; b < slices; b++) {
+            for (int64_t i0 = 0; i0 < T; i0 += rows) {
+                int64_t i1 = i0 + rows < T ? i0 + rows : T;
+                t_scope_begin(); /* each piece's scratch is freed after it */
+                Tensor *piece = fast_attention(impl, t_slice(t_select(q3, 0, b), 0, i0, i1), t_select(k3, 0, b),
+                                               t_select(v3, 0, b), causal);
+                t_copy_(t_slice(t_select(o3, 0, b), 0, i0, i1), piece);
+                t_scope_end();
+                done += (double)(i1 - i0);
+                budget_progress(done, total);
+            }
+        }
+        budget_progress_end();
+        Shape os = t_shape(q);
+        os.dims[os.ndim - 1] = t_size(v, -1);
+        out = t_reshape(o3, os);
+        (void)lead;
+    }
     *ms = 1e3 * (stopwatch_seconds() - t0);
     return out;
 }
@@ -279,8 +323,17 @@ static void run(const Args *args) {
     Tensor *out = run_chosen(impl, q, k, v, causal, &ms);
     Tensor *weights = NULL;
     if (args->dump) { /* the weights exist only in the reference: chapters 2/4 compute them */
-        Tensor *mask = causal ? causal_mask(t_size(q, -2), 1) : NULL;
-        weights = masked_attention(q, k, v, mask).weights;
+        if (attention_score_bytes(q, k) <= (double)attention_scores_budget()) {
+            Tensor *mask = causal ? causal_mask(t_size(q, -2), 1) : NULL;
+            weights = masked_attention(q, k, v, mask).weights;
+        } else {
+            char want[32], budget[32];
+            human(attention_score_bytes(q, k), want, sizeof want);
+            human((double)attention_scores_budget(), budget, sizeof budget);
+            fprintf(stderr, "chapter8: note: --dump writes output.npy but not attn_weights.npy: the "
+                            "reference's weights would take %s, more than the %s this chapter allows for them\n",
+                    want, budget);
+        }
     }
 
     if (narrate_quiet()) {
@@ -321,6 +374,7 @@ int main(int argc, char **argv) {
     spec.defaults.causal = false;
     spec.defaults.impl = "flash";
     Args args = cli_parse(&spec, argc, argv);
+    budget_check(8, &args); /* refuse a run past the memory or time budget */
     narrate_set_quiet(args.quiet);
     t_manual_seed(args.seed);
     run(&args);

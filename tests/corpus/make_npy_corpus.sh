@@ -92,3 +92,21 @@ C="{'descr': '<f4', 'fortran_order': False, 'shape': "
 { header 1 "$C(1, 1, 1, 1, 1, 1, 1, 1, 1), }" 64; printf "$F1"; } > "$dir/bad_too_many_dims.npy"
 { header 1 "$C(2,), }" 64; printf "$F1$F2$F3"; } > "$dir/bad_trailing_bytes.npy"
 { header 1 "{'descr': '<f4', 'fortran_order': False}" 64; } > "$dir/bad_missing_shape.npy"
+
+# ---- the crafted headers of tests/fixtures/npy_headers.txt -----------------
+# (scripts/npy_header_cases.py records numpy.load's verdict for each): hdr_ok_*
+# must load and hdr_bad_* must be refused, as numpy decides. Data: zeros.
+cases=$(dirname "$0")/../fixtures/npy_headers.txt
+if [ -f "$cases" ]; then
+    while read -r verdict version nbytes hex name; do
+        if [ "$verdict" = accept ]; then out="$dir/valid_hdr_${name}_v$version.npy"
+        else out="$dir/bad_hdr_${name}_v$version.npy"; fi
+        hl=$((${#hex} / 2))
+        {
+            preamble "$version" "$hl"
+            echo "$hex" | awk 'BEGIN { for (i = 0; i < 16; i++) v[sprintf("%x", i)] = i }
+                { for (i = 1; i < length($0); i += 2) printf "%c", v[substr($0, i, 1)] * 16 + v[substr($0, i + 1, 1)] }'
+            head -c "$nbytes" /dev/zero
+        } > "$out"
+    done < "$cases"
+fi
