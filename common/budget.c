@@ -399,14 +399,14 @@ void budget_check(int chapter, const Args *a)
         double B = 1, T = (double)a->seq_len, S = T, dk = (double)a->d_k, dv = dk, L = 0;
         if (chapter == 4) {
             T = S = 6, dk = dv = 3;            /* the sentence */
-            L = (double)a->seq_len;           /* max_seq_len: the mask buffers */
+            L = (a->given & CLI_MAX_SEQ_LEN) ? (double)a->max_seq_len : 6; /* the mask buffers */
         }
         if (chapter == 1 && !(a->given & (CLI_SEQ_LEN | CLI_D_K))) T = S = 6, dk = dv = 3;
         if (a->q) {
             if (peek(a->q, &q)) B = lead(&q), T = dim_or(&q, 2, 1), dk = dim_or(&q, 1, 1);
             if (peek(a->k, &k)) S = dim_or(&k, 2, 1), B = B > lead(&k) ? B : lead(&k);
             if (peek(a->v, &v)) dv = dim_or(&v, 1, 1), B = B > lead(&v) ? B : lead(&v);
-            if (chapter == 4) L = (a->given & CLI_SEQ_LEN) ? (double)a->seq_len : T;
+            if (chapter == 4) L = (a->given & CLI_MAX_SEQ_LEN) ? (double)a->max_seq_len : T;
         }
         bytes += F4 * (8 * B * T * S + 4 * B * (T * dk + S * dk + S * dv + T * dv) + 8 * L * L);
         flops = 2 * B * T * S * (dk + dv) * 3;
@@ -424,6 +424,7 @@ void budget_check(int chapter, const Args *a)
             largest = F4 * 200 * T * (dk > 1024 ? dk : 1024);
         if (chapter == 4 && L * L > T * S) {
             what = "the max_seq_len x max_seq_len mask buffers";
+            flag = "--max-seq-len";
         } else {
             snprintf(what_buf, sizeof what_buf, "the (..., T, S) scores and weights, T = %.0f, S = %.0f", T, S);
             what = what_buf;
@@ -446,13 +447,20 @@ void budget_check(int chapter, const Args *a)
         }
         if (chapter == 0) H = (double)a->heads;
         dmax = din > dout ? din : dout;
+        /* chapters 5-7 build the causal mask for max_seq_len and slice it to T: --max-seq-len,
+         * else (with --input) --seq-len or T, else (the default run) 2 * T */
+        double L = 0;
+        if (chapter >= 5)
+            L = (a->given & CLI_MAX_SEQ_LEN) ? (double)a->max_seq_len
+                : a->input ? ((a->given & CLI_SEQ_LEN) ? (double)a->seq_len : T) : 2 * T;
         bytes += F4 * ((chapter == 3 ? 40 : 16) * B * H * T * T + 30 * B * T * dmax + 10 * din * dout +
-                       4 * dout * dout);
+                       4 * dout * dout + 8 * L * L);
         flops = 3 * (2 * B * T * T * dout * 2) + 8 * B * T * din * dout + 20 * B * H * T * T;
         seconds = (a->input ? 0 : B * T * din + 4 * din * dout) / RATE_RANDN;
         largest = F4 * B * H * T * T;
         if (F4 * B * T * dmax > largest) largest = F4 * B * T * dmax;
         if (F4 * din * dout > largest) largest = F4 * din * dout;
+        if (F4 * L * L > largest) largest = F4 * L * L;
         snprintf(what_buf, sizeof what_buf, "the (B, H, T, T) scores and weights, B = %.0f, H = %.0f, T = %.0f; "
                  "the (B, T, d) activations", B, H, T);
         what = what_buf;

@@ -329,12 +329,14 @@ expect_status 0 "chapter 7: bo.npy is optional"
 
 # ---- budgets ----------------------------------------------------------------------------------
 
-run "$BUILD/chapter4" --seq-len 32000 --quiet
-expect_runtime_error "this run " "chapter 4 at --seq-len 32000 refuses before it starts"
-expect_err_contains "lower --seq-len" "names the flag"
-ATTN_MAX_BYTES=8G run "$BUILD/chapter4" --seq-len 32000 --quiet
-expect_runtime_error "needs about 30.5 GiB of memory (the max_seq_len x max_seq_len mask buffers), more than the budget of 8.0 GiB (ATTN_MAX_BYTES); lower --seq-len, or raise ATTN_MAX_BYTES" "chapter 4 past the memory budget"
-ATTN_MAX_BYTES=2G run "$BUILD/chapter4" --seq-len 20000 --quiet
+run "$BUILD/chapter4" --max-seq-len 32000 --quiet
+expect_runtime_error "this run " "chapter 4 at --max-seq-len 32000 refuses before it starts"
+expect_err_contains "lower --max-seq-len" "names the flag"
+ATTN_MAX_BYTES=8G run "$BUILD/chapter4" --max-seq-len 32000 --quiet
+expect_runtime_error "needs about 30.5 GiB of memory (the max_seq_len x max_seq_len mask buffers), more than the budget of 8.0 GiB (ATTN_MAX_BYTES); lower --max-seq-len, or raise ATTN_MAX_BYTES" "chapter 4 past the memory budget"
+run "$BUILD/chapter7" --max-seq-len 60000 --seq-len 4 --quiet
+expect_runtime_error "60000" "chapter 7: a huge mask buffer refuses before it starts"
+ATTN_MAX_BYTES=2G run "$BUILD/chapter4" --max-seq-len 20000 --quiet
 expect_runtime_error "more than the budget of 2.0 GiB (ATTN_MAX_BYTES)" "ATTN_MAX_BYTES=2G"
 for v in abc 0 -5 1e400 12Q '' ' 5' 5x 0x10; do
     ATTN_MAX_BYTES=$v run "$C1" --quiet
@@ -368,7 +370,7 @@ expect_no_file "$TMP/d8/attn_weights.npy" "attn_weights.npy is skipped"
 
 # the estimate is an upper bound of what the run really held at once
 for cmd in "chapter1 --seq-len 700 --d-k 16 --quiet" "chapter2 --seq-len 60 --quiet" \
-           "chapter3 --batch 2 --seq-len 300 --d-in 32 --d-out 32 --quiet" "chapter4 --seq-len 1200 --quiet" \
+           "chapter3 --batch 2 --seq-len 300 --d-in 32 --d-out 32 --quiet" "chapter4 --max-seq-len 1200 --quiet" \
            "chapter5 --batch 2 --seq-len 200 --heads 4 --d-in 32 --d-out 64 --quiet" \
            "chapter6 --batch 2 --seq-len 200 --heads 4 --d-in 32 --d-out 64 --quiet" \
            "chapter7 --batch 2 --seq-len 200 --heads 4 --d-in 64 --d-out 64 --quiet" \
