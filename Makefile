@@ -300,7 +300,7 @@ help:
 	@echo "attention-in-c: make targets"
 	@echo "  make                build everything into $(BUILD)/"
 	@echo "  make chapterN       build and run chapter N (N = 0..10); ARGS='--help' passes flags"
-	@echo "  make test           run all tests; last line 'N passed, M failed'"
+	@echo "  make test           run all tests; last line 'N passed, M failed, K skipped'"
 	@echo "  make test-common    tests of common/ only"
 	@echo "  make test-chapterN  tests of chapter N only"
 	@echo "  make sanitize       all tests under ASan + UBSan"
