@@ -78,7 +78,7 @@ static void matmul_block(int64_t m, int64_t n, int64_t kdim, const float *restri
                          float *restrict packed);
 static void pack_keys(const float *restrict k, int64_t S, int64_t d_k, float *restrict kp);
 static void kernel_8x32(int64_t kdim, const float *restrict a, int64_t a_step, const float *restrict b, int64_t ldb,
-                        float *restrict c, int64_t ldc, bool accumulate);
+                        float *restrict c, int64_t ldc, bool accumulate, float *restrict col_max);
 
 /* ======================================================================== */
 /* 1. naive: the three PyTorch lines as loops                               */
@@ -339,21 +339,26 @@ typedef struct {
     float *acc;      /* (BLOCK_Q, d_v): the output so far, not divided             */
     float *m, *l;    /* (BLOCK_Q,): running max and sum per query                  */
     float *alpha;    /* (BLOCK_Q,): exp(m_old - m_new) of the last tile            */
+    float *m_tile;   /* (BLOCK_Q,): the max of the tile's scores per query         */
 } FlashWork;
 
 /* The online softmax step of one tile St (cols keys x BLOCK_Q queries). Key kr is
  * visible to query q when kr <= q + diag (causal, on the diagonal: diag = i0 - j0;
- * otherwise diag >= cols and every key is visible). For every query: the new max,
- * the factor alpha that shrinks what was summed against the old max, St = exp(St -
- * m_new) (0 where masked) and l = l · alpha + the column's sum. */
-static void flash_softmax_tile(float *restrict st, int64_t cols, int64_t diag, float *restrict m,
-                               float *restrict l, float *restrict alpha) {
-    float m_tile[BLOCK_Q];
-    for (int q = 0; q < BLOCK_Q; q++) m_tile[q] = -INFINITY;
-    for (int64_t kr = 0; kr < cols; kr++) { /* the tile's max per query, over its visible keys */
+ * otherwise diag >= cols and every key is visible), so a key row kr <= diag is seen
+ * by every query of the block and only the rows after it need the mask test. m_tile
+ * comes in holding the max of key rows 0 .. max_from - 1 (kernel_8x32 took it while
+ * the sums were still in registers); the rest is added here. For every query: the
+ * new max, the factor alpha that shrinks what was summed against the old max, St =
+ * exp(St - m_new) (0 where masked) and l = l · alpha + the column's sum. */
+static void flash_softmax_tile(float *restrict st, int64_t cols, int64_t diag, int64_t max_from,
+                               float *restrict m_tile, float *restrict m, float *restrict l, float *restrict alpha) {
+    for (int64_t kr = max_from; kr < cols; kr++) { /* the tile's max per query, over its visible keys */
         const float *restrict s = st + kr * BLOCK_Q;
         int64_t lo = kr - diag; /* queries q < lo do not see key kr */
-        for (int q = 0; q < BLOCK_Q; q++) m_tile[q] = q >= lo && s[q] > m_tile[q] ? s[q] : m_tile[q];
+        if (lo <= 0)
+            for (int q = 0; q < BLOCK_Q; q++) m_tile[q] = s[q] > m_tile[q] ? s[q] : m_tile[q];
+        else
+            for (int q = 0; q < BLOCK_Q; q++) m_tile[q] = q >= lo && s[q] > m_tile[q] ? s[q] : m_tile[q];
     }
     /* BEGIN BLANK flash_row_update level=2 hint="Each query (a column of the transposed tile) meets new scores: its running max may grow, so the old sum must shrink by the same factor before the tile's exponentials are added; keys the causal mask hides count as 0." helpers="exp_le0 for every exponential (its argument is never positive), m_tile, alpha and sum per query." torch="m_new = torch.maximum(m, s.max(-1).values); alpha = torch.exp(m - m_new); p = torch.exp(s - m_new[:, None]); l = l * alpha + p.sum(-1)" */
     float sum[BLOCK_Q];
@@ -366,10 +371,16 @@ static void flash_softmax_tile(float *restrict st, int64_t cols, int64_t diag, f
     for (int64_t kr = 0; kr < cols; kr++) { /* P = exp(S - m_new), and its sum per query */
         float *restrict s = st + kr * BLOCK_Q;
         int64_t lo = kr - diag;
-        for (int q = 0; q < BLOCK_Q; q++) {
-            s[q] = q >= lo ? exp_le0(s[q] - m[q]) : 0.0f; /* a key in the query's future: weight 0 */
-            sum[q] += s[q];
-        }
+        if (lo <= 0) /* every query sees key kr: no test in the loop */
+            for (int q = 0; q < BLOCK_Q; q++) {
+                s[q] = exp_le0(s[q] - m[q]);
+                sum[q] += s[q];
+            }
+        else
+            for (int q = 0; q < BLOCK_Q; q++) {
+                s[q] = q >= lo ? exp_le0(s[q] - m[q]) : 0.0f; /* a key in the query's future: weight 0 */
+                sum[q] += s[q];
+            }
     }
     for (int q = 0; q < BLOCK_Q; q++) l[q] = l[q] * alpha[q] + sum[q];
     /* END BLANK */
@@ -395,19 +406,27 @@ static void flash_block(const Problem *p, int64_t b, int64_t i0, const float *re
     int64_t s_end = p->causal ? i0 + rows : S;
     for (int64_t j0 = 0; j0 < s_end; j0 += BLOCK_K) {
         int64_t cols = s_end - j0 < BLOCK_K ? s_end - j0 : BLOCK_K;
-        /* St = K_j · Q_iᵀ   (cols, BLOCK_Q), 8 keys x 32 queries at a time */
+        int64_t diag = p->causal ? i0 - j0 : cols; /* key kr is visible to query r when kr <= r + diag */
+        /* St = K_j · Q_iᵀ   (cols, BLOCK_Q), 8 keys x 32 queries at a time. For the groups
+         * of 8 keys that every query sees (all, unless on the causal diagonal or past the
+         * last key) the kernel also takes the max per query, from its registers. */
+        int64_t fused = (diag + 1 < cols ? diag + 1 : cols) / MR * MR;
+        for (int64_t r = 0; r < BLOCK_Q; r++) w->m_tile[r] = -INFINITY;
         for (int64_t g = 0; g < cols; g += MR)
             for (int64_t q0 = 0; q0 < rows; q0 += NR)
                 kernel_8x32(d_k, kp + (j0 + g) * d_k, MR, w->qt + q0, BLOCK_Q, w->st + g * BLOCK_Q + q0, BLOCK_Q,
-                            false);
+                            false, g < fused ? w->m_tile + q0 : NULL);
         /* m, l, and P = exp(St - m) in place */
-        flash_softmax_tile(w->st, cols, p->causal ? i0 - j0 : cols, w->m, w->l, w->alpha);
-        /* O_i = O_i · alpha + P · V_j   (rows, d_v): St is Pᵀ, 8 queries side by side */
+        flash_softmax_tile(w->st, cols, diag, fused, w->m_tile, w->m, w->l, w->alpha);
+        /* O_i = O_i · alpha + P · V_j   (rows, d_v): St is Pᵀ, 8 queries side by side.
+         * alpha is exactly 1 when the max did not move (most tiles after the first). */
         for (int64_t r = 0; r < rows; r++)
-            for (int64_t c = 0; c < d_v; c++) w->acc[r * d_v + c] *= w->alpha[r];
+            if (w->alpha[r] != 1.0f)
+                for (int64_t c = 0; c < d_v; c++) w->acc[r * d_v + c] *= w->alpha[r];
         for (int64_t r0 = 0; r0 < rows; r0 += MR)
             for (int64_t c0 = 0; c0 < d_v32; c0 += NR)
-                kernel_8x32(cols, w->st + r0, BLOCK_Q, v + j0 * d_v + c0, d_v, w->acc + r0 * d_v + c0, d_v, true);
+                kernel_8x32(cols, w->st + r0, BLOCK_Q, v + j0 * d_v + c0, d_v, w->acc + r0 * d_v + c0, d_v, true,
+                            NULL);
         for (int64_t r = 0; r < rows && d_v32 < d_v; r++) /* the last d_v % 32 columns */
             for (int64_t kr = 0; kr < cols; kr++) {
                 float pr = w->st[kr * BLOCK_Q + r];
@@ -462,6 +481,7 @@ Tensor *attention_flash(const Tensor *query, const Tensor *key, const Tensor *va
         w[t].m = scratch_floats(BLOCK_Q);
         w[t].l = scratch_floats(BLOCK_Q);
         w[t].alpha = scratch_floats(BLOCK_Q);
+        w[t].m_tile = scratch_floats(BLOCK_Q);
     }
     if (!all_finite) { /* the exact path, row by row, for the slices that need it */
         float *kt = scratch_floats(p.d_k * p.S), *row = scratch_floats(p.S);
@@ -649,15 +669,21 @@ double attention_flops(const Tensor *query, const Tensor *key, const Tensor *val
  * weight is exactly 0 and skipping it changes nothing; otherwise online and flash
  * take the exact path. One pass over the inputs, O((T + S)·d), against O(T·S·d). */
 static float max_abs(const float *restrict x, int64_t n, bool *finite) {
-    float m = 0.0f;
-    int bad = 0;
+    /* On the bits: with the sign bit cleared, a float's bits as an unsigned integer
+     * order the same way as its value, and inf and NaN are the patterns from
+     * 0x7f800000 up. One integer max finds both, and the compiler vectorises it (a
+     * float max with a separate inf/NaN test stayed scalar). */
+    uint32_t m = 0;
     for (int64_t i = 0; i < n; i++) {
-        float a = fabsf(x[i]);
-        bad |= !(a <= FLT_MAX); /* inf or NaN */
-        m = a > m ? a : m;
+        uint32_t u;
+        memcpy(&u, &x[i], sizeof u);
+        u &= 0x7fffffffu; /* |x[i]| */
+        m = u > m ? u : m;
     }
-    if (bad) *finite = false;
-    return m;
+    if (m >= 0x7f800000u) *finite = false; /* inf or NaN */
+    float a;
+    memcpy(&a, &m, sizeof a);
+    return a;
 }
 
 static bool slice_is_finite(const Problem *p, int64_t b) {
@@ -806,7 +832,8 @@ static void transpose_keys(const float *restrict k, int64_t S, int64_t d_k, int6
 #define NOINLINE
 #endif
 NOINLINE static void kernel_8x32(int64_t kdim, const float *restrict a, int64_t a_step, const float *restrict b,
-                                 int64_t ldb, float *restrict c, int64_t ldc, bool accumulate) {
+                                 int64_t ldb, float *restrict c, int64_t ldc, bool accumulate,
+                                 float *restrict col_max) {
     float c0[NR], c1[NR], c2[NR], c3[NR], c4[NR], c5[NR], c6[NR], c7[NR];
     if (accumulate)
         for (int x = 0; x < NR; x++) {
@@ -832,6 +859,13 @@ NOINLINE static void kernel_8x32(int64_t kdim, const float *restrict a, int64_t 
         c[0 * ldc + x] = c0[x], c[1 * ldc + x] = c1[x], c[2 * ldc + x] = c2[x], c[3 * ldc + x] = c3[x];
         c[4 * ldc + x] = c4[x], c[5 * ldc + x] = c5[x], c[6 * ldc + x] = c6[x], c[7 * ldc + x] = c7[x];
     }
+    if (col_max) /* col_max[x] = max(col_max[x], c[0..7][x]), from the registers */
+        for (int x = 0; x < NR; x++) {
+            float m01 = c0[x] > c1[x] ? c0[x] : c1[x], m23 = c2[x] > c3[x] ? c2[x] : c3[x];
+            float m45 = c4[x] > c5[x] ? c4[x] : c5[x], m67 = c6[x] > c7[x] ? c6[x] : c7[x];
+            float m03 = m01 > m23 ? m01 : m23, m47 = m45 > m67 ? m45 : m67, m07 = m03 > m47 ? m03 : m47;
+            col_max[x] = m07 > col_max[x] ? m07 : col_max[x];
+        }
 }
 
 /* Rows i..i+7 of a (leading dim lda), columns 0..kdim-1, as kdim groups of 8. */
@@ -858,7 +892,7 @@ static void matmul_block(int64_t m, int64_t n, int64_t kdim, const float *restri
     for (; i + MR <= m && n_full > 0; i += MR) {
         pack_rows(a + i * lda, lda, kdim, packed);
         for (int64_t j = 0; j < n_full; j += NR)
-            kernel_8x32(kdim, packed, MR, b + j, ldb, c + i * ldc + j, ldc, accumulate);
+            kernel_8x32(kdim, packed, MR, b + j, ldb, c + i * ldc + j, ldc, accumulate, NULL);
     }
     for (int64_t r = 0; r < m; r++) { /* what the tiles left: rows i.., columns n_full.. */
         int64_t j0 = r < i ? n_full : 0;
