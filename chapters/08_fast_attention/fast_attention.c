@@ -332,8 +332,10 @@ Tensor *attention_online(const Tensor *query, const Tensor *key, const Tensor *v
  * queries side by side for each key), so nothing is repacked. The keys are packed
  * once per slice (8 keys side by side for each c, pack_keys). */
 
-/* What one thread needs, all O(tile). */
+/* What one thread needs: one slice's packed keys, O(S), and the rest O(tile). */
 typedef struct {
+    float *kp;       /* (S8, d_k): keys of slice kp_slice, 8 side by side (pack_keys) */
+    int64_t kp_slice;
     float *qt;       /* (d_k, BLOCK_Q): this block of queries, scaled, transposed  */
     float *st;       /* (BLOCK_K, BLOCK_Q): scores, then exp(s - m), transposed    */
     float *acc;      /* (BLOCK_Q, d_v): the output so far, not divided             */
@@ -397,8 +399,8 @@ static void flash_block(const Problem *p, int64_t b, int64_t i0, const float *re
     int64_t rows = p->T - i0 < BLOCK_Q ? p->T - i0 : BLOCK_Q;
 
     /* Q_iᵀ, scaled once: qt[c][r] = q[i0 + r][c] / √d_k, zero columns past the last query */
-    for (int64_t c = 0; c < d_k; c++)
-        for (int64_t r = 0; r < BLOCK_Q; r++) w->qt[c * BLOCK_Q + r] = r < rows ? q[(i0 + r) * d_k + c] * p->scale : 0.0f;
+    for (int64_t r = 0; r < BLOCK_Q; r++) /* along rows of q: it is read from memory in order */
+        for (int64_t c = 0; c < d_k; c++) w->qt[c * BLOCK_Q + r] = r < rows ? q[(i0 + r) * d_k + c] * p->scale : 0.0f;
     for (int64_t r = 0; r < BLOCK_Q; r++) w->m[r] = -INFINITY, w->l[r] = 0.0f;
     for (int64_t x = 0; x < BLOCK_Q * d_v; x++) w->acc[x] = 0.0f;
     /* causal: the last query of this block is i0 + rows - 1; key tiles after it lie
@@ -467,14 +469,15 @@ void attention_set_threads(int n) {
 Tensor *attention_flash(const Tensor *query, const Tensor *key, const Tensor *value, bool is_causal) {
     Problem p = setup("attention_flash", query, key, value, is_causal);
     int64_t S8 = (p.S + MR - 1) / MR * MR, blocks = (p.T + BLOCK_Q - 1) / BLOCK_Q;
-    /* all scratch before the loops: the packed keys of every slice, tiles per thread */
+    /* all scratch before the loops, per thread: the packed keys of one slice and the tiles */
     bool *finite = (bool *)t_alloc((size_t)(p.n > 0 ? p.n : 1) * sizeof(bool));
     bool all_finite = true;
     for (int64_t b = 0; b < p.n; b++) all_finite &= finite[b] = slice_is_finite(&p, b);
-    float *kp = scratch_floats(p.n * S8 * p.d_k);
     int n_threads = N_THREADS;
     FlashWork *w = (FlashWork *)t_alloc((size_t)n_threads * sizeof(FlashWork));
     for (int t = 0; t < n_threads; t++) {
+        w[t].kp = scratch_floats(S8 * p.d_k);
+        w[t].kp_slice = -1;
         w[t].qt = scratch_floats(p.d_k * BLOCK_Q);
         w[t].st = scratch_floats(BLOCK_K * BLOCK_Q);
         w[t].acc = scratch_floats(BLOCK_Q * p.d_v);
@@ -488,13 +491,16 @@ Tensor *attention_flash(const Tensor *query, const Tensor *key, const Tensor *va
         for (int64_t b = 0; b < p.n; b++)
             if (!finite[b]) online_slice(&p, b, true, kt, row);
     }
+    /* (slice, query block) items in order: a thread packs a slice's keys when its next
+     * item is from another slice than the last, so about once per slice and thread */
     PARALLEL_FOR
-    for (int64_t b = 0; b < p.n; b++)
-        if (finite[b]) pack_keys(p.k + p.k_at[b], p.S, p.d_k, kp + b * S8 * p.d_k);
-    PARALLEL_FOR
-    for (int64_t item = 0; item < p.n * blocks; item++)
-        if (finite[item / blocks])
-            flash_block(&p, item / blocks, item % blocks * BLOCK_Q, kp + item / blocks * S8 * p.d_k, &w[THREAD]);
+    for (int64_t item = 0; item < p.n * blocks; item++) {
+        int64_t b = item / blocks;
+        FlashWork *wt = &w[THREAD];
+        if (!finite[b]) continue;
+        if (wt->kp_slice != b) pack_keys(p.k + p.k_at[b], p.S, p.d_k, wt->kp), wt->kp_slice = b;
+        flash_block(&p, b, item % blocks * BLOCK_Q, wt->kp, wt);
+    }
     return p.output;
 }
 
