@@ -175,6 +175,27 @@ static void test_scopes_free_and_nest(void) {
     CHECK_EQ_INT(t_scope_depth(), d);
 }
 
+static void test_alloc_is_64_byte_aligned_and_zeroed(void) {
+    /* chapter 8's vector loads rely on it: every t_alloc block, of any size, starts
+     * on a cache line, and the live count is the bytes asked for */
+    t_scope_begin();
+    size_t live = t_live_bytes();
+    size_t sizes[] = {1, 3, 16, 17, 63, 64, 65, 1000, 4096, 200000, 3 << 20};
+    size_t total = 0;
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        unsigned char *p = (unsigned char *)t_alloc(sizes[i]);
+        CHECK_EQ_INT((int64_t)((uintptr_t)p % 64), 0);
+        CHECK(p[0] == 0 && p[sizes[i] - 1] == 0);
+        p[sizes[i] - 1] = 0xff; /* the whole block is writable (ASan/valgrind check the end) */
+        total += sizes[i];
+    }
+    CHECK_EQ_INT((int64_t)(t_live_bytes() - live), (int64_t)total);
+    Tensor *x = t_zeros(SHAPE(3, 5));
+    CHECK_EQ_INT((int64_t)((uintptr_t)t_data(x) % 64), 0);
+    t_scope_end();
+    CHECK_EQ_INT((int64_t)t_live_bytes(), (int64_t)live);
+}
+
 static void test_shape_str(void) {
     char b[T_SHAPE_STR];
     CHECK(strcmp(shape_str(SHAPE(3, 5, 10), b), "(3, 5, 10)") == 0);
@@ -415,6 +436,7 @@ int main(void) {
     RUN(test_copy_into_view);
     RUN(test_too_big_is_a_sentence);
     RUN(test_scopes_free_and_nest);
+    RUN(test_alloc_is_64_byte_aligned_and_zeroed);
     RUN(test_shape_str);
     RUN(test_matmul_2d);
     RUN(test_matmul_broadcast);

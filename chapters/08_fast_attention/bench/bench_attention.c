@@ -19,9 +19,9 @@
  * --impl naive at that size, which must refuse; and 5 times at the target size
  * (B1 H8 T1024 d64) to time the whole process.
  *
- * --torch FILE (make bench-torch) reads PyTorch eager's times written by
- * scripts/bench_torch.py in the same make run ("T causal ms" lines) and adds the
- * ratio to PyTorch to every row, and the targets of the chapter's issue.
+ * --torch FILE reads PyTorch times measured elsewhere, one "T causal ms" line
+ * each, and adds the ratio to PyTorch to every row (make bench-torch does not use
+ * it: it times PyTorch and C in one process, scripts/bench_torch.py).
  * --csv FILE writes the table for scripts/plot_ch08.py.
  *
  * Benchmarks print; nothing here is asserted by make test. Exit status 0 unless
