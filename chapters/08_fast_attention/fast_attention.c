@@ -392,7 +392,7 @@ static void flash_softmax_tile(float *restrict st, int64_t cols, int64_t diag, i
  * key/value tiles once, keeping per query a running max m, sum l and un-normalised
  * output acc; divide by l once at the end. */
 static void flash_block(const Problem *p, int64_t b, int64_t i0, const float *restrict kp, FlashWork *w) {
-    /* BEGIN BLANK flash_tiles level=3 hint="Flash attention for one block of queries: walk over the key tiles, keep a running max, sum and output per row, and divide only at the end; the causal case stops at the block's last query." helpers="kernel_8x32 for both products (scores as keys x queries, then P·V), flash_softmax_tile, BLOCK_Q and BLOCK_K." torch="for each key tile: s = q_blk @ k_tile.T; (m, l, acc) = online update(s, v_tile); output = acc / l" */
+    /* BEGIN BLANK flash_tiles level=3 hint="Flash attention for one block of queries: walk over the key tiles, keep a running max, sum and output per row, and divide only at the end; the causal case stops at the block's last query." helpers="kernel_8x32 for both products (scores as keys x queries, with col_max = m_tile for the groups of 8 keys that every query sees, then P·V), flash_softmax_tile (m_tile starts at -inf each tile), BLOCK_Q and BLOCK_K." torch="for each key tile: s = q_blk @ k_tile.T; (m, l, acc) = online update(s, v_tile); output = acc / l" */
     const float *restrict q = p->q + p->q_at[b], *restrict v = p->v + p->v_at[b];
     float *restrict out = p->out + b * p->T * p->d_v;
     int64_t S = p->S, d_k = p->d_k, d_v = p->d_v, d_v32 = d_v / NR * NR;
