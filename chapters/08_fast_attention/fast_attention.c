@@ -329,8 +329,9 @@ Tensor *attention_online(const Tensor *query, const Tensor *key, const Tensor *v
  * (BLOCK_K, BLOCK_Q). Then each query is a column, and the softmax bookkeeping (max,
  * exp, sum) runs along rows of 64 queries, element by element, with no reduction
  * inside a vector; and St is exactly the layout the kernel wants for P · V (8
- * queries side by side for each key), so nothing is repacked. The keys are packed
- * once per slice (8 keys side by side for each c, pack_keys). */
+ * queries side by side for each key), so nothing is repacked. A thread packs a
+ * slice's keys once, when it starts on that slice (8 keys side by side for each c,
+ * pack_keys). */
 
 /* What one thread needs: one slice's packed keys, O(S), and the rest O(tile). */
 typedef struct {
