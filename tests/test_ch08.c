@@ -222,6 +222,29 @@ static void test_one_key_gives_its_value_exactly(void) {
     }
 }
 
+static void test_flash_tile_max_skips_padding_and_future_keys(void) {
+    /* flash takes a tile's max from its register kernel only for groups of 8 keys that
+     * every query sees. Two groups must not count, and both would push the max far above
+     * the real scores, so exp(s - max) would underflow and the weights come out wrong:
+     * the zero keys that pad S = 77 up to 80 (score 0, while every real score is below
+     * -175), and, causal, the keys after a query (query 0 sees -283, key 76 scores
+     * -175). Here score(i, j) = (2·j - 400) / √2 for every query i, so query i's
+     * weights are the softmax over keys 0..i (causal) or 0..76 of √2·j. */
+    int64_t T = 77;
+    Tensor *q = t_zeros(SHAPE(1, T, 2)), *k = t_zeros(SHAPE(1, T, 2)), *v = t_zeros(SHAPE(1, T, 2));
+    for (int64_t j = 0; j < T; j++) {
+        t_set(q, 1.0f, 0, j, 0);
+        t_set(k, 2.0f * (float)j - 400.0f, 0, j, 0);
+        t_set(v, (float)j, 0, j, 0); /* output[i][0] = the weighted mean of key positions */
+        t_set(v, 1.0f, 0, j, 1);     /* output[i][1] = the weights' sum, 1 */
+    }
+    for (int causal = 0; causal < 2; causal++) {
+        Tensor *want = reference(q, k, v, causal), *out = attention_flash(q, k, v, causal);
+        CHECK_MSG(t_allclose(out, want, 1e-4, 1e-4), "flash%s: max |out - want| = %g", causal ? " (causal)" : "",
+                  t_max_abs_diff(out, want));
+    }
+}
+
 static void test_causal_future_does_not_leak(void) {
     /* change key and value after position 40: causal outputs 0..40 stay the same, bit for bit */
     t_manual_seed(84);
@@ -401,6 +424,7 @@ int main(void) {
     RUN(test_non_finite_inputs_follow_pytorch);
     RUN(test_online_row_update_non_finite);
     RUN(test_one_key_gives_its_value_exactly);
+    RUN(test_flash_tile_max_skips_padding_and_future_keys);
     RUN(test_causal_future_does_not_leak);
     RUN(test_same_result_every_call);
     RUN(test_flash_same_bits_on_one_and_two_threads);
