@@ -16,8 +16,8 @@
 
 /* The payload starts on a multiple of T_ALIGN = 64 bytes, a cache line and one
  * 16-float vector: a vector load of a row that starts there never straddles two
- * lines. malloc alone guarantees 16, and chapter 8's flash ran at half speed or
- * full speed depending on where malloc happened to put its inputs. The block's
+ * lines. malloc alone guarantees 16, and chapter 8's flash ran fast or slow
+ * depending on where malloc happened to put its inputs. The block's
  * header sits just before the payload and remembers where calloc's memory starts. */
 #define T_ALIGN 64
 typedef struct Block {
