@@ -70,7 +70,7 @@ static void check_scores_budget(const char *op, const Problem *p);
 static float *scratch_floats(int64_t n);
 static bool slice_is_finite(const Problem *p, int64_t b);
 static inline float fast_expf(float x);
-static inline float exp_le0(float x);
+static inline float exp2_le0(float x);
 static void masked_softmax_row(float *restrict row, int64_t S, int64_t query);
 static void transpose_keys(const float *restrict k, int64_t S, int64_t d_k, int64_t width, float *restrict kt);
 static void matmul_block(int64_t m, int64_t n, int64_t kdim, const float *restrict a, int64_t lda,
@@ -338,10 +338,11 @@ typedef struct {
     float *kp;       /* (S8, d_k): keys of slice kp_slice, 8 side by side (pack_keys) */
     int64_t kp_slice;
     float *qt;       /* (d_k, BLOCK_Q): this block of queries, scaled, transposed  */
-    float *st;       /* (BLOCK_K, BLOCK_Q): scores, then exp(s - m), transposed    */
+                     /* (by log2(e) / √d_k: the scores are in base 2, exp2_le0)  */
+    float *st;       /* (BLOCK_K, BLOCK_Q): scores, then 2^(s - m), transposed     */
     float *acc;      /* (BLOCK_Q, d_v): the output so far, not divided             */
     float *m, *l;    /* (BLOCK_Q,): running max and sum per query                  */
-    float *alpha;    /* (BLOCK_Q,): exp(m_old - m_new) of the last tile            */
+    float *alpha;    /* (BLOCK_Q,): 2^(m_old - m_new) of the last tile             */
     float *m_tile;   /* (BLOCK_Q,): the max of the tile's scores per query         */
 } FlashWork;
 
@@ -352,7 +353,9 @@ typedef struct {
  * comes in holding the max of key rows 0 .. max_from - 1 (kernel_8x32 took it while
  * the sums were still in registers); the rest is added here. For every query: the
  * new max, the factor alpha that shrinks what was summed against the old max, St =
- * exp(St - m_new) (0 where masked) and l = l · alpha + the column's sum. */
+ * 2^(St - m_new) (0 where masked) and l = l · alpha + the column's sum. The scores
+ * are in base 2 (q was scaled by log2 e), so 2^(St - m_new) is exp(s - max) of the
+ * plain scores s, and m, m_tile and m_new are the base-2 maxima. */
 static void flash_softmax_tile(float *restrict st, int64_t cols, int64_t diag, int64_t max_from,
                                float *restrict m_tile, float *restrict m, float *restrict l, float *restrict alpha) {
     for (int64_t kr = max_from; kr < cols; kr++) { /* the tile's max per query, over its visible keys */
@@ -363,25 +366,25 @@ static void flash_softmax_tile(float *restrict st, int64_t cols, int64_t diag, i
         else
             for (int q = 0; q < BLOCK_Q; q++) m_tile[q] = q >= lo && s[q] > m_tile[q] ? s[q] : m_tile[q];
     }
-    /* BEGIN BLANK flash_row_update level=2 hint="Each query (a column of the transposed tile) meets new scores: its running max may grow, so the old sum must shrink by the same factor before the tile's exponentials are added; keys the causal mask hides count as 0." helpers="exp_le0 for every exponential (its argument is never positive), m_tile, alpha and sum per query." torch="m_new = torch.maximum(m, s.max(-1).values); alpha = torch.exp(m - m_new); p = torch.exp(s - m_new[:, None]); l = l * alpha + p.sum(-1)" */
+    /* BEGIN BLANK flash_row_update level=2 hint="Each query (a column of the transposed tile) meets new scores: its running max may grow, so the old sum must shrink by the same factor before the tile's exponentials are added; keys the causal mask hides count as 0." helpers="exp2_le0 for every exponential (the scores are in base 2, and its argument is never positive), m_tile, alpha and sum per query." torch="m_new = torch.maximum(m, s.max(-1).values); alpha = torch.exp2(m - m_new); p = torch.exp2(s - m_new[:, None]); l = l * alpha + p.sum(-1)" */
     float sum[BLOCK_Q];
     for (int q = 0; q < BLOCK_Q; q++) {
         float m_new = m_tile[q] > m[q] ? m_tile[q] : m[q];
         sum[q] = 0.0f;
-        alpha[q] = exp_le0(m[q] - m_new); /* exp(m_old - m_new); 0 on the first tile */
+        alpha[q] = exp2_le0(m[q] - m_new); /* 2^(m_old - m_new); 0 on the first tile */
         m[q] = m_new;
     }
-    for (int64_t kr = 0; kr < cols; kr++) { /* P = exp(S - m_new), and its sum per query */
+    for (int64_t kr = 0; kr < cols; kr++) { /* P = 2^(S - m_new), and its sum per query */
         float *restrict s = st + kr * BLOCK_Q;
         int64_t lo = kr - diag;
         if (lo <= 0) /* every query sees key kr: no test in the loop */
             for (int q = 0; q < BLOCK_Q; q++) {
-                s[q] = exp_le0(s[q] - m[q]);
+                s[q] = exp2_le0(s[q] - m[q]);
                 sum[q] += s[q];
             }
         else
             for (int q = 0; q < BLOCK_Q; q++) {
-                s[q] = q >= lo ? exp_le0(s[q] - m[q]) : 0.0f; /* a key in the query's future: weight 0 */
+                s[q] = q >= lo ? exp2_le0(s[q] - m[q]) : 0.0f; /* a key in the query's future: weight 0 */
                 sum[q] += s[q];
             }
     }
@@ -399,9 +402,11 @@ static void flash_block(const Problem *p, int64_t b, int64_t i0, const float *re
     int64_t S = p->S, d_k = p->d_k, d_v = p->d_v, d_v32 = d_v / NR * NR;
     int64_t rows = p->T - i0 < BLOCK_Q ? p->T - i0 : BLOCK_Q;
 
-    /* Q_iᵀ, scaled once: qt[c][r] = q[i0 + r][c] / √d_k, zero columns past the last query */
+    /* Q_iᵀ, scaled once: qt[c][r] = q[i0 + r][c] · log2(e) / √d_k, zero columns past the
+     * last query. With log2(e) in, the scores come out in base 2: exp(s) = 2^(s·log2 e). */
+    float scale2 = p->scale * 1.44269504088896341f;
     for (int64_t r = 0; r < BLOCK_Q; r++) /* along rows of q: it is read from memory in order */
-        for (int64_t c = 0; c < d_k; c++) w->qt[c * BLOCK_Q + r] = r < rows ? q[(i0 + r) * d_k + c] * p->scale : 0.0f;
+        for (int64_t c = 0; c < d_k; c++) w->qt[c * BLOCK_Q + r] = r < rows ? q[(i0 + r) * d_k + c] * scale2 : 0.0f;
     for (int64_t r = 0; r < BLOCK_Q; r++) w->m[r] = -INFINITY, w->l[r] = 0.0f;
     for (int64_t x = 0; x < BLOCK_Q * d_v; x++) w->acc[x] = 0.0f;
     /* causal: the last query of this block is i0 + rows - 1; key tiles after it lie
@@ -419,7 +424,7 @@ static void flash_block(const Problem *p, int64_t b, int64_t i0, const float *re
             for (int64_t q0 = 0; q0 < rows; q0 += NR)
                 kernel_8x32(d_k, kp + (j0 + g) * d_k, MR, w->qt + q0, BLOCK_Q, w->st + g * BLOCK_Q + q0, BLOCK_Q,
                             false, g < fused ? w->m_tile + q0 : NULL);
-        /* m, l, and P = exp(St - m) in place */
+        /* m, l, and P = 2^(St - m) in place */
         flash_softmax_tile(w->st, cols, diag, fused, w->m_tile, w->m, w->l, w->alpha);
         /* O_i = O_i · alpha + P · V_j   (rows, d_v): St is Pᵀ, 8 queries side by side.
          * alpha is exactly 1 when the max did not move (most tiles after the first). */
@@ -672,7 +677,8 @@ double attention_flops(const Tensor *query, const Tensor *key, const Tensor *val
 }
 
 /* Whether every q, k and v value of slice b is finite and no score can overflow:
- * |score| <= scale · d_k · max|q| · max|k|. Then every score is finite, a masked key's
+ * |score| <= scale · d_k · max|q| · max|k| < FLT_MAX / 2 (flash's base-2 scores are
+ * log2(e) = 1.44 times that, still finite). Then every score is finite, a masked key's
  * weight is exactly 0 and skipping it changes nothing; otherwise online and flash
  * take the exact path. One pass over the inputs, O((T + S)·d), against O(T·S·d). */
 static float max_abs(const float *restrict x, int64_t n, bool *finite) {
@@ -730,29 +736,34 @@ static inline float fast_expf(float x) {
 
 float attn_exp(float x) { return fast_expf(x); }
 
-/* flash's exp: its arguments are s - m_new <= 0 (or -inf for the first tile's alpha),
- * never NaN (the exact path takes those slices). So no upper clamp and no NaN care,
- * and below -87 it returns exp(-87) = 1.6e-38 instead of 0: next to a row sum >= 1
- * that is nothing, and the masked keys are set to 0 apart. Two operations fewer per
- * score than fast_expf, in the loop that limits flash. */
-static inline float exp_le0(float x) {
-    const float magic = 12582912.0f;
-    float xc = x < -87.0f ? -87.0f : x;
-    float t = fmaf(xc, 1.44269504088896341f, magic);
-    float n = t - magic;
-    float r = fmaf(n, -0.693359375f, xc);
-    r = fmaf(n, 2.12194440e-4f, r);
-    float poly = 1.9875691500e-4f;
-    poly = fmaf(poly, r, 1.3981999507e-3f);
-    poly = fmaf(poly, r, 8.3334519073e-3f);
-    poly = fmaf(poly, r, 4.1665795894e-2f);
-    poly = fmaf(poly, r, 1.6666665459e-1f);
-    poly = fmaf(poly, r, 5.0000001201e-1f);
-    float er = fmaf(poly, r * r, r) + 1.0f;
+/* flash's exp, in base 2: 2^x for x <= 0. flash scales q by log2(e) / √d_k, so its
+ * scores are s·log2(e) and exp(s - m) = 2^(s·log2 e - m·log2 e): the multiply by
+ * log2(e) is done once per query instead of once per score, and 2^x needs no
+ * reduction by ln 2 (x = n + f, n = round(x), |f| <= 1/2, 2^f by a degree-6
+ * polynomial, Cephes' exp2f). FlashAttention-2 does the same (exp2f of
+ * x·scale·log2 e - max·scale·log2 e). Its arguments are s - m_new <= 0 (or -inf for
+ * the first tile's alpha), never NaN (the exact path takes those slices), so no upper
+ * clamp and no NaN care, and below -126 it returns 2^-126 = 1.2e-38 instead of 0:
+ * next to a row sum >= 1 that is nothing, and the masked keys are set to 0 apart.
+ * About 13 operations per score against 17 for fast_expf, in the loop that limits
+ * flash. */
+static inline float exp2_le0(float x) {
+    const float magic = 12582912.0f;                    /* 1.5 · 2^23: adding it rounds to an integer */
+    float xc = x < -126.0f ? -126.0f : x;               /* keep 2^n a normal float */
+    float t = xc + magic;
+    float n = t - magic;                                /* n = round(x) */
+    float f = xc - n;                                   /* |f| <= 1/2 */
+    float poly = 1.535336188319500e-4f;
+    poly = fmaf(poly, f, 1.339887440266574e-3f);
+    poly = fmaf(poly, f, 9.618437357674640e-3f);
+    poly = fmaf(poly, f, 5.550332471162809e-2f);
+    poly = fmaf(poly, f, 2.402264791363012e-1f);
+    poly = fmaf(poly, f, 6.931472028550421e-1f);
+    float e = fmaf(poly, f, 1.0f);                      /* 2^f */
     union { float f; uint32_t u; } bits_t, two_n;
     bits_t.f = t;
-    two_n.u = (bits_t.u - 0x4B400000u + 127u) << 23;
-    return er * two_n.f;
+    two_n.u = (bits_t.u - 0x4B400000u + 127u) << 23;    /* 2^n */
+    return e * two_n.f;
 }
 
 /* max(x[0..n)). A loop `m = x[j] > m ? x[j] : m` is one long chain the compiler may
