@@ -64,6 +64,7 @@ import time  # noqa: E402
 
 FULL_TS = [256, 512, 1024, 2048, 4096]
 QUICK_TS = [256, 1024, 4096]
+TARGET_TS = (1024, 4096)  # where the sgemm target is checked
 HEADS, HEAD_DIM = 8, 64
 C_IMPLS = ["naive", "reordered", "tiled", "online", "flash"]
 M_TRIM_THRESHOLD, M_MMAP_THRESHOLD, M_MMAP_MAX = -1, -3, -4
@@ -298,6 +299,7 @@ def main():
 
     ceiling = [lib.bench_fma_peak(1.0)]
     sgemm, sgemm_first = [], []
+    flash3 = {}  # T -> per round, flash's fastest of three calls in a row (not causal, tuned)
 
     def measure_sgemm():
         # three calls back to back; the round's sample is the fastest (the first call after
@@ -386,8 +388,14 @@ def main():
                     run.append(c)
                     results[(c.name, causal, T)] = {"cpu": [], "wall": [], "cpu_t": [], "wall_t": [],
                                                     "diff": diff, "ok": ok}
+                flash = next((c for c in run if c.name == "flash"), None)
                 for r in range(rounds):
+                    alloc.set(True)
                     measure_sgemm()
+                    if flash and not causal and T in TARGET_TS:
+                        # flash timed the way sgemm is, right after it: three calls in a row, the
+                        # fastest counts. The single calls below are timed like every contender.
+                        flash3.setdefault(T, []).append(min(flash.run(False, None)[0] for _ in range(3)))
                     ceiling.append(lib.bench_fma_peak(0.1))
                     for tuned in (False, True):
                         alloc.set(tuned)
@@ -429,7 +437,7 @@ def main():
         say("NOTE: %s T=%d causal=%d ran at %.1f GFLOP/s, above the measured ceiling: the ceiling is wrong"
             % (n, T, c, g))
 
-    summary(results, Ts, peak, sg, statistics.median(sgemm_first), rss)
+    summary(results, Ts, peak, sg, statistics.median(sgemm_first), rss, flash3)
     say("load average at the end: %s" % load_avg())
     if args.csv:
         write_csv(args.csv, results, Ts)
@@ -484,27 +492,30 @@ def memory_runs(chapter8):
     return out
 
 
-def summary(results, Ts, peak, sg, sg_first, rss):
+def summary(results, Ts, peak, sg, sg_first, rss, flash3):
     def get(name, causal, T, key="ms"):
         r = results.get((name, causal, T), {})
         return r.get(key)
 
     say()
     say("Targets (one thread unless said, B1 H8 d64; medians of this run):")
-    for T in (1024, 4096):
+    for T in TARGET_TS:
         if T not in Ts:
             continue
         g, ms, ms_t = get("flash", False, T, "gflops"), get("flash", False, T, "ms"), get("flash", False, T, "ms_t")
-        if g and ms_t:
-            # sgemm's rate is the best of three calls in a row (its first call of a round is
-            # much slower), and it runs with the allocator as the last half-round left it,
-            # tuned. So flash's tuned-allocator median is the figure held against it; the
-            # default-allocator one (after malloc_trim, each call pages its buffers in
-            # again) is printed beside it, against sgemm's first call of each round.
+        if g and ms_t and flash3.get(T):
+            # Like with like: sgemm's rate is the fastest of three calls in a row, median over
+            # the rounds, with the allocator tuned; flash's target figure is measured the same
+            # way, right after sgemm in each round. Its single calls (median of one call a
+            # round, after the other contenders ran) and its default-allocator rate (after
+            # malloc_trim each call pages its buffers in again, against sgemm's first call of
+            # each round) are printed beside it.
+            g3 = g * ms / (1e3 * statistics.median(flash3[T]))
             g_t = g * ms / ms_t
-            say("  flash at T=%d, not causal, tuned allocator: %.1f GFLOP/s = %.2fx sgemm's %.1f (target >= 0.85x: "
-                "%s), %.0f%% of the FMA ceiling; default allocator: %.1f GFLOP/s = %.2fx sgemm's first call (%.1f)"
-                % (T, g_t, g_t / sg, sg, "met" if g_t >= 0.85 * sg else "NOT MET", pct(g_t, peak), g,
+            say("  flash at T=%d, not causal, tuned allocator, fastest of 3 calls in a row (as sgemm): %.1f GFLOP/s ="
+                " %.2fx sgemm's %.1f (target >= 0.85x: %s), %.0f%% of the FMA ceiling; one call a round: %.1f"
+                " GFLOP/s = %.2fx; default allocator: %.1f GFLOP/s = %.2fx sgemm's first call (%.1f)"
+                % (T, g3, g3 / sg, sg, "met" if g3 >= 0.85 * sg else "NOT MET", pct(g3, peak), g_t, g_t / sg, g,
                    g / sg_first if sg_first else 0.0, sg_first or 0.0))
     for T in (1024, 4096):
         if T not in Ts:

@@ -164,6 +164,8 @@ static void test_every_version_matches_chapters_2_and_4_on_random_shapes(void) {
         {SHAPE(1, 300, 64), SHAPE(1, 300, 64), SHAPE(1, 300, 64), true},    /* two key tiles, d = 64 */
         {SHAPE(1, 1, 520, 16), SHAPE(1, 1, 520, 16), SHAPE(1, 1, 520, 16), true}, /* three key tiles */
         {SHAPE(2, 2, 2, 9, 8), SHAPE(2, 2, 2, 9, 8), SHAPE(2, 2, 2, 9, 2), true}, /* three batch dims */
+        {SHAPE(2, 777, 24), SHAPE(2, 777, 24), SHAPE(2, 777, 40), true},   /* flash: strips of 4 blocks, the last short */
+        {SHAPE(1, 600, 16), SHAPE(1, 300, 16), SHAPE(1, 300, 16), false},  /* T > S over several strips */
         {SHAPE(2, 5, 16), SHAPE(2, 70, 16), SHAPE(2, 70, 9), false},        /* T < S */
         {SHAPE(1, 100, 8), SHAPE(1, 3, 8), SHAPE(1, 3, 32), false},         /* T > S */
         {SHAPE(2, 70, 64), SHAPE(2, 257, 64), SHAPE(2, 257, 64), false},    /* S one past a key tile */

@@ -39,6 +39,11 @@
  * bookkeeping (max, rescale) over more keys than 64 would. */
 #define BLOCK_Q 64
 #define BLOCK_K 256
+/* flash walks the key/value tiles once for STRIP query blocks together: each tile of
+ * packed keys and values (64 + 64 KiB) is used STRIP times while it sits in L2,
+ * instead of once per block from farther away (at T = 4096 a head's keys and values,
+ * 2 MiB, do not fit in L2). */
+#define STRIP 4
 
 /* The register tile of the matmuls: MR rows x NR columns of sums (8 x 32 floats =
  * 16 vector registers of 16 floats). */
@@ -333,17 +338,23 @@ Tensor *attention_online(const Tensor *query, const Tensor *key, const Tensor *v
  * slice's keys once, when it starts on that slice (8 keys side by side for each c,
  * pack_keys). */
 
-/* What one thread needs: one slice's packed keys, O(S), and the rest O(tile). */
+/* One block of queries while the key tiles go by: queries i0 .. i0 + rows - 1. */
 typedef struct {
-    float *kp;       /* (S8, d_k): keys of slice kp_slice, 8 side by side (pack_keys) */
-    int64_t kp_slice;
+    int64_t i0, rows;
     float *qt;       /* (d_k, BLOCK_Q): this block of queries, scaled, transposed  */
                      /* (by log2(e) / √d_k: the scores are in base 2, exp2_le0)  */
-    float *st;       /* (BLOCK_K, BLOCK_Q): scores, then 2^(s - m), transposed     */
     float *acc;      /* (BLOCK_Q, d_v): the output so far, not divided             */
     float *m, *l;    /* (BLOCK_Q,): running max and sum per query                  */
     float *alpha;    /* (BLOCK_Q,): 2^(m_old - m_new) of the last tile             */
     float *m_tile;   /* (BLOCK_Q,): the max of the tile's scores per query         */
+} FlashBlock;
+
+/* What one thread needs: one slice's packed keys, O(S), and the rest O(tile). */
+typedef struct {
+    float *kp;       /* (S8, d_k): keys of slice kp_slice, 8 side by side (pack_keys) */
+    int64_t kp_slice;
+    float *st;       /* (BLOCK_K, BLOCK_Q): scores, then 2^(s - m), transposed     */
+    FlashBlock blk[STRIP];
 } FlashWork;
 
 /* The online softmax step of one tile St (cols keys x BLOCK_Q queries). Key kr is
@@ -392,59 +403,75 @@ static void flash_softmax_tile(float *restrict st, int64_t cols, int64_t diag, i
     /* END BLANK */
 }
 
-/* Queries i0 .. i0 + BLOCK_Q - 1 of slice b, whose keys are packed in kp: walk the
- * key/value tiles once, keeping per query a running max m, sum l and un-normalised
- * output acc; divide by l once at the end. */
+/* One key tile (keys j0 .. j0 + cols - 1, cols = min(BLOCK_K, s_end - j0)) for one
+ * block of queries: its scores, the online softmax step, and O += P · V_j. */
+static void flash_tile(const Problem *p, const float *restrict kp, const float *restrict v, int64_t j0,
+                       int64_t s_end, FlashBlock *fb, float *restrict st) {
+    /* BEGIN BLANK flash_tiles level=3 hint="One key tile for one block of queries: the scores St = K_j · Q_iᵀ (keys x queries), the online softmax step on them, then the output rescaled by alpha plus P · V_j. Keys from s_end on are not in this tile; on the causal diagonal key kr is visible to query r when kr <= r + (i0 - j0)." helpers="kernel_8x32 for both products (with col_max = m_tile for the groups of 8 keys that every query sees), flash_softmax_tile (m_tile starts at -inf each tile), BLOCK_Q, BLOCK_K, MR, NR." torch="s = q_blk @ k_tile.T; (m, l, p) = online update(s); acc = acc * alpha[:, None] + p @ v_tile" */
+    int64_t d_k = p->d_k, d_v = p->d_v, d_v32 = d_v / NR * NR, rows = fb->rows;
+    int64_t cols = s_end - j0 < BLOCK_K ? s_end - j0 : BLOCK_K;
+    int64_t diag = p->causal ? fb->i0 - j0 : cols; /* key kr is visible to query r when kr <= r + diag */
+    /* St = K_j · Q_iᵀ   (cols, BLOCK_Q), 8 keys x 32 queries at a time. For the groups
+     * of 8 keys that every query sees (all, unless on the causal diagonal or past the
+     * last key) the kernel also takes the max per query, from its registers. */
+    int64_t fused = (diag + 1 < cols ? diag + 1 : cols) / MR * MR;
+    for (int64_t r = 0; r < BLOCK_Q; r++) fb->m_tile[r] = -INFINITY;
+    for (int64_t g = 0; g < cols; g += MR)
+        for (int64_t q0 = 0; q0 < rows; q0 += NR)
+            kernel_8x32(d_k, kp + (j0 + g) * d_k, MR, fb->qt + q0, BLOCK_Q, st + g * BLOCK_Q + q0, BLOCK_Q, false,
+                        g < fused ? fb->m_tile + q0 : NULL);
+    /* m, l, and P = 2^(St - m) in place */
+    flash_softmax_tile(st, cols, diag, fused, fb->m_tile, fb->m, fb->l, fb->alpha);
+    /* O_i = O_i · alpha + P · V_j   (rows, d_v): St is Pᵀ, 8 queries side by side.
+     * alpha is exactly 1 when the max did not move (most tiles after the first). */
+    for (int64_t r = 0; r < rows; r++)
+        if (fb->alpha[r] != 1.0f)
+            for (int64_t c = 0; c < d_v; c++) fb->acc[r * d_v + c] *= fb->alpha[r];
+    for (int64_t r0 = 0; r0 < rows; r0 += MR)
+        for (int64_t c0 = 0; c0 < d_v32; c0 += NR)
+            kernel_8x32(cols, st + r0, BLOCK_Q, v + j0 * d_v + c0, d_v, fb->acc + r0 * d_v + c0, d_v, true, NULL);
+    for (int64_t r = 0; r < rows && d_v32 < d_v; r++) /* the last d_v % 32 columns */
+        for (int64_t kr = 0; kr < cols; kr++) {
+            float pr = st[kr * BLOCK_Q + r];
+            for (int64_t c = d_v32; c < d_v; c++) fb->acc[r * d_v + c] = fmaf(pr, v[(j0 + kr) * d_v + c], fb->acc[r * d_v + c]);
+        }
+    /* END BLANK */
+}
+
+/* Queries i0 .. i0 + STRIP·BLOCK_Q - 1 of slice b (fewer at the end), whose keys are
+ * packed in kp, as STRIP blocks: walk the key/value tiles once, each tile for every
+ * block in turn, keeping per query a running max m, sum l and un-normalised output
+ * acc; divide by l once at the end. */
 static void flash_block(const Problem *p, int64_t b, int64_t i0, const float *restrict kp, FlashWork *w) {
-    /* BEGIN BLANK flash_tiles level=3 hint="Flash attention for one block of queries: walk over the key tiles, keep a running max, sum and output per row, and divide only at the end; the causal case stops at the block's last query." helpers="kernel_8x32 for both products (scores as keys x queries, with col_max = m_tile for the groups of 8 keys that every query sees, then P·V), flash_softmax_tile (m_tile starts at -inf each tile), BLOCK_Q and BLOCK_K." torch="for each key tile: s = q_blk @ k_tile.T; (m, l, acc) = online update(s, v_tile); output = acc / l" */
     const float *restrict q = p->q + p->q_at[b], *restrict v = p->v + p->v_at[b];
     float *restrict out = p->out + b * p->T * p->d_v;
-    int64_t S = p->S, d_k = p->d_k, d_v = p->d_v, d_v32 = d_v / NR * NR;
-    int64_t rows = p->T - i0 < BLOCK_Q ? p->T - i0 : BLOCK_Q;
-
+    int64_t d_k = p->d_k, d_v = p->d_v;
+    int nb = 0; /* blocks in this strip */
     /* Q_iᵀ, scaled once: qt[c][r] = q[i0 + r][c] · log2(e) / √d_k, zero columns past the
      * last query. With log2(e) in, the scores come out in base 2: exp(s) = 2^(s·log2 e). */
     float scale2 = p->scale * 1.44269504088896341f;
-    for (int64_t r = 0; r < BLOCK_Q; r++) /* along rows of q: it is read from memory in order */
-        for (int64_t c = 0; c < d_k; c++) w->qt[c * BLOCK_Q + r] = r < rows ? q[(i0 + r) * d_k + c] * scale2 : 0.0f;
-    for (int64_t r = 0; r < BLOCK_Q; r++) w->m[r] = -INFINITY, w->l[r] = 0.0f;
-    for (int64_t x = 0; x < BLOCK_Q * d_v; x++) w->acc[x] = 0.0f;
-    /* causal: the last query of this block is i0 + rows - 1; key tiles after it lie
-     * wholly above the diagonal and are skipped, not computed and masked */
-    int64_t s_end = p->causal ? i0 + rows : S;
-    for (int64_t j0 = 0; j0 < s_end; j0 += BLOCK_K) {
-        int64_t cols = s_end - j0 < BLOCK_K ? s_end - j0 : BLOCK_K;
-        int64_t diag = p->causal ? i0 - j0 : cols; /* key kr is visible to query r when kr <= r + diag */
-        /* St = K_j · Q_iᵀ   (cols, BLOCK_Q), 8 keys x 32 queries at a time. For the groups
-         * of 8 keys that every query sees (all, unless on the causal diagonal or past the
-         * last key) the kernel also takes the max per query, from its registers. */
-        int64_t fused = (diag + 1 < cols ? diag + 1 : cols) / MR * MR;
-        for (int64_t r = 0; r < BLOCK_Q; r++) w->m_tile[r] = -INFINITY;
-        for (int64_t g = 0; g < cols; g += MR)
-            for (int64_t q0 = 0; q0 < rows; q0 += NR)
-                kernel_8x32(d_k, kp + (j0 + g) * d_k, MR, w->qt + q0, BLOCK_Q, w->st + g * BLOCK_Q + q0, BLOCK_Q,
-                            false, g < fused ? w->m_tile + q0 : NULL);
-        /* m, l, and P = 2^(St - m) in place */
-        flash_softmax_tile(w->st, cols, diag, fused, w->m_tile, w->m, w->l, w->alpha);
-        /* O_i = O_i · alpha + P · V_j   (rows, d_v): St is Pᵀ, 8 queries side by side.
-         * alpha is exactly 1 when the max did not move (most tiles after the first). */
-        for (int64_t r = 0; r < rows; r++)
-            if (w->alpha[r] != 1.0f)
-                for (int64_t c = 0; c < d_v; c++) w->acc[r * d_v + c] *= w->alpha[r];
-        for (int64_t r0 = 0; r0 < rows; r0 += MR)
-            for (int64_t c0 = 0; c0 < d_v32; c0 += NR)
-                kernel_8x32(cols, w->st + r0, BLOCK_Q, v + j0 * d_v + c0, d_v, w->acc + r0 * d_v + c0, d_v, true,
-                            NULL);
-        for (int64_t r = 0; r < rows && d_v32 < d_v; r++) /* the last d_v % 32 columns */
-            for (int64_t kr = 0; kr < cols; kr++) {
-                float pr = w->st[kr * BLOCK_Q + r];
-                for (int64_t c = d_v32; c < d_v; c++)
-                    w->acc[r * d_v + c] = fmaf(pr, v[(j0 + kr) * d_v + c], w->acc[r * d_v + c]);
-            }
+    for (; nb < STRIP && i0 + nb * BLOCK_Q < p->T; nb++) {
+        FlashBlock *fb = &w->blk[nb];
+        fb->i0 = i0 + nb * BLOCK_Q;
+        fb->rows = p->T - fb->i0 < BLOCK_Q ? p->T - fb->i0 : BLOCK_Q;
+        for (int64_t r = 0; r < BLOCK_Q; r++) /* along rows of q: it is read from memory in order */
+            for (int64_t c = 0; c < d_k; c++)
+                fb->qt[c * BLOCK_Q + r] = r < fb->rows ? q[(fb->i0 + r) * d_k + c] * scale2 : 0.0f;
+        for (int64_t r = 0; r < BLOCK_Q; r++) fb->m[r] = -INFINITY, fb->l[r] = 0.0f;
+        for (int64_t x = 0; x < BLOCK_Q * d_v; x++) fb->acc[x] = 0.0f;
     }
-    for (int64_t r = 0; r < rows; r++) /* normalise once: output = acc / l */
-        for (int64_t c = 0; c < d_v; c++) out[(i0 + r) * d_v + c] = w->acc[r * d_v + c] / w->l[r];
-    /* END BLANK */
+    /* causal: a block's last query is i0 + rows - 1; key tiles after it lie wholly above
+     * the diagonal and are skipped for that block, not computed and masked */
+    for (int64_t j0 = 0; j0 < (p->causal ? w->blk[nb - 1].i0 + w->blk[nb - 1].rows : p->S); j0 += BLOCK_K)
+        for (int s = 0; s < nb; s++) {
+            int64_t s_end = p->causal ? w->blk[s].i0 + w->blk[s].rows : p->S;
+            if (j0 < s_end) flash_tile(p, kp, v, j0, s_end, &w->blk[s], w->st);
+        }
+    for (int s = 0; s < nb; s++) { /* normalise once: output = acc / l */
+        const FlashBlock *fb = &w->blk[s];
+        for (int64_t r = 0; r < fb->rows; r++)
+            for (int64_t c = 0; c < d_v; c++) out[(fb->i0 + r) * d_v + c] = fb->acc[r * d_v + c] / fb->l[r];
+    }
 }
 
 /* make OMP=1 builds with OpenMP: the (batch..., head, query block) items are independent
@@ -474,7 +501,7 @@ void attention_set_threads(int n) {
 
 Tensor *attention_flash(const Tensor *query, const Tensor *key, const Tensor *value, bool is_causal) {
     Problem p = setup("attention_flash", query, key, value, is_causal);
-    int64_t S8 = (p.S + MR - 1) / MR * MR, blocks = (p.T + BLOCK_Q - 1) / BLOCK_Q;
+    int64_t S8 = (p.S + MR - 1) / MR * MR, strips = (p.T + STRIP * BLOCK_Q - 1) / (STRIP * BLOCK_Q);
     /* all scratch before the loops, per thread: the packed keys of one slice and the tiles */
     bool *finite = (bool *)t_alloc((size_t)(p.n > 0 ? p.n : 1) * sizeof(bool));
     bool all_finite = true;
@@ -484,28 +511,31 @@ Tensor *attention_flash(const Tensor *query, const Tensor *key, const Tensor *va
     for (int t = 0; t < n_threads; t++) {
         w[t].kp = scratch_floats(S8 * p.d_k);
         w[t].kp_slice = -1;
-        w[t].qt = scratch_floats(p.d_k * BLOCK_Q);
         w[t].st = scratch_floats(BLOCK_K * BLOCK_Q);
-        w[t].acc = scratch_floats(BLOCK_Q * p.d_v);
-        w[t].m = scratch_floats(BLOCK_Q);
-        w[t].l = scratch_floats(BLOCK_Q);
-        w[t].alpha = scratch_floats(BLOCK_Q);
-        w[t].m_tile = scratch_floats(BLOCK_Q);
+        for (int s = 0; s < STRIP; s++) {
+            FlashBlock *fb = &w[t].blk[s];
+            fb->qt = scratch_floats(p.d_k * BLOCK_Q);
+            fb->acc = scratch_floats(BLOCK_Q * p.d_v);
+            fb->m = scratch_floats(BLOCK_Q);
+            fb->l = scratch_floats(BLOCK_Q);
+            fb->alpha = scratch_floats(BLOCK_Q);
+            fb->m_tile = scratch_floats(BLOCK_Q);
+        }
     }
     if (!all_finite) { /* the exact path, row by row, for the slices that need it */
         float *kt = scratch_floats(p.d_k * p.S), *row = scratch_floats(p.S);
         for (int64_t b = 0; b < p.n; b++)
             if (!finite[b]) online_slice(&p, b, true, kt, row);
     }
-    /* (slice, query block) items in order: a thread packs a slice's keys when its next
-     * item is from another slice than the last, so about once per slice and thread */
+    /* (slice, strip of query blocks) items in order: a thread packs a slice's keys when
+     * its next item is from another slice than the last, so about once per slice and thread */
     PARALLEL_FOR
-    for (int64_t item = 0; item < p.n * blocks; item++) {
-        int64_t b = item / blocks;
+    for (int64_t item = 0; item < p.n * strips; item++) {
+        int64_t b = item / strips;
         FlashWork *wt = &w[THREAD];
         if (!finite[b]) continue;
         if (wt->kp_slice != b) pack_keys(p.k + p.k_at[b], p.S, p.d_k, wt->kp), wt->kp_slice = b;
-        flash_block(&p, b, item % blocks * BLOCK_Q, wt->kp, wt);
+        flash_block(&p, b, item % strips * (STRIP * BLOCK_Q), wt->kp, wt);
     }
     return p.output;
 }
