@@ -33,8 +33,9 @@ Times are this thread's CPU time (time.thread_time, CLOCK_THREAD_CPUTIME_ID in C
 and wall time; the figures are medians over the rounds. In the same rounds: this
 core's FMA ceiling (the best run of an FMA loop, CPU time) and the sgemm rate
 (numpy float32 1024 x 1024 matmul, one thread: the best of three calls in a row
-each round, median over the rounds; sgemm runs with the allocator tuned, so
-flash's tuned-allocator median is the rate held against it). Every output is checked
+each round, median over the rounds, with the allocator tuned). flash is timed the
+same way right after sgemm in each round at T = 1024 and 4096, and the sgemm
+target is the median over the rounds of the two rates' ratio. Every output is checked
 against torch eager's in the same run, and numpy's and torch's sgemm against a
 float64 product. It prints the OpenBLAS core it runs (openblas_get_corename) and
 the OPENBLAS_* environment: make bench-torch unsets OPENBLAS_CORETYPE and
