@@ -433,7 +433,8 @@ static void flash_tile(const Problem *p, const float *restrict kp, const float *
     for (int64_t r = 0; r < rows && d_v32 < d_v; r++) /* the last d_v % 32 columns */
         for (int64_t kr = 0; kr < cols; kr++) {
             float pr = st[kr * BLOCK_Q + r];
-            for (int64_t c = d_v32; c < d_v; c++) fb->acc[r * d_v + c] = fmaf(pr, v[(j0 + kr) * d_v + c], fb->acc[r * d_v + c]);
+            for (int64_t c = d_v32; c < d_v; c++)
+                fb->acc[r * d_v + c] = fmaf(pr, v[(j0 + kr) * d_v + c], fb->acc[r * d_v + c]);
         }
     /* END BLANK */
 }
@@ -442,7 +443,7 @@ static void flash_tile(const Problem *p, const float *restrict kp, const float *
  * packed in kp, as STRIP blocks: walk the key/value tiles once, each tile for every
  * block in turn, keeping per query a running max m, sum l and un-normalised output
  * acc; divide by l once at the end. */
-static void flash_block(const Problem *p, int64_t b, int64_t i0, const float *restrict kp, FlashWork *w) {
+static void flash_strip(const Problem *p, int64_t b, int64_t i0, const float *restrict kp, FlashWork *w) {
     const float *restrict q = p->q + p->q_at[b], *restrict v = p->v + p->v_at[b];
     float *restrict out = p->out + b * p->T * p->d_v;
     int64_t d_k = p->d_k, d_v = p->d_v;
@@ -474,7 +475,7 @@ static void flash_block(const Problem *p, int64_t b, int64_t i0, const float *re
     }
 }
 
-/* make OMP=1 builds with OpenMP: the (batch..., head, query block) items are independent
+/* make OMP=1 builds with OpenMP: the (batch..., head, strip of query blocks) items are independent
  * (each writes its own output rows, with the same arithmetic on any thread, so the
  * result is bit for bit the one of one thread), and threads take them one by one.
  * Without it the pragma is empty and this is plain C99. */
@@ -535,7 +536,7 @@ Tensor *attention_flash(const Tensor *query, const Tensor *key, const Tensor *va
         FlashWork *wt = &w[THREAD];
         if (!finite[b]) continue;
         if (wt->kp_slice != b) pack_keys(p.k + p.k_at[b], p.S, p.d_k, wt->kp), wt->kp_slice = b;
-        flash_block(&p, b, item % strips * (STRIP * BLOCK_Q), wt->kp, wt);
+        flash_strip(&p, b, item % strips * (STRIP * BLOCK_Q), wt->kp, wt);
     }
     return p.output;
 }
