@@ -391,6 +391,29 @@ static void test_attn_exp_is_expf_to_2_ulp(void) {
     CHECK_CLOSE(attn_exp(1.0f), 2.718281828, 3e-7);
 }
 
+/* flash's 2^x for x <= 0: every 1021st float of [-126, 0], and every float of
+ * [-0.5, -0.49], where the reduced argument f is near -1/2 and the polynomial is
+ * furthest from 2^f. */
+static void test_attn_exp2_is_exp2_to_1_75e_7(void) {
+    double worst = 0.0;
+    float worst_x = 0.0f;
+    union { float f; uint32_t u; } x;
+    for (uint32_t u = 0x80000000u; u <= 0xC2FC0000u; u += 1021u) { /* -0 .. -126 */
+        x.u = u;
+        double want = exp2((double)x.f), rel = fabs(attn_exp2(x.f) - want) / want;
+        if (rel > worst) worst = rel, worst_x = x.f;
+    }
+    for (x.f = -0.49f; x.f >= -0.5f; x.u++) {
+        double want = exp2((double)x.f), rel = fabs(attn_exp2(x.f) - want) / want;
+        if (rel > worst) worst = rel, worst_x = x.f;
+    }
+    CHECK_MSG(worst < 1.75e-7, "attn_exp2: worst relative error %g at x = %g", worst, (double)worst_x);
+    CHECK(attn_exp2(0.0f) == 1.0f);
+    CHECK(attn_exp2(-1.0f) == 0.5f && attn_exp2(-20.0f) == 0x1p-20f); /* whole powers exactly */
+    CHECK(attn_exp2(-INFINITY) == 0x1p-126f); /* the first tile's alpha: nothing next to a sum >= 1 */
+    CHECK(attn_exp2(-1000.0f) == 0x1p-126f);
+}
+
 /* ---- errors ------------------------------------------------------------------------------ */
 
 static void test_errors(void) {
@@ -435,6 +458,7 @@ int main(void) {
     RUN(test_flash_memory_grows_linearly_with_T);
     RUN(test_cost_model);
     RUN(test_attn_exp_is_expf_to_2_ulp);
+    RUN(test_attn_exp2_is_exp2_to_1_75e_7);
     RUN(test_errors);
     RUN(test_score_storing_versions_refuse_over_the_budget); /* last: it lowers t_max_bytes() */
     return harness_finish("test_ch08");

@@ -767,29 +767,32 @@ static inline float fast_expf(float x) {
 
 float attn_exp(float x) { return fast_expf(x); }
 
+float attn_exp2(float x) { return exp2_le0(x); }
+
 /* flash's exp, in base 2: 2^x for x <= 0. flash scales q by log2(e) / √d_k, so its
  * scores are s·log2(e) and exp(s - m) = 2^(s·log2 e - m·log2 e): the multiply by
  * log2(e) is done once per query instead of once per score, and 2^x needs no
- * reduction by ln 2 (x = n + f, n = round(x), |f| <= 1/2, 2^f by a degree-6
- * polynomial, Cephes' exp2f). FlashAttention-2 does the same (exp2f of
- * x·scale·log2 e - max·scale·log2 e). Its arguments are s - m_new <= 0 (or -inf for
- * the first tile's alpha), never NaN (the exact path takes those slices), so no upper
- * clamp and no NaN care, and below -126 it returns 2^-126 = 1.2e-38 instead of 0:
- * next to a row sum >= 1 that is nothing, and the masked keys are set to 0 apart.
- * 13 operations per score against 19 in fast_expf, in the loop that limits
- * flash. */
+ * reduction by ln 2 (x = n + f, n = round(x), |f| <= 1/2, 2^f by a degree-5
+ * polynomial). FlashAttention-2 does the same (exp2f of x·scale·log2 e -
+ * max·scale·log2 e). The coefficients are a minimax fit of the relative error of 2^f
+ * on [-1/2, 1/2] (scripts/fit_exp2.py prints them and their error); over every float
+ * in [-126, 0] the result is within 1.7e-7 of 2^x, relative (about 1.5 ulp; tested
+ * through attn_exp2). Its arguments are s - m_new <= 0 (or -inf for the first
+ * tile's alpha), never NaN (the exact path takes those slices), so no upper clamp
+ * and no NaN care, and below -126 it returns 2^-126 = 1.2e-38 instead of 0: next
+ * to a row sum >= 1 that is nothing, and the masked keys are set to 0 apart. 12
+ * operations per score against 19 in fast_expf, in the loop that limits flash. */
 static inline float exp2_le0(float x) {
     const float magic = 12582912.0f;                    /* 1.5 · 2^23: adding it rounds to an integer */
     float xc = x < -126.0f ? -126.0f : x;               /* keep 2^n a normal float */
     float t = xc + magic;
     float n = t - magic;                                /* n = round(x) */
     float f = xc - n;                                   /* |f| <= 1/2 */
-    float poly = 1.535336188319500e-4f;
-    poly = fmaf(poly, f, 1.339887440266574e-3f);
-    poly = fmaf(poly, f, 9.618437357674640e-3f);
-    poly = fmaf(poly, f, 5.550332471162809e-2f);
-    poly = fmaf(poly, f, 2.402264791363012e-1f);
-    poly = fmaf(poly, f, 6.931472028550421e-1f);
+    float poly = 1.3264631852507591e-3f;                /* 2^f = 1 + f·(c1 + f·(c2 + ...)) */
+    poly = fmaf(poly, f, 9.671486914157867e-3f);
+    poly = fmaf(poly, f, 5.550733581185341e-2f);
+    poly = fmaf(poly, f, 2.4022242426872253e-1f);
+    poly = fmaf(poly, f, 6.931470036506653e-1f);
     float e = fmaf(poly, f, 1.0f);                      /* 2^f */
     union { float f; uint32_t u; } bits_t, two_n;
     bits_t.f = t;
