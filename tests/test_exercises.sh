@@ -28,6 +28,14 @@ check() { # DESC COMMAND...   (passes when the command succeeds)
 stub() { # FILE LEVEL [ONLY]  -> stdout
     $AWKP -f "$BA" -v mode=stub -v level="$2" -v only="${3:-}" -v path="$1" "$1"
 }
+# the lines of file LINES that occur in standard input (as grep -F would find them,
+# but one pass over the text for all of them), each printed after PREFIX
+shows_lines() { # PREFIX LINES  <text
+    $AWKP -v pre="$1" -v lines="$2" '
+        BEGIN { while ((getline l < lines) > 0) if (l != "") want[++n] = l }
+        { text = text $0 "\n" }
+        END { for (i = 1; i <= n; i++) if (index(text, want[i])) print pre want[i] }'
+}
 # expect blank.awk to refuse FILE with status 2 and a message containing TEXT
 refuse() { # FILE TEXT DESC
     $AWKP -f "$BA" -v mode=list -v path="$1" "$1" >"$TMP/r.out" 2>"$TMP/r.err"
@@ -255,7 +263,7 @@ for f in chapters/[0-9][0-9]_*/*.c; do
 done
 sort -u "$TMP/sol.txt" >"$TMP/sol.u"
 cut -f6,9,10 "$TMP/blanks.tsv" | tr -d ' \t' >"$TMP/hints.norm"
-leak=$(while IFS= read -r l; do grep -qF -- "$l" "$TMP/hints.norm" && echo "$l"; done <"$TMP/sol.u")
+leak=$(shows_lines "" "$TMP/sol.u" <"$TMP/hints.norm")
 [ -z "$leak" ] && ok || bad "no hint contains a line of a C answer" "$leak"
 
 # the default handout is chapters 1-7 (chapter 8 only when asked for)
@@ -275,8 +283,7 @@ for lv in 1 2; do
     done
     grep -v -x -e 'int64_td_k=t_size(query,-1);' -e 'for(int64_t[a-z]*=0;[a-z]*<[a-z_]*;[a-z]*++){*' "$TMP/sol.txt" | sort -u >"$TMP/sol.u"
     leak=$(find "$TMP/lk" -type f \( -name 'main.c' -o -name '*.md' \) | while IFS= read -r f; do
-        tr -d ' \t' <"$f" >"$TMP/norm"
-        while IFS= read -r l; do grep -qF -- "$l" "$TMP/norm" && echo "${f#"$TMP/lk/"}: $l"; done <"$TMP/sol.u"
+        tr -d ' \t' <"$f" | shows_lines "${f#"$TMP/lk/"}: " "$TMP/sol.u"
     done)
     [ -z "$leak" ] && ok || bad "the level-$lv handout shows no line of its answers" "$(echo "$leak" | head -n 5)"
 done
@@ -286,11 +293,10 @@ rm -rf "$TMP/bg" "$TMP/bg.ANSWERS.md"
 sh scripts/exercises/bugs.sh "$TMP/bg" >/dev/null 2>&1
 [ -s "$TMP/bg.ANSWERS.md" ] && [ ! -e "$TMP/bg/ANSWERS.md" ] && ok || bad "make bugs writes the key beside the tree, not in it"
 grep -q 'chapter order' "$TMP/bg/README-BUGS.md" && ok || bad "README-BUGS says to work in chapter order"
-leak=$($AWKP -F '\t' '!($2 in seen) { seen[$2] = 1; print $1 }' "$TMP/bugs.tsv" | while read -r id; do
+$AWKP -F '\t' '!($2 in seen) { seen[$2] = 1; print $1 }' "$TMP/bugs.tsv" | while read -r id; do
     $AWKP -v id="$id" '$1 == "bug" { cur = $2 } $1 == "find" && cur == id { s = $0; sub(/^find[ \t]+/, "", s); gsub(/[ \t]+/, "", s); print s }' scripts/exercises/bugs.txt
-done | while IFS= read -r l; do
-    for f in "$TMP"/bg/chapters/*/README*.md; do tr -d ' \t' <"$f" | grep -qF -- "$l" && echo "${f#"$TMP/bg/"}: $l"; done
-done)
+done >"$TMP/found.txt"
+leak=$(for f in "$TMP"/bg/chapters/*/README*.md; do tr -d ' \t' <"$f" | shows_lines "${f#"$TMP/bg/"}: " "$TMP/found.txt"; done)
 [ -z "$leak" ] && ok || bad "the bug tree's READMEs do not show the correct lines" "$(echo "$leak" | head -n 3)"
 
 finish
