@@ -198,8 +198,14 @@ endef
 $(foreach d,$(MPI_DIRS),$(eval $(call MPI_CHAPTER_RULES,$(d))))
 
 # make test: every C test binary and every tests/test_*.sh; last line "N passed, M failed".
-test: all
-	@BUILD=$(BUILD) sh tests/run_tests.sh $(TEST_BINS) $(TEST_SH)
+# It builds with one job per CPU and runs TEST_JOBS tests at a time (default: one per
+# CPU), the slowest first; the report keeps this order whatever finishes first.
+NPROC     := $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+TEST_SLOW := $(filter $(addprefix tests/,test_grade_class.sh test_ch09_program.sh test_exercises.sh \
+               test_hostile.sh test_npyinfo.sh test_ch08_program.sh test_ch10_program.sh),$(TEST_SH))
+test:
+	@$(MAKE) --no-print-directory $(if $(findstring -j,$(MAKEFLAGS)),,-j$(NPROC)) all
+	@BUILD=$(BUILD) sh tests/run_tests.sh $(TEST_SLOW) $(filter-out $(TEST_SLOW),$(TEST_SH)) $(TEST_BINS)
 
 test-common: all
 	@BUILD=$(BUILD) sh tests/run_tests.sh $(COMMON_TEST_BINS) tests/test_npyinfo.sh

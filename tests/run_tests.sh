@@ -8,22 +8,63 @@
 # The last line printed here is the total, "N passed, M failed, K skipped";
 # exit status 1 if M > 0.
 # RUNNER (e.g. valgrind) wraps each binary; scripts get BUILD and RUNNER.
+# TEST_JOBS (default: the number of CPUs) tests run at the same time, started
+# in the order given (so put the slowest first); each one's output is kept in
+# its own file and reported in that same order, as if they had run one by one.
 passed=0
 failed=0
 skipped=0
-log=$(mktemp) || exit 1
-trap 'rm -f "$log"' EXIT INT TERM
-for t in "$@"; do
-    case "$t" in
-        *.sh) sh "$t" >"$log" 2>&1; rc=$? ;;
+dir=$(mktemp -d) || exit 1
+trap 'rm -rf "$dir"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+jobs=${TEST_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
+case $jobs in '' | *[!0-9]* | 0) jobs=1 ;; esac
+
+# run_one I TEST: run TEST, its output in $dir/I.log and its exit status in $dir/I.rc
+run_one() {
+    case "$2" in
+        *.sh) sh "$2" >"$dir/$1.log" 2>&1 ;;
         *)
-            if [ ! -x "$t" ]; then
-                echo "$t: missing (not built)"
-                failed=$((failed + 1))
-                continue
+            if [ ! -x "$2" ]; then
+                echo "$2: missing (not built)" >"$dir/$1.log"
+                echo missing >"$dir/$1.rc"
+                return
             fi
-            $RUNNER "$t" >"$log" 2>&1; rc=$? ;;
+            $RUNNER "$2" >"$dir/$1.log" 2>&1 ;;
     esac
+    echo $? >"$dir/$1.rc.tmp" && mv "$dir/$1.rc.tmp" "$dir/$1.rc"
+}
+
+# start them all, at most $jobs at a time (a finished one is one with its .rc file)
+i=0
+for t in "$@"; do
+    while :; do
+        running=0
+        j=0
+        while [ "$j" -lt "$i" ]; do
+            [ -f "$dir/$j.rc" ] || running=$((running + 1))
+            j=$((j + 1))
+        done
+        [ "$running" -lt "$jobs" ] && break
+        sleep 0.1
+    done
+    run_one "$i" "$t" &
+    i=$((i + 1))
+done
+wait
+
+# report in the order given
+i=0
+for t in "$@"; do
+    log=$dir/$i.log
+    rc=$(cat "$dir/$i.rc" 2>/dev/null || echo 1)
+    i=$((i + 1))
+    if [ "$rc" = missing ]; then
+        cat "$log"
+        failed=$((failed + 1))
+        continue
+    fi
     summary=$(grep -E '^[A-Za-z0-9_.-]+: [0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' "$log" | tail -n 1)
     if [ -z "$summary" ]; then
         cat "$log"
