@@ -2,7 +2,7 @@
 #
 #   . tests/lib.sh
 #   suite test_ch04_program
-#   run build/chapter4 --max-seq-len 5 --quiet         # sets $status, $out, $err
+#   run build/chapter4 --max-seq-len 5 --quiet         # sets $status; output in $TMP/out, $TMP/err
 #   expect_status 0 "default run"
 #   expect_out_contains "weights" "prints the weights"
 #   run build/chapter4 --heads 2
@@ -24,8 +24,6 @@ suite() { _suite=$1; }
 run() {
     $RUNNER "$@" >"$TMP/out" 2>"$TMP/err"
     status=$?
-    out=$(cat "$TMP/out")
-    err=$(cat "$TMP/err")
     _cmd="$*"
 }
 

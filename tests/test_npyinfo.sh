@@ -26,12 +26,12 @@ failed=0
 pass() { passed=$((passed + 1)); }
 fail() { failed=$((failed + 1)); printf '%s\n' "FAIL: $*"; }
 
-# run ARGS...: runs the program, sets $status, $out, $err (files)
+# run ARGS...: runs the program, sets $status; its output in $tmp/out and $tmp/err
 run() {
     ${RUNNER:-} "$prog" "$@" > "$tmp/out" 2> "$tmp/err"
     status=$?
 }
-lines() { wc -l < "$1" | tr -d ' '; }
+lines() { grep -c '' "$1"; }
 
 if [ ! -x "$prog" ]; then
     fail "$prog is not an executable program"
@@ -44,7 +44,7 @@ for f in "$corpus"/*.npy; do
     [ -e "$f" ] || continue
     found=$((found + 1))
     run "$f"
-    case $(basename "$f") in
+    case ${f##*/} in
     valid_*)
         if [ "$status" -ne 0 ]; then
             fail "$f: exit status $status, expected 0 ($(head -n 1 "$tmp/err"))"
