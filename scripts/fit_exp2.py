@@ -31,7 +31,13 @@ def fit(degree, points=20001, rounds=200):
 
 
 def main():
-    degree = int(sys.argv[1]) if len(sys.argv) > 1 else 5
+    try:
+        degree = int(sys.argv[1]) if len(sys.argv) > 1 else 5
+        if not 2 <= degree <= 9 or len(sys.argv) > 2:
+            raise ValueError
+    except ValueError:
+        print(f"usage: {sys.argv[0]} [DEGREE]  (DEGREE: a whole number from 2 to 9, default 5)", file=sys.stderr)
+        sys.exit(2)
     c, worst = fit(degree)
     c32 = c.astype(np.float32)
     print(f"2^f on [-1/2, 1/2], degree {degree}: largest relative error of the fit {worst:.3g}")

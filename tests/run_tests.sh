@@ -19,7 +19,14 @@ trap 'rm -rf "$dir"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 jobs=${TEST_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
-case $jobs in '' | *[!0-9]* | 0) jobs=1 ;; esac
+case $jobs in
+    '' | *[!0-9]* | 0 | 0*)
+        if [ -n "${TEST_JOBS:-}" ]; then
+            echo "run_tests.sh: TEST_JOBS='$TEST_JOBS': must be a whole number of tests at a time, 1 or more" >&2
+            exit 2
+        fi
+        jobs=1 ;;
+esac
 
 # run_one I TEST: run TEST, its output in $dir/I.log and its exit status in $dir/I.rc
 run_one() {
