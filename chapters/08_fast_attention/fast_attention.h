@@ -111,7 +111,7 @@ void attention_set_threads(int n);
  * -ffast-math; this is plain arithmetic, so it can. */
 float attn_exp(float x);
 
-/* 2^x for x <= 0 as flash computes it (its scores are in base 2): within 1.7e-7 of
+/* 2^x for x <= 0 as flash computes it (its scores are in base 2): within 1.75e-7 of
  * 2^x, relative, for x in [-126, 0]; 2^-126 below -126 (and for -inf). Not for
  * x > 0 or NaN: flash never passes them. */
 float attn_exp2(float x);
