@@ -262,6 +262,26 @@ static void test_causal_future_does_not_leak(void) {
     }
 }
 
+/* flash decides per slice whether it takes the exact path, when a thread starts on
+ * that slice, and then runs it strip by strip (256 queries): 300 queries are two
+ * strips, with bad values in both, next to a finite slice; on one and two threads */
+static void test_non_finite_slices_over_several_strips(void) {
+    Tensor *q = fx("nf_strips", "q"), *k = fx("nf_strips", "k"), *v = fx("nf_strips", "v");
+    for (int causal = 0; causal < 2; causal++) {
+        Tensor *want = fx("nf_strips", causal ? "out_causal" : "out_nocausal");
+        for (int threads = 1; threads <= 2; threads++) {
+            attention_set_threads(threads);
+            Tensor *out = attention_flash(q, k, v, causal);
+            int64_t at = -1;
+            bool ok = t_same_shape(out, want) && same_nonfinite(out, want, &at);
+            CHECK_MSG(ok, "flash%s, %d thread(s): element %lld is %g, PyTorch gives %g", causal ? " (causal)" : "",
+                      threads, (long long)at, at >= 0 ? (double)t_data(out)[at] : 0.0,
+                      at >= 0 ? (double)t_data(want)[at] : 0.0);
+        }
+    }
+    attention_set_threads(1);
+}
+
 static void test_same_result_every_call(void) {
     t_manual_seed(85);
     Tensor *q = t_randn(SHAPE(2, 100, 64)), *k = t_randn(SHAPE(2, 100, 64)), *v = t_randn(SHAPE(2, 100, 64));
@@ -447,6 +467,7 @@ int main(void) {
     RUN(test_large_scores_do_not_overflow);
     RUN(test_non_contiguous_inputs);
     RUN(test_non_finite_inputs_follow_pytorch);
+    RUN(test_non_finite_slices_over_several_strips);
     RUN(test_online_row_update_non_finite);
     RUN(test_one_key_gives_its_value_exactly);
     RUN(test_flash_tile_max_skips_padding_and_future_keys);

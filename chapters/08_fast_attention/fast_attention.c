@@ -293,16 +293,18 @@ void online_row_finish(float *acc, int64_t d_v, float l) {
     for (int64_t c = 0; c < d_v; c++) acc[c] /= l; /* l = 0 (every key masked): 0/0 = NaN */
 }
 
-/* Slice b row by row. A causal row with finite scores stops at its own position: the
- * masked keys would weigh exactly 0. With `exact` every row takes all S keys and the
- * mask is added, -inf or NaN (NaN + -inf), so a non-finite input behaves as in PyTorch. */
-static void online_slice(const Problem *p, int64_t b, bool exact, float *restrict kt, float *restrict row) {
+/* Queries i0 .. i1 - 1 of slice b, row by row. A causal row with finite scores stops
+ * at its own position: the masked keys would weigh exactly 0. With `exact` every row
+ * takes all S keys and the mask is added, -inf or NaN (NaN + -inf), so a non-finite
+ * input behaves as in PyTorch. */
+static void online_slice(const Problem *p, int64_t b, int64_t i0, int64_t i1, bool exact, float *restrict kt,
+                         float *restrict row) {
     const float *restrict q = p->q + p->q_at[b], *restrict v = p->v + p->v_at[b];
     float *restrict out = p->out + b * p->T * p->d_v;
-    int64_t T = p->T, S = p->S, d_k = p->d_k, d_v = p->d_v;
+    int64_t S = p->S, d_k = p->d_k, d_v = p->d_v;
 
     transpose_keys(p->k + p->k_at[b], S, d_k, S, kt); /* (d_k, S), as in "reordered" */
-    for (int64_t i = 0; i < T; i++) {
+    for (int64_t i = i0; i < i1; i++) {
         int64_t n = p->causal && !exact ? i + 1 : S; /* the keys query i looks at */
         score_row(q + i * d_k, p->scale, kt, S, d_k, n, row); /* q[i] · kᵀ / √d_k   (n,) */
         if (p->causal && exact)
@@ -318,7 +320,7 @@ Tensor *attention_online(const Tensor *query, const Tensor *key, const Tensor *v
     Problem p = setup("attention_online", query, key, value, is_causal);
     float *kt = scratch_floats(p.d_k * p.S);
     float *row = scratch_floats(p.S);
-    for (int64_t b = 0; b < p.n; b++) online_slice(&p, b, !slice_is_finite(&p, b), kt, row);
+    for (int64_t b = 0; b < p.n; b++) online_slice(&p, b, 0, p.T, !slice_is_finite(&p, b), kt, row);
     return p.output;
 }
 
@@ -353,6 +355,9 @@ typedef struct {
 typedef struct {
     float *kp;       /* (S8, d_k): keys of slice kp_slice, 8 side by side (pack_keys) */
     int64_t kp_slice;
+    bool finite;     /* slice kp_slice passed slice_is_finite; if not, kp holds its  */
+                     /* keys transposed for the exact path (online_slice)           */
+    float *row;      /* (S,): the exact path's scores of one query                  */
     float *st;       /* (BLOCK_K, BLOCK_Q): scores, then 2^(s - m), transposed     */
     FlashBlock blk[STRIP];
 } FlashWork;
@@ -361,8 +366,8 @@ typedef struct {
  * visible to query q when kr <= q + diag (causal, on the diagonal: diag = i0 - j0;
  * otherwise diag >= cols and every key is visible), so a key row kr <= diag is seen
  * by every query of the block and only the rows after it need the mask test. m_tile
- * comes in holding the max of key rows 0 .. max_from - 1 (kernel_8x32 took it while
- * the sums were still in registers); the rest is added here. For every query: the
+ * comes in holding the max of key rows 0 .. max_from - 1 (kernel_8x32 took it from
+ * the sums it had just made, without reading St again); the rest is added here. For every query: the
  * new max, the factor alpha that shrinks what was summed against the old max, St =
  * 2^(St - m_new) (0 where masked) and l = l · alpha + the column's sum. The scores
  * are in base 2 (q was scaled by log2 e), so 2^(St - m_new) is exp(s - max) of the
@@ -413,7 +418,7 @@ static void flash_tile(const Problem *p, const float *restrict kp, const float *
     int64_t diag = p->causal ? fb->i0 - j0 : cols; /* key kr is visible to query r when kr <= r + diag */
     /* St = K_j · Q_iᵀ   (cols, BLOCK_Q), 8 keys x 32 queries at a time. For the groups
      * of 8 keys that every query sees (all, unless on the causal diagonal or past the
-     * last key) the kernel also takes the max per query, from its registers. */
+     * last key) the kernel also takes the max per query, from the sums it just made. */
     int64_t fused = (diag + 1 < cols ? diag + 1 : cols) / MR * MR;
     for (int64_t r = 0; r < BLOCK_Q; r++) fb->m_tile[r] = -INFINITY;
     for (int64_t g = 0; g < cols; g += MR)
@@ -424,14 +429,17 @@ static void flash_tile(const Problem *p, const float *restrict kp, const float *
     flash_softmax_tile(st, cols, diag, fused, fb->m_tile, fb->m, fb->l, fb->alpha);
     /* O_i = O_i · alpha + P · V_j   (rows, d_v): St is Pᵀ, 8 queries side by side.
      * alpha is exactly 1 when the max did not move (most tiles after the first). */
-    for (int64_t r = 0; r < rows; r++)
+    bool first = j0 == 0; /* the first tile starts acc, the later ones add to it */
+    for (int64_t r = 0; r < rows && !first; r++)
         if (fb->alpha[r] != 1.0f)
             for (int64_t c = 0; c < d_v; c++) fb->acc[r * d_v + c] *= fb->alpha[r];
     for (int64_t r0 = 0; r0 < rows; r0 += MR)
         for (int64_t c0 = 0; c0 < d_v32; c0 += NR)
-            kernel_8x32(cols, st + r0, BLOCK_Q, v + j0 * d_v + c0, d_v, fb->acc + r0 * d_v + c0, d_v, true, NULL);
+            kernel_8x32(cols, st + r0, BLOCK_Q, v + j0 * d_v + c0, d_v, fb->acc + r0 * d_v + c0, d_v, !first, NULL);
     for (int64_t r = 0; r < rows && d_v32 < d_v; r++) /* the last d_v % 32 columns */
         for (int64_t kr = 0; kr < cols; kr++) {
+            if (first && kr == 0)
+                for (int64_t c = d_v32; c < d_v; c++) fb->acc[r * d_v + c] = 0.0f;
             float pr = st[kr * BLOCK_Q + r];
             for (int64_t c = d_v32; c < d_v; c++)
                 fb->acc[r * d_v + c] = fmaf(pr, v[(j0 + kr) * d_v + c], fb->acc[r * d_v + c]);
@@ -459,7 +467,6 @@ static void flash_strip(const Problem *p, int64_t b, int64_t i0, const float *re
             for (int64_t c = 0; c < d_k; c++)
                 fb->qt[c * BLOCK_Q + r] = r < fb->rows ? q[(fb->i0 + r) * d_k + c] * scale2 : 0.0f;
         for (int64_t r = 0; r < BLOCK_Q; r++) fb->m[r] = -INFINITY, fb->l[r] = 0.0f;
-        for (int64_t x = 0; x < BLOCK_Q * d_v; x++) fb->acc[x] = 0.0f;
     }
     /* causal: a block's last query is i0 + rows - 1; key tiles after it lie wholly above
      * the diagonal and are skipped for that block, not computed and masked */
@@ -503,15 +510,14 @@ void attention_set_threads(int n) {
 Tensor *attention_flash(const Tensor *query, const Tensor *key, const Tensor *value, bool is_causal) {
     Problem p = setup("attention_flash", query, key, value, is_causal);
     int64_t S8 = (p.S + MR - 1) / MR * MR, strips = (p.T + STRIP * BLOCK_Q - 1) / (STRIP * BLOCK_Q);
-    /* all scratch before the loops, per thread: the packed keys of one slice and the tiles */
-    bool *finite = (bool *)t_alloc((size_t)(p.n > 0 ? p.n : 1) * sizeof(bool));
-    bool all_finite = true;
-    for (int64_t b = 0; b < p.n; b++) all_finite &= finite[b] = slice_is_finite(&p, b);
+    /* all scratch before the loops, per thread: the packed keys of one slice, one row of
+     * scores for the exact path, and the tiles */
     int n_threads = N_THREADS;
     FlashWork *w = (FlashWork *)t_alloc((size_t)n_threads * sizeof(FlashWork));
     for (int t = 0; t < n_threads; t++) {
         w[t].kp = scratch_floats(S8 * p.d_k);
         w[t].kp_slice = -1;
+        w[t].row = scratch_floats(p.S);
         w[t].st = scratch_floats(BLOCK_K * BLOCK_Q);
         for (int s = 0; s < STRIP; s++) {
             FlashBlock *fb = &w[t].blk[s];
@@ -523,20 +529,25 @@ Tensor *attention_flash(const Tensor *query, const Tensor *key, const Tensor *va
             fb->m_tile = scratch_floats(BLOCK_Q);
         }
     }
-    if (!all_finite) { /* the exact path, row by row, for the slices that need it */
-        float *kt = scratch_floats(p.d_k * p.S), *row = scratch_floats(p.S);
-        for (int64_t b = 0; b < p.n; b++)
-            if (!finite[b]) online_slice(&p, b, true, kt, row);
-    }
-    /* (slice, strip of query blocks) items in order: a thread packs a slice's keys when
-     * its next item is from another slice than the last, so about once per slice and thread */
+    /* (slice, strip of query blocks) items in order. When a thread's next item is from
+     * another slice than its last (about once per slice and thread), it checks that slice
+     * (slice_is_finite) and packs its keys: one pass over q, k and v right before they are
+     * used, while they are in the cache (checking every slice first, before any work,
+     * read all of q, k and v from memory twice). */
     PARALLEL_FOR
     for (int64_t item = 0; item < p.n * strips; item++) {
         int64_t b = item / strips;
         FlashWork *wt = &w[THREAD];
-        if (!finite[b]) continue;
-        if (wt->kp_slice != b) pack_keys(p.k + p.k_at[b], p.S, p.d_k, wt->kp), wt->kp_slice = b;
-        flash_strip(&p, b, item % strips * (STRIP * BLOCK_Q), wt->kp, wt);
+        int64_t i0 = item % strips * (STRIP * BLOCK_Q);
+        if (wt->kp_slice != b) {
+            wt->kp_slice = b;
+            wt->finite = slice_is_finite(&p, b);
+            if (wt->finite) pack_keys(p.k + p.k_at[b], p.S, p.d_k, wt->kp);
+        }
+        if (wt->finite)
+            flash_strip(&p, b, i0, wt->kp, wt);
+        else /* the exact path for these queries, row by row (their keys transposed into kp) */
+            online_slice(&p, b, i0, i0 + STRIP * BLOCK_Q < p.T ? i0 + STRIP * BLOCK_Q : p.T, true, wt->kp, wt->row);
     }
     return p.output;
 }
@@ -907,11 +918,17 @@ NOINLINE static void kernel_8x32(int64_t kdim, const float *restrict a, int64_t 
             c7[x] = fmaf(ak[7], bk[x], c7[x]);
         }
     }
-    for (int x = 0; x < NR; x++) {
-        c[0 * ldc + x] = c0[x], c[1 * ldc + x] = c1[x], c[2 * ldc + x] = c2[x], c[3 * ldc + x] = c3[x];
-        c[4 * ldc + x] = c4[x], c[5 * ldc + x] = c5[x], c[6 * ldc + x] = c6[x], c[7 * ldc + x] = c7[x];
-    }
-    if (col_max) /* col_max[x] = max(col_max[x], c[0..7][x]), from the registers */
+    /* one row of c per loop: in one loop writing all 8 rows, the rows might overlap
+     * (ldc < 32), and GCC compared addresses at run time, over 100 instructions a call */
+    for (int x = 0; x < NR; x++) c[0 * ldc + x] = c0[x];
+    for (int x = 0; x < NR; x++) c[1 * ldc + x] = c1[x];
+    for (int x = 0; x < NR; x++) c[2 * ldc + x] = c2[x];
+    for (int x = 0; x < NR; x++) c[3 * ldc + x] = c3[x];
+    for (int x = 0; x < NR; x++) c[4 * ldc + x] = c4[x];
+    for (int x = 0; x < NR; x++) c[5 * ldc + x] = c5[x];
+    for (int x = 0; x < NR; x++) c[6 * ldc + x] = c6[x];
+    for (int x = 0; x < NR; x++) c[7 * ldc + x] = c7[x];
+    if (col_max) /* col_max[x] = max(col_max[x], c[0..7][x]), from the sums just made */
         for (int x = 0; x < NR; x++) {
             float m01 = c0[x] > c1[x] ? c0[x] : c1[x], m23 = c2[x] > c3[x] ? c2[x] : c3[x];
             float m45 = c4[x] > c5[x] ? c4[x] : c5[x], m67 = c6[x] > c7[x] ? c6[x] : c7[x];

@@ -29,6 +29,9 @@ scores hold a NaN or +inf, or nothing but -inf, is NaN; p_attn · value computes
 0 · inf = NaN for masked keys too. Cases: kneginf (-inf in a key), kposinf, knan,
 qinf, vinf (+inf in a value row), vnan, rowneginf (row 0's only visible key scores
 -inf), big (finite values whose scores overflow to inf).
+nf_strips_*, shape (1, 3, 300, 4): 300 queries are two of flash's strips, and the
+bad values sit in both: head 0 finite, head 1 a -inf in key 280, head 2 an
+overflowing score in query 270.
 """
 
 import math
@@ -142,3 +145,17 @@ def make(out_dir, save):
         k[12].fill_(1e20)  # finite, but q[10] . k[12] / sqrt(8) overflows to inf
 
     nonfinite("big", big)
+
+    # three heads of 300 queries (two strips of flash's query blocks): head 0 finite,
+    # head 1 a -inf in key 280 (rows with q[:, 2] < 0 score +inf there: NaN, in both
+    # strips), head 2 a score that overflows in the second strip
+    q, k, v = randn(1, 3, 300, 4), randn(1, 3, 300, 4), randn(1, 3, 300, 4)
+    k[0, 1, 280, 2] = -inf
+    q[0, 2, 270].fill_(1e20)
+    k[0, 2, 5].fill_(1e20)
+    save("nf_strips_q", q)
+    save("nf_strips_k", k)
+    save("nf_strips_v", v)
+    for causal in (False, True):
+        _, out = attention(q, k, v, causal)
+        save("nf_strips_out_%s" % ("causal" if causal else "nocausal"), out)
