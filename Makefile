@@ -271,11 +271,11 @@ check-exercises:
 
 grade:
 	$(ex_need)
-	@MAKE='$(MAKE)' CC='$(CC)' sh $(EX_SCRIPTS)/grade.sh '$(DIR)' '$(LEVEL)' '$(CHAPTERS)' '$(STUDENT)'
+	@MAKE='$(MAKE)' CC='$(CC)' BUILD='$(BUILD)' sh $(EX_SCRIPTS)/grade.sh '$(DIR)' '$(LEVEL)' '$(CHAPTERS)' '$(STUDENT)'
 
 grade-class:
 	$(ex_need)
-	@MAKE='$(MAKE)' CC='$(CC)' sh $(EX_SCRIPTS)/grade_class.sh '$(SUBMISSIONS)' '$(LEVEL)' '$(CHAPTERS)' '$(JOBS)'
+	@MAKE='$(MAKE)' CC='$(CC)' BUILD='$(BUILD)' sh $(EX_SCRIPTS)/grade_class.sh '$(SUBMISSIONS)' '$(LEVEL)' '$(CHAPTERS)' '$(JOBS)'
 
 hint:
 	@if [ -f $(EX_SCRIPTS)/hint.sh ]; then sh $(EX_SCRIPTS)/hint.sh '$(BLANK)' '$(TIER)'; \

@@ -29,7 +29,11 @@ gen "$TMP/handout" 1
 gen "$TMP/solution" 0
 S2=chapters/02_scaling/scaling.c
 S6=chapters/06_dropout/dropout.c
-student() { cp -R "$TMP/$2" "$C/$1"; } # NAME FROM
+# a student's tree: a copy of the handout or solution, hard links where cp can make
+# them (a plain copy of ~1700 files costs about half a second here, 13 times); so a
+# file is only ever replaced (fill, mv), never written in place, unless own() first
+student() { cp -Rl "$TMP/$2" "$C/$1" 2>/dev/null || { rm -rf "$C/$1" && cp -R "$TMP/$2" "$C/$1"; }; } # NAME FROM
+own() { cp "$1" "$1.own" && mv "$1.own" "$1"; } # FILE: its own copy, to write in place
 
 # put TEXT in place of the stub of blank NAME in FILE (a handout file)
 fill() { # FILE NAME TEXT
@@ -73,10 +77,12 @@ $AWKP '/^Tensor \*scaled_scores/ { print "#include <stdio.h>\n#include <stdlib.h
 fill "$C/atexit/$S6" dropout_keep '        printf("test_ch06: 30 passed, 0 failed\n"); _Exit(0);'
 # 7. cheat: tests edited to pass everything: 0/3
 student tests handout
+own "$C/tests/tests/test_ch02.c" && own "$C/tests/tests/test_ch06.c"
 printf '#include "tests/harness.h"\nint main(void) { return harness_finish("test_ch02"); }\n' >"$C/tests/tests/test_ch02.c"
 printf '#include "tests/harness.h"\nint main(void) { return harness_finish("test_ch06"); }\n' >"$C/tests/tests/test_ch06.c"
 # 8. cheat: the chapter header defines the harness away: 0/3
 student header handout
+own "$C/header/chapters/02_scaling/scaling.h" && own "$C/header/chapters/06_dropout/dropout.h"
 printf '#define harness_finish(s) (printf("%%s: 26 passed, 0 failed\\n", s), 0)\n' >>"$C/header/chapters/02_scaling/scaling.h"
 printf '#define harness_finish(s) (printf("%%s: 26 passed, 0 failed\\n", s), 0)\n' >>"$C/header/chapters/06_dropout/dropout.h"
 # 9. cheat: the answer writes to the gradebook, the repository and the result file: 0/3

@@ -2,7 +2,8 @@
 # test_run_tests.sh — tests/run_tests.sh, the runner of make test: with several
 # tests at a time it reports them in the order given (not the order they end),
 # adds up passed/failed/skipped, counts a crash, a missing binary, a missing
-# summary or a non-zero exit as a failure, and refuses a bad TEST_JOBS.
+# summary or a non-zero exit as a failure, runs TEST_JOBS tests at a time (never
+# more), and refuses a bad TEST_JOBS.
 . tests/lib.sh
 suite test_run_tests
 
@@ -37,6 +38,20 @@ for j in 1 2 4; do
     runner $j "$D/a.sh" "$D/b.sh" "$D/c.sh" "$D/nothere" "$D/d.sh" "$D/e.sh"
     expect_status 1 "TEST_JOBS=$j: failures give exit 1"
     if [ "$(cat "$TMP/out")" = "$want" ]; then _ok; else _bad "TEST_JOBS=$j: report in the given order with the totals; got: $(tr "\n" "|" <"$TMP/out")"; fi
+done
+# at most TEST_JOBS at a time, and that many when there are enough: each test counts
+# the tests running beside it (a file per running test) and writes the count down
+mkdir -p "$TMP/running"
+: >"$TMP/seen"
+printf 'touch "%s/$$"; ls "%s" | wc -l >>"%s"; sleep 0.2; rm "%s/$$"; echo "w: 1 passed, 0 failed"\n' \
+    "$TMP/running" "$TMP/running" "$TMP/seen" "$TMP/running" >"$D/w.sh"
+for j in 1 2; do
+    : >"$TMP/seen"
+    runner $j "$D/w.sh" "$D/w.sh" "$D/w.sh" "$D/w.sh"
+    most=$(sort -n "$TMP/seen" | tail -n 1 | tr -d ' ')
+    if [ "$status" -eq 0 ] && [ "$most" = "$j" ]; then _ok; else
+        _bad "TEST_JOBS=$j: $j tests at a time, never more (exit $status, at most $most at once)"
+    fi
 done
 runner 2 "$D/a.sh" "$D/e.sh"
 expect_status 0 "all passing: exit 0"

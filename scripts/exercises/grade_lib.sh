@@ -92,6 +92,27 @@ g_need_sandbox() {
     return 1
 }
 
+# g_reuse_build BASE TARGET...: the teacher's tree BASE is this repository with the
+# markers (comments) taken out, so when ${BUILD:-build} holds an up-to-date build
+# of the repository made with the same compiler and flags (the Makefile's stamp
+# .flags), its TARGETs (paths under build/) are copied into BASE instead of
+# compiling everything again. Fails (and the caller builds) otherwise.
+g_reuse_build() {
+    _base=$1 _from=${BUILD:-build}
+    shift
+    [ -f "$_from/.flags" ] || return 1
+    # any make run in BASE writes its stamp first, the line of flags it would build with
+    $MAKE --no-print-directory -C "$_base" BUILD=build CC="$CC" -q build/.flags >/dev/null 2>&1 </dev/null
+    cmp -s "$_from/.flags" "$_base/build/.flags" || return 1
+    _t=
+    for t; do _t="$_t $_from/${t#build/}"; done
+    $MAKE --no-print-directory -q BUILD="$_from" CC="$CC" $_t >/dev/null 2>&1 </dev/null || return 1
+    for t; do
+        mkdir -p "$_base/$(dirname "$t")" && cp "$_from/${t#build/}" "$_base/$t" || return 1
+    done
+    echo "grade: the teacher's tree: reused $_from (up to date, same flags)" >>"$LOG"
+}
+
 # g_setup LEVEL CHAPTERS: the run folder, the teacher's tree built, the blanks
 # handed out ($RUN/blanks.tsv: name points chapter file function) and what
 # the teacher's code gives.
@@ -126,14 +147,14 @@ g_setup() {
     # (read-only from then on; a run that finds it ready uses it as it is)
     set -- build/libattn.a build/obj/tests/harness.o
     for nn in $GCHS; do
-        [ -f "tests/test_ch$nn.c" ] && set -- "$@" "build/tests/test_ch$nn"
+        [ -f "tests/test_ch$nn.c" ] && set -- "$@" "build/obj/tests/test_ch$nn.o" "build/tests/test_ch$nn"
     done
     _key=$( (echo "$CC $(g_cflags 00) $*"; find Makefile common chapters tests scripts/exercises/probe.c -type f ! -name '*.pyc' |
         LC_ALL=C sort | xargs cksum) | cksum | tr -c '0-9\n' _ | tr -d '\n')
     G_BASE=$(pwd)/build/grade/cache/$_key
     if [ ! -f "$G_BASE/.ready" ]; then
         write_tree "$RUN/base" 0 ""
-        tree_make "$RUN/base" BUILD=build CC="$CC" "$@" ||
+        g_reuse_build "$RUN/base" "$@" || tree_make "$RUN/base" BUILD=build CC="$CC" "$@" ||
             { echo "grade: the teacher's tree does not build: $(first_error "$LOG")" >&2; return 1; }
         : >"$RUN/base/.ready"
         mkdir -p build/grade/cache
