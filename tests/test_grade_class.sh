@@ -5,12 +5,13 @@
 # comments deleted, reformatted and a helper added), the handout scores 0, a
 # wrong blank or a syntax error costs exactly that blank's points, every
 # cheater gets no point it did not earn, class.csv has one row per student,
-# and nothing outside the grader's folders changes. Needs bubblewrap: without
+# and nothing outside the grader's folders changes; the teacher's tree reuses
+# $BUILD only when it is up to date and built with the same flags. Needs bubblewrap: without
 # a working sandbox these checks are counted as skipped.
 . tests/lib.sh
 suite test_grade_class
 
-NCHECKS=34
+NCHECKS=37
 if ! command -v bwrap >/dev/null 2>&1 || ! command -v timeout >/dev/null 2>&1 ||
     ! bwrap --unshare-all --die-with-parent --ro-bind / / --proc /proc --dev /dev /bin/true >/dev/null 2>&1; then
     skip $NCHECKS "grading runs student code in bubblewrap, which does not work here (apt-get install bubblewrap)"
@@ -188,6 +189,28 @@ PATH="$TMP/fakebin:$PATH" GRADE_OUT=$OUT sh scripts/exercises/grade.sh "$C/corre
 st=$?
 [ "$st" -eq 2 ] && ok || bad "without a sandbox make grade exits 2" "exit $st"
 grep -q 'REFUSED.*sandbox' "$TMP/ns.err" && grep -q 'GRADE_UNSAFE=1' "$TMP/ns.err" && ok || bad "without a sandbox make grade says why and how" "$(cat "$TMP/ns.err")"
+# the teacher's tree reuses $BUILD only when it is up to date and built with the same flags
+reuse() { # BUILD-DIR: g_reuse_build into a fresh folder; its status
+    rm -rf "$TMP/rb" && mkdir -p "$TMP/rb" && cp Makefile "$TMP/rb/" &&
+        (. scripts/exercises/lib.sh && . scripts/exercises/grade_lib.sh && LOG=$TMP/rb.log && BUILD=$1 &&
+            g_reuse_build "$TMP/rb" build/libattn.a build/obj/tests/harness.o)
+}
+mkdir -p "$TMP/stale/obj/tests" "$TMP/otherflags"
+# the same flags, its outputs there but older than the sources
+cp "$BUILD/.flags" "$TMP/stale/.flags" 2>/dev/null
+cp "$BUILD/libattn.a" "$TMP/stale/" 2>/dev/null
+cp "$BUILD/obj/tests/harness.o" "$TMP/stale/obj/tests/" 2>/dev/null
+touch -t 200001010000 "$TMP/stale/libattn.a" "$TMP/stale/obj/tests/harness.o" 2>/dev/null
+echo "cc -O0 -DSOMETHING_ELSE" >"$TMP/otherflags/.flags"
+reuse "$TMP/stale" && bad "a build that is not up to date is not reused" || ok
+reuse "$TMP/otherflags" && bad "a build made with other flags is not reused" || ok
+if cmp -s "$BUILD/.flags" "$TMP/rb/build/.flags"; then # $BUILD has the default flags (not make sanitize)
+    if reuse "$BUILD" && cmp -s "$BUILD/libattn.a" "$TMP/rb/build/libattn.a" && [ -f "$TMP/rb/build/obj/tests/harness.o" ]; then ok; else
+        bad "an up-to-date build with the default flags is reused" "$(cat "$TMP/rb.log" 2>/dev/null)"
+    fi
+else
+    skip 1 "BUILD=$BUILD is not built with the default flags, so the grader does not reuse it"
+fi
 # points=N in a marker: the blank is worth N
 mkdir -p "$TMP/pts"
 printf 'int f(int x) {\n    /* BEGIN BLANK pblank level=1 points=4 hint="h" */\n    return x;\n    /* END BLANK */\n}\n' >"$TMP/pts/p.c"
