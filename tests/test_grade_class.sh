@@ -6,8 +6,8 @@
 # wrong blank or a syntax error costs exactly that blank's points, every
 # cheater gets no point it did not earn, class.csv has one row per student,
 # and nothing outside the grader's folders changes; the teacher's tree reuses
-# $BUILD only when it is up to date and built with the same flags. Needs bubblewrap: without
-# a working sandbox these checks are counted as skipped.
+# $BUILD only when it is up to date and built with the same flags. Needs
+# bubblewrap: without a working sandbox these checks are counted as skipped.
 . tests/lib.sh
 suite test_grade_class
 
