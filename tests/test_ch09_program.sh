@@ -28,7 +28,7 @@ if [ "${HAVE_MPI-unset}" = unset ]; then  # run by hand: look for MPI here
     command -v mpicc >/dev/null 2>&1 && HAVE_MPI=yes
 fi
 if [ -z "${MPIRUN_FLAGS+set}" ] && "$MPIRUN" --version 2>/dev/null | grep -q 'Open MPI'; then
-    MPIRUN_FLAGS="-q --oversubscribe"
+    MPIRUN_FLAGS="-q --oversubscribe --mca pml ob1" # as the Makefile sets them
     [ "$(id -u)" = 0 ] && MPIRUN_FLAGS="$MPIRUN_FLAGS --allow-run-as-root"
 fi
 if [ "$HAVE_MPI" != yes ] || ! command -v "$MPIRUN" >/dev/null 2>&1 || [ ! -x "$P9" ]; then
