@@ -33,6 +33,11 @@ g_random() {
     od -An -N6 -tu8 /dev/urandom 2>/dev/null | tr -d ' \n' || echo "$$$(date +%s)"
 }
 
+# A token no program can guess: 18 random bytes in hex (144 bits), one od.
+g_token() {
+    od -An -N18 -tx1 /dev/urandom | tr -d ' \n'
+}
+
 # Run a program of the scratch folder $1 in the sandbox: sandbox SCRATCH
 # OUT ERR PROG [ARGS] (PROG relative to the scratch folder). Sets g_rc.
 # The token file $1/token is read (and removed) by the harness.
@@ -179,7 +184,7 @@ g_setup() {
             : >"$RUN/want/tests$nn"
         else
             cp "$G_BASE/build/tests/test_ch$nn" "$scr/test"
-            tok=$(g_random)$(g_random)
+            tok=$(g_token)
             echo "$tok" >"$scr/token"
             : >"$scr/result"
             g_sandbox "$scr" "$scr/out" "$scr/err" test
@@ -262,8 +267,10 @@ g_grade_student() {
     done
     : >"$_s/result.tsv"
     while IFS='	' read -r name pts nn file func; do
-        st=$($AWK -F '\t' -v n="$name" '$1 == n { print $2; exit }' "$_s/status.tsv")
-        det=$($AWK -F '\t' -v n="$name" '$1 == n { print $3; exit }' "$_s/status.tsv")
+        st= det=
+        while IFS='	' read -r _b _st _det; do
+            [ "$_b" = "$name" ] && { st=$_st det=$_det && break; }
+        done <"$_s/status.tsv"
         got=0
         msg=
         case $st in
@@ -297,7 +304,7 @@ g_grade_answer() { # NAME NN FILE
             g_msg="does not link: $(first_error "$_w/ld.log" | sed -e "s|$_w/||g" -e "s|$G_BASE/||g")"
             return 1
         fi
-        _tok=$(g_random)$(g_random)$(g_random)
+        _tok=$(g_token)
         echo "$_tok" >"$_w/token"
         : >"$_w/result"
         g_sandbox "$_w" "$_w/out" "$_w/err" test
