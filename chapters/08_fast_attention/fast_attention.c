@@ -351,7 +351,7 @@ typedef struct {
     float *m_tile;   /* (BLOCK_Q,): the max of the tile's scores per query         */
 } FlashBlock;
 
-/* What one thread needs: one slice's packed keys, O(S), and the rest O(tile). */
+/* What one thread needs: one slice's packed keys and one row of scores, O(S), and the rest O(tile). */
 typedef struct {
     float *kp;       /* (S8, d_k): keys of slice kp_slice, 8 side by side (pack_keys) */
     int64_t kp_slice;
