@@ -207,14 +207,15 @@ touch -t 200001010000 "$TMP/stale/libattn.a" "$TMP/stale/obj/tests/harness.o" 2>
 echo "cc -O0 -DSOMETHING_ELSE" >"$TMP/otherflags/.flags"
 reuse "$TMP/stale" && bad "a build that is not up to date is not reused" || ok
 reuse "$TMP/otherflags" && bad "a build made with other flags is not reused" || ok
-# (when $BUILD is such a build: in make test it is, just built; not in make sanitize)
+# (when $BUILD is such a build, with the flags a make run here would use: make test,
+# sanitize and memcheck have just built it; a build left by an older make may not be)
 if cmp -s "$BUILD/.flags" "$TMP/rb/build/.flags" &&
     make -q BUILD="$BUILD" "$BUILD/libattn.a" "$BUILD/obj/tests/harness.o" >/dev/null 2>&1; then
     if reuse "$BUILD" && cmp -s "$BUILD/libattn.a" "$TMP/rb/build/libattn.a" && [ -f "$TMP/rb/build/obj/tests/harness.o" ]; then ok; else
-        bad "an up-to-date build with the default flags is reused" "$(cat "$TMP/rb.log" 2>/dev/null)"
+        bad "an up-to-date build with the same flags is reused" "$(cat "$TMP/rb.log" 2>/dev/null)"
     fi
 else
-    skip 1 "BUILD=$BUILD is not an up-to-date build with the default flags, so the grader does not reuse it"
+    skip 1 "BUILD=$BUILD is not an up-to-date build with this make's flags, so the grader does not reuse it"
 fi
 # points=N in a marker: the blank is worth N
 mkdir -p "$TMP/pts"
