@@ -31,7 +31,11 @@ export PYTHON
 RUNNER ?=
 export RUNNER
 
+# common/ is the torch (tensor, ops, nn, rng, npy, ...); common/program/ is what
+# makes a chapter a program (flags, narration, heatmaps, budgets, output files),
+# its own library, which concept code never includes.
 COMMON_SRC   := $(sort $(wildcard common/*.c))
+PROGRAM_SRC  := $(sort $(wildcard common/program/*.c))
 CHAPTER_DIRS := $(sort $(patsubst %/main.c,%,$(wildcard chapters/[0-9][0-9]_*/main.c)))
 # Chapter 9 runs on MPI: its files that call MPI (*_mpi.c, and the main.c beside
 # them) are compiled with $(MPICC), never put into build/libattn.a, and built only
@@ -43,9 +47,12 @@ MPI_SRC  := $(sort $(wildcard chapters/*/*_mpi.c))
 MPI_DIRS := $(sort $(patsubst %/,%,$(dir $(MPI_SRC))))
 HAVE_MPI := $(shell command -v $(MPICC) >/dev/null 2>&1 && echo yes)
 CHAPTER_LIB_SRC := $(sort $(filter-out %/main.c %_mpi.c,$(wildcard chapters/*/*.c)))
-LIB_SRC  := $(COMMON_SRC) $(CHAPTER_LIB_SRC)
+LIB_SRC  := $(COMMON_SRC) $(PROGRAM_SRC) $(CHAPTER_LIB_SRC)
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 COMMON_OBJ := $(COMMON_SRC:%.c=$(BUILD)/obj/%.o)
+PROGRAM_OBJ := $(PROGRAM_SRC:%.c=$(BUILD)/obj/%.o)
+COMMON_LIB  := $(BUILD)/lib/libcommon.a
+PROGRAM_LIB := $(BUILD)/lib/libprogram.a
 CHAPTER_LIB_OBJ := $(CHAPTER_LIB_SRC:%.c=$(BUILD)/obj/%.o)
 LIB      := $(BUILD)/libattn.a
 HARNESS  := $(BUILD)/obj/tests/harness.o
@@ -128,31 +135,37 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(HARNESS) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(EXTRA_LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/lib/libcommon.a: $(COMMON_OBJ)
+$(COMMON_LIB): $(COMMON_OBJ)
 	@mkdir -p $(@D)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(BUILD)/npyinfo: $(BUILD)/obj/tests/npyinfo.o $(BUILD)/lib/libcommon.a
+$(PROGRAM_LIB): $(PROGRAM_OBJ)
+	@mkdir -p $(@D)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/npyinfo: $(BUILD)/obj/tests/npyinfo.o $(COMMON_LIB)
 	$(CC) $(ALL_CFLAGS) $(EXTRA_LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/randnpy: $(BUILD)/obj/tests/randnpy.o $(LIB)
 	$(CC) $(ALL_CFLAGS) $(EXTRA_LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # Chapter N builds on chapters 0..N only, so its program and its tests link
-# $(BUILD)/lib/libchNN.a (common + chapters 0..N): one broken chapter does not
-# stop the tests of an earlier one (make test-chapter1 with chapter 3 broken).
+# $(BUILD)/lib/libchNN.a (chapters 0..N), then the program library and the
+# torch: one broken chapter does not stop the tests of an earlier one
+# (make test-chapter1 with chapter 3 broken).
 CHAPTERS_SO_FAR :=
 define CHAPTER_RULES
 CHAPTERS_SO_FAR += $(1)
-LIBOBJ_$(call chapter_nn,$(1)) := $(COMMON_OBJ) $$(filter $$(addprefix $(BUILD)/obj/,$$(addsuffix /%,$$(CHAPTERS_SO_FAR))),$(CHAPTER_LIB_OBJ))
+LIBOBJ_$(call chapter_nn,$(1)) := $$(filter $$(addprefix $(BUILD)/obj/,$$(addsuffix /%,$$(CHAPTERS_SO_FAR))),$(CHAPTER_LIB_OBJ))
 $(BUILD)/lib/libch$(call chapter_nn,$(1)).a: $$(LIBOBJ_$(call chapter_nn,$(1)))
 	@mkdir -p $$(@D)
 	@rm -f $$@
 	$$(AR) rcs $$@ $$^
-$(BUILD)/chapter$(call chapter_num,$(1)): $(BUILD)/obj/$(1)/main.o $(BUILD)/lib/libch$(call chapter_nn,$(1)).a
+$(BUILD)/chapter$(call chapter_num,$(1)): $(BUILD)/obj/$(1)/main.o $(BUILD)/lib/libch$(call chapter_nn,$(1)).a $(PROGRAM_LIB) $(COMMON_LIB)
 	$$(CC) $$(ALL_CFLAGS) $$(EXTRA_LDFLAGS) -o $$@ $$^ $$(LDLIBS)
-$(BUILD)/tests/test_ch$(call chapter_nn,$(1)): $(BUILD)/obj/tests/test_ch$(call chapter_nn,$(1)).o $(HARNESS) $(BUILD)/lib/libch$(call chapter_nn,$(1)).a
+$(BUILD)/tests/test_ch$(call chapter_nn,$(1)): $(BUILD)/obj/tests/test_ch$(call chapter_nn,$(1)).o $(HARNESS) $(BUILD)/lib/libch$(call chapter_nn,$(1)).a $(PROGRAM_LIB) $(COMMON_LIB)
 	@mkdir -p $$(@D)
 	$$(CC) $$(ALL_CFLAGS) $$(EXTRA_LDFLAGS) -o $$@ $$^ $$(LDLIBS)
 .PHONY: chapter$(call chapter_num,$(1)) test-chapter$(call chapter_num,$(1))
@@ -235,7 +248,7 @@ fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 	  name=$${t#fuzz_}; \
 	  echo "fuzz: building $$t"; \
-	  $(FUZZ_CC) $(FUZZ_FLAGS) tests/fuzz/$$t.c $(COMMON_SRC) -lm -o build/fuzz/$$t; \
+	  $(FUZZ_CC) $(FUZZ_FLAGS) tests/fuzz/$$t.c $(COMMON_SRC) $(PROGRAM_SRC) -lm -o build/fuzz/$$t; \
 	  mkdir -p build/fuzz/corpus-$$name; \
 	  echo "fuzz: running $$t for $(FUZZ_SECONDS) s"; \
 	  build/fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=0 \

@@ -33,8 +33,6 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "out.h"
-
 #define NPY_MAGIC     "\x93NUMPY"
 #define NPY_MAGIC_LEN 6
 #define NPY_ALIGN     64       /* data starts at a multiple of this (NumPy's ARRAY_ALIGN) */
@@ -961,11 +959,58 @@ static int write_data(FILE *f, const Tensor *x)
     return 0;
 }
 
+/* ---- where the bytes go: plain files, or a program's (npy_set_files) ---- */
+
+static FILE *plain_open(const char *path, void **handle)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "wb");
+    if (!f) t_error("cannot write '%s': %s", path, strerror(errno));
+    *handle = f;
+    return f;
+}
+
+static void plain_close(void *handle, const char *path, int e)
+{
+    FILE *f = (FILE *)handle;
+    if (!e && fflush(f) != 0) e = errno ? errno : EIO;
+    if (f != stdout && fclose(f) != 0 && !e) e = errno ? errno : EIO;
+    if (e) t_error("cannot write '%s': %s", path, strerror(e));
+}
+
+static void plain_make_dir(const char *dir)
+{
+    char *p = malloc(strlen(dir) + 1), *s;
+    if (!p) t_error("out of memory");
+    strcpy(p, dir);
+    for (s = p + 1;; s++) {   /* mkdir -p */
+        if (*s == '/' || *s == '\0') {
+            char saved = *s;
+            struct stat st;
+            *s = '\0';
+            if (mkdir(p, 0777) != 0 && !(stat(p, &st) == 0 && S_ISDIR(st.st_mode))) {
+                int e = errno;
+                char msg[1200];
+                snprintf(msg, sizeof msg, "cannot create directory '%.500s': %s", p, strerror(e));
+                free(p);
+                t_error("%s", msg);
+            }
+            *s = saved;
+            if (saved == '\0') break;
+        }
+    }
+    free(p);
+}
+
+static const NpyFiles plain_files = {plain_open, plain_close, plain_make_dir};
+static const NpyFiles *files = &plain_files;
+
+void npy_set_files(const NpyFiles *f) { files = f ? f : &plain_files; }
+
 void npy_save(const char *path, const Tensor *x)
 {
     unsigned char header[512];
     size_t header_size;
-    OutFile *o;
+    void *handle = NULL;
     FILE *f;
     int e;
 
@@ -976,14 +1021,12 @@ void npy_save(const char *path, const Tensor *x)
     header_size = make_header(x, header, sizeof header);
     if (header_size == 0) t_error("npy_save: cannot write '%s': header too long", path);
 
-    /* a temporary renamed into place, or a FIFO/device/stdout written through */
-    o = out_open(path);
-    f = out_stream(o);
+    f = files->open(path, &handle);
     errno = 0;
     e = 0;
     if (fwrite(header, 1, header_size, f) != header_size) e = errno ? errno : EIO;
     if (!e) e = write_data(f, x);
-    out_close(o, e);
+    files->close(handle, path, e);
 }
 
 void npy_save_in(const char *dir, const char *name, const Tensor *x)
@@ -1019,5 +1062,5 @@ bool npy_exists(const char *path)
 void npy_make_dir(const char *dir)
 {
     if (!dir || !*dir) t_error("npy_make_dir: no directory name given");
-    out_make_dir(dir);
+    files->make_dir(dir);
 }

@@ -14,14 +14,17 @@
  * numpy.lib.format (at most 10000 characters, no NUL byte, UTF-8 in 3.0).
  * Regular files and pipes are read; devices and terminals are refused.
  *
- * Save: always '<f4', C order, version 1.0, through out.h: a temporary file
- * renamed into place (a failed run never leaves a half-written file), or
- * written through to a FIFO, a device or standard output ("-").
+ * Save: always '<f4', C order, version 1.0. Plain files by default ("-" is
+ * standard output); a chapter program (common/program/out.h) installs its
+ * own files with npy_set_files: a temporary file renamed into place only when
+ * the whole run has succeeded (a failed run never leaves a half-written
+ * file), or written through to a FIFO, a device or standard output.
  */
 #ifndef COMMON_NPY_H
 #define COMMON_NPY_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include "tensor.h"
 
 /* Parse an in-memory .npy. On success returns 0 and sets *out (a tensor in
@@ -42,6 +45,16 @@ void npy_save(const char *path, const Tensor *x);
 bool npy_exists(const char *path);
 /* mkdir -p for --dump DIR; failure is t_error. */
 void npy_make_dir(const char *dir);
+/* Where npy_save and npy_make_dir write: open gives the stream for path
+ * (failure is t_error) and a handle; close finishes it, errno_value being 0
+ * or the errno of a failed write (then it removes what it can and calls
+ * t_error). NULL restores the plain default (fopen/fclose, mkdir -p). */
+typedef struct {
+    FILE *(*open)(const char *path, void **handle);
+    void (*close)(void *handle, const char *path, int errno_value);
+    void (*make_dir)(const char *dir);
+} NpyFiles;
+void npy_set_files(const NpyFiles *files);
 /* npy_save into dir/name.npy (name without extension). */
 void npy_save_in(const char *dir, const char *name, const Tensor *x);
 

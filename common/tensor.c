@@ -1,12 +1,13 @@
 /* tensor.c — shapes, strides, views and the scope allocator behind Tensor. */
+#define _POSIX_C_SOURCE 200809L /* sysconf: the size of this machine's memory */
 #include "tensor.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-#include "budget.h"
 #include "error.h"
 #include "rng.h"
 
@@ -66,11 +67,103 @@ void t_scope_end_to(int depth) {
     while (scope_count > depth) t_scope_end();
 }
 
+/* ---- the memory limit: ATTN_MAX_BYTES, or half of this machine's memory ---- */
+
+/* digits [. digits] [e [+-] digits], nothing else; then strtod */
+static bool parse_number(const char *s, const char **end, double *out) {
+    const char *p = s;
+    size_t mant = 0;
+    char buf[64];
+    while (*p >= '0' && *p <= '9') p++, mant++;
+    if (*p == '.') {
+        p++;
+        while (*p >= '0' && *p <= '9') p++, mant++;
+    }
+    if (mant == 0) return false;
+    if (*p == 'e' || *p == 'E') {
+        size_t ed = 0;
+        p++;
+        if (*p == '+' || *p == '-') p++;
+        while (*p >= '0' && *p <= '9') p++, ed++;
+        if (ed == 0) return false;
+    }
+    if ((size_t)(p - s) >= sizeof buf) return false;
+    memcpy(buf, s, (size_t)(p - s));
+    buf[p - s] = '\0';
+    *out = strtod(buf, NULL);
+    *end = p;
+    return isfinite(*out);
+}
+
+bool t_parse_number(const char *text, double *out) {
+    const char *p;
+    double v;
+    if (!text || !*text || !parse_number(text, &p, &v) || *p) return false;
+    *out = v;
+    return true;
+}
+
+bool t_parse_bytes(const char *text, size_t *out) {
+    const char *p;
+    double v, mult = 1.0;
+    if (!text || !*text || !parse_number(text, &p, &v)) return false;
+    if (*p) {
+        const char *units = "KMGT";
+        const char *u = strchr(units, *p >= 'a' && *p <= 'z' ? *p - 'a' + 'A' : *p);
+        if (!u || !*u) return false;
+        mult = pow(1024.0, (double)(u - units + 1));
+        p++;
+        if (strcmp(p, "iB") == 0 || strcmp(p, "B") == 0 || strcmp(p, "b") == 0) p += strlen(p);
+        if (*p) return false;
+    }
+    v *= mult;
+    if (!(v >= 1.0) || v >= 9.2e18 || v > (double)SIZE_MAX) return false;
+    *out = (size_t)v;
+    return true;
+}
+
+/* A cgroup (v2 or v1) memory limit smaller than the machine, or 0. */
+static double cgroup_limit(void) {
+    static const char *const files[] = {"/sys/fs/cgroup/memory.max",
+                                        "/sys/fs/cgroup/memory/memory.limit_in_bytes"};
+    size_t i;
+    for (i = 0; i < 2; i++) {
+        FILE *f = fopen(files[i], "r");
+        char line[64];
+        if (!f) continue;
+        if (fgets(line, sizeof line, f)) {
+            char *end;
+            double v = strtod(line, &end);
+            fclose(f);
+            if (end != line && v > 0 && v < 1e18) return v;
+            continue;
+        }
+        fclose(f);
+    }
+    return 0;
+}
+
+size_t t_default_max_bytes(void) {
+    double total = 0;
+#if defined(_SC_PHYS_PAGES) && defined(_SC_PAGESIZE)
+    {
+        long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+        if (pages > 0 && page > 0) total = (double)pages * (double)page;
+    }
+#endif
+    {
+        double cg = cgroup_limit();
+        if (cg > 0 && (total <= 0 || cg < total)) total = cg;
+    }
+    if (total <= 0) return (size_t)4 << 30;
+    if (total / 2 > (double)SIZE_MAX) return SIZE_MAX;
+    return (size_t)(total / 2);
+}
+
 size_t t_max_bytes(void) {
     if (max_bytes == 0) {
-        /* ATTN_MAX_BYTES, or half of this machine's memory (budget.h); a bad
-         * value is refused by the programs before they get here */
-        if (!budget_parse_bytes(getenv("ATTN_MAX_BYTES"), &max_bytes)) max_bytes = budget_default_bytes();
+        /* a bad ATTN_MAX_BYTES is refused by the programs before they get here */
+        if (!t_parse_bytes(getenv("ATTN_MAX_BYTES"), &max_bytes)) max_bytes = t_default_max_bytes();
     }
     return max_bytes;
 }
@@ -81,7 +174,7 @@ void t_set_run_budget(size_t bytes) { run_budget = bytes; }
 
 void t_set_max_bytes(size_t bytes) { max_bytes = bytes; }
 
-static void human_bytes(double bytes, char *buf, size_t len) {
+const char *t_format_bytes(double bytes, char *buf, size_t len) {
     const char *units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
     int u = 0;
     while (bytes >= 1024.0 && u < 6) {
@@ -90,21 +183,22 @@ static void human_bytes(double bytes, char *buf, size_t len) {
     }
     if (u == 0) snprintf(buf, len, "%.0f bytes", bytes);
     else snprintf(buf, len, "%.1f %s", bytes, units[u]);
+    return buf;
 }
 
 void *t_alloc(size_t bytes) {
     if (bytes > t_max_bytes()) {
         char want[32], limit[32];
-        human_bytes((double)bytes, want, sizeof want);
-        human_bytes((double)t_max_bytes(), limit, sizeof limit);
+        t_format_bytes((double)bytes, want, sizeof want);
+        t_format_bytes((double)t_max_bytes(), limit, sizeof limit);
         t_error("allocation of %s is more than the %s limit (ATTN_MAX_BYTES)", want, limit);
     }
     if (run_budget && bytes > run_budget - (live_bytes < run_budget ? live_bytes : run_budget)) {
         /* the chapter's estimate (budget.h) was too low: a sentence, not the OOM killer */
         char want[32], held[32], limit[32];
-        human_bytes((double)bytes, want, sizeof want);
-        human_bytes((double)live_bytes, held, sizeof held);
-        human_bytes((double)run_budget, limit, sizeof limit);
+        t_format_bytes((double)bytes, want, sizeof want);
+        t_format_bytes((double)live_bytes, held, sizeof held);
+        t_format_bytes((double)run_budget, limit, sizeof limit);
         t_error("allocating %s more (this run already holds %s) would pass the memory budget of %s "
                 "(ATTN_MAX_BYTES)", want, held, limit);
     }
@@ -115,7 +209,7 @@ void *t_alloc(size_t bytes) {
     char *raw = (char *)calloc(1, sizeof(Block) + (T_ALIGN - 1) + bytes);
     if (!raw) {
         char want[32];
-        human_bytes((double)bytes, want, sizeof want);
+        t_format_bytes((double)bytes, want, sizeof want);
         t_error("out of memory: could not allocate %s", want);
     }
     uintptr_t at = ((uintptr_t)(raw + sizeof(Block)) + (T_ALIGN - 1)) & ~(uintptr_t)(T_ALIGN - 1);
@@ -178,8 +272,8 @@ void t_check_fits(const char *what, Shape s) {
     size_t bytes = (size_t)n * sizeof(float);
     if (bytes > t_max_bytes()) {
         char want[32], limit[32];
-        human_bytes((double)bytes, want, sizeof want);
-        human_bytes((double)t_max_bytes(), limit, sizeof limit);
+        t_format_bytes((double)bytes, want, sizeof want);
+        t_format_bytes((double)t_max_bytes(), limit, sizeof limit);
         t_error("%s: shape %s needs %s of float32, more than the %s limit (ATTN_MAX_BYTES)",
                 what, shape_str(s, sb), want, limit);
     }

@@ -65,14 +65,26 @@ void t_scope_end_to(int depth);     /* end scopes until depth is reached        
 void *t_alloc(size_t bytes);        /* zeroed, owned by the current scope         */
 
 /* Largest single allocation allowed: env ATTN_MAX_BYTES, else half of this
- * machine's memory (budget.h). */
+ * machine's memory (t_default_max_bytes). */
 size_t t_max_bytes(void);
 void   t_set_max_bytes(size_t bytes);
+/* Half of the physical memory (or of a smaller cgroup limit); 4 GiB when the
+ * system does not say. */
+size_t t_default_max_bytes(void);
+/* "2000000000", "1.5e9", "512M", "2G", "2GiB" -> bytes (a K, M, G or T suffix
+ * counts 1024s). False for NULL, "" or anything else (*out untouched). */
+bool   t_parse_bytes(const char *text, size_t *out);
+/* digits [. digits] [e [+-] digits] and nothing else -> a finite number. */
+bool   t_parse_number(const char *text, double *out);
+/* 100 -> "100 bytes", 1536 -> "1.5 KiB": how every message says a size.
+ * Returns buf. */
+const char *t_format_bytes(double bytes, char *buf, size_t len);
 /* Bytes held now, and the most held at once so far, by t_alloc. */
 size_t t_live_bytes(void);
 size_t t_peak_bytes(void);
 /* A program's memory budget for everything it holds at once (0 = none, the
- * default): an allocation past it is an error sentence (budget.h sets it). */
+ * default): an allocation past it is an error sentence (a program's budget,
+ * common/program/budget.h, sets it). */
 void   t_set_run_budget(size_t bytes);
 /* Error unless a tensor of this shape fits: "what: shape (..) needs X, ...". */
 void   t_check_fits(const char *what, Shape s);

@@ -1,4 +1,7 @@
-/* torch.h — `import torch` for this project: one include for all of common/.
+/* torch.h — `import torch` for this project: one include for the small tensor
+ * library that plays PyTorch's part. Concept code includes this and nothing
+ * of common/program/ (flags, narration, heatmaps, budgets, output files: the
+ * furniture that makes a chapter a program).
  *
  *   PyTorch                         here
  *   torch.Tensor                    Tensor *            (tensor.h)
@@ -6,8 +9,8 @@
  *   torch.matmul, F.softmax, ...    t_matmul, t_softmax (ops.h)
  *   nn.Linear                       Linear, nn_linear   (nn.h)
  *   np.load / np.save               npy_load, npy_save  (npy.h)
+ *   model.load_state_dict           state_load          (state.h)
  *   print(x)                        t_print             (print.h)
- *   argparse                        cli_parse           (cli.h)
  */
 #ifndef COMMON_TORCH_H
 #define COMMON_TORCH_H
@@ -21,11 +24,6 @@
 #include "nn.h"
 #include "npy.h"
 #include "print.h"
-#include "cli.h"
-#include "narrate.h"
 #include "state.h"
-#include "heatmap.h"
-#include "budget.h"
-#include "out.h"
 
 #endif

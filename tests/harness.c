@@ -1,5 +1,6 @@
 /* harness.c — runs tests, counts failures, catches t_error() for CHECK_ERROR. */
 #include "harness.h"
+#include "common/program/out.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -95,7 +96,10 @@ static void harness_result_init(void) {
 
 void harness_run(const char *name, void (*fn)(void)) {
     jmp_buf jb;
-    if (!result_init) harness_result_init();
+    if (!result_init) {
+        out_use_for_npy(); /* npy_save as the programs do it: all or nothing (out.h) */
+        harness_result_init();
+    }
     current_test = name;
     current_failures = 0;
     int depth = t_scope_depth();

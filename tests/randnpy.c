@@ -9,10 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/torch.h"
+#include "common/program/program.h"
 
 int main(int argc, char **argv) {
     t_set_program_name("randnpy");
+    out_run_begin(); /* the file is written all or nothing (out.h) */
     double std = 1.0;
     char *end;
     if (argc > 2 && strcmp(argv[1], "--std") == 0) {

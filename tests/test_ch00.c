@@ -10,6 +10,7 @@
 
 #include "chapters/00_tensors/tensors.h"
 #include "tests/harness.h"
+#include "common/program/program.h"
 
 #define FX(name) load_fixture("ch00/" name ".npy")
 

@@ -8,6 +8,7 @@
 
 #include "chapters/01_dot_product/dot_product.h"
 #include "tests/harness.h"
+#include "common/program/program.h"
 
 #define FX(name) load_fixture("ch01/" name ".npy")
 #define RTOL 1e-5

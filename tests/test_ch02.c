@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "tests/harness.h"
+#include "common/program/program.h"
 #include "chapters/02_scaling/scaling.h"
 
 #define FX(name) load_fixture("ch02/" name ".npy")

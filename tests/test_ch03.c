@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "tests/harness.h"
+#include "common/program/program.h"
 #include "chapters/03_self_attention/self_attention.h"
 
 #define RTOL 1e-5

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "tests/harness.h"
+#include "common/program/program.h"
 #include "chapters/04_causal_mask/causal_mask.h"
 
 #define FX(name) load_fixture("ch04/" name ".npy")

@@ -6,6 +6,7 @@
  * attentions equals the split version given the same weights.
  */
 #include "harness.h"
+#include "common/program/program.h"
 
 #include "chapters/05_multi_head/multi_head.h"
 

@@ -5,6 +5,7 @@
  * p = 1) are compared with PyTorch (tests/fixtures/ch06, scripts/golden/ch06.py).
  */
 #include "harness.h"
+#include "common/program/program.h"
 
 #include "chapters/05_multi_head/multi_head.h"
 #include "chapters/06_dropout/dropout.h"

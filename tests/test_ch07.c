@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "tests/harness.h"
+#include "common/program/program.h"
 #include "chapters/07_output_projection/mha.h"
 
 #define RTOL 1e-5

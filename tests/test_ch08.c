@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "tests/harness.h"
+#include "common/program/program.h"
 #include "chapters/08_fast_attention/fast_attention.h"
 
 #define RTOL 1e-5

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "tests/harness.h"
+#include "common/program/program.h"
 #include "chapters/09_parallel_attention/parallel_attention.h"
 
 #define RTOL 1e-5

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "tests/harness.h"
+#include "common/program/program.h"
 #include "chapters/10_backward/grad_check.h"
 #include "chapters/10_backward/train.h"
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "tests/harness.h"
+#include "common/program/program.h"
 
 #define FX(name) load_fixture("common/" name ".npy")
 #define RTOL 1e-5

@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "harness.h"
+#include "common/program/program.h"
 
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -24,28 +25,28 @@ static const char *in_dir(const char *name)
 static void test_parse_bytes(void)
 {
     size_t v = 0;
-    CHECK(budget_parse_bytes("2000000000", &v) && v == 2000000000u);
-    CHECK(budget_parse_bytes("1.5e3", &v) && v == 1500);
-    CHECK(budget_parse_bytes("512M", &v) && v == (size_t)512 << 20);
-    CHECK(budget_parse_bytes("2G", &v) && v == (size_t)2 << 30);
-    CHECK(budget_parse_bytes("2GiB", &v) && v == (size_t)2 << 30);
-    CHECK(budget_parse_bytes("3k", &v) && v == 3072);
+    CHECK(t_parse_bytes("2000000000", &v) && v == 2000000000u);
+    CHECK(t_parse_bytes("1.5e3", &v) && v == 1500);
+    CHECK(t_parse_bytes("512M", &v) && v == (size_t)512 << 20);
+    CHECK(t_parse_bytes("2G", &v) && v == (size_t)2 << 30);
+    CHECK(t_parse_bytes("2GiB", &v) && v == (size_t)2 << 30);
+    CHECK(t_parse_bytes("3k", &v) && v == 3072);
     v = 7;
-    CHECK(!budget_parse_bytes(NULL, &v));
-    CHECK(!budget_parse_bytes("", &v));
-    CHECK(!budget_parse_bytes("abc", &v));
-    CHECK(!budget_parse_bytes("0", &v));
-    CHECK(!budget_parse_bytes("-5", &v));
-    CHECK(!budget_parse_bytes("0.5", &v));
-    CHECK(!budget_parse_bytes(" 5", &v));
-    CHECK(!budget_parse_bytes("5 ", &v));
-    CHECK(!budget_parse_bytes("5x", &v));
-    CHECK(!budget_parse_bytes("5GiBs", &v));
-    CHECK(!budget_parse_bytes("0x10", &v));
-    CHECK(!budget_parse_bytes("1e400", &v));
-    CHECK(!budget_parse_bytes("nan", &v));
-    CHECK(!budget_parse_bytes("inf", &v));
-    CHECK(!budget_parse_bytes("1e30", &v));
+    CHECK(!t_parse_bytes(NULL, &v));
+    CHECK(!t_parse_bytes("", &v));
+    CHECK(!t_parse_bytes("abc", &v));
+    CHECK(!t_parse_bytes("0", &v));
+    CHECK(!t_parse_bytes("-5", &v));
+    CHECK(!t_parse_bytes("0.5", &v));
+    CHECK(!t_parse_bytes(" 5", &v));
+    CHECK(!t_parse_bytes("5 ", &v));
+    CHECK(!t_parse_bytes("5x", &v));
+    CHECK(!t_parse_bytes("5GiBs", &v));
+    CHECK(!t_parse_bytes("0x10", &v));
+    CHECK(!t_parse_bytes("1e400", &v));
+    CHECK(!t_parse_bytes("nan", &v));
+    CHECK(!t_parse_bytes("inf", &v));
+    CHECK(!t_parse_bytes("1e30", &v));
     CHECK_EQ_INT(v, 7); /* untouched by a refusal */
 }
 
@@ -63,7 +64,7 @@ static void test_parse_seconds(void)
 
 static void test_default_budget_is_half_of_memory(void)
 {
-    size_t b = budget_default_bytes();
+    size_t b = t_default_max_bytes();
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
     CHECK(b > 0);
     if (pages > 0 && page > 0) CHECK((double)b <= (double)pages * (double)page / 2 + 1);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "tests/harness.h"
+#include "common/program/program.h"
 
 /* ---- fixtures ------------------------------------------------------------ */
 

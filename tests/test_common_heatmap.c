@@ -5,6 +5,7 @@
  * how wide the lines are.
  */
 #include "harness.h"
+#include "common/program/program.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -9,6 +9,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "harness.h"
+#include "common/program/program.h"
 
 #include <dirent.h>
 #include <math.h>

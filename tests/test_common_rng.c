@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "tests/harness.h"
+#include "common/program/program.h"
 
 static const uint64_t SEEDS[] = {0u, 1u, 123u, 2147483647u, 4294967301u};
 #define N_SEEDS (sizeof SEEDS / sizeof SEEDS[0])

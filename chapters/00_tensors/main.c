@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "common/program/program.h"
 #include "chapters/00_tensors/tensors.h"
 
 /* One line of the --quiet summary table (the narration shows each layout
@@ -38,6 +39,28 @@ static void say_why_not_contiguous(const char *name, const Tensor *x) {
                 shape_str(cs, want), (long long)cs.dims[d]);
 }
 
+/* The storage behind x: the flat floats that every view of it shares. */
+static void show_storage(const char *name, const Tensor *x) {
+    enum { SHOWN = 24 };
+    if (narrate_quiet()) return;
+    const Storage *s = x->storage;
+    printf("    %s storage: [", name);
+    for (int64_t i = 0; i < s->numel && i < SHOWN; i++)
+        printf("%s%.4g", i ? ", " : "", (double)s->data[i]);
+    printf("%s]  (%lld float%s)\n", s->numel > SHOWN ? ", ..." : "", (long long)s->numel,
+           s->numel == 1 ? "" : "s");
+}
+
+/* What this run may cost (common/program/budget.h): refused, in one sentence,
+ * before any work when it is past the memory or time budget. */
+static void refuse_past_budget(const Args *a) {
+    char what[160];
+    BudgetModule m = {(double)a->batch, (double)a->heads, (double)a->seq_len, (double)a->d_in, (double)a->d_out,
+                      0, 16, false};
+    BudgetEstimate e = budget_attention_module(&m, what, sizeof what);
+    budget_refuse(&e, a->quiet);
+}
+
 int main(int argc, char **argv) {
     CliSpec spec = {
         "chapter0",
@@ -45,6 +68,7 @@ int main(int argc, char **argv) {
         "contiguous, nn.Linear, full, triu.",
         CLI_SEED | CLI_QUIET | CLI_BATCH | CLI_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_HEADS,
         {0},
+        NULL,
     };
     spec.defaults.seed = 123;
     spec.defaults.batch = 2;
@@ -53,7 +77,7 @@ int main(int argc, char **argv) {
     spec.defaults.d_out = 4;
     spec.defaults.heads = 2;
     Args args = cli_parse(&spec, argc, argv);
-    budget_check(0, &args); /* refuse a run past the memory or time budget */
+    refuse_past_budget(&args);
     if (args.d_out % args.heads != 0) {
         fprintf(stderr, "chapter0: --d-out %lld is not a multiple of --heads %lld (each head gets "
                         "head_dim = d_out / n_heads features) (see --help)\n",

@@ -86,14 +86,3 @@ bool try_view(const Tensor *x, Shape shape, Tensor **out, char *err, size_t errl
     }
     return result != NULL;
 }
-
-void show_storage(const char *name, const Tensor *x) {
-    enum { SHOWN = 24 };
-    if (narrate_quiet()) return;
-    const Storage *s = x->storage;
-    printf("    %s storage: [", name);
-    for (int64_t i = 0; i < s->numel && i < SHOWN; i++)
-        printf("%s%.4g", i ? ", " : "", (double)s->data[i]);
-    printf("%s]  (%lld float%s)\n", s->numel > SHOWN ? ", ..." : "", (long long)s->numel,
-           s->numel == 1 ? "" : "s");
-}

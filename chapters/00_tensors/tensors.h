@@ -42,9 +42,4 @@ int stride_mismatch_dim(const Tensor *x);
  * leaves *out NULL and writes the error sentence into err (may be NULL). */
 bool try_view(const Tensor *x, Shape shape, Tensor **out, char *err, size_t errlen);
 
-/* Print x's whole storage in memory order, e.g.
- *     x storage: [0, 1, 2, 3, 4, 5]  (6 floats)
- * (the first 24 numbers, then "..."). Silent with --quiet. */
-void show_storage(const char *name, const Tensor *x);
-
 #endif

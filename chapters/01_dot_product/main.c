@@ -15,6 +15,7 @@
  */
 #include <stdio.h>
 
+#include "common/program/program.h"
 #include "chapters/01_dot_product/dot_product.h"
 
 /* The sentence and its six words live in dot_product.c (chapters 2 and 4 reuse them). */
@@ -115,6 +116,25 @@ static Attention all_queries(const Tensor *query, const Tensor *key, const Tenso
     return a;
 }
 
+/* What this run may cost (common/program/budget.h): refused, in one sentence,
+ * before any work when it is past the memory or time budget. */
+static void refuse_past_budget(const Args *a) {
+    /* (..., T, d_k) x (..., S, d_k): scores, weights, their copies */
+    double B = 1, T = (double)a->seq_len, S = T, dk = (double)a->d_k, dv = dk;
+    char what[160];
+    if (!(a->given & (CLI_SEQ_LEN | CLI_D_K))) T = S = 6, dk = dv = 3;   /* the sentence */
+    if (a->q) budget_peek_qkv(a->q, a->k, a->v, &B, &T, &S, &dk, &dv);
+    BudgetEstimate e;
+    e.bytes = BUDGET_OVERHEAD + BUDGET_F4 * (8 * B * T * S + 4 * B * (T * dk + S * dk + S * dv + T * dv));
+    e.flops = 2 * B * T * S * (dk + dv) * 3;
+    e.seconds = a->q ? 0 : 3 * T * dk / BUDGET_RATE_RANDN;
+    e.largest = BUDGET_F4 * B * (T * S > T * dk ? T * S : T * dk);
+    snprintf(what, sizeof what, "the (..., T, S) scores and weights, T = %.0f, S = %.0f", T, S);
+    e.what = what;
+    e.flag = a->q ? "the sizes of --q/--k/--v" : "--seq-len";
+    budget_refuse(&e, a->quiet);
+}
+
 int main(int argc, char **argv) {
     CliSpec spec = {
         "chapter1",
@@ -122,12 +142,13 @@ int main(int argc, char **argv) {
         "(Happy-LLM 2.1.1-2.1.3), not scaled yet.",
         CLI_SEED | CLI_QUIET | CLI_DUMP | CLI_HEATMAP | CLI_QKV | CLI_OUTPUT | CLI_SEQ_LEN | CLI_D_K,
         {0},
+        NULL,
     };
     spec.defaults.seed = 123;
     spec.defaults.seq_len = SENTENCE_TOKENS;
     spec.defaults.d_k = SENTENCE_DIM;
     Args args = cli_parse(&spec, argc, argv);
-    budget_check(1, &args); /* refuse a run past the memory or time budget */
+    refuse_past_budget(&args);
     if (args.q && (args.given & (CLI_SEQ_LEN | CLI_D_K))) {
         fprintf(stderr, "chapter1: --seq-len and --d-k size a random example; with --q, --k, --v the "
                         "files give the sizes (see --help)\n");

@@ -12,6 +12,7 @@
  *     build/chapter2 --d-k 256 --heatmap  random q, k, v of width 256
  *     build/chapter2 --q Q.npy --k K.npy --v V.npy --output OUT.npy
  */
+#include "common/program/program.h"
 #include "chapters/02_scaling/scaling.h"
 
 /* The experiment: d_k values, pairs for the variance, rows for the softmax. */
@@ -79,6 +80,32 @@ static void draw(const char *title, const Tensor *w, const char *const *labels, 
     else heatmap_print_all(w, &opt);
 }
 
+/* What this run may cost (common/program/budget.h): refused, in one sentence,
+ * before any work when it is past the memory or time budget. */
+static void refuse_past_budget(const Args *a) {
+    /* (..., T, d_k) x (..., S, d_k): scores, weights, their copies */
+    double B = 1, T = (double)a->seq_len, S = T, dk = (double)a->d_k, dv = dk;
+    char what[160];
+    if (a->q) budget_peek_qkv(a->q, a->k, a->v, &B, &T, &S, &dk, &dv);
+    BudgetEstimate e;
+    e.bytes = BUDGET_OVERHEAD + BUDGET_F4 * (8 * B * T * S + 4 * B * (T * dk + S * dk + S * dv + T * dv));
+    e.flops = 2 * B * T * S * (dk + dv) * 3;
+    e.seconds = a->q ? 0 : 3 * T * dk / BUDGET_RATE_RANDN;
+    e.largest = BUDGET_F4 * B * (T * S > T * dk ? T * S : T * dk);
+    if (!a->q) {
+        /* the d_k table: 1000 pairs (q, k) and 200 rows of seq_len random keys for each
+         * d_k = 1, 2, 4, ..., 1024 and --d-k, one d_k at a time */
+        double dmax = dk > 1024 ? dk : 1024;
+        e.bytes += BUDGET_F4 * (1.25 * 200 * T * dmax + 5 * 1000 * dmax);
+        e.seconds += (200 * T + 2000) * (2047 + dk) / BUDGET_RATE_RANDN;
+        if (BUDGET_F4 * 200 * T * dmax > e.largest) e.largest = BUDGET_F4 * 200 * T * dmax;
+    }
+    snprintf(what, sizeof what, "the (..., T, S) scores and weights, T = %.0f, S = %.0f", T, S);
+    e.what = what;
+    e.flag = a->q ? "the sizes of --q/--k/--v" : "--seq-len";
+    budget_refuse(&e, a->quiet);
+}
+
 int main(int argc, char **argv) {
     Args defaults = {0};
     defaults.seed = 123;
@@ -89,9 +116,9 @@ int main(int argc, char **argv) {
                     "(Happy-LLM 2.1.3). Chapter 1's sentence by default; --d-k or --seq-len:\n"
                     "random q, k, v of that size instead.",
                     CLI_SEED | CLI_SEQ_LEN | CLI_D_K | CLI_QUIET | CLI_DUMP | CLI_HEATMAP | CLI_QKV | CLI_OUTPUT,
-                    defaults};
+                    defaults, NULL};
     Args args = cli_parse(&spec, argc, argv);
-    budget_check(2, &args); /* refuse a run past the memory or time budget */
+    refuse_past_budget(&args);
     t_scope_begin();
     narrate_set_quiet(args.quiet);
     t_manual_seed(args.seed);

@@ -14,6 +14,7 @@
  *     build/chapter3 --bias --d-out 4        nn.Linear with biases
  *     build/chapter3 --input X.npy --weights DIR --output OUT.npy
  */
+#include "common/program/program.h"
 #include "chapters/03_self_attention/self_attention.h"
 
 /* How far scores is from its transpose: 0 exactly when symmetric. */
@@ -51,6 +52,16 @@ static void draw(const char *title, const Tensor *w, const Args *args) {
     heatmap_print_all(w, &opt);
 }
 
+/* What this run may cost (common/program/budget.h): refused, in one sentence,
+ * before any work when it is past the memory or time budget. */
+static void refuse_past_budget(const Args *a) {
+    char what[160];
+    BudgetModule m = {(double)a->batch, 1, (double)a->seq_len, (double)a->d_in, (double)a->d_out, 0, 40, a->input != NULL};
+    if (a->input) budget_peek_input(a->input, a->weights, &m.B, &m.T, &m.d_in, &m.d_out);
+    BudgetEstimate e = budget_attention_module(&m, what, sizeof what);
+    budget_refuse(&e, a->quiet);
+}
+
 int main(int argc, char **argv) {
     Args defaults = {0};
     defaults.seed = 123;
@@ -63,9 +74,9 @@ int main(int argc, char **argv) {
                     "attention(xW_q, xW_k, xW_v) (Happy-LLM 2.1.4).",
                     CLI_SEED | CLI_BATCH | CLI_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_BIAS | CLI_QUIET | CLI_DUMP |
                         CLI_HEATMAP | CLI_INPUT | CLI_OUTPUT,
-                    defaults};
+                    defaults, NULL};
     Args args = cli_parse(&spec, argc, argv);
-    budget_check(3, &args); /* refuse a run past the memory or time budget */
+    refuse_past_budget(&args);
     t_scope_begin();
     narrate_set_quiet(args.quiet);
     t_manual_seed(args.seed);

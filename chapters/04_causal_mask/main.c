@@ -14,6 +14,7 @@
  */
 #include <stdio.h>
 
+#include "common/program/program.h"
 #include "causal_mask.h"
 
 /* scores: after the mask (its -inf entries are drawn as masked), or NULL */
@@ -245,6 +246,35 @@ static void run_files(const Args *args) {
     write_outputs(args, mask_T, &a);
 }
 
+/* What this run may cost (common/program/budget.h): refused, in one sentence,
+ * before any work when it is past the memory or time budget. */
+static void refuse_past_budget(const Args *a) {
+    /* the sentence (6, 3), or (..., T, d_k) x (..., S, d_k) from the files; and the
+     * max_seq_len x max_seq_len mask buffers, about 6e-7 s an element to build */
+    double B = 1, T = 6, S = 6, dk = 3, dv = 3, L = (a->given & CLI_MAX_SEQ_LEN) ? (double)a->max_seq_len : 6;
+    char what[160];
+    if (a->q) {
+        budget_peek_qkv(a->q, a->k, a->v, &B, &T, &S, &dk, &dv);
+        L = (a->given & CLI_MAX_SEQ_LEN) ? (double)a->max_seq_len : T;
+    }
+    BudgetEstimate e;
+    e.bytes = BUDGET_OVERHEAD + BUDGET_F4 * (8 * B * T * S + 4 * B * (T * dk + S * dk + S * dv + T * dv) + 8 * L * L);
+    e.flops = 2 * B * T * S * (dk + dv) * 3;
+    e.seconds = L * L * 6e-7 + (a->q ? 0 : 3 * T * dk / BUDGET_RATE_RANDN);
+    e.largest = BUDGET_F4 * B * (T * S > T * dk ? T * S : T * dk);
+    if (BUDGET_F4 * L * L > e.largest) e.largest = BUDGET_F4 * L * L;
+    if (L * L > T * S) {
+        e.what = "the max_seq_len x max_seq_len mask buffers";
+        e.flag = "--max-seq-len";
+    } else {
+        snprintf(what, sizeof what, "the (..., T, S) scores and weights, T = %.0f, S = %.0f", T, S);
+        e.what = what;
+        e.flag = "--seq-len";
+    }
+    if (a->q) e.flag = "the sizes of --q/--k/--v";
+    budget_refuse(&e, a->quiet);
+}
+
 int main(int argc, char **argv) {
     t_scope_begin();
     CliSpec spec = {0};
@@ -257,7 +287,7 @@ int main(int argc, char **argv) {
     spec.defaults.max_seq_len = 8;
     spec.defaults.causal = true;
     Args args = cli_parse(&spec, argc, argv);
-    budget_check(4, &args); /* refuse a run past the memory or time budget */
+    refuse_past_budget(&args);
     narrate_set_quiet(args.quiet);
     t_manual_seed(args.seed);
 

@@ -20,7 +20,8 @@
  */
 #include <stdio.h>
 
-#include "multi_head.h"
+#include "common/program/program.h"
+#include "multi_head_setup.h"
 
 /* --quiet prints only these (the narration has shown them otherwise). */
 static void print_results(const Attention *heads, const Tensor *output) {
@@ -45,9 +46,9 @@ int main(int argc, char **argv) {
                     "sizes and biases come from the files, and --heads must divide their d_out.",
                     CLI_SEED | CLI_BATCH | CLI_SEQ_LEN | CLI_MAX_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_HEADS | CLI_CAUSAL |
                         CLI_BIAS | CLI_QUIET | CLI_DUMP | CLI_HEATMAP | CLI_INPUT | CLI_OUTPUT,
-                    defaults};
+                    defaults, NULL};
     Args args = cli_parse(&spec, argc, argv);
-    budget_check(5, &args); /* refuse a run past the memory or time budget */
+    multi_head_refuse_past_budget(&args); /* before any work: memory and time */
     t_scope_begin();
     narrate_set_quiet(args.quiet);
     t_manual_seed(args.seed);

@@ -24,7 +24,8 @@
  */
 #include <stdio.h>
 
-#include "mha.h"
+#include "common/program/program.h"
+#include "mha_setup.h"
 
 int main(int argc, char **argv) {
     Args defaults = {0};
@@ -48,9 +49,9 @@ int main(int argc, char **argv) {
                     CLI_SEED | CLI_BATCH | CLI_SEQ_LEN | CLI_MAX_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_HEADS | CLI_DROPOUT |
                         CLI_EVAL | CLI_RESID | CLI_CAUSAL | CLI_BIAS | CLI_QUIET | CLI_DUMP | CLI_HEATMAP | CLI_INPUT |
                         CLI_OUTPUT,
-                    defaults};
+                    defaults, NULL};
     Args args = cli_parse(&spec, argc, argv);
-    budget_check(7, &args); /* refuse a run past the memory or time budget */
+    multi_head_refuse_past_budget(&args); /* before any work: memory and time */
     t_scope_begin();
     narrate_set_quiet(args.quiet);
     t_manual_seed(args.seed);

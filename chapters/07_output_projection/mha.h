@@ -69,24 +69,6 @@ MultiHeadAttention *mha_new(ModelArgs args);
  * and out_bias when bo is; each bias must be (d_out,). Errors name the file. */
 MultiHeadAttention *mha_load(ModelArgs args, const char *dir);
 
-/* The default run of chapter 7, and of the chapters that build on it:
- *     torch.manual_seed(args->seed)
- *     model = MultiHeadAttention(d_in, d_out, max_seq_len, dropout, heads)
- *     x = torch.randn(batch, seq_len, d_in)
- * in that order, so the weights and x are PyTorch's numbers (common/rng.h).
- * max_seq_len is args->max_seq_len when given (not 0), else 2 * seq_len;
- * --bias sets qkv_bias=True, --no-causal drops the mask, --resid-dropout
- * adds Happy-LLM's resid_dropout. Training mode (args->eval is left to the
- * caller). Checks d_out % heads and that the scores fit before drawing. */
-MultiHeadAttention *mha_default(const Args *args, Tensor **x);
-/* The module and x that chapter 7 and the chapters after it start from:
- * with --input FILE --weights DIR, x from the file and the module from the
- * folder (load_input of chapter 5, then mha_load; --dropout, --resid-dropout
- * and --causal from the flags); otherwise mha_default. Training mode. */
-MultiHeadAttention *mha_from_args(const Args *args, Tensor **x);
-/* max_seq_len of mha_default for these flags. */
-int64_t mha_default_max_seq_len(const Args *args);
-
 /* Write wq wk wv wo (and bq bk bv bo when present) .npy into dir, the
  * layout mha_load reads (a state_dict as files). */
 void mha_save(const MultiHeadAttention *m, const char *dir);

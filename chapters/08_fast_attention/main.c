@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/program/program.h"
 #include "chapters/08_fast_attention/fast_attention.h"
 
 /* Timing: the median of up to RUNS runs; a version whose first run takes longer than
@@ -357,6 +358,60 @@ static void run(const Args *args) {
     write_outputs(args, weights, out);
 }
 
+/* What this run may cost (common/program/budget.h): refused, in one sentence,
+ * before any work when it is past the memory or time budget. */
+static void refuse_past_budget(const Args *a) {
+    /* (B, H, T, d) random or loaded q, k, v; the reference (chapters 2/4) and the
+     * score-storing versions only when their (..., T, S) scores fit in 512 MiB.
+     * Rates of the five versions, measured on one shared core and rounded down. */
+    static const double rate_impl[5] = {5e8, 2.5e9, 3.5e9, 4e9, 8e9}; /* naive .. flash */
+    static const char *const impls[5] = {"naive", "reordered", "tiled", "online", "flash"};
+    double B = (double)a->batch * (double)a->heads, T = (double)a->seq_len, S = T;
+    double dk = (double)a->d_k, dv = dk, F, score_bytes, budget = 512.0 * 1024 * 1024, seconds = 0;
+    int impl = 4;
+    char what[160];
+    if ((double)t_max_bytes() < budget) budget = (double)t_max_bytes();
+    if (a->q) budget_peek_qkv(a->q, a->k, a->v, &B, &T, &S, &dk, &dv);
+    else seconds += B * T * 3 * dk / BUDGET_RATE_RANDN;
+    for (int i = 0; i < 5; i++)
+        if (a->impl && strcmp(a->impl, impls[i]) == 0) impl = i;
+    F = 2 * B * T * S * (dk + dv) / (a->causal ? 2 : 1);
+    score_bytes = BUDGET_F4 * B * T * S;
+    BudgetEstimate e;
+    e.bytes = BUDGET_OVERHEAD + BUDGET_F4 * B * (T * dk + S * dk + S * dv + 2 * T * dv);
+    e.largest = BUDGET_F4 * B * T * (dk > dv ? dk : dv);
+    e.flops = 0;
+    if (a->quiet) {
+        /* a score-storing version past its limit refuses by itself, before any work */
+        if (impl > 2 || score_bytes <= budget) seconds += F / rate_impl[impl];
+        if (impl <= 2 && score_bytes <= budget) e.bytes += 2 * score_bytes;
+    } else {
+        /* the narrated comparison: each version up to 3 times (once when slower than 1 s) */
+        seconds += 0.5; /* this core's ceiling */
+        if (score_bytes <= budget) {
+            double t = F / BUDGET_RATE_TENSOR;
+            seconds += 2 * (t < 1 ? 3 * t : t); /* the reference, kept and timed */
+            e.bytes += 8 * score_bytes;
+        }
+        for (int i = 0; i < 5; i++) {
+            if (i <= 2 && score_bytes > budget) continue;
+            double t = F / rate_impl[i];
+            seconds += t < 1 ? 3 * t : t;
+        }
+    }
+    if (a->dump && score_bytes <= budget) { /* the reference's attn_weights */
+        seconds += F / BUDGET_RATE_TENSOR;
+        e.bytes += 8 * score_bytes;
+    }
+    e.seconds = seconds;
+    snprintf(what, sizeof what, "%.3g GFLOP of attention over T = %.0f, S = %.0f, %.0f slices%s", F / 1e9, T, S, B,
+             a->quiet ? "" : ", every version timed");
+    e.what = what;
+    e.flag = a->q ? "the sizes of --q/--k/--v" : a->quiet ? "--seq-len" : "--seq-len (or add --quiet)";
+    budget_own_progress(a->quiet); /* with --quiet it ticks budget_progress after each slice */
+    budget_refuse(&e, a->quiet);
+}
+
 int main(int argc, char **argv) {
     t_scope_begin();
     CliSpec spec = {0};
@@ -374,7 +429,7 @@ int main(int argc, char **argv) {
     spec.defaults.causal = false;
     spec.defaults.impl = "flash";
     Args args = cli_parse(&spec, argc, argv);
-    budget_check(8, &args); /* refuse a run past the memory or time budget */
+    refuse_past_budget(&args);
     narrate_set_quiet(args.quiet);
     t_manual_seed(args.seed);
     run(&args);

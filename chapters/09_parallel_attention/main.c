@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "chapters/07_output_projection/mha_setup.h"
 #include "parallel_attention_mpi.h"
 
 typedef struct {
@@ -59,7 +60,7 @@ static ParallelMode parse_flags(int argc, char **argv, Args *args, int rank) {
     CliSpec spec = {"chapter9", SUMMARY,
                     CLI_SEED | CLI_BATCH | CLI_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_HEADS | CLI_EVAL | CLI_CAUSAL |
                         CLI_BIAS | CLI_QUIET | CLI_INPUT | CLI_OUTPUT,
-                    defaults};
+                    defaults, NULL};
     char err[512] = "";
     int mode = PARALLEL_HEADS;
     char **rest = (char **)t_alloc((size_t)(argc + 1) * sizeof *rest);

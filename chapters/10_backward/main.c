@@ -24,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "chapters/07_output_projection/mha_setup.h"
 #include "grad_check.h"
 #include "train.h"
 
@@ -467,7 +468,7 @@ int main(int argc, char **argv) {
                     CLI_SEED | CLI_BATCH | CLI_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_HEADS | CLI_DROPOUT |
                         CLI_EVAL | CLI_CAUSAL | CLI_BIAS | CLI_QUIET | CLI_DUMP | CLI_HEATMAP | CLI_INPUT |
                         CLI_OUTPUT,
-                    defaults};
+                    defaults, NULL};
     Args args = cli_parse(&spec, argc, argv);
     if (ex.train && (args.input || args.output))
         usage_error("--train trains its own model; it does not take --input, --weights or --output%s%s", "", "");

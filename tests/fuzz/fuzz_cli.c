@@ -6,14 +6,14 @@
  * Every flag applies, so every value check is reached.
  *
  * Build it with clang -fsanitize=fuzzer,address,undefined from this file and
- * every .c file in common/ (-I. -lm), then run it on tests/corpus/cli
+ * every .c file in common/ and common/program/ (-I. -lm), then run it on tests/corpus/cli
  * (a seed corpus made by tests/corpus/make_cli_corpus.sh).
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/cli.h"
+#include "common/program/cli.h"
 
 #define MAX_ARGS 64
 

@@ -41,6 +41,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/program/program.h"
 #include "chapters/08_fast_attention/fast_attention.h"
 
 #define MIN_RUNS 5

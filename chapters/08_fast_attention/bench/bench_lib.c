@@ -19,6 +19,7 @@
 #include <setjmp.h>
 #include <string.h>
 
+#include "common/program/program.h"
 #include "chapters/08_fast_attention/fast_attention.h"
 
 static Tensor *q_in, *k_in, *v_in;

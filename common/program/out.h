@@ -22,9 +22,10 @@
  *     "chapterN: error: writing standard output: No space left on device"
  *     and exit 1, not a silent success.
  *
- * Programs get this from cli_parse(), which calls out_run_begin(). Without
- * it (unit tests, tools), out_close() renames the finished file into place
- * at once.
+ * Programs get this from cli_parse(), which calls out_run_begin(); it also
+ * makes npy_save and npy_make_dir (common/npy.h) write through here. Without
+ * a run (unit tests, tools: out_use_for_npy()), out_close() renames the
+ * finished file into place at once.
  */
 #ifndef COMMON_OUT_H
 #define COMMON_OUT_H
@@ -36,6 +37,10 @@
  * number), and at exit the finished files are renamed into place and
  * standard output is checked. Safe to call more than once. */
 void out_run_begin(void);
+
+/* npy_save and npy_make_dir write through out_open/out_close/out_make_dir
+ * (out_run_begin does this too). */
+void out_use_for_npy(void);
 
 typedef struct OutFile OutFile;
 

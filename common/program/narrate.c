@@ -1,11 +1,11 @@
 /* narrate.c — numbered steps, PyTorch lines and one-sentence reasons on stdout. */
-#include "narrate.h"
+#include "common/program/narrate.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "print.h"
+#include "common/print.h"
 
 static bool quiet = false;
 static int step_no = 0;

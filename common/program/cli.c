@@ -13,7 +13,7 @@
  * The first problem found is the one reported, but the walk goes on to the
  * end so that `--hedas 4 --help` still shows the help.
  */
-#include "cli.h"
+#include "common/program/cli.h"
 
 #include <errno.h>
 #include <math.h>
@@ -21,9 +21,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
-#include "out.h"
-#include "budget.h"
+#include "common/error.h"
+#include "common/program/out.h"
+#include "common/program/budget.h"
+#include "common/program/narrate.h"
+#include "common/rng.h"
+#include "common/tensor.h"
 
 /* ---- the flag table ------------------------------------------------------ */
 
@@ -337,7 +340,135 @@ static void apply_bool(const Flag *f, Args *a)
     }
 }
 
+/* ---- a chapter's own flags (CliSpec.extra) -------------------------------- */
+
+static int find_extra(const CliSpec *spec, const char *name, size_t len)
+{
+    int i;
+    for (i = 0; spec && spec->extra && spec->extra[i].name && i < CLI_MAX_EXTRA; i++)
+        if (strlen(spec->extra[i].name) == len && memcmp(spec->extra[i].name, name, len) == 0)
+            return i;
+    return -1;
+}
+
+/* Is word one of the '|'-separated choices? */
+static bool is_choice(const char *choices, const char *word)
+{
+    size_t n = strlen(word);
+    const char *p = choices;
+    while (p && *p) {
+        const char *bar = strchr(p, '|');
+        size_t len = bar ? (size_t)(bar - p) : strlen(p);
+        if (n > 0 && len == n && memcmp(p, word, n) == 0) return true;
+        p = bar ? bar + 1 : NULL;
+    }
+    return false;
+}
+
+/* A choice's words for a sentence: "heads|sequence" -> "heads or sequence". */
+static void choices_text(const char *choices, char *buf, size_t len)
+{
+    size_t n = 0, words = 1, w = 0;
+    const char *p;
+    for (p = choices; *p; p++) words += *p == '|';
+    buf[0] = '\0';
+    for (p = choices; *p && n + 8 < len; p++) {
+        if (*p == '|') {
+            const char *sep = ++w == words - 1 ? " or " : ", ";
+            size_t k = strlen(sep);
+            memcpy(buf + n, sep, k);
+            n += k;
+        } else {
+            buf[n++] = *p;
+        }
+    }
+    buf[n] = '\0';
+}
+
+static void apply_extra(const CliExtra *x, const char *val, Err *e)
+{
+    char sv[SHOW_BUF];
+    switch (x->kind) {
+    case CLI_EXTRA_INT: {
+        uint64_t v;
+        if (!parse_u64(val, &v) || (double)v < x->min || (double)v > x->max) {
+            fail(e, "%s %s: must be an integer from %.0f to %.0f", x->name, show(sv, val), x->min, x->max);
+            return;
+        }
+        *(int64_t *)x->value = (int64_t)v;
+        return;
+    }
+    case CLI_EXTRA_REAL: {
+        char *end = NULL;
+        double v;
+        errno = 0;
+        v = strtod(val, &end);
+        if (!*val || *end || errno == ERANGE || !isfinite(v) || v > x->max || v < x->min ||
+            (x->min_exclusive && v <= x->min)) {
+            if (x->min_exclusive && x->min == 0 && x->max >= 1e300)
+                fail(e, "%s %s: must be a positive number", x->name, show(sv, val));
+            else
+                fail(e, "%s %s: must be a number from %g to %g", x->name, show(sv, val), x->min, x->max);
+            return;
+        }
+        *(double *)x->value = v;
+        return;
+    }
+    case CLI_EXTRA_TEXT:
+        if (val[0] == '\0') {
+            fail(e, "flag '%s' needs a non-empty value", x->name);
+            return;
+        }
+        *(const char **)x->value = val;
+        return;
+    case CLI_EXTRA_CHOICE:
+        if (!is_choice(x->choices, val)) {
+            char words[128];
+            choices_text(x->choices, words, sizeof words);
+            fail(e, "%s %s: must be %s", x->name, show(sv, val), words);
+            return;
+        }
+        *(const char **)x->value = val;
+        return;
+    case CLI_EXTRA_FLAG:
+        *(bool *)x->value = true;
+        return;
+    }
+}
+
+bool cli_extra_given(const CliSpec *spec, const Args *args, const char *name)
+{
+    int i = find_extra(spec, name, strlen(name));
+    return i >= 0 && (args->extra_given & (1u << i));
+}
+
 /* ---- the parser ---------------------------------------------------------- */
+
+/* One of the chapter's own flags at argv[*i] (eq: its "=" or NULL). */
+static void parse_extra(const CliExtra *x, int index, const char *w, const char *eq, int argc,
+                        char **argv, int *i, Args *a, Err *e)
+{
+    const char *val = NULL;
+    bool before = e->failed;
+    (void)w;
+    if (x->kind == CLI_EXTRA_FLAG) {
+        if (eq) {
+            fail(e, "flag '%s' takes no value", x->name);
+            return;
+        }
+    } else {
+        if (eq) val = eq + 1;
+        else if (*i + 1 < argc && argv[*i + 1] && strncmp(argv[*i + 1], "--", 2) != 0) val = argv[++*i];
+        if (!val) {
+            fail(e, "flag '%s' needs a value", x->name);
+            return;
+        }
+    }
+    if (e->failed) return; /* the first error is the one reported: leave the chapter's variables alone */
+    apply_extra(x, val, e);
+    if (e->failed && !before) return;
+    a->extra_given |= 1u << index;
+}
 
 int cli_parse_args(const CliSpec *spec, int argc, char **argv, Args *out,
                    char *err, size_t errlen)
@@ -359,6 +490,7 @@ int cli_parse_args(const CliSpec *spec, int argc, char **argv, Args *out,
         memset(&a, 0, sizeof a);
     }
     a.given = 0;
+    a.extra_given = 0;
 
     for (i = 1; argv && i < argc && argv[i]; i++) {
         const char *w = argv[i];
@@ -390,22 +522,29 @@ int cli_parse_args(const CliSpec *spec, int argc, char **argv, Args *out,
         if (w[1] != '-') {
             /* "-seed": a known long flag with one dash gets a hint */
             const Flag *hint = NULL;
+            int hint_extra = -1;
             if (name_len < SHOW_MAX) {
                 char dashed[SHOW_MAX + 2];
                 dashed[0] = '-';
                 memcpy(dashed + 1, w, name_len);
                 hint = find_flag(dashed, name_len + 1);
+                if (!hint) hint_extra = find_extra(spec, dashed, name_len + 1);
             }
-            if (hint)
+            if (hint || hint_extra >= 0)
                 fail(&e, "unknown flag '%s' (did you mean '%s'?)", show(sv, name),
-                     hint->name);
+                     hint ? hint->name : spec->extra[hint_extra].name);
             else
                 fail(&e, "unknown flag '%s'", show(sv, name));
             continue;
         }
         f = find_flag(w, name_len);
         if (!f) {
-            fail(&e, "unknown flag '%s'", show(sv, name));
+            int x = find_extra(spec, w, name_len);
+            if (x < 0) {
+                fail(&e, "unknown flag '%s'", show(sv, name));
+                continue;
+            }
+            parse_extra(&spec->extra[x], x, w, eq, argc, argv, &i, &a, &e);
             continue;
         }
 
@@ -495,6 +634,15 @@ Args cli_parse(const CliSpec *spec, int argc, char **argv)
     return a;
 }
 
+Args program_start(const CliSpec *spec, int argc, char **argv)
+{
+    Args a = cli_parse(spec, argc, argv);
+    narrate_set_quiet(a.quiet);
+    t_manual_seed(a.seed);
+    t_scope_begin();
+    return a;
+}
+
 /* ---- --help -------------------------------------------------------------- */
 
 static void default_text(const Flag *f, const Args *d, char *buf, size_t n)
@@ -536,6 +684,35 @@ static void default_text(const Flag *f, const Args *d, char *buf, size_t n)
     if (s) snprintf(buf, n, " (default %s)", show(sv, s));
 }
 
+/* The chapter's own flags, after the shared ones and before --help. */
+static void usage_extra(const CliSpec *spec, FILE *f)
+{
+    int i;
+    for (i = 0; spec && spec->extra && spec->extra[i].name && i < CLI_MAX_EXTRA; i++) {
+        const CliExtra *x = &spec->extra[i];
+        char lhs[32], def[128] = "";
+        char sv[SHOW_BUF];
+        if (x->metavar) snprintf(lhs, sizeof lhs, "%s %s", x->name, x->metavar);
+        else snprintf(lhs, sizeof lhs, "%s", x->name);
+        switch (x->kind) {
+        case CLI_EXTRA_INT:
+            snprintf(def, sizeof def, " (default %lld)", (long long)*(const int64_t *)x->value);
+            break;
+        case CLI_EXTRA_REAL: snprintf(def, sizeof def, " (default %g)", *(const double *)x->value); break;
+        case CLI_EXTRA_FLAG:
+            snprintf(def, sizeof def, " (default %s)", *(const bool *)x->value ? "on" : "off");
+            break;
+        case CLI_EXTRA_TEXT:
+        case CLI_EXTRA_CHOICE: {
+            const char *v = *(const char *const *)x->value;
+            if (v) snprintf(def, sizeof def, " (default %s)", show(sv, v));
+            break;
+        }
+        }
+        fprintf(f, "  %-16s %s%s\n", lhs, x->help, def);
+    }
+}
+
 void cli_usage(const CliSpec *spec, FILE *f)
 {
     size_t i;
@@ -551,6 +728,7 @@ void cli_usage(const CliSpec *spec, FILE *f)
         const Flag *fl = &flags[i];
         char lhs[32], def[128];
         if (fl->bit && !(spec && (spec->flags & fl->bit))) continue;
+        if (fl->kind == K_HELP) usage_extra(spec, f);
         if (fl->kind == K_HELP)
             snprintf(lhs, sizeof lhs, "%s, -h", fl->name);
         else if (fl->metavar)

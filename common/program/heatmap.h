@@ -36,7 +36,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
-#include "tensor.h"
+#include "common/tensor.h"
 
 typedef struct {
     const char *title;         /* printed above the grid, may be NULL          */

@@ -14,14 +14,14 @@
  * Every line is built in a buffer first, so nothing is wider than
  * max_width display columns and no line ends in spaces.
  */
-#include "heatmap.h"
+#include "common/program/heatmap.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "error.h"
+#include "common/error.h"
 
 /* ---- glyphs ----------------------------------------------------------------- */
 

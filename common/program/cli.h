@@ -63,14 +63,47 @@ typedef struct {
     const char *impl;      /* "flash" by default in chapter 8 */
     /* which flags were given on the command line (CLI_* bits) */
     unsigned given;
+    /* which of the chapter's own flags were given: bit i for spec->extra[i] */
+    unsigned extra_given;
 } Args;
+
+/* A chapter's own flag (chapter 9's --parallel, chapter 10's --steps, ...),
+ * parsed and listed in --help like the shared ones. `value` points at the
+ * chapter's variable: it holds the default (shown by --help) and gets the
+ * value. The parser checks the range and names the flag in its sentence. */
+typedef enum {
+    CLI_EXTRA_INT,     /* int64_t *, from min to max                             */
+    CLI_EXTRA_REAL,    /* double *, finite, from min to max (min excluded when
+                          min_exclusive: "a positive number")                    */
+    CLI_EXTRA_FLAG,    /* bool *, no value: set to true                          */
+    CLI_EXTRA_TEXT,    /* const char **, a non-empty word (a file or folder name) */
+    CLI_EXTRA_CHOICE   /* const char **, one of `choices` ("heads|sequence")     */
+} CliExtraKind;
+
+typedef struct {
+    const char *name;         /* "--steps"                                        */
+    const char *metavar;      /* "N"; NULL for CLI_EXTRA_FLAG                     */
+    CliExtraKind kind;
+    void *value;              /* see CliExtraKind                                 */
+    const char *help;         /* one line for --help                              */
+    double min, max;          /* CLI_EXTRA_INT and CLI_EXTRA_REAL                 */
+    bool min_exclusive;       /* CLI_EXTRA_REAL: value > min                      */
+    const char *choices;      /* CLI_EXTRA_CHOICE: the words, '|' between them    */
+} CliExtra;
+
+#define CLI_MAX_EXTRA 16
 
 typedef struct {
     const char *program;      /* "chapter4"                              */
     const char *summary;      /* one line: what the program shows        */
     unsigned flags;           /* CLI_* bits that apply                   */
     Args defaults;            /* values before parsing                   */
+    const CliExtra *extra;    /* this chapter's own flags, ended by one  */
+                              /* with name NULL; NULL when none          */
 } CliSpec;
+
+/* Was extra flag `name` of spec given on the command line (after cli_parse)? */
+bool cli_extra_given(const CliSpec *spec, const Args *args, const char *name);
 
 /* Parse without printing or exiting: 0 = ok, 1 = --help asked,
  * 2 = usage error (one sentence in err, naming the flag). --help (or -h)
@@ -88,5 +121,10 @@ Args cli_parse(const CliSpec *spec, int argc, char **argv);
 
 /* Write the --help text. */
 void cli_usage(const CliSpec *spec, FILE *f);
+
+/* The opening of every chapter's main(): cli_parse, then the run's state as
+ * the flags say: narrate_set_quiet(--quiet), t_manual_seed(--seed) and a
+ * scope for the run's tensors (t_scope_begin). */
+Args program_start(const CliSpec *spec, int argc, char **argv);
 
 #endif

@@ -20,7 +20,7 @@
 #define COMMON_NARRATE_H
 
 #include <stdbool.h>
-#include "tensor.h"
+#include "common/tensor.h"
 
 void narrate_set_quiet(bool quiet);
 bool narrate_quiet(void);

@@ -7,7 +7,7 @@
  */
 #define _XOPEN_SOURCE 700  /* POSIX 2008 with realpath and fchown */
 
-#include "out.h"
+#include "common/program/out.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -20,7 +20,8 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-#include "error.h"
+#include "common/error.h"
+#include "common/npy.h"
 
 #define OUT_MAX 256            /* files (and folders) one run may create */
 
@@ -157,12 +158,31 @@ static void guard_std_fds(void)
     }
 }
 
+/* npy_save and npy_make_dir (common/npy.h) write through here */
+static FILE *npy_open(const char *path, void **handle)
+{
+    OutFile *o = out_open(path);
+    *handle = o;
+    return out_stream(o);
+}
+
+static void npy_close(void *handle, const char *path, int errno_value)
+{
+    (void)path; /* the OutFile knows it */
+    out_close((OutFile *)handle, errno_value);
+}
+
+static const NpyFiles npy_files = {npy_open, npy_close, out_make_dir};
+
+void out_use_for_npy(void) { npy_set_files(&npy_files); }
+
 void out_run_begin(void)
 {
     struct sigaction sa;
     int i;
     if (in_run) return;
     in_run = true;
+    out_use_for_npy();
     t_set_fatal_cleanup(out_fail);
     guard_std_fds();
     memset(&sa, 0, sizeof sa);

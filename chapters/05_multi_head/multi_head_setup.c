@@ -1,0 +1,55 @@
+/* multi_head_setup.c — chapter 5's data, as the programs of chapters 5, 6 and 7 get it:
+ * x and W_q, W_k, W_v from files (--input, --weights), or the default run drawn
+ * as PyTorch draws it. The lesson is in multi_head.c. */
+#include "multi_head_setup.h"
+
+Tensor *load_input(const Args *args, int64_t n_heads, int64_t *max_seq_len) {
+    Tensor *x = input_load(args->input);  /* (B, T, d_in) */
+    int64_t seqlen = t_size(x, 1), L = seqlen;
+    if (args->given & CLI_MAX_SEQ_LEN) L = args->max_seq_len;
+    else if (args->given & CLI_SEQ_LEN) L = args->seq_len;
+    if (max_seq_len && args->causal && seqlen > L)
+        t_error("%s has sequence length %lld, longer than the model's max_seq_len %lld", args->input,
+                (long long)seqlen, (long long)L);
+    check_scores_fit(t_size(x, 0), n_heads, seqlen, seqlen);  /* before any work, or chapter 8 */
+    if (max_seq_len) *max_seq_len = L;
+    narrate_step("Load x from %s and the weights from %s", args->input, args->weights);
+    narrate_torch("x = torch.from_numpy(np.load(...)); model.load_state_dict(...)");
+    if (args->given & (CLI_BATCH | CLI_D_IN | CLI_D_OUT | CLI_BIAS))
+        narrate_say("(--batch, --d-in, --d-out and --bias are not used: the shapes and biases come "
+                    "from the files)");
+    return x;
+}
+
+QKVProjection *qkv_load_for_heads(const Args *args, int64_t d_in, int64_t n_heads) {
+    QKVProjection *p = qkv_load(args->weights, d_in);  /* wq.npy wk.npy wv.npy [bq bk bv] */
+    head_dim_of(p->d_out, n_heads);                     /* d_out % n_heads == 0 */
+    return p;
+}
+
+QKVProjection *qkv_default(const Args *args, Tensor **x, int64_t *max_seq_len) {
+    int64_t L = args->max_seq_len > 0 ? args->max_seq_len : 2 * args->seq_len;
+    head_dim_of(args->d_out, args->heads);  /* before any work: d_out % n_heads == 0 */
+    if (args->causal && args->seq_len > L)
+        t_error("--seq-len %lld is longer than --max-seq-len %lld: the causal mask buffer is too short",
+                (long long)args->seq_len, (long long)L);
+    check_scores_fit(args->batch, args->heads, args->seq_len, args->seq_len);
+    t_manual_seed(args->seed);                                      /* torch.manual_seed(seed) */
+    QKVProjection *p = qkv_new(args->d_in, args->d_out, args->bias);  /* W_query, W_key, W_value */
+    *x = t_randn(SHAPE(args->batch, args->seq_len, args->d_in));      /* (bsz, seqlen, d_in)     */
+    if (max_seq_len) *max_seq_len = L;
+    return p;
+}
+
+void multi_head_refuse_past_budget(const Args *a) {
+    char what[160];
+    /* chapters 5-7 build the causal mask for max_seq_len and slice it to T: --max-seq-len,
+     * else (with --input) --seq-len or T, else (the default run) 2 * T */
+    BudgetModule m = {(double)a->batch, (double)a->heads, (double)a->seq_len, (double)a->d_in, (double)a->d_out,
+                      0, 16, a->input != NULL};
+    if (a->input) budget_peek_input(a->input, a->weights, &m.B, &m.T, &m.d_in, &m.d_out);
+    m.L = (a->given & CLI_MAX_SEQ_LEN) ? (double)a->max_seq_len
+          : a->input ? ((a->given & CLI_SEQ_LEN) ? (double)a->seq_len : m.T) : 2 * m.T;
+    BudgetEstimate e = budget_attention_module(&m, what, sizeof what);
+    budget_refuse(&e, a->quiet);
+}

@@ -1,0 +1,34 @@
+/* multi_head_setup.h — chapter 5's data for a program: from files or the default run. */
+#ifndef CH05_MULTI_HEAD_SETUP_H
+#define CH05_MULTI_HEAD_SETUP_H
+
+#include "common/program/program.h"
+#include "chapters/05_multi_head/multi_head.h"
+
+/* The --input FILE --weights DIR branch of chapters 5, 6 and 7, and of the
+ * chapters that take their flags:
+ *     x = torch.from_numpy(np.load(input))      # (B, T, d_in)
+ * returns x; *max_seq_len (may be NULL) gets the size of the mask buffer:
+ * --max-seq-len, or else --seq-len, or else T; shorter than T is an error.
+ * Checks that the (B, n_heads, T, T) scores fit, narrates the load and names
+ * the size flags that the files override. The caller loads the weights
+ * (qkv_load_for_heads, or chapter 7's mha_load) from args->weights. */
+Tensor *load_input(const Args *args, int64_t n_heads, int64_t *max_seq_len);
+
+/* wq, wk, wv from args->weights for an x of width d_in (chapter 3's
+ * qkv_load); their d_out must be a multiple of n_heads. */
+QKVProjection *qkv_load_for_heads(const Args *args, int64_t d_in, int64_t n_heads);
+
+/* The default run of chapters 5 and 6: torch.manual_seed(seed), then the
+ * 手撕 MHA class's W_query, W_key, W_value (nn.Linear(d_in, d_out,
+ * bias=qkv_bias)), then x = torch.randn(batch, seq_len, d_in): PyTorch's
+ * numbers, in PyTorch's order. Checks d_out % heads and that the scores fit
+ * first. *max_seq_len gets --max-seq-len, or 2 * seq_len by default. */
+QKVProjection *qkv_default(const Args *args, Tensor **x, int64_t *max_seq_len);
+
+/* What a run of chapter 5, 6 or 7 may cost (common/program/budget.h), from its
+ * flags and the headers of its files: refused in one sentence, before any work,
+ * when it is past the memory or time budget. */
+void multi_head_refuse_past_budget(const Args *a);
+
+#endif
