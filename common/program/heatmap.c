@@ -320,292 +320,358 @@ static int clamp_width(const HeatmapOptions *opt) {
     return w;
 }
 
-/* Draw x[lead..., :, :] where x has nlead leading dims. */
-static void draw_grid(FILE *f, const Tensor *x, int nlead, const int64_t *lead,
-                      const HeatmapOptions *opt, const char *title) {
-    static const HeatmapOptions defaults = {NULL, NULL, NULL, false, 0, false, NULL, false};
-    if (!opt) opt = &defaults;
-    const bool ascii = opt->ascii;
-    const int W = clamp_width(opt);
-    const int64_t T = x->shape[nlead], S = x->shape[nlead + 1];
-    const int nlevels = ascii ? ASCII_NLEVELS : UNI_NLEVELS;
-    const char *mask = ascii ? ASCII_MASK : UNI_MASK;
+/* One grid being drawn: its layout (rows and columns, possibly in blocks),
+ * the mean value of each cell and the scale the shades are taken from. */
+typedef struct {
+    FILE *f;
+    Line line;
+    const HeatmapOptions *opt;
+    bool ascii;
+    int W;                    /* columns available                               */
+    int nlevels;              /* shades, the blank included                      */
+    const char *mask;         /* the masked glyph                                */
+    int64_t T, S;             /* queries, keys                                   */
+    int64_t fr, fc;           /* queries per row, keys per column                */
+    int nr, nc;               /* rows, columns drawn                             */
+    const char **rowlab;      /* nr row labels                                   */
+    int Lw;                   /* width of the row labels                         */
+    int avail;                /* columns left for the grid                       */
+    int cw, pitch, head;      /* cell width, cell + gap, HEAD_*                  */
+    bool have_cols;           /* opt->cols given                                 */
+    double *sum;              /* (nr, nc) mean of the unmasked entries of a cell */
+    int64_t *cnt;             /* (nr, nc) how many entries it averages           */
+    int64_t n_nan, n_masked, n_zero;
+    bool any;                 /* some cell has a finite value                    */
+    double vmin, vmax;        /* over all cells                                  */
+    double *rmin, *rmax;      /* per row                                         */
+} Grid;
 
-    t_scope_begin();
-    Line line = {NULL, 0, (size_t)W * 8 + 256, 0};
-    line.buf = (char *)t_alloc(line.cap);
-    char text[512], num1[NUM_BUF], num2[NUM_BUF];
-
-    if (title && *title) wrap_text(f, &line, label_clean(title, ascii), W, 2);
-    if (T == 0 || S == 0) {
-        snprintf(text, sizeof text, "(empty: %lld queries x %lld keys, nothing to draw)",
-                 (long long)T, (long long)S);
-        wrap_text(f, &line, text, W, 2);
-        t_scope_end();
-        return;
-    }
-
-    /* -- rows: at most HEATMAP_MAX_ROWS, blocks of fr queries -- */
-    const int64_t fr = T <= HEATMAP_MAX_ROWS ? 1 : ceil_div(T, HEATMAP_MAX_ROWS);
-    const int nr = (int)ceil_div(T, fr);
-    char (*rowbuf)[48] = (char (*)[48])t_alloc((size_t)nr * sizeof *rowbuf);
-    const char **rowlab = (const char **)t_alloc((size_t)nr * sizeof *rowlab);
-    int Lw = 1;
-    for (int r = 0; r < nr; r++) {
-        int64_t lo = (int64_t)r * fr, hi = lo + fr < T ? lo + fr - 1 : T - 1;
-        if (fr == 1 && opt->rows && opt->rows[r]) rowlab[r] = opt->rows[r];
+/* Rows: at most HEATMAP_MAX_ROWS, blocks of fr queries, and their labels. */
+static void grid_rows(Grid *g) {
+    const HeatmapOptions *opt = g->opt;
+    g->fr = g->T <= HEATMAP_MAX_ROWS ? 1 : ceil_div(g->T, HEATMAP_MAX_ROWS);
+    g->nr = (int)ceil_div(g->T, g->fr);
+    char (*rowbuf)[48] = (char (*)[48])t_alloc((size_t)g->nr * sizeof *rowbuf);
+    g->rowlab = (const char **)t_alloc((size_t)g->nr * sizeof *g->rowlab);
+    g->Lw = 1;
+    for (int r = 0; r < g->nr; r++) {
+        int64_t lo = (int64_t)r * g->fr, hi = lo + g->fr < g->T ? lo + g->fr - 1 : g->T - 1;
+        if (g->fr == 1 && opt->rows && opt->rows[r]) g->rowlab[r] = opt->rows[r];
         else {
             if (lo == hi) snprintf(rowbuf[r], sizeof rowbuf[r], "%lld", (long long)lo);
             else snprintf(rowbuf[r], sizeof rowbuf[r], "%lld-%lld", (long long)lo, (long long)hi);
-            rowlab[r] = rowbuf[r];
+            g->rowlab[r] = rowbuf[r];
         }
-        int w = label_width(rowlab[r], ascii);
-        if (w > Lw) Lw = w;
+        int w = label_width(g->rowlab[r], g->ascii);
+        if (w > g->Lw) g->Lw = w;
     }
-    if (Lw > ROW_LABEL_MAX) Lw = ROW_LABEL_MAX;
-    if (Lw > W / 3) Lw = W / 3;
-    const int avail = W - Lw - 1;   /* columns left for the grid */
+    if (g->Lw > ROW_LABEL_MAX) g->Lw = ROW_LABEL_MAX;
+    if (g->Lw > g->W / 3) g->Lw = g->W / 3;
+    g->avail = g->W - g->Lw - 1;
+}
 
-    /* -- columns: cell width cw, gap between cells, blocks of fc keys -- */
-    const bool have_cols = opt->cols != NULL;
-    int Lc = 1;
-    for (int64_t j = 0; j < S; j++) {
-        int w = have_cols && opt->cols[j] ? label_width(opt->cols[j], ascii) : digits(j);
+/* Columns: cell width cw, the gap between cells, blocks of fc keys, and how
+ * the header is drawn (labels across, labels downwards, or a ruler). */
+static void grid_columns(Grid *g) {
+    const HeatmapOptions *opt = g->opt;
+    int Lc = 1, gap = 1;
+    g->have_cols = opt->cols != NULL;
+    for (int64_t j = 0; j < g->S; j++) {
+        int w = g->have_cols && opt->cols[j] ? label_width(opt->cols[j], g->ascii) : digits(j);
         if (w > Lc) Lc = w;
     }
-    int cw = 0, gap = 1, head;
-    int64_t fc = 1;
+    g->cw = 0;
+    g->fc = 1;
     int cwant = Lc < 2 ? 2 : Lc > COL_LABEL_MAX ? COL_LABEL_MAX : Lc;
     for (int c = cwant; c >= 2; c--) {
-        if (S * c + (S - 1) <= avail) { cw = c; break; }
+        if (g->S * c + (g->S - 1) <= g->avail) { g->cw = c; break; }
     }
-    if (cw) {
-        head = cw >= Lc || cw >= 4 ? HEAD_HORIZ : have_cols ? HEAD_VERT : HEAD_RULER;
+    if (g->cw) {
+        g->head = g->cw >= Lc || g->cw >= 4 ? HEAD_HORIZ : g->have_cols ? HEAD_VERT : HEAD_RULER;
     } else {
-        cw = 2;
+        g->cw = 2;
         gap = 0;
-        if (S * 2 <= avail) head = have_cols ? HEAD_VERT : HEAD_RULER;
+        if (g->S * 2 <= g->avail) g->head = g->have_cols ? HEAD_VERT : HEAD_RULER;
         else {
-            fc = ceil_div(S, avail / 2);
-            head = HEAD_RULER;
+            g->fc = ceil_div(g->S, g->avail / 2);
+            g->head = HEAD_RULER;
         }
     }
-    const int nc = (int)ceil_div(S, fc);
-    const int pitch = cw + gap;
+    g->nc = (int)ceil_div(g->S, g->fc);
+    g->pitch = g->cw + gap;
+}
 
-    /* -- cell values: mean of the unmasked entries of each block -- */
-    double *sum = (double *)t_alloc((size_t)nr * (size_t)nc * sizeof *sum);
-    int64_t *cnt = (int64_t *)t_alloc((size_t)nr * (size_t)nc * sizeof *cnt);
+/* Cell values: the mean of the unmasked entries of each block; counts of
+ * masked, NaN and exactly-0 entries for the notes. */
+static void grid_cells(Grid *g, const Tensor *x, int nlead, const int64_t *lead) {
+    const HeatmapOptions *opt = g->opt;
     int64_t idx[T_MAX_DIMS];
-    int64_t n_nan = 0, n_masked = 0, n_zero = 0;
+    g->sum = (double *)t_alloc((size_t)g->nr * (size_t)g->nc * sizeof *g->sum);
+    g->cnt = (int64_t *)t_alloc((size_t)g->nr * (size_t)g->nc * sizeof *g->cnt);
     for (int k = 0; k < nlead; k++) idx[k] = lead[k];
-    for (int64_t i = 0; i < T; i++) {
+    for (int64_t i = 0; i < g->T; i++) {
         idx[nlead] = i;
-        for (int64_t j = 0; j < S; j++) {
+        for (int64_t j = 0; j < g->S; j++) {
             idx[nlead + 1] = j;
             float v = t_get_n(x, nlead + 2, idx);
             bool masked = is_neg_inf(v) || (opt->scores && is_neg_inf(t_get_n(opt->scores, nlead + 2, idx)));
             if (masked || isnan(v)) {
-                if (masked) n_masked++;
-                else n_nan++;
+                if (masked) g->n_masked++;
+                else g->n_nan++;
                 continue;
             }
-            if (v == 0.0f) n_zero++;  /* exactly 0 without a mask: underflow */
-            size_t b = (size_t)(i / fr) * (size_t)nc + (size_t)(j / fc);
-            sum[b] += v;
-            cnt[b]++;
+            if (v == 0.0f) g->n_zero++;  /* exactly 0 without a mask: underflow */
+            size_t b = (size_t)(i / g->fr) * (size_t)g->nc + (size_t)(j / g->fc);
+            g->sum[b] += v;
+            g->cnt[b]++;
         }
     }
-    bool any = false;
-    double vmin = 0, vmax = 0;
-    /* per-row scale: each row's own min and max (rmin/rmax); else one for all */
-    double *rmin = (double *)t_alloc((size_t)nr * sizeof *rmin);
-    double *rmax = (double *)t_alloc((size_t)nr * sizeof *rmax);
-    for (int r = 0; r < nr; r++) {
-        bool row_any = false;
-        for (int c = 0; c < nc; c++) {
-            size_t b = (size_t)r * (size_t)nc + (size_t)c;
-            if (!cnt[b]) continue;
-            sum[b] /= (double)cnt[b];
-            if (!isfinite(sum[b])) continue;
-            if (!row_any || sum[b] < rmin[r]) rmin[r] = sum[b];
-            if (!row_any || sum[b] > rmax[r]) rmax[r] = sum[b];
-            row_any = true;
-            if (!any || sum[b] < vmin) vmin = sum[b];
-            if (!any || sum[b] > vmax) vmax = sum[b];
-            any = true;
-        }
-    }
-    const bool per_row = opt->row_scale;
-    const double range = vmax - vmin;
+}
 
-    /* -- column header -- */
-    if (head == HEAD_HORIZ) {
-        line_pad_to(&line, Lw + 1);
-        for (int c = 0; c < nc; c++) {
-            char b[24];
-            const char *lab = have_cols && opt->cols[c] ? opt->cols[c] : b;
-            snprintf(b, sizeof b, "%d", c);
-            label_put(&line, lab, cw, ascii);
-            if (c + 1 < nc) line_pad_to(&line, Lw + 1 + (c + 1) * pitch);
+/* The scale: min and max over all cells, and each row's own (rmin, rmax). */
+static void grid_scale(Grid *g) {
+    g->rmin = (double *)t_alloc((size_t)g->nr * sizeof *g->rmin);
+    g->rmax = (double *)t_alloc((size_t)g->nr * sizeof *g->rmax);
+    for (int r = 0; r < g->nr; r++) {
+        bool row_any = false;
+        for (int c = 0; c < g->nc; c++) {
+            size_t b = (size_t)r * (size_t)g->nc + (size_t)c;
+            if (!g->cnt[b]) continue;
+            g->sum[b] /= (double)g->cnt[b];
+            if (!isfinite(g->sum[b])) continue;
+            if (!row_any || g->sum[b] < g->rmin[r]) g->rmin[r] = g->sum[b];
+            if (!row_any || g->sum[b] > g->rmax[r]) g->rmax[r] = g->sum[b];
+            row_any = true;
+            if (!g->any || g->sum[b] < g->vmin) g->vmin = g->sum[b];
+            if (!g->any || g->sum[b] > g->vmax) g->vmax = g->sum[b];
+            g->any = true;
         }
-        line_end(f, &line);
-    } else if (head == HEAD_VERT) {
+    }
+}
+
+/* The column header: labels across, labels written downwards, or a ruler. */
+static void grid_header(Grid *g) {
+    const HeatmapOptions *opt = g->opt;
+    Line *line = &g->line;
+    if (g->head == HEAD_HORIZ) {
+        line_pad_to(line, g->Lw + 1);
+        for (int c = 0; c < g->nc; c++) {
+            char b[24];
+            const char *lab = g->have_cols && opt->cols[c] ? opt->cols[c] : b;
+            snprintf(b, sizeof b, "%d", c);
+            label_put(line, lab, g->cw, g->ascii);
+            if (c + 1 < g->nc) line_pad_to(line, g->Lw + 1 + (c + 1) * g->pitch);
+        }
+        line_end(g->f, line);
+    } else if (g->head == HEAD_VERT) {
         int nlines = 1;
-        for (int c = 0; c < nc; c++) {
-            int n = opt->cols[c] ? label_units(opt->cols[c], ascii) : digits(c);
+        for (int c = 0; c < g->nc; c++) {
+            int n = opt->cols[c] ? label_units(opt->cols[c], g->ascii) : digits(c);
             if (n > nlines) nlines = n;
         }
         if (nlines > VERT_LABEL_MAX) nlines = VERT_LABEL_MAX;
         for (int k = 0; k < nlines; k++) {
-            line_pad_to(&line, Lw + 1);
-            for (int c = 0; c < nc; c++) {
+            line_pad_to(line, g->Lw + 1);
+            for (int c = 0; c < g->nc; c++) {
                 char b[24];
                 const char *lab = opt->cols[c] ? opt->cols[c] : b;
                 Unit u;
                 snprintf(b, sizeof b, "%d", c);
-                line_pad_to(&line, Lw + 1 + c * pitch);
-                if (label_unit(lab, k, ascii, &u)) line_put(&line, u.s, u.n, u.w);
+                line_pad_to(line, g->Lw + 1 + c * g->pitch);
+                if (label_unit(lab, k, g->ascii, &u)) line_put(line, u.s, u.n, u.w);
             }
-            line_end(f, &line);
+            line_end(g->f, line);
         }
     } else {
         /* a ruler: the first key of a column, where there is room */
-        char *ruler = (char *)t_alloc((size_t)avail + 1);
-        memset(ruler, ' ', (size_t)avail);
+        char *ruler = (char *)t_alloc((size_t)g->avail + 1);
+        memset(ruler, ' ', (size_t)g->avail);
         int next_free = 0;
-        for (int c = 0; c < nc; c++) {
+        for (int c = 0; c < g->nc; c++) {
             char b[24];
-            int p = c * pitch;
-            int n = snprintf(b, sizeof b, "%lld", (long long)((int64_t)c * fc));
-            if (p >= next_free && p + n <= avail) {
+            int p = c * g->pitch;
+            int n = snprintf(b, sizeof b, "%lld", (long long)((int64_t)c * g->fc));
+            if (p >= next_free && p + n <= g->avail) {
                 memcpy(ruler + p, b, (size_t)n);
                 next_free = p + n + 1;
             }
         }
-        ruler[avail] = '\0';
-        line_pad_to(&line, Lw + 1);
-        line_str(&line, ruler);
-        line_end(f, &line);
+        ruler[g->avail] = '\0';
+        line_pad_to(line, g->Lw + 1);
+        line_str(line, ruler);
+        line_end(g->f, line);
     }
+}
 
-    /* -- the grid -- */
-    for (int r = 0; r < nr; r++) {
-        label_put(&line, rowlab[r], Lw, ascii);
-        line_put(&line, " ", 1, 1);
-        for (int c = 0; c < nc; c++) {
-            size_t b = (size_t)r * (size_t)nc + (size_t)c;
-            int start = line.width;
-            if (!cnt[b]) {
-                line_pad_to(&line, start + (cw - 1) / 2);
-                line_str(&line, mask);
+/* The shade level (1 .. nlevels-1) of a cell's value v in row r. */
+static int grid_level(const Grid *g, int r, double v) {
+    double lo = g->opt->row_scale ? g->rmin[r] : g->vmin;
+    double span = g->opt->row_scale ? g->rmax[r] - g->rmin[r] : g->vmax - g->vmin;
+    int lev;
+    if (isnan(v)) return 1;   /* +inf and -inf in one block */
+    if (!isfinite(v)) return v > 0 ? g->nlevels - 1 : 1;
+    if (span <= 0) return g->nlevels - 1;
+    lev = 1 + (int)((v - lo) / span * (g->nlevels - 1));
+    if (lev >= g->nlevels) lev = g->nlevels - 1;
+    if (lev < 1) lev = 1;
+    return lev;
+}
+
+/* The rows of the grid: a label, then one shaded cell per column. */
+static void grid_body(Grid *g) {
+    Line *line = &g->line;
+    for (int r = 0; r < g->nr; r++) {
+        label_put(line, g->rowlab[r], g->Lw, g->ascii);
+        line_put(line, " ", 1, 1);
+        for (int c = 0; c < g->nc; c++) {
+            size_t b = (size_t)r * (size_t)g->nc + (size_t)c;
+            int start = line->width;
+            if (!g->cnt[b]) {
+                line_pad_to(line, start + (g->cw - 1) / 2);
+                line_str(line, g->mask);
             } else {
-                double v = sum[b];
-                double lo = per_row ? rmin[r] : vmin, span = per_row ? rmax[r] - rmin[r] : range;
-                int lev;
-                if (isnan(v)) lev = 1;   /* +inf and -inf in one block */
-                else if (!isfinite(v)) lev = v > 0 ? nlevels - 1 : 1;
-                else if (span <= 0) lev = nlevels - 1;
-                else {
-                    lev = 1 + (int)((v - lo) / span * (nlevels - 1));
-                    if (lev >= nlevels) lev = nlevels - 1;
-                    if (lev < 1) lev = 1;
-                }
-                for (int k = 0; k < cw; k++) {
-                    if (ascii) line_put(&line, &ASCII_RAMP[lev], 1, 1);
-                    else line_str(&line, UNI_LEVELS[lev]);
+                int lev = grid_level(g, r, g->sum[b]);
+                for (int k = 0; k < g->cw; k++) {
+                    if (g->ascii) line_put(line, &ASCII_RAMP[lev], 1, 1);
+                    else line_str(line, UNI_LEVELS[lev]);
                 }
             }
-            line_pad_to(&line, start + (c + 1 < nc ? pitch : cw));
+            line_pad_to(line, start + (c + 1 < g->nc ? g->pitch : g->cw));
         }
-        line_end(f, &line);
+        line_end(g->f, line);
     }
+}
 
-    /* -- what rows and columns are -- */
-    if (fr == 1 && fc == 1) {
-        snprintf(text, sizeof text, "rows: %lld %s, columns: %lld %s", (long long)T,
-                 T == 1 ? "query" : "queries", (long long)S, S == 1 ? "key" : "keys");
-        wrap_text(f, &line, text, W, 6);
+/* What rows and columns are (and how they were downsampled), then the notes
+ * on NaN and on weights that are exactly 0 without a mask. */
+static void grid_notes(Grid *g) {
+    char text[512], words[96];
+    Line *line = &g->line;
+    if (g->fr == 1 && g->fc == 1) {
+        snprintf(text, sizeof text, "rows: %lld %s, columns: %lld %s", (long long)g->T,
+                 g->T == 1 ? "query" : "queries", (long long)g->S, g->S == 1 ? "key" : "keys");
+        wrap_text(g->f, line, text, g->W, 6);
     } else {
-        char words[96];
-        if (fr == 1) snprintf(text, sizeof text, "rows: %lld queries", (long long)T);
+        if (g->fr == 1) snprintf(text, sizeof text, "rows: %lld queries", (long long)g->T);
         else {
-            block_words(words, sizeof words, T, fr, "row", "queries");
+            block_words(words, sizeof words, g->T, g->fr, "row", "queries");
             snprintf(text, sizeof text, "rows: %lld queries downsampled to %d rows, each the mean of %s",
-                     (long long)T, nr, words);
+                     (long long)g->T, g->nr, words);
         }
-        wrap_text(f, &line, text, W, 6);
-        if (fc == 1) snprintf(text, sizeof text, "columns: %lld keys", (long long)S);
+        wrap_text(g->f, line, text, g->W, 6);
+        if (g->fc == 1) snprintf(text, sizeof text, "columns: %lld keys", (long long)g->S);
         else {
-            block_words(words, sizeof words, S, fc, "column", "keys");
+            block_words(words, sizeof words, g->S, g->fc, "column", "keys");
             snprintf(text, sizeof text, "columns: %lld keys downsampled to %d columns, each the mean of %s",
-                     (long long)S, nc, words);
+                     (long long)g->S, g->nc, words);
         }
-        wrap_text(f, &line, text, W, 9);
+        wrap_text(g->f, line, text, g->W, 9);
         snprintf(text, sizeof text, "(a mean skips masked entries; %s only where a whole block is masked)",
-                 mask);
-        wrap_text(f, &line, text, W, 1);
+                 g->mask);
+        wrap_text(g->f, line, text, g->W, 1);
     }
-    if (n_nan > 0) {
+    if (g->n_nan > 0) {
         snprintf(text, sizeof text, "note: %lld NaN %s, drawn as %s like masked entries",
-                 (long long)n_nan, n_nan == 1 ? "value" : "values", mask);
-        wrap_text(f, &line, text, W, 6);
+                 (long long)g->n_nan, g->n_nan == 1 ? "value" : "values", g->mask);
+        wrap_text(g->f, line, text, g->W, 6);
     }
-    if (n_zero > 0) {
+    if (g->n_zero > 0) {
         snprintf(text, sizeof text, "note: %lld %s exactly 0 where no mask put -inf (exp underflowed, "
-                 "or dropout); shaded as the value 0, not as %s", (long long)n_zero,
-                 n_zero == 1 ? "weight is" : "weights are", mask);
-        wrap_text(f, &line, text, W, 6);
+                 "or dropout); shaded as the value 0, not as %s", (long long)g->n_zero,
+                 g->n_zero == 1 ? "weight is" : "weights are", g->mask);
+        wrap_text(g->f, line, text, g->W, 6);
     }
+}
 
-    /* -- legend: the value where each level starts -- */
-    Wrap wr = {&line, f, W, 8};
-    line_str(&line, "legend:");
-    if (any && per_row) {
+/* The legend: the value where each level starts (or what the scale is). */
+static void grid_legend(Grid *g) {
+    char text[512], num1[NUM_BUF], num2[NUM_BUF];
+    const double range = g->vmax - g->vmin;
+    Line *line = &g->line;
+    Wrap wr = {line, g->f, g->W, 8};
+    line_str(line, "legend:");
+    if (g->any && g->opt->row_scale) {
         char word[160];
         snprintf(word, sizeof word, "per row: %s = the row's smallest weight, %s = its largest "
-                 "(all rows: min %s, max %s)", ascii ? "." : UNI_LEVELS[1],
-                 ascii ? "@" : UNI_LEVELS[UNI_NLEVELS - 1], fmt_num(vmin, 4, num1), fmt_num(vmax, 4, num2));
+                 "(all rows: min %s, max %s)", g->ascii ? "." : UNI_LEVELS[1],
+                 g->ascii ? "@" : UNI_LEVELS[UNI_NLEVELS - 1], fmt_num(g->vmin, 4, num1), fmt_num(g->vmax, 4, num2));
         wrap_word(&wr, word);
-    } else if (!any) {
+    } else if (!g->any) {
         bool posinf = false;
-        for (size_t b = 0; b < (size_t)nr * (size_t)nc; b++) posinf = posinf || (cnt[b] && sum[b] > 0);
+        for (size_t b = 0; b < (size_t)g->nr * (size_t)g->nc; b++) posinf = posinf || (g->cnt[b] && g->sum[b] > 0);
         wrap_word(&wr, posinf ? "no finite values" : "every entry is masked");
     } else if (range <= 0) {
         char word[64];
-        snprintf(word, sizeof word, "%s %s", ascii ? "@" : UNI_LEVELS[UNI_NLEVELS - 1],
-                 fmt_num(vmax, 4, num1));
+        snprintf(word, sizeof word, "%s %s", g->ascii ? "@" : UNI_LEVELS[UNI_NLEVELS - 1],
+                 fmt_num(g->vmax, 4, num1));
         wrap_word(&wr, word);
         wrap_word(&wr, "(every value shown is the same)");
     } else {
-        double step = range / (nlevels - 1);
+        double step = range / (g->nlevels - 1);
         int dec = (int)ceil(-log10(step)) + 1;
         if (dec < 2) dec = 2;
         if (dec > 6) dec = 6;
-        for (int k = 1; k < nlevels; k++) {
+        for (int k = 1; k < g->nlevels; k++) {
             char word[64], glyph[8];
-            if (ascii) {
+            if (g->ascii) {
                 glyph[0] = ASCII_RAMP[k];
                 glyph[1] = '\0';
             } else {
                 snprintf(glyph, sizeof glyph, "%s", UNI_LEVELS[k]);
             }
-            snprintf(word, sizeof word, "%s %s", glyph, fmt_num(vmin + (k - 1) * step, dec, num1));
+            snprintf(word, sizeof word, "%s %s", glyph, fmt_num(g->vmin + (k - 1) * step, dec, num1));
             wrap_word(&wr, word);
         }
         int mdec = dec < 4 ? 4 : dec;
-        snprintf(text, sizeof text, "(min %s,", fmt_num(vmin, mdec, num1));
+        snprintf(text, sizeof text, "(min %s,", fmt_num(g->vmin, mdec, num1));
         wrap_word(&wr, text);
-        snprintf(text, sizeof text, "max %s)", fmt_num(vmax, mdec, num2));
+        snprintf(text, sizeof text, "max %s)", fmt_num(g->vmax, mdec, num2));
         wrap_word_sep(&wr, text, " ");
     }
-    line_end(f, &line);
-    if (n_masked > 0) {
-        line_pad_to(&line, 8);
-        snprintf(text, sizeof text, "%s masked (-inf in the scores)", mask);
-        wrap_text(f, &line, text, W, 10);
+    line_end(g->f, line);
+    if (g->n_masked > 0) {
+        line_pad_to(line, 8);
+        snprintf(text, sizeof text, "%s masked (-inf in the scores)", g->mask);
+        wrap_text(g->f, line, text, g->W, 10);
     }
+}
 
+/* Draw x[lead..., :, :] where x has nlead leading dims: the title, the
+ * layout, the cells, then header, grid, notes and legend. */
+static void draw_grid(FILE *f, const Tensor *x, int nlead, const int64_t *lead,
+                      const HeatmapOptions *opt, const char *title) {
+    static const HeatmapOptions defaults = {NULL, NULL, NULL, false, 0, false, NULL, false};
+    Grid g;
+    memset(&g, 0, sizeof g);
+    g.f = f;
+    g.opt = opt ? opt : &defaults;
+    g.ascii = g.opt->ascii;
+    g.W = clamp_width(g.opt);
+    g.T = x->shape[nlead];
+    g.S = x->shape[nlead + 1];
+    g.nlevels = g.ascii ? ASCII_NLEVELS : UNI_NLEVELS;
+    g.mask = g.ascii ? ASCII_MASK : UNI_MASK;
+
+    t_scope_begin();
+    g.line.cap = (size_t)g.W * 8 + 256;
+    g.line.buf = (char *)t_alloc(g.line.cap);
+    if (title && *title) wrap_text(f, &g.line, label_clean(title, g.ascii), g.W, 2);
+    if (g.T == 0 || g.S == 0) {
+        char text[128];
+        snprintf(text, sizeof text, "(empty: %lld queries x %lld keys, nothing to draw)",
+                 (long long)g.T, (long long)g.S);
+        wrap_text(f, &g.line, text, g.W, 2);
+        t_scope_end();
+        return;
+    }
+    grid_rows(&g);
+    grid_columns(&g);
+    grid_cells(&g, x, nlead, lead);
+    grid_scale(&g);
+    grid_header(&g);
+    grid_body(&g);
+    grid_notes(&g);
+    grid_legend(&g);
     t_scope_end();
 }
 
