@@ -518,34 +518,13 @@ static float read_elem(const unsigned char *p, size_t esize, bool swap)
 
 /* ---- npy_parse ------------------------------------------------------------ */
 
-/* The parser behind npy_parse and the reader. With prefix == false, buf is
- * the whole file. With prefix == true, buf is only the bytes read so far:
- * where the full parser would say "truncated", this returns 1 and sets *want
- * to the number of bytes needed to go on; once the header is complete it
- * returns 2 and *want is the size of the whole file. So a reader can stop at
- * the first byte that cannot belong to a .npy file. file_size is the size
- * of the whole file when known (a regular file), else UINT64_MAX. */
-static int parse_core(const unsigned char *buf, size_t len, bool prefix, uint64_t file_size,
-                      uint64_t *want, Shape *shape_out, Tensor **out, char *err, size_t errlen)
+/* The preamble of a .npy: magic, version, header length. 0 when the whole
+ * header is in buf; otherwise what parse_core returns (-1, or 1 with *want). */
+static int parse_preamble(const unsigned char *buf, size_t len, bool prefix, uint64_t file_size, uint64_t *want,
+                          int *major_out, size_t *header_start_out, size_t *header_len_out, char *err, size_t errlen)
 {
-    Header h;
-    size_t header_start, header_len, data_start, avail, esize, i;
-    int major, minor, k;
-    char order;
-    const char *dtype_name;
-    bool swap;
-    int64_t numel;
-    uint64_t need, out_bytes;
-    char shape_buf[T_SHAPE_STR];
-    Shape s;
-    Tensor *t;
-    float *dst;
-
-    if (out) *out = NULL;
-    if (err && errlen > 0) err[0] = '\0';
-    if (!buf && len > 0) return fail(err, errlen, "no data");
-
-    /* magic and version */
+    size_t header_start, header_len;
+    int major, minor;
     if ((len > 0 && memcmp(buf, NPY_MAGIC, len < NPY_MAGIC_LEN ? len : NPY_MAGIC_LEN) != 0) ||
         (!prefix && len < NPY_MAGIC_LEN))
         return fail(err, errlen, "not a .npy file (bad magic bytes)");
@@ -604,25 +583,99 @@ static int parse_core(const unsigned char *buf, size_t len, bool prefix, uint64_
                     "truncated header: it claims %zu bytes but the file has only %zu after the preamble",
                     header_len, len - header_start);
 
+    *major_out = major;
+    *header_start_out = header_start;
+    *header_len_out = header_len;
+    return 0;
+}
+
+/* The size of one element of a dtype numpy.dtype() reads as float32 or
+ * float64 (4 or 8), or 0; *order gets its byte order ('<', '>', '=', '|'). */
+static size_t dtype_size(const char *descr, char *order)
+{
+    /* an optional byte order (< little, > big, = or | native) then f4, f8, f
+     * or d; or a name */
+    const char *code;
+    *order = descr[0];
+    code = (*order == '<' || *order == '>' || *order == '=' || *order == '|') ? descr + 1 : descr;
+    if (code == descr) *order = '=';
+    if (strcmp(code, "f4") == 0 || strcmp(code, "f") == 0) return 4;
+    if (strcmp(code, "f8") == 0 || strcmp(code, "d") == 0) return 8;
+    if (code == descr && (strcmp(code, "float32") == 0 || strcmp(code, "single") == 0)) return 4;
+    if (code == descr && (strcmp(code, "float64") == 0 || strcmp(code, "double") == 0 || strcmp(code, "float") == 0))
+        return 8;
+    return 0;
+}
+
+/* numel elements of esize bytes at src into dst in C order (the file holds
+ * them in Fortran order when fortran is true). */
+static void decode_data(float *dst, const unsigned char *src, int64_t numel, size_t esize, bool swap,
+                        bool fortran, int ndim, const int64_t *dims)
+{
+    size_t i;
+    int k;
+    if (!fortran || ndim < 2) {
+        for (i = 0; i < (size_t)numel; i++) dst[i] = read_elem(src + i * esize, esize, swap);
+        return;
+    }
+    {
+        /* Fortran order: the first index varies fastest in the file. Walk the
+         * file in that order and put each element where C order wants it. */
+        int64_t idx[T_MAX_DIMS] = {0}, cstride[T_MAX_DIMS], off = 0;
+        cstride[ndim - 1] = 1;
+        for (k = ndim - 2; k >= 0; k--) cstride[k] = cstride[k + 1] * dims[k + 1];
+        for (i = 0; i < (size_t)numel; i++) {
+            dst[off] = read_elem(src + i * esize, esize, swap);
+            for (k = 0; k < ndim; k++) {
+                idx[k]++;
+                off += cstride[k];
+                if (idx[k] < dims[k]) break;
+                off -= cstride[k] * dims[k];
+                idx[k] = 0;
+            }
+        }
+    }
+}
+
+/* The parser behind npy_parse and the reader. With prefix == false, buf is
+ * the whole file. With prefix == true, buf is only the bytes read so far:
+ * where the full parser would say "truncated", this returns 1 and sets *want
+ * to the number of bytes needed to go on; once the header is complete it
+ * returns 2 and *want is the size of the whole file. So a reader can stop at
+ * the first byte that cannot belong to a .npy file. file_size is the size
+ * of the whole file when known (a regular file), else UINT64_MAX. */
+static int parse_core(const unsigned char *buf, size_t len, bool prefix, uint64_t file_size,
+                      uint64_t *want, Shape *shape_out, Tensor **out, char *err, size_t errlen)
+{
+    Header h;
+    size_t header_start = 0, header_len = 0, data_start, avail, esize;
+    int major = 0, k;
+    char order;
+    const char *dtype_name;
+    bool swap;
+    int64_t numel;
+    uint64_t need, out_bytes;
+    char shape_buf[T_SHAPE_STR];
+    Shape s;
+    Tensor *t;
+
+    if (out) *out = NULL;
+    if (err && errlen > 0) err[0] = '\0';
+    if (!buf && len > 0) return fail(err, errlen, "no data");
+
+    /* magic, version and header length */
+    {
+        int st = parse_preamble(buf, len, prefix, file_size, want, &major, &header_start, &header_len, err, errlen);
+        if (st != 0) return st;
+    }
+
     /* the dict */
     memset(&h, 0, sizeof h);
     if (check_header_text(buf + header_start, header_len, major, err, errlen) != 0) return -1;
     if (parse_header(buf + header_start, header_len, major, &h, err, errlen) != 0) return -1;
 
-    /* dtype */
-    /* the spellings numpy.dtype() reads as float32 or float64: an optional byte
-     * order (< little, > big, = or | native) then f4, f8, f or d; or a name */
-    order = h.descr[0];
-    {
-        const char *code = (order == '<' || order == '>' || order == '=' || order == '|') ? h.descr + 1 : h.descr;
-        if (code == h.descr) order = '=';
-        if (strcmp(code, "f4") == 0 || strcmp(code, "f") == 0) esize = 4;
-        else if (strcmp(code, "f8") == 0 || strcmp(code, "d") == 0) esize = 8;
-        else if (code == h.descr && (strcmp(code, "float32") == 0 || strcmp(code, "single") == 0)) esize = 4;
-        else if (code == h.descr && (strcmp(code, "float64") == 0 || strcmp(code, "double") == 0 ||
-                                     strcmp(code, "float") == 0)) esize = 8;
-        else esize = 0;
-    }
+    /* dtype: the spellings numpy.dtype() reads as float32 or float64 */
+    esize = dtype_size(h.descr, &order);
     if (esize) {
         dtype_name = esize == 4 ? "float32" : "float64";
     } else {
@@ -698,27 +751,8 @@ static int parse_core(const unsigned char *buf, size_t len, bool prefix, uint64_
         if (out) *out = t;
         return 0;
     }
-    dst = t->storage->data + t->offset;
-    if (!h.fortran_order || h.ndim < 2) {
-        for (i = 0; i < (size_t)numel; i++)
-            dst[i] = read_elem(buf + data_start + i * esize, esize, swap);
-    } else {
-        /* Fortran order: the first index varies fastest in the file. Walk the
-         * file in that order and put each element where C order wants it. */
-        int64_t idx[T_MAX_DIMS] = {0}, cstride[T_MAX_DIMS], off = 0;
-        cstride[h.ndim - 1] = 1;
-        for (k = h.ndim - 2; k >= 0; k--) cstride[k] = cstride[k + 1] * h.dims[k + 1];
-        for (i = 0; i < (size_t)numel; i++) {
-            dst[off] = read_elem(buf + data_start + i * esize, esize, swap);
-            for (k = 0; k < h.ndim; k++) {
-                idx[k]++;
-                off += cstride[k];
-                if (idx[k] < h.dims[k]) break;
-                off -= cstride[k] * h.dims[k];
-                idx[k] = 0;
-            }
-        }
-    }
+    decode_data(t->storage->data + t->offset, buf + data_start, numel, esize, swap, h.fortran_order, h.ndim,
+                h.dims);
     if (out) *out = t;
     return 0;
 }

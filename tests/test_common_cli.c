@@ -536,6 +536,121 @@ static void test_usage_shows_every_flag_and_its_default(void)
     }
 }
 
+
+/* ---- a chapter's own flags (CliSpec.extra) -------------------------------- */
+
+static int64_t X_STEPS;
+static double X_LR;
+static bool X_TRAIN;
+static const char *X_FILE, *X_MODE;
+
+static const CliExtra EXTRA[] = {
+    {"--steps", "N", CLI_EXTRA_INT, &X_STEPS, "training steps", 1, 1000, false, NULL},
+    {"--lr", "X", CLI_EXTRA_REAL, &X_LR, "learning rate", 0, 1e308, true, NULL},
+    {"--train", NULL, CLI_EXTRA_FLAG, &X_TRAIN, "train", 0, 0, false, NULL},
+    {"--grad-output", "FILE", CLI_EXTRA_TEXT, &X_FILE, "dloss/dy", 0, 0, false, NULL},
+    {"--parallel", "MODE", CLI_EXTRA_CHOICE, &X_MODE, "heads or sequence", 0, 0, false, "heads|sequence"},
+    {NULL, NULL, CLI_EXTRA_FLAG, NULL, NULL, 0, 0, false, NULL}};
+
+static CliSpec extra_spec(void)
+{
+    CliSpec s = ch1_spec();
+    X_STEPS = 400;
+    X_LR = 0.001;
+    X_TRAIN = false;
+    X_FILE = NULL;
+    X_MODE = "heads";
+    s.extra = EXTRA;
+    return s;
+}
+
+static void test_extra_flags_defaults_and_values(void)
+{
+    CliSpec s = extra_spec();
+    CHECK_EQ_INT(PARSE0(&s), 0);
+    CHECK_EQ_INT(X_STEPS, 400);
+    CHECK(X_LR == 0.001 && !X_TRAIN && X_FILE == NULL && strcmp(X_MODE, "heads") == 0);
+    CHECK_EQ_INT(A.extra_given, 0);
+    CHECK(!cli_extra_given(&s, &A, "--steps"));
+    s = extra_spec();
+    CHECK_EQ_INT(PARSE(&s, "--steps", "7", "--lr=0.5", "--train", "--grad-output", "dy.npy", "--parallel",
+                       "sequence", "--seed", "5"),
+                 0);
+    CHECK_EQ_INT(X_STEPS, 7);
+    CHECK(X_LR == 0.5 && X_TRAIN && strcmp(X_FILE, "dy.npy") == 0 && strcmp(X_MODE, "sequence") == 0);
+    CHECK(A.seed == 5);
+    CHECK(cli_extra_given(&s, &A, "--steps") && cli_extra_given(&s, &A, "--lr") &&
+          cli_extra_given(&s, &A, "--train") && cli_extra_given(&s, &A, "--parallel"));
+    CHECK(!cli_extra_given(&s, &A, "--nope"));
+}
+
+#define CHECK_EXTRA_USAGE(want, ...)                                      \
+    do {                                                                  \
+        CliSpec s_ = extra_spec();                                        \
+        int rc_ = PARSE(&s_, __VA_ARGS__);                                \
+        CHECK_EQ_INT(rc_, 2);                                             \
+        CHECK_STR_CONTAINS(ERR, (want));                                  \
+    } while (0)
+
+static void test_extra_flags_refuse_bad_values(void)
+{
+    CHECK_EXTRA_USAGE("--steps 0: must be an integer from 1 to 1000", "--steps", "0");
+    CHECK_EXTRA_USAGE("--steps 1001: must be an integer from 1 to 1000", "--steps", "1001");
+    CHECK_EXTRA_USAGE("--steps 2x: must be an integer", "--steps", "2x");
+    CHECK_EXTRA_USAGE("--steps -1: must be an integer", "--steps=-1");
+    CHECK_EXTRA_USAGE("--lr 0: must be a positive number", "--lr", "0");
+    CHECK_EXTRA_USAGE("--lr nan: must be a positive number", "--lr", "nan");
+    CHECK_EXTRA_USAGE("--lr 1e999: must be a positive number", "--lr", "1e999");
+    CHECK_EXTRA_USAGE("flag '--lr' needs a value", "--lr");
+    CHECK_EXTRA_USAGE("flag '--train' takes no value", "--train=1");
+    CHECK_EXTRA_USAGE("flag '--grad-output' needs a non-empty value", "--grad-output=");
+    CHECK_EXTRA_USAGE("--parallel rows: must be heads or sequence", "--parallel", "rows");
+    CHECK_EXTRA_USAGE("--parallel '': must be heads or sequence", "--parallel=");
+    CHECK_EXTRA_USAGE("--parallel head: must be heads or sequence", "--parallel", "head");
+    CHECK_EXTRA_USAGE("unknown flag '-steps' (did you mean '--steps'?)", "-steps", "3");
+    CHECK_EXTRA_USAGE("unknown flag '--stepz'", "--stepz", "3");
+    /* the first error is reported, and a later extra flag does not change its variable */
+    CHECK_EXTRA_USAGE("unknown flag '--bogus'", "--bogus", "--steps", "9");
+    CHECK_EQ_INT(X_STEPS, 400);
+    /* a chapter without extras refuses them as unknown */
+    {
+        CliSpec s = ch1_spec();
+        CHECK_EQ_INT(PARSE(&s, "--steps", "3"), 2);
+        CHECK_STR_CONTAINS(ERR, "unknown flag '--steps'");
+    }
+}
+
+static void test_extra_flags_in_usage(void)
+{
+    CliSpec s = extra_spec();
+    const char *u = usage_text(&s);
+    const char *steps = strstr(u, "  --steps N        training steps (default 400)\n");
+    const char *help = strstr(u, "--help, -h");
+    CHECK_STR_CONTAINS(u, "  --lr X           learning rate (default 0.001)\n");
+    CHECK_STR_CONTAINS(u, "  --train          train (default off)\n");
+    CHECK_STR_CONTAINS(u, "  --grad-output FILE dloss/dy\n");
+    CHECK_STR_CONTAINS(u, "  --parallel MODE  heads or sequence (default heads)\n");
+    /* listed with the other flags, before --help and the exit status */
+    CHECK_MSG(steps && help && steps < help, "extras not before --help:\n%s", u);
+}
+
+static void test_program_start_opens_a_run(void)
+{
+    CliSpec s = ch1_spec();
+    const char *const words[] = {"prog", "--seed", "77", "--quiet", NULL};
+    int depth = t_scope_depth();
+    Args a = program_start(&s, 4, (char **)words);
+    float drawn;
+    CHECK(a.seed == 77 && a.quiet);
+    CHECK(narrate_quiet());                     /* --quiet */
+    CHECK_EQ_INT(t_scope_depth(), depth + 1);   /* a scope for the run's tensors */
+    drawn = t_get(t_rand(SHAPE(1)), 0);
+    t_manual_seed(77);                          /* torch.manual_seed(77) */
+    CHECK(drawn == t_get(t_rand(SHAPE(1)), 0));
+    narrate_set_quiet(false);
+    t_scope_end_to(depth);
+}
+
 int main(void)
 {
     RUN(test_no_args_gives_defaults);
@@ -571,5 +686,9 @@ int main(void)
     RUN(test_cli_parse_returns_args_on_success);
     RUN(test_usage_lists_applicable_flags_only);
     RUN(test_usage_shows_every_flag_and_its_default);
+    RUN(test_extra_flags_defaults_and_values);
+    RUN(test_extra_flags_refuse_bad_values);
+    RUN(test_extra_flags_in_usage);
+    RUN(test_program_start_opens_a_run);
     return harness_finish("test_common_cli");
 }

@@ -444,13 +444,32 @@ bool cli_extra_given(const CliSpec *spec, const Args *args, const char *name)
 
 /* ---- the parser ---------------------------------------------------------- */
 
+/* Flags that only make sense together: --q, --k and --v; --input and --weights. */
+static void check_pairs(const Args *a, bool saw_qkv, bool saw_input, Err *e)
+{
+    if (saw_qkv && !(a->q && a->k && a->v)) {
+        char missing[32] = "";
+        const char *names[3];
+        int n = 0, j;
+        if (!a->q) names[n++] = "--q";
+        if (!a->k) names[n++] = "--k";
+        if (!a->v) names[n++] = "--v";
+        for (j = 0; j < n; j++) {
+            if (j > 0) strcat(missing, j == n - 1 ? " and " : ", ");
+            strcat(missing, names[j]);
+        }
+        fail(e, "--q, --k and --v go together: missing %s", missing);
+    } else if (saw_input && !(a->input && a->weights)) {
+        fail(e, "--input and --weights go together: missing %s", a->input ? "--weights" : "--input");
+    }
+}
+
 /* One of the chapter's own flags at argv[*i] (eq: its "=" or NULL). */
-static void parse_extra(const CliExtra *x, int index, const char *w, const char *eq, int argc,
-                        char **argv, int *i, Args *a, Err *e)
+static void parse_extra(const CliExtra *x, int index, const char *eq, int argc, char **argv, int *i, Args *a,
+                        Err *e)
 {
     const char *val = NULL;
     bool before = e->failed;
-    (void)w;
     if (x->kind == CLI_EXTRA_FLAG) {
         if (eq) {
             fail(e, "flag '%s' takes no value", x->name);
@@ -544,7 +563,7 @@ int cli_parse_args(const CliSpec *spec, int argc, char **argv, Args *out,
                 fail(&e, "unknown flag '%s'", show(sv, name));
                 continue;
             }
-            parse_extra(&spec->extra[x], x, w, eq, argc, argv, &i, &a, &e);
+            parse_extra(&spec->extra[x], x, eq, argc, argv, &i, &a, &e);
             continue;
         }
 
@@ -589,24 +608,7 @@ int cli_parse_args(const CliSpec *spec, int argc, char **argv, Args *out,
         if (f->bit == CLI_INPUT) saw_input = true;
     }
 
-    if (!help && !e.failed) {
-        if (saw_qkv && !(a.q && a.k && a.v)) {
-            char missing[32] = "";
-            const char *names[3];
-            int n = 0, j;
-            if (!a.q) names[n++] = "--q";
-            if (!a.k) names[n++] = "--k";
-            if (!a.v) names[n++] = "--v";
-            for (j = 0; j < n; j++) {
-                if (j > 0) strcat(missing, j == n - 1 ? " and " : ", ");
-                strcat(missing, names[j]);
-            }
-            fail(&e, "--q, --k and --v go together: missing %s", missing);
-        } else if (saw_input && !(a.input && a.weights)) {
-            fail(&e, "--input and --weights go together: missing %s",
-                 a.input ? "--weights" : "--input");
-        }
-    }
+    if (!help && !e.failed) check_pairs(&a, saw_qkv, saw_input, &e);
 
     if (out) *out = a;
     if (help) return 1;
