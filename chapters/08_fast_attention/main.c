@@ -39,7 +39,7 @@ typedef struct {
 
 static double ceiling_gflops; /* measured once, in step 3 */
 
-static void sort3(double *t, int n) {
+static void sort_ascending(double *t, int n) {
     for (int i = 1; i < n; i++)
         for (int j = i; j > 0 && t[j] < t[j - 1]; j--) {
             double x = t[j];
@@ -71,7 +71,7 @@ static Result measure(int impl, const Tensor *q, const Tensor *k, const Tensor *
             break;
         }
     }
-    sort3(t, n);
+    sort_ascending(t, n);
     r.ran = true;
     r.ms = 1e3 * t[n / 2];
     r.gflops = attention_flops(q, k, v, causal) / (r.ms * 1e-3) / 1e9;
