@@ -51,7 +51,7 @@ static const char *parallel_mode_flag = "heads";
 static const CliExtra PARALLEL_FLAG[] = {
     {"--parallel", "MODE", CLI_EXTRA_CHOICE, &parallel_mode_flag,
      "heads (tensor parallel) or sequence (ring attention)", 0, 0, false, "heads|sequence"},
-    {NULL}};
+    {0}}; /* the end of the list */
 
 /* cli_parse on every rank, but only rank 0 prints --help or the usage error; then
  * every rank leaves with the same exit status (0 for --help, 2 for a usage error). */

@@ -370,7 +370,7 @@ int main(int argc, char **argv) {
          .help = "write the table for scripts/plot_ch08.py"},
         {.name = "--chapter8", .metavar = "PATH", .kind = CLI_EXTRA_TEXT, .value = &chapter8,
          .help = "the chapter 8 program to run as a child"},
-        {NULL}};
+        {0}}; /* the end of the list */
     quick = env_on("BENCH_QUICK");
     CliSpec spec = {.program = "bench_attention",
                     .summary = "make bench: chapter 8's five versions timed over T, in one run.\n"
