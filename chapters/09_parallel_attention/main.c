@@ -49,8 +49,8 @@ static const char *const SUMMARY =
 
 static const char *parallel_mode_flag = "heads";
 static const CliExtra PARALLEL_FLAG[] = {
-    {"--parallel", "MODE", CLI_EXTRA_CHOICE, &parallel_mode_flag,
-     "heads (tensor parallel) or sequence (ring attention)", 0, 0, false, "heads|sequence"},
+    {.name = "--parallel", .metavar = "MODE", .kind = CLI_EXTRA_CHOICE, .value = &parallel_mode_flag,
+     .help = "heads (tensor parallel) or sequence (ring attention)", .choices = "heads|sequence"},
     {0}}; /* the end of the list */
 
 /* cli_parse on every rank, but only rank 0 prints --help or the usage error; then
