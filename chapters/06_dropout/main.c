@@ -61,7 +61,7 @@ int main(int argc, char **argv) {
     Tensor *x;
     int64_t max_seq_len;  /* the causal mask buffer, sliced to seqlen */
     if (args.input) {
-        x = load_input(&args, n_heads, &max_seq_len);     /* (B, T, d_in) */
+        x = load_input_for_heads(&args, n_heads, &max_seq_len);     /* (B, T, d_in) */
         p = qkv_load_for_heads(&args, t_size(x, 2), n_heads);
     } else {
         p = qkv_default(&args, &x, &max_seq_len);  /* W_query, W_key, W_value, then x */

@@ -27,7 +27,7 @@ MultiHeadAttention *mha_default(const Args *args, Tensor **x) {
 MultiHeadAttention *mha_from_args(const Args *args, Tensor **x) {
     if (!args->input) return mha_default(args, x);
     int64_t max_seq_len;
-    *x = load_input(args, args->heads, &max_seq_len);  /* (B, T, d_in) */
+    *x = load_input_for_heads(args, args->heads, &max_seq_len);  /* (B, T, d_in) */
     ModelArgs a = {0};
     a.d_in = t_size(*x, 2);  /* d_out and the biases come from the weights folder */
     a.n_heads = args->heads;

@@ -17,7 +17,7 @@
 MultiHeadAttention *mha_default(const Args *args, Tensor **x);
 /* The module and x that chapter 7 and the chapters after it start from:
  * with --input FILE --weights DIR, x from the file and the module from the
- * folder (load_input of chapter 5, then mha_load; --dropout, --resid-dropout
+ * folder (load_input_for_heads of chapter 5, then mha_load; --dropout, --resid-dropout
  * and --causal from the flags); otherwise mha_default. Training mode. */
 MultiHeadAttention *mha_from_args(const Args *args, Tensor **x);
 /* max_seq_len of mha_default for these flags. */
