@@ -13,7 +13,7 @@
 
 #include "tests/harness.h"
 #include "common/program/program.h"
-#include "chapters/07_output_projection/mha.h"
+#include "chapters/07_output_projection/mha_setup.h"
 
 #define RTOL 1e-5
 #define ATOL 1e-6

@@ -15,6 +15,7 @@
 #include "common/program/program.h"
 #include "chapters/10_backward/grad_check.h"
 #include "chapters/10_backward/train.h"
+#include "chapters/07_output_projection/mha_setup.h"
 
 #define TOL 1e-4   /* "within 1e-4": |c - torch| <= 1e-4 + 1e-4 |torch| */
 
