@@ -13,24 +13,20 @@
  * from the generator t_manual_seed seeded (see common/rng.h). Its expectation is
  *     (1 - p) * x / (1 - p) + p * 0 = x,
  * so the layer that reads the result sees the same numbers on average in
- * training and in eval, where dropout does nothing.
+ * training and in eval, where dropout does nothing. dropout_forward() also
+ * hands back, when asked, the noise it multiplied by (the mask), so a
+ * backward (chapter 10) reuses the very mask instead of drawing it again.
+ *
+ * In this file: dropout_forward(), then dropout_new() (the module) and
+ * count_zeros() (what the programs count).
  */
 #include "dropout.h"
-
-Dropout dropout_new(double p) {
-    /* nn.Dropout: "dropout probability has to be between 0 and 1" (NaN fails both tests) */
-    if (!(p >= 0.0 && p <= 1.0))
-        t_error("nn.Dropout: p = %g is not a probability; it must be between 0 and 1", p);
-    Dropout d;
-    d.p = p;
-    d.training = true;  /* a fresh module is in training mode */
-    return d;
-}
 
 Tensor *dropout_forward(const Dropout *d, const Tensor *x, Tensor **mask) {
     if (!(d->p >= 0.0 && d->p <= 1.0))
         t_error("dropout: p = %g is not a probability; it must be between 0 and 1", d->p);
-    /* *mask, when asked for, holds PyTorch's noise: what each element of x is multiplied by */
+    /* when mask is not NULL, *mask gets PyTorch's noise, what each element of x is multiplied by:
+     * 0 or 1/(1-p) in training, all ones in eval or with p = 0, all zeros with p = 1 */
     /* BEGIN BLANK dropout_forward level=3 hint="Inverted dropout: in training, zero each element with probability p and scale the survivors so that the expectation stays the same; in eval, change nothing." helpers="t_clone, t_data, t_numel, rng_bernoulli with t_default_rng." torch="nn.Dropout(p)(x)   # training: noise = x.new_empty(x.shape).bernoulli_(1 - p); x * noise / (1 - p); eval: x" */
     Tensor *out = t_clone(x);  /* a fresh contiguous copy, same shape as x */
     /* model.eval(): dropout is the identity; p = 0 drops nothing: x * 1 */
@@ -61,6 +57,16 @@ Tensor *dropout_forward(const Dropout *d, const Tensor *x, Tensor **mask) {
     }
     return out;
     /* END BLANK */
+}
+
+Dropout dropout_new(double p) {
+    /* nn.Dropout: "dropout probability has to be between 0 and 1" (NaN fails both tests) */
+    if (!(p >= 0.0 && p <= 1.0))
+        t_error("nn.Dropout: p = %g is not a probability; it must be between 0 and 1", p);
+    Dropout d;
+    d.p = p;
+    d.training = true;  /* a fresh module is in training mode */
+    return d;
 }
 
 int64_t count_zeros(const Tensor *x) {
