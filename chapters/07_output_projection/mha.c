@@ -144,7 +144,7 @@ static MultiHeadAttention *mha_build(ModelArgs args, QKVProjection *qkv, Linear 
     m->head_dim = head_dim_of(args.d_out, args.n_heads);  /* self.head_dim = args.dim // args.n_heads */
     m->qkv = qkv;                                          /* self.wq, self.wk, self.wv: (d_out, d_in) */
     m->wo = wo;                                            /* self.wo: (d_out, d_out)                 */
-    m->attn_dropout = dropout_new(args.dropout);            /* self.attn_dropout = nn.Dropout(args.dropout)  */
+    m->attn_dropout = dropout_new(args.dropout);           /* self.attn_dropout = nn.Dropout(args.dropout) */
     /* self.resid_dropout = nn.Dropout(args.dropout), Happy-LLM's class only */
     m->resid_dropout = dropout_new(args.resid_dropout ? args.dropout : 0.0);
     /* if is_causal: mask = torch.triu(torch.full((1, 1, L, L), -inf), diagonal=1); register_buffer */
