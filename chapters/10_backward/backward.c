@@ -108,7 +108,7 @@ Tensor *softmax_backward(const Tensor *p, const Tensor *dp) {
 Tensor *dropout_mask(const Dropout *d, Shape s) {
     /* chapter 6 multiplies every kept element by 1/(1-p) and zeroes the rest; on ones that leaves
      * exactly the mask, with the same draws as on any other tensor of this shape */
-    return dropout_forward(d, t_ones(s));   /* 0 or 1/(1-p); all ones in eval mode */
+    return dropout_forward(d, t_ones(s), NULL);   /* 0 or 1/(1-p); all ones in eval mode */
 }
 
 Tensor *dropout_backward(const Tensor *dy, const Tensor *mask) {
