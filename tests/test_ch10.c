@@ -368,12 +368,12 @@ static void test_gradient_check_catches_a_wrong_backward(void) {
 
 /* ---- the training pieces -------------------------------------------------------------- */
 
-static void test_lag_loss_matches_cross_entropy(void) {
+static void test_task_loss_matches_cross_entropy(void) {
     Tensor *logits = fx("ce/logits"), *idxf = fx("ce/idx");
     int32_t idx[12];
     for (int i = 0; i < 12; i++) idx[i] = (int32_t)t_flat_get(idxf, i);
     Tensor *dlogits;
-    double loss = lag_loss(logits, idx, &dlogits);
+    double loss = task_loss(logits, idx, &dlogits);
     CHECK_CLOSE(loss, t_get(fx("ce/loss"), 0), 1e-5);
     CHECK_TENSOR_CLOSE(dlogits, fx("ce/dlogits"), TOL, 1e-6);
     CHECK(t_get(dlogits, 0, 0, 0) == 0.0f);   /* the first LAG positions predict nothing */
@@ -400,7 +400,7 @@ static void test_tiny_model_gradients_are_finite_differences(void) {
     TinyCache c;
     Tensor *logits = tiny_forward(model, idx, 2, &c);
     Tensor *dlogits;
-    lag_loss(logits, idx, &dlogits);
+    task_loss(logits, idx, &dlogits);
     ParamList g = tiny_backward(model, &c, dlogits);
     CHECK_EQ_INT(g.n, 9);
     for (int i = 0; i < g.n; i++) {
@@ -412,9 +412,9 @@ static void test_tiny_model_gradients_are_finite_differences(void) {
             float up = keep + 1e-2f, down = keep - 1e-2f;
             TinyCache c2;
             d[j] = up;
-            double lu = lag_loss(tiny_forward(model, idx, 2, &c2), idx, NULL);
+            double lu = task_loss(tiny_forward(model, idx, 2, &c2), idx, NULL);
             d[j] = down;
-            double ld = lag_loss(tiny_forward(model, idx, 2, &c2), idx, NULL);
+            double ld = task_loss(tiny_forward(model, idx, 2, &c2), idx, NULL);
             d[j] = keep;
             double fd = (lu - ld) / ((double)up - (double)down);
             double bw = t_flat_get(g.grads[i], j);
@@ -426,7 +426,7 @@ static void test_tiny_model_gradients_are_finite_differences(void) {
     }
 }
 
-static void test_lag_attention_reads_the_stripe(void) {
+static void test_task_attention_on_target_reads_the_stripe(void) {
     /* a (1, 2, 4, 4) weight tensor with all mass on t - 2 in head 0 and uniform causal rows in head 1 */
     Tensor *w = t_zeros(SHAPE(1, 2, 4, 4));
     for (int64_t t = 0; t < 4; t++) {
@@ -434,7 +434,7 @@ static void test_lag_attention_reads_the_stripe(void) {
         for (int64_t s = 0; s <= t; s++) t_set(w, 1.0f / (float)(t + 1), 0, 1, t, s);
     }
     double out[2];
-    lag_attention(w, out);
+    task_attention_on_target(w, out);
     CHECK_CLOSE(out[0], 1.0, 1e-9);
     CHECK_CLOSE(out[1], (1.0 / 3 + 1.0 / 4) / 2, 1e-6);
 }
@@ -482,10 +482,10 @@ int main(void) {
     RUN(test_float64_differences_barely_move_with_h);
     RUN(test_gradient_check_table_passes);
     RUN(test_gradient_check_catches_a_wrong_backward);
-    RUN(test_lag_loss_matches_cross_entropy);
+    RUN(test_task_loss_matches_cross_entropy);
     RUN(test_adam_matches_torch);
     RUN(test_tiny_model_gradients_are_finite_differences);
-    RUN(test_lag_attention_reads_the_stripe);
+    RUN(test_task_attention_on_target_reads_the_stripe);
     RUN(test_errors_are_sentences);
     return harness_finish("test_ch10");
 }

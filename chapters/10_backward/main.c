@@ -384,7 +384,7 @@ static int run_train(const Args *args, const Extra *ex) {
         TinyCache c;
         Tensor *logits = tiny_forward(model, batch, BATCH, &c);   /* (B, T, vocab) */
         Tensor *dlogits;
-        double loss = lag_loss(logits, batch, &dlogits);
+        double loss = task_loss(logits, batch, &dlogits);
         if (progress) fprintf(stderr, "\r%60s\r", "");   /* clear the progress line before anything prints */
         if (!isfinite(loss))
             t_error("training stopped at step %lld: the loss is %s; the learning rate %g is too large "
@@ -407,10 +407,10 @@ static int run_train(const Args *args, const Extra *ex) {
     /* ---- held-out evaluation ---------------------------------------------------------- */
     TinyCache hc;
     Tensor *logits = tiny_forward(model, held, N_HELD, &hc);
-    double acc = lag_accuracy(logits, held, N_HELD);
-    double held_loss = lag_loss(logits, held, NULL);
+    double acc = task_accuracy(logits, held, N_HELD);
+    double held_loss = task_loss(logits, held, NULL);
     double on_target[64] = {0};
-    lag_attention(hc.attn.trace.attn_weights, on_target);
+    task_attention_on_target(hc.attn.trace.attn_weights, on_target);
 
     narrate_step("Attention before training (held-out sequence 0)");
     if (!args->quiet) show_heatmap(t_slice(snaps, 0, 0, 1), held, "before training", args->ascii);
