@@ -209,7 +209,7 @@ static void test_double_forward_matches_chapter_7(void) {
         Tensor *y32 = mha_forward(m, x, x, x, NULL);   /* chapter 7, float32 */
         Mha64 m64 = mha64_from(m);
         double *y64 = (double *)t_alloc(sizeof(double) * (size_t)t_numel(y32));
-        mha64_forward(&m64, t_to_double(x), t_size(x, 0), t_size(x, 1), NULL, NULL, y64);
+        mha64_forward(&m64, float64_copy(x), t_size(x, 0), t_size(x, 1), NULL, NULL, y64);
         double d = max_diff_64(y32, y64);
         CHECK_MSG(d <= 1e-5, "%s: the float64 forward differs from chapter 7's by %g", group, d);
         snprintf(rel, sizeof rel, "%s/out", group);
@@ -232,7 +232,7 @@ static void test_double_forward_matches_chapter_7(void) {
         Tensor *y32 = mha_forward_cached(m, x, &c);
         Mha64 m64 = mha64_from(m);
         double *y64 = (double *)t_alloc(sizeof(double) * (size_t)t_numel(y32));
-        mha64_forward(&m64, t_to_double(x), t_size(x, 0), T, t_to_double(c.attn_mask), t_to_double(c.resid_mask),
+        mha64_forward(&m64, float64_copy(x), t_size(x, 0), T, float64_copy(c.attn_mask), float64_copy(c.resid_mask),
                       y64);
         double d = max_diff_64(y32, y64);
         CHECK_MSG(d <= 1e-5, "case %d (qkv_bias %d, out_bias %d, causal %d, dropout %g): float64 forward "
@@ -251,7 +251,7 @@ static void test_float64_differences_barely_move_with_h(void) {
     MultiHeadAttention *m = mha_new(a);
     Mha64 m64 = mha64_from(m);
     Tensor *x = t_randn(SHAPE(2, 4, 6));
-    double *x64 = t_to_double(x), *dy64 = t_to_double(t_randn(SHAPE(2, 4, 4)));
+    double *x64 = float64_copy(x), *dy64 = float64_copy(t_randn(SHAPE(2, 4, 4)));
     double y[2 * 4 * 4], worst = 0.0;
     for (int64_t i = 0; i < t_numel(x); i++) {
         double fd[2], hs[2] = {1e-6, 1e-4};

@@ -2,25 +2,10 @@
  *
  * mha_backward() runs in float32, like everything in chapters 1-7. To check
  * it we need gradients we trust more than float32: central finite
- * differences of a forward in float64. torch.autograd.gradcheck is built
- * the same way: it is meant for double inputs (in float32, its docs say, the
- * check will likely fail: the differences drown in rounding). Tensor holds
- * float32 only, so the reference is a small forward of chapter 7's module
- * on plain double arrays, written step by step like the PyTorch, and used
- * ONLY by the check (the float32 Tensor code stays the one forward):
- *
- *     xq, xk, xv = self.wq(x), self.wk(x), self.wv(x)           # + biases if any
- *     xq = xq.view(bsz, seqlen, n_heads, head_dim).transpose(1, 2)   # xk, xv too
- *     scores = torch.matmul(xq, xk.transpose(2, 3)) / math.sqrt(head_dim)
- *     scores = scores + self.mask[:, :, :seqlen, :seqlen]       # if causal
- *     scores = F.softmax(scores, dim=-1)
- *     scores = scores * attn_mask          # attn_dropout with its mask fixed
- *     output = torch.matmul(scores, xv)
- *     output = output.transpose(1, 2).contiguous().view(bsz, seqlen, -1)
- *     output = self.wo(output) * resid_mask   # resid_dropout, mask fixed
- *
- * In eval mode the two masks are all ones (or NULL). In training mode the
- * check passes the masks the float32 forward drew (MhaCache), so the
+ * differences of a forward in float64 (reference64.h, chapter 7's forward on
+ * double arrays), as torch.autograd.gradcheck runs its module in double.
+ * In eval mode the two dropout masks are all ones. In training mode the
+ * check passes the masks the float32 forward applied (MhaCache), so the
  * function it differentiates is deterministic and the dropout backward is
  * checked too.
  */
@@ -28,31 +13,7 @@
 #define CH10_GRAD_CHECK_H
 
 #include "backward.h"
-
-/* ---- the float64 reference forward ------------------------------------------ */
-
-/* Chapter 7's module with its parameters copied to double. */
-typedef struct {
-    int64_t d_in, d_out, n_heads, head_dim;
-    bool causal;
-    double *wq, *wk, *wv;   /* (d_out, d_in)          */
-    double *wo;             /* (d_out, d_out)         */
-    double *bq, *bk, *bv;   /* (d_out,) or NULL       */
-    double *bo;             /* (d_out,) or NULL       */
-} Mha64;
-
-/* A contiguous double copy of any tensor (row-major), owned by the scope. */
-double *t_to_double(const Tensor *t);
-
-/* The module's parameters in double (owned by the current scope). */
-Mha64 mha64_from(const MultiHeadAttention *m);
-
-/* y = model(x) in double: x (bsz, seqlen, d_in), y (bsz, seqlen, d_out),
- * both row-major. attn_mask (bsz, H, seqlen, seqlen) and resid_mask
- * (bsz, seqlen, d_out) are dropout masks (0 or 1/(1-p)) applied as fixed
- * factors, or NULL for none (eval mode). Scratch is owned by the scope. */
-void mha64_forward(const Mha64 *m, const double *x, int64_t bsz, int64_t seqlen, const double *attn_mask,
-                   const double *resid_mask, double *y);
+#include "reference64.h"
 
 /* ---- the check ---------------------------------------------------------------- */
 
