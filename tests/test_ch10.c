@@ -87,10 +87,10 @@ static void test_dropout_backward_matches_autograd(void) {
 }
 
 static void test_dropout_mask_is_chapter_6s_draw(void) {
-    Dropout d = nn_dropout(0.3);
+    Dropout d = dropout_new(0.3);
     Tensor *x = t_randn(SHAPE(3, 5, 7));
     t_manual_seed(42);
-    Tensor *y = dropout_forward(&d, x);
+    Tensor *y = dropout_forward(&d, x, NULL);
     t_manual_seed(42);
     Tensor *mask = dropout_mask(&d, t_shape(x));
     CHECK_TENSOR_CLOSE(t_mul(x, mask), y, 0.0, 0.0);   /* the same elements, the same 1/(1-p) */
@@ -169,7 +169,7 @@ static void test_module_gradients_match_autograd(void) {
 
 static void test_cached_forward_keeps_the_dropout_masks(void) {
     t_manual_seed(7);
-    ModelArgs a = seed_args(6, 4, 5, 0.4, 2);
+    ModelArgs a = handwritten_mha_args(6, 4, 5, 0.4, 2);
     MultiHeadAttention *m = mha_new(a);   /* training mode */
     Tensor *x = t_randn(SHAPE(2, 5, 6));
     Rng start = *t_default_rng();
@@ -222,7 +222,7 @@ static void test_double_forward_matches_chapter_7(void) {
         t_scope_begin();
         t_manual_seed(100 + (uint64_t)k);
         int64_t heads = 1 + k % 3, T = 2 + k % 5;
-        ModelArgs a = seed_args(3 + k % 4, 2 * heads * (1 + k % 2), T, (k & 8) ? 0.3 : 0.0, heads);
+        ModelArgs a = handwritten_mha_args(3 + k % 4, 2 * heads * (1 + k % 2), T, (k & 8) ? 0.3 : 0.0, heads);
         a.qkv_bias = k & 1;
         a.out_bias = (k & 2) != 0;
         a.causal = (k & 4) != 0;
@@ -246,7 +246,7 @@ static void test_float64_differences_barely_move_with_h(void) {
     /* the reference itself: between h = 1e-6 and h = 1e-4 every difference moves by far less than
      * the float32 rounding the table measures (truncation ~h^2, rounding ~1e-16 |loss| / h) */
     t_manual_seed(5);
-    ModelArgs a = seed_args(6, 4, 4, 0.0, 2);
+    ModelArgs a = handwritten_mha_args(6, 4, 4, 0.0, 2);
     a.qkv_bias = true;
     MultiHeadAttention *m = mha_new(a);
     Mha64 m64 = mha64_from(m);
@@ -280,7 +280,7 @@ static void check_table_passes(const char *what, const GradCheckRow *rows, int n
 static void test_gradient_check_table_passes(void) {
     /* training mode with dropout and every bias: the float64 forward holds the same masks */
     t_manual_seed(11);
-    ModelArgs a = seed_args(5, 4, 4, 0.2, 2);
+    ModelArgs a = handwritten_mha_args(5, 4, 4, 0.2, 2);
     a.qkv_bias = true;
     MultiHeadAttention *m = mha_new(a);
     Tensor *x = t_randn(SHAPE(2, 4, 5));
@@ -306,7 +306,7 @@ static void test_gradient_check_table_passes(void) {
     check_table_passes("no bias, not causal", rows, n);
     /* a wider causal one with 4 heads and the out bias only */
     t_manual_seed(13);
-    MultiHeadAttention *m3 = mha_new(seed_args(8, 8, 6, 0.0, 4));
+    MultiHeadAttention *m3 = mha_new(handwritten_mha_args(8, 8, 6, 0.0, 4));
     n = grad_check(m3, t_randn(SHAPE(2, 6, 8)), t_randn(SHAPE(2, 6, 8)), GRAD_CHECK_STEP, rows);
     CHECK_EQ_INT(n, 6);
     check_table_passes("4 heads, causal", rows, n);
@@ -314,7 +314,7 @@ static void test_gradient_check_table_passes(void) {
 
 static void test_gradient_check_catches_a_wrong_backward(void) {
     t_manual_seed(21);
-    ModelArgs a = seed_args(5, 4, 4, 0.2, 2);
+    ModelArgs a = handwritten_mha_args(5, 4, 4, 0.2, 2);
     a.qkv_bias = true;
     MultiHeadAttention *m = mha_new(a);
     Tensor *x = t_randn(SHAPE(2, 4, 5));
@@ -455,7 +455,7 @@ static void test_errors_are_sentences(void) {
                 "dropout_backward: dy (2, 3) and the dropout mask (2, 4)");
     CHECK_ERROR(scale_backward(t_zeros(SHAPE(2)), 0), "d_k must be at least 1");
     t_manual_seed(1);
-    MultiHeadAttention *m = mha_new(seed_args(6, 4, 5, 0.0, 2));
+    MultiHeadAttention *m = mha_new(handwritten_mha_args(6, 4, 5, 0.0, 2));
     Tensor *x = t_randn(SHAPE(2, 5, 6));
     MhaCache cache;
     mha_forward_cached(m, x, &cache);

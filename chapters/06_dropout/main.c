@@ -55,7 +55,7 @@ int main(int argc, char **argv) {
                   args.eval ? " -- in eval mode" : "");
 
     /* ---- the module and the input (as in chapter 5) ------------------------- */
-    Dropout attn_dropout = nn_dropout(args.dropout);  /* self.attn_dropout = nn.Dropout(args.dropout) */
+    Dropout attn_dropout = dropout_new(args.dropout);  /* self.attn_dropout = nn.Dropout(args.dropout) */
     if (args.eval) attn_dropout.training = false;     /* model.eval() */
     QKVProjection *p;
     Tensor *x;
@@ -118,7 +118,7 @@ int main(int argc, char **argv) {
 
     narrate_step("Apply it to the weights, after softmax and before @ xv");
     narrate_torch("scores = self.attn_dropout(scores)");
-    Tensor *attn_dropped = dropout_forward(&attn_dropout, attn_weights);  /* (bsz, n_heads, seqlen, seqlen) */
+    Tensor *attn_dropped = dropout_forward(&attn_dropout, attn_weights, NULL);  /* (bsz, n_heads, seqlen, seqlen) */
     narrate_show("attn_dropped", attn_dropped);
     {
         int64_t n = t_numel(attn_weights);
@@ -189,7 +189,7 @@ int main(int argc, char **argv) {
         Tensor *sum = t_zeros(t_shape(attn_weights));
         for (int i = 0; i < draws; i++) {
             t_scope_begin();
-            t_copy_(sum, t_add(sum, dropout_forward(&attn_dropout, attn_weights)));
+            t_copy_(sum, t_add(sum, dropout_forward(&attn_dropout, attn_weights, NULL)));
             t_scope_end();
         }
         Tensor *mean = t_div_scalar(sum, (float)draws);

@@ -42,7 +42,7 @@ ModelArgs happy_llm_args(int64_t dim, int64_t n_heads, int64_t max_seq_len, doub
     return a;
 }
 
-ModelArgs seed_args(int64_t d_in, int64_t d_out, int64_t seq_len, double dropout, int64_t num_heads) {
+ModelArgs handwritten_mha_args(int64_t d_in, int64_t d_out, int64_t seq_len, double dropout, int64_t num_heads) {
     ModelArgs a;
     a.d_in = d_in;
     a.d_out = d_out;
@@ -75,9 +75,9 @@ static MultiHeadAttention *mha_build(ModelArgs args, QKVProjection *qkv, Linear 
     m->head_dim = head_dim_of(args.d_out, args.n_heads);  /* self.head_dim = args.dim // args.n_heads */
     m->qkv = qkv;                                          /* self.wq, self.wk, self.wv: (d_out, d_in) */
     m->wo = wo;                                            /* self.wo: (d_out, d_out)                 */
-    m->attn_dropout = nn_dropout(args.dropout);            /* self.attn_dropout = nn.Dropout(args.dropout)  */
+    m->attn_dropout = dropout_new(args.dropout);            /* self.attn_dropout = nn.Dropout(args.dropout)  */
     /* self.resid_dropout = nn.Dropout(args.dropout), Happy-LLM's class only */
-    m->resid_dropout = nn_dropout(args.resid_dropout ? args.dropout : 0.0);
+    m->resid_dropout = dropout_new(args.resid_dropout ? args.dropout : 0.0);
     /* if is_causal: mask = torch.triu(torch.full((1, 1, L, L), -inf), diagonal=1); register_buffer */
     m->mask = args.causal ? causal_mask(args.max_seq_len, 1) : NULL;  /* (1, 1, max_seq_len, max_seq_len) */
     return m;
@@ -184,7 +184,8 @@ Tensor *mha_forward(const MultiHeadAttention *m, const Tensor *q, const Tensor *
     /* scores = F.softmax(scores.float(), dim=-1) */
     Tensor *attn_weights = t_softmax(scores, -1);           /* (bsz, n_heads, seqlen, kvlen), rows sum to 1 */
     /* scores = self.attn_dropout(scores) */
-    Tensor *attn_dropped = dropout_forward(&m->attn_dropout, attn_weights);  /* same shape */
+    Tensor *attn_mask = NULL, *resid_mask = NULL;           /* kept for the trace: what each dropout applied */
+    Tensor *attn_dropped = dropout_forward(&m->attn_dropout, attn_weights, trace ? &attn_mask : NULL);  /* same shape */
     /* output = torch.matmul(scores, xv) */
     Tensor *output = weighted_sum(attn_dropped, xv);       /* (bsz, n_heads, seqlen, head_dim) */
     /* output = output.transpose(1, 2).contiguous().view(bsz, seqlen, -1) */
@@ -196,10 +197,11 @@ Tensor *mha_forward(const MultiHeadAttention *m, const Tensor *q, const Tensor *
     Tensor *projected = output;
     if (m->args.resid_dropout) {
         /* BEGIN BLANK resid_dropout level=1 hint="The second dropout of Happy-LLM's class acts on the projected output, not on the weights." helpers="dropout_forward with &m->resid_dropout." torch="output = self.resid_dropout(output)" */
-        output = dropout_forward(&m->resid_dropout, output);   /* (bsz, seqlen, d_out) */
+        output = dropout_forward(&m->resid_dropout, output, trace ? &resid_mask : NULL);   /* (bsz, seqlen, d_out) */
         /* END BLANK */
     }
-    if (trace) *trace = (MhaTrace){xq, xk, xv, scores, attn_weights, attn_dropped, merged, projected};
+    if (trace)
+        *trace = (MhaTrace){xq, xk, xv, scores, attn_weights, attn_dropped, merged, projected, attn_mask, resid_mask};
     return output;
     /* END BLANK */
 }

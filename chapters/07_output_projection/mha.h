@@ -41,7 +41,11 @@ typedef struct {
     Tensor *mask;             /* (1, 1, max_seq_len, max_seq_len) or NULL          */
 } MultiHeadAttention;
 
-/* Intermediates of one forward call (for --dump and the narration). */
+/* Intermediates of one forward call (for --dump and the narration), and the
+ * dropout masks it applied (chapter 6's dropout_forward: 0 where dropped,
+ * 1/(1-p) where kept, all ones in eval mode), so a backward needs no replay:
+ * attn_dropped == attn_weights * attn_mask and the output ==
+ * projected * resid_mask, elementwise. */
 typedef struct {
     Tensor *xq, *xk, *xv;      /* (B, H, T, hd), (B, H, S, hd) after split        */
     Tensor *scores;            /* (B, H, T, S) scaled, masked, before softmax     */
@@ -49,6 +53,8 @@ typedef struct {
     Tensor *attn_dropped;      /* (B, H, T, S) after attn_dropout                  */
     Tensor *merged;            /* (B, T, d_out) before wo                          */
     Tensor *projected;         /* (B, T, d_out) after wo, before resid_dropout     */
+    Tensor *attn_mask;  /* (B, H, T, S) what attn_dropout multiplied the weights by */
+    Tensor *resid_mask; /* (B, T, d_out) what resid_dropout multiplied the output by, NULL when there is none */
 } MhaTrace;
 
 /* Happy-LLM 2.1.6's ModelArgs-based class: no biases, attn_dropout and
@@ -57,7 +63,7 @@ ModelArgs happy_llm_args(int64_t dim, int64_t n_heads, int64_t max_seq_len, doub
 /* The 手撕 MHA class quoted in the README (Raschka's):
  * MultiHeadAttention(d_in, d_out, context_length, dropout, num_heads):
  * qkv_bias False, out_proj with bias, causal, one dropout (on the weights). */
-ModelArgs seed_args(int64_t d_in, int64_t d_out, int64_t seq_len, double dropout, int64_t num_heads);
+ModelArgs handwritten_mha_args(int64_t d_in, int64_t d_out, int64_t seq_len, double dropout, int64_t num_heads);
 
 /* A module with PyTorch's default init (nn.Linear) from the global generator.
  * Checks d_out % n_heads, sizes >= 1, dropout in [0, 1]. Training mode. */

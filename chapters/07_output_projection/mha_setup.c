@@ -14,7 +14,7 @@ MultiHeadAttention *mha_default(const Args *args, Tensor **x) {
         t_error("--seq-len %lld is longer than --max-seq-len %lld: the causal mask buffer is too short",
                 (long long)args->seq_len, (long long)max_seq_len);
     check_scores_fit(args->batch, args->heads, args->seq_len, args->seq_len);
-    ModelArgs a = seed_args(args->d_in, args->d_out, max_seq_len, args->dropout, args->heads);
+    ModelArgs a = handwritten_mha_args(args->d_in, args->d_out, max_seq_len, args->dropout, args->heads);
     a.causal = args->causal;
     a.qkv_bias = args->bias;
     a.resid_dropout = args->resid_dropout;

@@ -192,7 +192,7 @@ Tensor *split_heads_backward(const Tensor *dxh) {
 Tensor *dropout_mask(const Dropout *d, Shape s) {
     /* chapter 6 multiplies every kept element by 1/(1-p) and zeroes the rest; on ones that leaves
      * exactly the mask, with the same draws as on any other tensor of this shape */
-    return dropout_forward(d, t_ones(s));   /* 0 or 1/(1-p); all ones in eval mode */
+    return dropout_forward(d, t_ones(s), NULL);   /* 0 or 1/(1-p); all ones in eval mode */
 }
 
 Tensor *mha_forward_cached(const MultiHeadAttention *m, const Tensor *x, MhaCache *cache) {

@@ -14,7 +14,7 @@ TinyModel *tiny_model_new(int64_t vocab, int64_t seq_len, int64_t dim, int64_t n
     m->n_heads = n_heads;
     m->tok_emb = t_randn(SHAPE(vocab, dim));    /* nn.Embedding(vocab, dim): N(0, 1) */
     m->pos_emb = t_randn(SHAPE(seq_len, dim));  /* nn.Embedding(seq_len, dim)        */
-    ModelArgs a = seed_args(dim, dim, seq_len, 0.0, n_heads);   /* causal, out_proj with bias */
+    ModelArgs a = handwritten_mha_args(dim, dim, seq_len, 0.0, n_heads);   /* causal, out_proj with bias */
     m->attn = mha_new(a);
     mha_eval(m->attn);                          /* no dropout in this small run */
     m->head = nn_linear(dim, vocab, true);      /* nn.Linear(dim, vocab) */
