@@ -33,8 +33,8 @@ MhaGrads mha_backward(const MultiHeadAttention *m, const MhaCache *c, const Tens
     int64_t n_heads = m->args.n_heads;
     MhaGrads g = {0};
 
-    /* output = self.resid_dropout(output) */
-    Tensor *dprojected = dropout_backward(dy, c->resid_mask);                 /* (B, T, d_out) */
+    /* output = self.resid_dropout(output), Happy-LLM's class only: without it dy passes unchanged */
+    Tensor *dprojected = tr->resid_mask ? dropout_backward(dy, tr->resid_mask) : t_clone(dy);   /* (B, T, d_out) */
     /* output = self.wo(output) */
     Tensor *dmerged;
     linear_backward(m->wo, tr->merged, dprojected, &dmerged, &g.dwo, &g.dbo);  /* (B, T, d_out) */
@@ -44,7 +44,7 @@ MhaGrads mha_backward(const MultiHeadAttention *m, const MhaCache *c, const Tens
     Tensor *dattn_dropped, *dxv;
     matmul_backward(tr->attn_dropped, tr->xv, doutput, &dattn_dropped, &dxv);  /* (B, H, T, T), (B, H, T, hd) */
     /* scores = self.attn_dropout(scores) */
-    Tensor *dattn = dropout_backward(dattn_dropped, c->attn_mask);            /* (B, H, T, T) */
+    Tensor *dattn = dropout_backward(dattn_dropped, tr->attn_mask);           /* (B, H, T, T) */
     /* scores = F.softmax(scores.float(), dim=-1) */
     Tensor *dscores = softmax_backward(tr->attn_weights, dattn);              /* (B, H, T, T) */
     /* scores = scores + self.mask[:, :, :seqlen, :seqlen] */
@@ -189,21 +189,9 @@ Tensor *split_heads_backward(const Tensor *dxh) {
 
 /* ---- the forward that fills the cache ------------------------------------------ */
 
-Tensor *dropout_mask(const Dropout *d, Shape s) {
-    /* chapter 6 multiplies every kept element by 1/(1-p) and zeroes the rest; on ones that leaves
-     * exactly the mask, with the same draws as on any other tensor of this shape */
-    return dropout_forward(d, t_ones(s), NULL);   /* 0 or 1/(1-p); all ones in eval mode */
-}
-
 Tensor *mha_forward_cached(const MultiHeadAttention *m, const Tensor *x, MhaCache *cache) {
-    Rng before = *t_default_rng();                   /* where the dropout draws start */
-    Tensor *y = mha_forward(m, x, x, x, &cache->trace);   /* chapter 7, (B, T, d_out) */
-    Rng after = *t_default_rng();
-    /* replay: the same generator state draws the same masks, in the forward's order */
-    *t_default_rng() = before;
-    cache->attn_mask = dropout_mask(&m->attn_dropout, t_shape(cache->trace.attn_weights));   /* (B, H, T, T) */
-    cache->resid_mask = dropout_mask(&m->resid_dropout, t_shape(y));                         /* (B, T, d_out) */
-    *t_default_rng() = after;
+    /* chapter 7's forward; the trace keeps its activations and the dropout masks it applied */
+    Tensor *y = mha_forward(m, x, x, x, &cache->trace);   /* (B, T, d_out) */
     cache->x = x;
     return y;
 }

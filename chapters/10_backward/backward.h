@@ -30,20 +30,20 @@
 
 /* ---- the whole module ------------------------------------------------------ */
 
-/* What mha_forward_cached() keeps for mha_backward(): the input, chapter 7's
- * trace (xq, xk, xv, scores, attn_weights, attn_dropped, merged, projected)
- * and the two dropout masks it applied (all ones in eval mode). */
+/* What mha_forward_cached() keeps for mha_backward(): the input and chapter
+ * 7's trace, that is the activations (xq, xk, xv, scores, attn_weights,
+ * attn_dropped, merged, projected) and the two dropout masks the forward
+ * applied (trace.attn_mask, all ones in eval mode; trace.resid_mask, NULL
+ * when the module has no resid_dropout). */
 typedef struct {
     const Tensor *x;          /* (B, T, d_in)                                   */
-    MhaTrace trace;           /* chapter 7's activations                        */
-    Tensor *attn_mask;        /* (B, H, T, T) the mask attn_dropout applied     */
-    Tensor *resid_mask;       /* (B, T, d_out) the mask resid_dropout applied   */
+    MhaTrace trace;           /* chapter 7's activations and dropout masks      */
 } MhaCache;
 
-/* Chapter 7's mha_forward(m, x, x, x) (self-attention), plus the cache. The
- * dropout masks are read back by replaying the generator from where the
- * forward started: same seed state, same draws, same masks. Returns
- * (B, T, d_out) and leaves the generator where mha_forward left it. */
+/* Chapter 7's mha_forward(m, x, x, x) (self-attention), keeping its trace:
+ * chapter 6's dropout hands back the mask it applied, so the backward reuses
+ * the very masks of this forward. Draws what mha_forward draws, no more.
+ * Returns (B, T, d_out). */
 Tensor *mha_forward_cached(const MultiHeadAttention *m, const Tensor *x, MhaCache *cache);
 
 /* Gradients of every parameter and of the input; the b* are NULL when the
@@ -66,7 +66,8 @@ MhaGrads mha_backward(const MultiHeadAttention *m, const MhaCache *cache, const 
 
 /* ---- one function per forward piece, in the order mha_backward() calls them ---- */
 
-/* y = dropout(x) = x * mask: dx = dy * mask, the same mask and the same 1/(1-p). */
+/* y = dropout(x) = x * mask: dx = dy * mask, the same mask and the same 1/(1-p)
+ * (the mask chapter 6's dropout_forward handed back, kept in MhaTrace). */
 Tensor *dropout_backward(const Tensor *dy, const Tensor *mask);
 
 /* nn.Linear: y = x @ weight.T + bias, x (..., in), dy (..., out).
@@ -97,11 +98,5 @@ Tensor *scale_backward(const Tensor *dscores, int64_t d_k);
 /* xh = x.view(b, t, H, hd).transpose(1, 2): dx = dxh.transpose(1, 2).contiguous().view(b, t, H * hd).
  * (b, H, t, hd) -> (b, t, d_out). */
 Tensor *split_heads_backward(const Tensor *dxh);
-
-/* The mask one nn.Dropout call applies to a tensor of this shape, scaled:
- * 1/(1-p) where an element is kept, 0 where it is dropped, drawn from the
- * global generator exactly as chapter 6's dropout_forward draws (one
- * rng_uniform per element, row-major). Eval mode or p = 0: all ones. */
-Tensor *dropout_mask(const Dropout *d, Shape s);
 
 #endif

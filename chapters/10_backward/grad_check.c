@@ -36,8 +36,8 @@ int grad_check_grads(const MultiHeadAttention *m, const MhaCache *cache, const T
     double *x = float64_copy(cache->x);               /* (bsz, seqlen, d_in) */
     c.x = x;
     c.dy = float64_copy(dy);                          /* (bsz, seqlen, d_out) */
-    c.attn_mask = float64_copy(cache->attn_mask);     /* (bsz, H, seqlen, seqlen): ones in eval mode */
-    c.resid_mask = float64_copy(cache->resid_mask);   /* (bsz, seqlen, d_out) */
+    c.attn_mask = float64_copy(cache->trace.attn_mask);     /* (bsz, H, seqlen, seqlen): ones in eval mode */
+    c.resid_mask = float64_copy(cache->trace.resid_mask);   /* (bsz, seqlen, d_out), NULL: no resid_dropout */
     c.y = (double *)t_alloc(sizeof(double) * (size_t)t_numel(dy));   /* (bsz, seqlen, d_out): the forward's y */
     int64_t din = m64.d_in, dout = m64.d_out;
     int n = 0;

@@ -4,10 +4,10 @@
  * it we need gradients we trust more than float32: central finite
  * differences of a forward in float64 (reference64.h, chapter 7's forward on
  * double arrays), as torch.autograd.gradcheck runs its module in double.
- * In eval mode the two dropout masks are all ones. In training mode the
- * check passes the masks the float32 forward applied (MhaCache), so the
- * function it differentiates is deterministic and the dropout backward is
- * checked too.
+ * In eval mode the dropout masks are all ones. In training mode the check
+ * passes the masks the float32 forward applied (kept in the cache's trace),
+ * so the function it differentiates is deterministic and the dropout
+ * backward is checked too.
  */
 #ifndef CH10_GRAD_CHECK_H
 #define CH10_GRAD_CHECK_H
@@ -45,14 +45,14 @@ typedef struct {
 /* Compares the gradients g (from mha_backward, or from anywhere: a test
  * hands in a deliberately wrong one) with central finite differences of
  * loss = (y * dy).sum() in float64, y = mha64_forward(x) with the module's
- * parameters and the cache's dropout masks: for every entry v of x and of
- * every parameter, (loss(v + h) - loss(v - h)) / 2h. rows must hold 9
- * entries; returns how many were filled (5 + the biases present). */
+ * parameters and the dropout masks of the cache's trace: for every entry v
+ * of x and of every parameter, (loss(v + h) - loss(v - h)) / 2h. rows must
+ * hold 9 entries; returns how many were filled (5 + the biases present). */
 int grad_check_grads(const MultiHeadAttention *m, const MhaCache *cache, const Tensor *dy, const MhaGrads *g,
                      double h, GradCheckRow *rows);
 
-/* The whole check: mha_forward_cached + mha_backward (float32, with the
- * generator as it is now, so the same dropout masks) and grad_check_grads.
+/* The whole check: mha_forward_cached + mha_backward (float32, drawing the
+ * dropout masks from the generator as it is now) and grad_check_grads.
  * Leaves the generator where it was. */
 int grad_check(const MultiHeadAttention *m, const Tensor *x, const Tensor *dy, double h, GradCheckRow *rows);
 

@@ -107,12 +107,11 @@ static double *zeros64(int64_t n) { return (double *)t_alloc(sizeof(double) * (s
 /* ---- the module and tensors in double ----------------------------------------------------- */
 
 double *float64_copy(const Tensor *t) {
+    if (!t) return NULL;   /* no such tensor (a bias or a mask the module does not have) */
     double *d = zeros64(t_numel(t));
     for (int64_t i = 0; i < t_numel(t); i++) d[i] = (double)t_flat_get(t, i);   /* row-major */
     return d;
 }
-
-static double *float64_copy_or_null(const Tensor *t) { return t ? float64_copy(t) : NULL; }
 
 Mha64 mha64_from(const MultiHeadAttention *m) {
     Mha64 r;
@@ -125,9 +124,9 @@ Mha64 mha64_from(const MultiHeadAttention *m) {
     r.wk = float64_copy(m->qkv->wk->weight);
     r.wv = float64_copy(m->qkv->wv->weight);
     r.wo = float64_copy(m->wo->weight);        /* (d_out, d_out) */
-    r.bq = float64_copy_or_null(m->qkv->wq->bias);   /* (d_out,) or NULL */
-    r.bk = float64_copy_or_null(m->qkv->wk->bias);
-    r.bv = float64_copy_or_null(m->qkv->wv->bias);
-    r.bo = float64_copy_or_null(m->wo->bias);
+    r.bq = float64_copy(m->qkv->wq->bias);   /* (d_out,) or NULL */
+    r.bk = float64_copy(m->qkv->wk->bias);
+    r.bv = float64_copy(m->qkv->wv->bias);
+    r.bo = float64_copy(m->wo->bias);
     return r;
 }

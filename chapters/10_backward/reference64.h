@@ -39,7 +39,8 @@ typedef struct {
     double *bo;             /* (d_out,) or NULL       */
 } Mha64;
 
-/* A contiguous double copy of any tensor (row-major), owned by the scope. */
+/* A contiguous double copy of any tensor (row-major), owned by the scope;
+ * NULL for NULL (a bias or a dropout mask the module does not have). */
 double *float64_copy(const Tensor *t);
 
 /* The module's parameters in double (owned by the current scope). */
