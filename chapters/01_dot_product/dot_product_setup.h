@@ -13,7 +13,7 @@
 void load_qkv(const Args *args, const char *op, Tensor **query, Tensor **key, Tensor **value);
 
 /* query, key, value = (torch.randn(seq_len, d_k) for _ in range(3)), drawn in
- * that order; a query too big for memory is an error first. */
+ * that order (t_randn names a shape too big for memory). */
 void random_qkv(int64_t seq_len, int64_t d_k, Tensor **query, Tensor **key, Tensor **value);
 
 /* The sizes of one attention call: query (B, T, d_k), key (B, S, d_k),

@@ -152,6 +152,7 @@ static bool take_inputs(const Args *args, Tensor **query, Tensor **key, Tensor *
     if (args->q) {
         load_qkv(args, "dot_product_attention", query, key, value);
     } else if (args->given & (CLI_SEQ_LEN | CLI_D_K)) {
+        t_check_fits("query", SHAPE(args->seq_len, args->d_k));
         random_qkv(args->seq_len, args->d_k, query, key, value);
         check_qkv("dot_product_attention", *query, *key, *value);
     } else {
