@@ -6,7 +6,7 @@
 
 #include "tests/harness.h"
 #include "common/program/program.h"
-#include "chapters/03_self_attention/self_attention.h"
+#include "chapters/03_self_attention/self_attention_setup.h"
 
 #define RTOL 1e-5
 #define ATOL 1e-6

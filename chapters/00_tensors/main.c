@@ -61,40 +61,18 @@ static void refuse_past_budget(const Args *a) {
     budget_refuse(&e, a->quiet);
 }
 
-int main(int argc, char **argv) {
-    CliSpec spec = {
-        "chapter0",
-        "Chapter 0: tensors in memory -- shape, strides, view, transpose,\n"
-        "contiguous, nn.Linear, full, triu.",
-        CLI_SEED | CLI_QUIET | CLI_BATCH | CLI_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_HEADS,
-        {0},
-        NULL,
-    };
-    spec.defaults.seed = 123;
-    spec.defaults.batch = 2;
-    spec.defaults.seq_len = 3;
-    spec.defaults.d_in = 3;
-    spec.defaults.d_out = 4;
-    spec.defaults.heads = 2;
-    Args args = cli_parse(&spec, argc, argv);
-    refuse_past_budget(&args);
-    if (args.d_out % args.heads != 0) {
-        fprintf(stderr, "chapter0: --d-out %lld is not a multiple of --heads %lld (each head gets "
-                        "head_dim = d_out / n_heads features) (see --help)\n",
-                (long long)args.d_out, (long long)args.heads);
-        return EXIT_USAGE;
-    }
-    t_scope_begin();
-    narrate_set_quiet(args.quiet);
-    t_manual_seed(args.seed);
+/* Every tensor the walk-through makes, step by step, for the layouts table at the end. */
+typedef struct {
+    Tensor *x, *y, *t, *c;          /* arange(6).view(2, 3), its view, transpose, contiguous copy */
+    Linear *wq;                     /* nn.Linear(d_in, d_out)                                     */
+    Tensor *wt, *xq;                /* wq.weight.T, wq(x)                                         */
+    Tensor *xq4, *heads;            /* xq.view(b, t, h, hd), then .transpose(1, 2)                */
+    Tensor *output, *back, *merged; /* the heads' output, transposed back, merged                 */
+    Tensor *mask;                   /* triu(full(-inf), diagonal=1)                               */
+} Walkthrough;
 
-    const int64_t bsz = args.batch, seqlen = args.seq_len, d_in = args.d_in, d_out = args.d_out;
-    const int64_t n_heads = args.heads, head_dim = d_out / n_heads;
-    char err[1024];
-
-    narrate_title("Chapter 0 -- tensors in memory: shape, strides, view, transpose, contiguous");
-
-    /* ---- 1. storage + shape + strides ---------------------------------- */
+/* ---- 1. storage + shape + strides ---------------------------------- */
+static void storage_shape_strides(Walkthrough *w) {
     narrate_step("A tensor is one flat row of floats (the storage) seen through a shape and strides");
     narrate_torch("x = torch.arange(6.).view(2, 3)");
     Tensor *x = t_view(t_arange(6), SHAPE(2, 3)); /* (2, 3) */
@@ -106,8 +84,12 @@ int main(int argc, char **argv) {
                 "= %lld, and holds %g.", (long long)at12, (double)t_get(x, 1, 2));
     narrate_why("a stride is how many floats to skip to move one step along that dim: one row of x "
                 "is 3 floats, one column 1 float.");
+    w->x = x;
+}
 
-    /* ---- 2. view: zero copy -------------------------------------------- */
+/* ---- 2. view: zero copy -------------------------------------------- */
+static void view_zero_copy(Walkthrough *w) {
+    Tensor *x = w->x;
     narrate_step("view() gives the same storage a new shape: nothing is copied");
     narrate_torch("y = x.view(3, 2)");
     Tensor *y = t_view(x, SHAPE(3, 2)); /* (3, 2) */
@@ -120,8 +102,12 @@ int main(int argc, char **argv) {
     t_set(y, 1.0f, 0, 1); /* put it back */
     narrate_why("view only writes a new shape and new strides over the same numbers, so the number "
                 "of elements must match (2*3 == 3*2) and a write through y shows up in x.");
+    w->y = y;
+}
 
-    /* ---- 3. transpose: strides swap ------------------------------------- */
+/* ---- 3. transpose: strides swap ------------------------------------- */
+static void transpose_swaps_strides(Walkthrough *w) {
+    Tensor *x = w->x;
     narrate_step("transpose() swaps two dims by swapping their strides: still no copy");
     narrate_torch("t = x.transpose(0, 1)");
     Tensor *t = t_transpose(x, 0, 1); /* (3, 2), strides (1, 3) */
@@ -132,8 +118,12 @@ int main(int argc, char **argv) {
     say_why_not_contiguous("t", t);
     narrate_why("reading t row by row visits the storage as 0, 3, 1, 4, 2, 5: the numbers are no "
                 "longer in the order the shape suggests, which is what 'not contiguous' means.");
+    w->t = t;
+}
 
-    /* ---- 4. view refuses a non-contiguous tensor -------------------------- */
+/* ---- 4. view refuses a non-contiguous tensor -------------------------- */
+static void view_refuses_non_contiguous(const Tensor *t) {
+    char err[1024];
     narrate_step("view() on a non-contiguous tensor is an error");
     narrate_torch("t.view(6)");
     Tensor *flat = NULL;
@@ -145,21 +135,28 @@ int main(int argc, char **argv) {
     }
     narrate_why("a view can only change strides, and no single stride walks the storage as "
                 "0, 3, 1, 4, 2, 5.");
+}
 
-    /* ---- 5. contiguous() copies, then view works -------------------------- */
+/* ---- 5. contiguous() copies, then view works -------------------------- */
+static void contiguous_copies(Walkthrough *w) {
+    Tensor *t = w->t;
     narrate_step("contiguous() copies the elements into new storage in reading order; then view() works");
     narrate_torch("c = t.contiguous(); flat = c.view(6)");
     Tensor *c = t_contiguous(t); /* (3, 2), strides (2, 1) */
     narrate_layout("c", c);
     show_storage("c", c);
     narrate_say("c shares t's storage: %s.", t_shares_storage(c, t) ? "yes" : "no");
-    flat = t_view(c, SHAPE(6)); /* (6,) */
+    Tensor *flat = t_view(c, SHAPE(6)); /* (6,) */
     narrate_show("flat", flat);
     narrate_layout("flat", flat);
     narrate_why("after the copy the storage is 0, 3, 1, 4, 2, 5 and the row-major strides fit again "
                 "(x.reshape(6) does the same: a view when it can, a copy when it must).");
+    w->c = c;
+}
 
-    /* ---- 6. nn.Linear: x · Wᵀ + b ---------------------------------------- */
+/* ---- 6. nn.Linear: x · Wᵀ + b ---------------------------------------- */
+static void linear_is_x_wt_plus_b(Walkthrough *w, const Args *args) {
+    const int64_t bsz = args->batch, seqlen = args->seq_len, d_in = args->d_in, d_out = args->d_out;
     narrate_step("nn.Linear(d_in, d_out) computes x · Wᵀ + b, with W stored as (d_out, d_in)");
     narrate_torch("x = torch.randn(bsz, seqlen, d_in); wq = nn.Linear(d_in, d_out); xq = wq(x)");
     Tensor *xin = t_randn(SHAPE(bsz, seqlen, d_in)); /* (bsz, seqlen, d_in) */
@@ -179,8 +176,16 @@ int main(int argc, char **argv) {
     narrate_say("largest |wq(x) - (x @ W.T + b)| = %g", t_max_abs_diff(xq, by_hand));
     narrate_why("each row of W is one output feature; x @ W.T dots every token's d_in features with "
                 "every row, for all (batch, token) pairs at once, and the bias is added to every row.");
+    w->wq = wq;
+    w->wt = wt;
+    w->xq = xq;
+}
 
-    /* ---- 7. split heads: view, then transpose(1, 2) ----------------------- */
+/* ---- 7. split heads: view, then transpose(1, 2) ----------------------- */
+static void split_heads(Walkthrough *w, const Args *args) {
+    const int64_t bsz = args->batch, seqlen = args->seq_len, d_out = args->d_out;
+    const int64_t n_heads = args->heads, head_dim = d_out / n_heads;
+    Tensor *xq = w->xq;
     narrate_step("Split d_out = %lld into %lld heads of head_dim %lld: view, then transpose(1, 2)",
                  (long long)d_out, (long long)n_heads, (long long)head_dim);
     narrate_torch("xq = xq.view(bsz, seqlen, n_heads, head_dim)");
@@ -197,8 +202,15 @@ int main(int argc, char **argv) {
     narrate_show("storage_offsets(xq)", storage_offsets(heads));
     narrate_why("a head is a head_dim-wide slice of every token's features; moving the head dim "
                 "in front lets one batched matmul treat (bsz, n_heads) as batch dims, and no data moves.");
+    w->xq4 = xq4;
+    w->heads = heads;
+}
 
-    /* ---- 8. merge heads: transpose back, contiguous, view ------------------ */
+/* ---- 8. merge heads: transpose back, contiguous, view ------------------ */
+static void merge_heads(Walkthrough *w, const Args *args) {
+    const int64_t bsz = args->batch, seqlen = args->seq_len;
+    Tensor *heads = w->heads, *xq = w->xq;
+    char err[1024];
     narrate_step("Merge the heads back: transpose(1, 2), contiguous(), view(bsz, seqlen, -1)");
     narrate_torch("output = torch.matmul(scores, xv)   # here: xq.contiguous() stands in for it");
     Tensor *output = t_contiguous(heads); /* (bsz, n_heads, seqlen, head_dim), a fresh tensor */
@@ -220,8 +232,13 @@ int main(int argc, char **argv) {
     narrate_say("largest |output - xq| = %g: split then merge gives xq back.", t_max_abs_diff(merged, xq));
     narrate_why("in output the heads come first in memory; contiguous() copies the numbers into token "
                 "order, so that view can glue each token's heads back into d_out features.");
+    w->output = output;
+    w->back = back;
+    w->merged = merged;
+}
 
-    /* ---- 9. the causal mask: full and triu --------------------------------- */
+/* ---- 9. the causal mask: full and triu --------------------------------- */
+static void causal_mask_full_triu(Walkthrough *w, int64_t seqlen) {
     narrate_step("The causal mask: torch.full(..., -inf), then torch.triu(mask, diagonal=1)");
     narrate_torch("mask = torch.full((1, 1, seqlen, seqlen), float(\"-inf\"))");
     Tensor *mask = t_full(SHAPE(1, 1, seqlen, seqlen), -INFINITY); /* (1, 1, seqlen, seqlen) */
@@ -238,24 +255,58 @@ int main(int argc, char **argv) {
     narrate_show("triu_m1", t_triu(ones, -1));
     narrate_why("the size-1 dims broadcast over (bsz, n_heads); -inf above the diagonal becomes "
                 "weight 0 after softmax, so no token looks at a later one (chapter 4).");
+    w->mask = mask;
+}
 
-    /* ---- results ---------------------------------------------------------- */
+/* ---- results: the layouts of every step in one table -------------------- */
+static void layouts_table(const Walkthrough *w) {
     if (!narrate_quiet()) printf("\nLayouts:\n");
     if (narrate_quiet())
         narrate_result_text("%-36s %-12s %-14s %s", "tensor", "shape", "strides", "contiguous");
-    result_layout("x = arange(6).view(2, 3)", x);
-    result_layout("x.view(3, 2)", y);
-    result_layout("x.transpose(0, 1)", t);
-    result_layout("x.transpose(0, 1).contiguous()", c);
-    result_layout("wq.weight", wq->weight);
-    result_layout("wq.weight.T", wt);
-    result_layout("xq = wq(x)", xq);
-    result_layout("xq.view(b, t, h, hd)", xq4);
-    result_layout("xq.view(b, t, h, hd).transpose(1, 2)", heads);
-    result_layout("output (bsz, n_heads, seqlen, hd)", output);
-    result_layout("output.transpose(1, 2)", back);
-    result_layout("...contiguous().view(b, t, -1)", merged);
-    result_layout("mask", mask);
+    result_layout("x = arange(6).view(2, 3)", w->x);
+    result_layout("x.view(3, 2)", w->y);
+    result_layout("x.transpose(0, 1)", w->t);
+    result_layout("x.transpose(0, 1).contiguous()", w->c);
+    result_layout("wq.weight", w->wq->weight);
+    result_layout("wq.weight.T", w->wt);
+    result_layout("xq = wq(x)", w->xq);
+    result_layout("xq.view(b, t, h, hd)", w->xq4);
+    result_layout("xq.view(b, t, h, hd).transpose(1, 2)", w->heads);
+    result_layout("output (bsz, n_heads, seqlen, hd)", w->output);
+    result_layout("output.transpose(1, 2)", w->back);
+    result_layout("...contiguous().view(b, t, -1)", w->merged);
+    result_layout("mask", w->mask);
+}
+
+int main(int argc, char **argv) {
+    CliSpec spec = {
+        .program = "chapter0",
+        .summary = "Chapter 0: tensors in memory -- shape, strides, view, transpose,\n"
+                   "contiguous, nn.Linear, full, triu.",
+        .flags = CLI_SEED | CLI_QUIET | CLI_BATCH | CLI_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_HEADS,
+        .defaults = {.seed = 123, .batch = 2, .seq_len = 3, .d_in = 3, .d_out = 4, .heads = 2},
+    };
+    Args args = program_start(&spec, argc, argv);
+    refuse_past_budget(&args);
+    if (args.d_out % args.heads != 0) {
+        fprintf(stderr, "chapter0: --d-out %lld is not a multiple of --heads %lld (each head gets "
+                        "head_dim = d_out / n_heads features) (see --help)\n",
+                (long long)args.d_out, (long long)args.heads);
+        return EXIT_USAGE;
+    }
+
+    narrate_title("Chapter 0 -- tensors in memory: shape, strides, view, transpose, contiguous");
+    Walkthrough w;
+    storage_shape_strides(&w);
+    view_zero_copy(&w);
+    transpose_swaps_strides(&w);
+    view_refuses_non_contiguous(w.t);
+    contiguous_copies(&w);
+    linear_is_x_wt_plus_b(&w, &args);
+    split_heads(&w, &args);
+    merge_heads(&w, &args);
+    causal_mask_full_triu(&w, args.seq_len);
+    layouts_table(&w);
 
     t_scope_end();
     return EXIT_OK;

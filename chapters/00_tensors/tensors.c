@@ -1,20 +1,13 @@
-/* tensors.c — chapter 0: shape, strides and storage, looked at directly. */
+/* tensors.c — chapter 0: shape, strides and storage, looked at directly.
+ *
+ * In the order the chapter shows them: where an element lives (element_offset)
+ * and where all of them live (storage_offsets); what contiguous means
+ * (contiguous_strides, stride_mismatch_dim); and view's error, caught (try_view). */
 #include "tensors.h"
 
 #include <setjmp.h>
 #include <stdio.h>
 #include <string.h>
-
-Shape contiguous_strides(Shape shape) {
-    /* PyTorch: a fresh tensor of this shape has x.stride() == these */
-    Shape strides = shape;
-    int64_t step = 1;                          /* one step in the last dim moves 1 float */
-    for (int i = shape.ndim - 1; i >= 0; i--) {
-        strides.dims[i] = step;
-        step *= shape.dims[i] > 0 ? shape.dims[i] : 1;  /* a whole row of dim i */
-    }
-    return strides;
-}
 
 int64_t element_offset(const Tensor *x, const int64_t *idx) {
     char xs[T_SHAPE_STR];
@@ -43,6 +36,17 @@ Tensor *storage_offsets(const Tensor *x) {
         }
     }
     return out;
+}
+
+Shape contiguous_strides(Shape shape) {
+    /* PyTorch: a fresh tensor of this shape has x.stride() == these */
+    Shape strides = shape;
+    int64_t step = 1;                          /* one step in the last dim moves 1 float */
+    for (int i = shape.ndim - 1; i >= 0; i--) {
+        strides.dims[i] = step;
+        step *= shape.dims[i] > 0 ? shape.dims[i] : 1;  /* a whole row of dim i */
+    }
+    return strides;
 }
 
 int stride_mismatch_dim(const Tensor *x) {

@@ -8,7 +8,7 @@
  *     output.transpose(1, 2).contiguous().view(bsz, seqlen, -1)
  *
  * Later chapters call them when they split and merge heads (chapter 5).
- * (narrate_layout in common/narrate.h prints shape, strides, offset and
+ * (narrate_layout in common/program/narrate.h prints shape, strides, offset and
  * contiguity in one line; these functions explain what those numbers mean.)
  *
  * Element idx of x lives at storage position
@@ -19,10 +19,6 @@
 
 #include "common/torch.h"
 
-/* The strides of a contiguous (row-major) tensor of this shape:
- * stride[i] = shape[i+1] * ... * shape[n-1], so (2, 3, 4) -> (12, 4, 1). */
-Shape contiguous_strides(Shape shape);
-
 /* Where element x[idx[0]][idx[1]]... lives in the storage (x->ndim indices,
  * each range-checked; negative indices count from the end, as in Python). */
 int64_t element_offset(const Tensor *x, const int64_t *idx);
@@ -31,6 +27,10 @@ int64_t element_offset(const Tensor *x, const int64_t *idx);
  * elements (element_offset of every index). x is contiguous exactly when it
  * reads offset, offset + 1, offset + 2, ... row by row. */
 Tensor *storage_offsets(const Tensor *x);
+
+/* The strides of a contiguous (row-major) tensor of this shape:
+ * stride[i] = shape[i+1] * ... * shape[n-1], so (2, 3, 4) -> (12, 4, 1). */
+Shape contiguous_strides(Shape shape);
 
 /* Why x.view() refuses x: the first dim (from the left, ignoring dims of
  * size 1) whose stride is not the one contiguous_strides() gives, or -1 when

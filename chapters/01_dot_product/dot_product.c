@@ -5,10 +5,64 @@
  *     return torch.matmul(p_attn, value), p_attn             # (..., T, d_v)
  *
  * (Happy-LLM 2.1.3 also divides the scores by math.sqrt(d_k); chapter 2 adds that.)
+ *
+ * The file reads in that order: dot_product_attention, then its three steps
+ * (dot_scores, softmax, weighted_sum), then the checks it runs on its inputs,
+ * then the running example of chapters 1, 2 and 4.
  */
 #include "dot_product.h"
 
 #include <stdio.h>
+
+Attention dot_product_attention(const Tensor *query, const Tensor *key, const Tensor *value) {
+    check_qkv("dot_product_attention", query, key, value);
+    Attention a;
+    a.scores = dot_scores(query, key);         /* scores = torch.matmul(query, key.transpose(-2, -1)) */
+    a.weights = softmax_stable(a.scores);      /* p_attn = scores.softmax(dim=-1)                    */
+    a.output = weighted_sum(a.weights, value); /* torch.matmul(p_attn, value)                        */
+    return a;
+}
+
+Tensor *dot_scores(const Tensor *query, const Tensor *key) {
+    /* BEGIN BLANK dot_scores level=1 hint="A score says how well a query matches a key: the dot product of a query row with a key row, for every pair at once." helpers="t_matmul and t_transpose (the key's last two dims)." torch="scores = torch.matmul(query, key.transpose(-2, -1))" */
+    return t_matmul(query, t_transpose(key, -2, -1)); /* (..., T, d_k) @ (..., d_k, S) -> (..., T, S) */
+    /* END BLANK */
+}
+
+/* softmax as first written, straight from its definition (overflows past scores of ~89)... */
+Tensor *softmax_naive(const Tensor *scores) {
+    /* BEGIN BLANK naive_softmax level=2 hint="Softmax turns each row of scores into weights that are positive and sum to 1; here the textbook way, straight from the definition." helpers="t_exp, t_sum_last (a row sum), t_unsqueeze (to keep the summed dim for broadcasting), t_div." torch="torch.exp(x) / torch.exp(x).sum(dim=-1, keepdim=True)" */
+    Tensor *e = t_exp(scores);                         /* torch.exp(x), (..., T, S)      */
+    return t_div(e, t_unsqueeze(t_sum_last(e), -1));   /* / e.sum(dim=-1, keepdim=True)  */
+    /* END BLANK */
+}
+
+/* ...and as F.softmax computes it: the row max subtracted first, so exp never overflows. */
+Tensor *softmax_stable(const Tensor *scores) {
+    /* BEGIN BLANK stable_softmax level=3 hint="The same softmax, but exp must never see a large number: softmax does not change when every score of a row moves by the same amount." helpers="t_max_last (each row's max), t_unsqueeze, t_sub, t_exp, t_sum_last, t_div." torch="e = torch.exp(x - x.max(dim=-1, keepdim=True).values); e / e.sum(dim=-1, keepdim=True)" */
+    Tensor *row_max = t_unsqueeze(t_max_last(scores), -1);  /* x.max(dim=-1, keepdim=True), (..., T, 1) */
+    Tensor *e = t_exp(t_sub(scores, row_max));               /* every entry in (0, 1]                    */
+    return t_div(e, t_unsqueeze(t_sum_last(e), -1));         /* each row sums to 1                       */
+    /* END BLANK */
+}
+
+Tensor *weighted_sum(const Tensor *weights, const Tensor *value) {
+    /* BEGIN BLANK weighted_sum level=1 hint="Each output row is an average of the value rows, weighted by that query's attention weights." helpers="t_matmul." torch="output = torch.matmul(p_attn, value)" */
+    return t_matmul(weights, value); /* (..., T, S) @ (..., S, d_v) -> (..., T, d_v) */
+    /* END BLANK */
+}
+
+/* ---- the checks: what query, key and value must satisfy --------------------- */
+
+void check_qkv(const char *op, const Tensor *query, const Tensor *key, const Tensor *value) {
+    char what[160];
+    Shape batch = check_qkv_shapes(op, query, key, value);
+    /* and the scores (..., T, S) must fit in memory */
+    batch.dims[batch.ndim++] = t_size(query, -2);
+    batch.dims[batch.ndim++] = t_size(key, -2);
+    snprintf(what, sizeof what, "%s: the scores", op);
+    t_check_fits(what, batch);
+}
 
 Shape check_qkv_shapes(const char *op, const Tensor *query, const Tensor *key, const Tensor *value) {
     char qs[T_SHAPE_STR], ks[T_SHAPE_STR], vs[T_SHAPE_STR], what[160];
@@ -36,51 +90,7 @@ Shape check_qkv_shapes(const char *op, const Tensor *query, const Tensor *key, c
     return batch;
 }
 
-void check_qkv(const char *op, const Tensor *query, const Tensor *key, const Tensor *value) {
-    char what[160];
-    Shape batch = check_qkv_shapes(op, query, key, value);
-    /* and the scores (..., T, S) must fit in memory */
-    batch.dims[batch.ndim++] = t_size(query, -2);
-    batch.dims[batch.ndim++] = t_size(key, -2);
-    snprintf(what, sizeof what, "%s: the scores", op);
-    t_check_fits(what, batch);
-}
-
-Tensor *softmax_naive(const Tensor *scores) {
-    /* BEGIN BLANK naive_softmax level=2 hint="Softmax turns each row of scores into weights that are positive and sum to 1; here the textbook way, straight from the definition." helpers="t_exp, t_sum_last (a row sum), t_unsqueeze (to keep the summed dim for broadcasting), t_div." torch="torch.exp(x) / torch.exp(x).sum(dim=-1, keepdim=True)" */
-    Tensor *e = t_exp(scores);                         /* torch.exp(x), (..., T, S)      */
-    return t_div(e, t_unsqueeze(t_sum_last(e), -1));   /* / e.sum(dim=-1, keepdim=True)  */
-    /* END BLANK */
-}
-
-Tensor *softmax_stable(const Tensor *scores) {
-    /* BEGIN BLANK stable_softmax level=3 hint="The same softmax, but exp must never see a large number: softmax does not change when every score of a row moves by the same amount." helpers="t_max_last (each row's max), t_unsqueeze, t_sub, t_exp, t_sum_last, t_div." torch="e = torch.exp(x - x.max(dim=-1, keepdim=True).values); e / e.sum(dim=-1, keepdim=True)" */
-    Tensor *row_max = t_unsqueeze(t_max_last(scores), -1);  /* x.max(dim=-1, keepdim=True), (..., T, 1) */
-    Tensor *e = t_exp(t_sub(scores, row_max));               /* every entry in (0, 1]                    */
-    return t_div(e, t_unsqueeze(t_sum_last(e), -1));         /* each row sums to 1                       */
-    /* END BLANK */
-}
-
-Tensor *dot_scores(const Tensor *query, const Tensor *key) {
-    /* BEGIN BLANK dot_scores level=1 hint="A score says how well a query matches a key: the dot product of a query row with a key row, for every pair at once." helpers="t_matmul and t_transpose (the key's last two dims)." torch="scores = torch.matmul(query, key.transpose(-2, -1))" */
-    return t_matmul(query, t_transpose(key, -2, -1)); /* (..., T, d_k) @ (..., d_k, S) -> (..., T, S) */
-    /* END BLANK */
-}
-
-Tensor *weighted_sum(const Tensor *weights, const Tensor *value) {
-    /* BEGIN BLANK weighted_sum level=1 hint="Each output row is an average of the value rows, weighted by that query's attention weights." helpers="t_matmul." torch="output = torch.matmul(p_attn, value)" */
-    return t_matmul(weights, value); /* (..., T, S) @ (..., S, d_v) -> (..., T, d_v) */
-    /* END BLANK */
-}
-
-Attention dot_product_attention(const Tensor *query, const Tensor *key, const Tensor *value) {
-    check_qkv("dot_product_attention", query, key, value);
-    Attention a;
-    a.scores = dot_scores(query, key);         /* scores = torch.matmul(query, key.transpose(-2, -1)) */
-    a.weights = softmax_stable(a.scores);      /* p_attn = scores.softmax(dim=-1)                    */
-    a.output = weighted_sum(a.weights, value); /* torch.matmul(p_attn, value)                        */
-    return a;
-}
+/* ---- the running example: "Your journey starts with one step" -------------- */
 
 const char *const SENTENCE_WORDS[SENTENCE_TOKENS] = {"Your", "journey", "starts", "with", "one", "step"};
 

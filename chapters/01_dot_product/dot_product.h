@@ -21,6 +21,21 @@ typedef struct {
     Tensor *output;   /* (..., T, d_v) */
 } Attention;
 
+/* The chapter in one call: the three steps below, unscaled: softmax_stable(dot_scores(q, k)) · v. */
+Attention dot_product_attention(const Tensor *query, const Tensor *key, const Tensor *value);
+
+/* torch.matmul(query, key.transpose(-2, -1)): (..., T, d_k) x (..., S, d_k) -> (..., T, S) */
+Tensor *dot_scores(const Tensor *query, const Tensor *key);
+/* torch.matmul(weights, value): (..., T, S) x (..., S, d_v) -> (..., T, d_v) */
+Tensor *weighted_sum(const Tensor *weights, const Tensor *value);
+
+/* softmax the way you would first write it: exp(x) / sum(exp(x)).
+ * Overflows to inf/NaN once scores reach ~89 (expf(89) > FLT_MAX). */
+Tensor *softmax_naive(const Tensor *scores);
+/* softmax the way F.softmax does it: exp(x - max) / sum(exp(x - max)),
+ * over the last dim; the same numbers for any shift of a row, and no overflow. */
+Tensor *softmax_stable(const Tensor *scores);
+
 /* Check that query, key, value fit together; errors name `op` and the shapes:
  * d_k of query and key must match, key and value must have the same length
  * S >= 1, each needs at least 2 dims, their batch dims must broadcast, and the
@@ -30,26 +45,11 @@ void check_qkv(const char *op, const Tensor *query, const Tensor *key, const Ten
  * store the scores); returns the broadcast batch dims of the result. */
 Shape check_qkv_shapes(const char *op, const Tensor *query, const Tensor *key, const Tensor *value);
 
-/* softmax the way you would first write it: exp(x) / sum(exp(x)).
- * Overflows to inf/NaN once scores reach ~89 (expf(89) > FLT_MAX). */
-Tensor *softmax_naive(const Tensor *scores);
-/* softmax the way F.softmax does it: exp(x - max) / sum(exp(x - max)),
- * over the last dim; the same numbers for any shift of a row, and no overflow. */
-Tensor *softmax_stable(const Tensor *scores);
-
-/* torch.matmul(query, key.transpose(-2, -1)): (..., T, d_k) x (..., S, d_k) -> (..., T, S) */
-Tensor *dot_scores(const Tensor *query, const Tensor *key);
-/* torch.matmul(weights, value): (..., T, S) x (..., S, d_v) -> (..., T, d_v) */
-Tensor *weighted_sum(const Tensor *weights, const Tensor *value);
-
 /* The running example of chapters 1, 2 and 4: "Your journey starts with one
  * step", six tokens embedded in 3 dims (the numbers of Raschka's chapter 3). */
 enum { SENTENCE_TOKENS = 6, SENTENCE_DIM = 3 };
 extern const char *const SENTENCE_WORDS[SENTENCE_TOKENS];
 /* inputs = torch.tensor([[0.43, 0.15, 0.89], ...]): a fresh (6, 3) tensor. */
 Tensor *sentence_inputs(void);
-
-/* The three steps above, unscaled: softmax_stable(dot_scores(q, k)) · v. */
-Attention dot_product_attention(const Tensor *query, const Tensor *key, const Tensor *value);
 
 #endif

@@ -16,9 +16,10 @@
 #include <stdio.h>
 
 #include "common/program/program.h"
-#include "chapters/01_dot_product/dot_product.h"
+#include "chapters/01_dot_product/dot_product_setup.h"
 
-/* The sentence and its six words live in dot_product.c (chapters 2 and 4 reuse them). */
+/* The sentence and its six words live in dot_product.c (chapters 2 and 4 reuse them);
+ * loading, the budget, the heatmap and the files in dot_product_setup.c (so do theirs). */
 
 /* ---- the soft dictionary --------------------------------------------------- */
 
@@ -39,7 +40,16 @@ static void soft_dictionary(void) {
 
 /* ---- one query: "journey" ----------------------------------------------------- */
 
-static void one_query(const Tensor *inputs) {
+static void sentence(const Tensor *inputs) {
+    narrate_step("The sentence \"Your journey starts with one step\": six tokens, 3 numbers each");
+    narrate_torch("inputs = torch.tensor([[0.43, 0.15, 0.89], [0.55, 0.87, 0.66], ...])   # (6, 3)");
+    narrate_show("inputs", inputs);
+    narrate_say("rows: Your, journey, starts, with, one, step. Here query = key = value = inputs: "
+                "each token asks, is found and answers with its own embedding (chapter 3 gives "
+                "each role its own trainable matrix).");
+}
+
+static Tensor *journey_scores(const Tensor *inputs) {
     narrate_step("The scores of one query, \"journey\": its dot product with every key");
     narrate_torch("query = inputs[1:2]; scores_2 = torch.matmul(query, inputs.T)");
     Tensor *query = t_slice(inputs, 0, 1, 2);        /* (1, 3): journey */
@@ -50,7 +60,10 @@ static void one_query(const Tensor *inputs) {
     narrate_why("a dot product is large when two vectors point the same way: \"starts\" is almost "
                 "parallel to \"journey\" and scores %.4f, close to journey's own %.4f.",
                 (double)t_get(scores_2, 0, 2), (double)t_get(scores_2, 0, 1));
+    return scores_2;
+}
 
+static Tensor *journey_weights(const Tensor *scores_2) {
     narrate_step("Softmax turns the scores into weights that are positive and sum to 1");
     narrate_torch("weights_2 = torch.softmax(scores_2, dim=-1)   # exp(x) / exp(x).sum()");
     Tensor *weights_2 = softmax_stable(scores_2);     /* (1, 6) */
@@ -59,7 +72,10 @@ static void one_query(const Tensor *inputs) {
     narrate_why("scores are any real numbers (before softmax); weights (after softmax) are shares "
                 "of attention: journey gives %.1f%% of it to \"starts\" and %.1f%% to \"one\".",
                 100.0 * t_get(weights_2, 0, 2), 100.0 * t_get(weights_2, 0, 4));
+    return weights_2;
+}
 
+static void why_subtract_the_max(const Tensor *inputs) {
     narrate_step("Why softmax subtracts the row max: scores of ~100 overflow exp()");
     narrate_torch("big = inputs * 10; scores_big = torch.matmul(big[1:2], big.T)   # 100x the scores");
     Tensor *big = t_mul_scalar(inputs, 10.0f);                   /* (6, 3), vectors 10x longer */
@@ -74,7 +90,9 @@ static void one_query(const Tensor *inputs) {
     narrate_why("inf / inf is nan. Subtracting the row max m changes nothing in exact arithmetic "
                 "(e^(x-m) / sum e^(x-m): the factor e^-m cancels), but every exp now sees a number "
                 "<= 0 and lies in (0, 1].");
+}
 
+static void journey_context(const Tensor *weights_2, const Tensor *inputs) {
     narrate_step("The context vector of \"journey\": the weighted sum of the values");
     narrate_torch("context_2 = torch.matmul(weights_2, inputs)   # value = inputs");
     Tensor *context_2 = weighted_sum(weights_2, inputs); /* (1, 3) */
@@ -85,145 +103,138 @@ static void one_query(const Tensor *inputs) {
 
 /* ---- all queries at once --------------------------------------------------------- */
 
-/* Steps for the whole attention; `note` adds the sentence-specific remarks. */
-static Attention all_queries(const Tensor *query, const Tensor *key, const Tensor *value, bool sentence_notes) {
-    char qs[T_SHAPE_STR], ks[T_SHAPE_STR], vs[T_SHAPE_STR];
-    Attention a = dot_product_attention(query, key, value); /* checks the shapes first */
-
+/* sentence_notes adds the remarks that tie a row back to "journey" above. */
+static void all_scores(const Attention *a, const Tensor *query, const Tensor *key, bool sentence_notes) {
+    char qs[T_SHAPE_STR], ks[T_SHAPE_STR], kts[T_SHAPE_STR];
     narrate_step("All queries at once: scores = Q·Kᵀ, shape (..., T, S)");
     narrate_torch("scores = torch.matmul(query, key.transpose(-2, -1))");
     narrate_say("query %s, key %s -> key.transpose(-2, -1) %s", t_shape_str(query, qs), t_shape_str(key, ks),
-                t_shape_str(t_transpose(key, -2, -1), vs));
-    narrate_show("scores", a.scores);
+                t_shape_str(t_transpose(key, -2, -1), kts));
+    narrate_show("scores", a->scores);
     if (sentence_notes) narrate_say("scores[1] (the second row: Python counts from 0) is the scores_2 of \"journey\" above.");
     narrate_why("one matrix product computes every query-key dot product: row t holds query t's "
                 "scores against all S keys.");
+}
 
+static void all_weights(const Attention *a) {
     narrate_step("weights = softmax(scores, dim=-1): each row sums to 1");
     narrate_torch("p_attn = scores.softmax(dim=-1)");
-    narrate_show("attn_weights", a.weights);
-    narrate_show("row sums", t_sum_last(a.weights));
+    narrate_show("attn_weights", a->weights);
+    narrate_show("row sums", t_sum_last(a->weights));
     narrate_why("dim=-1 normalises over the keys, separately for each query; a column need not sum "
                 "to 1.");
+}
 
+static void all_outputs(const Attention *a, const Tensor *value, bool sentence_notes) {
+    char ws[T_SHAPE_STR], vs[T_SHAPE_STR];
     narrate_step("output = weights·V: one context vector per query");
     narrate_torch("output = torch.matmul(p_attn, value)");
-    narrate_say("weights %s @ value %s", t_shape_str(a.weights, qs), t_shape_str(value, vs));
-    narrate_show("output", a.output);
+    narrate_say("weights %s @ value %s", t_shape_str(a->weights, ws), t_shape_str(value, vs));
+    narrate_show("output", a->output);
     if (sentence_notes) narrate_say("output[1] is the context_2 of \"journey\" above.");
     narrate_why("every output row is a weighted average of the value rows. This chapter does not "
                 "scale the scores yet; Happy-LLM divides them by sqrt(d_k) -- chapter 2 shows why.");
+}
+
+static Attention all_queries(const Tensor *query, const Tensor *key, const Tensor *value, bool sentence_notes) {
+    Attention a = dot_product_attention(query, key, value); /* checks the shapes first */
+    all_scores(&a, query, key, sentence_notes);
+    all_weights(&a);
+    all_outputs(&a, value, sentence_notes);
     return a;
+}
+
+/* ---- the two runs ------------------------------------------------------------------ */
+
+/* query, key, value from --q --k --v, random (--seq-len, --d-k), or the sentence
+ * (query = key = value = inputs); true for the sentence. */
+static bool take_inputs(const Args *args, Tensor **query, Tensor **key, Tensor **value) {
+    if (args->q) {
+        load_qkv(args, "dot_product_attention", query, key, value);
+    } else if (args->given & (CLI_SEQ_LEN | CLI_D_K)) {
+        t_check_fits("query", SHAPE(args->seq_len, args->d_k));
+        random_qkv(args->seq_len, args->d_k, query, key, value);
+        check_qkv("dot_product_attention", *query, *key, *value);
+    } else {
+        *query = *key = *value = sentence_inputs(); /* (6, 3) */
+        return true;
+    }
+    return false;
+}
+
+/* The default run: the dictionary, then "journey", then every token of the sentence. */
+static Attention sentence_run(const Tensor *inputs) {
+    soft_dictionary();
+    sentence(inputs);
+    Tensor *scores_2 = journey_scores(inputs);
+    Tensor *weights_2 = journey_weights(scores_2);
+    why_subtract_the_max(inputs);
+    journey_context(weights_2, inputs);
+    return all_queries(inputs, inputs, inputs, true);
+}
+
+static void the_inputs(const Tensor *query, const Tensor *key, const Tensor *value, bool from_files) {
+    char qs[T_SHAPE_STR], ks[T_SHAPE_STR], vs[T_SHAPE_STR];
+    narrate_step("The inputs");
+    if (from_files)
+        narrate_torch("query, key, value = (torch.from_numpy(np.load(f)) for f in (q, k, v))");
+    else
+        narrate_torch("query, key, value = (torch.randn(seq_len, d_k) for _ in range(3))");
+    narrate_say("query %s (..., T, d_k), key %s (..., S, d_k), value %s (..., S, d_v)",
+                t_shape_str(query, qs), t_shape_str(key, ks), t_shape_str(value, vs));
+    narrate_show("query", query);
+    narrate_show("key", key);
+    narrate_show("value", value);
 }
 
 /* What this run may cost (common/program/budget.h): refused, in one sentence,
  * before any work when it is past the memory or time budget. */
 static void refuse_past_budget(const Args *a) {
-    /* (..., T, d_k) x (..., S, d_k): scores, weights, their copies */
-    double B = 1, T = (double)a->seq_len, S = T, dk = (double)a->d_k, dv = dk;
     char what[160];
-    if (!(a->given & (CLI_SEQ_LEN | CLI_D_K))) T = S = 6, dk = dv = 3;   /* the sentence */
-    if (a->q) budget_peek_qkv(a->q, a->k, a->v, &B, &T, &S, &dk, &dv);
-    BudgetEstimate e;
-    e.bytes = BUDGET_OVERHEAD + BUDGET_F4 * (8 * B * T * S + 4 * B * (T * dk + S * dk + S * dv + T * dv));
-    e.flops = 2 * B * T * S * (dk + dv) * 3;
-    e.seconds = a->q ? 0 : 3 * T * dk / BUDGET_RATE_RANDN;
-    e.largest = BUDGET_F4 * B * (T * S > T * dk ? T * S : T * dk);
-    snprintf(what, sizeof what, "the (..., T, S) scores and weights, T = %.0f, S = %.0f", T, S);
-    e.what = what;
-    e.flag = a->q ? "the sizes of --q/--k/--v" : "--seq-len";
+    QKVSizes s = qkv_sizes(a, (double)a->seq_len, (double)a->d_k); /* the sentence: 6, 3 */
+    BudgetEstimate e = qkv_attention_estimate(a, &s, what, sizeof what);
     budget_refuse(&e, a->quiet);
 }
 
 int main(int argc, char **argv) {
     CliSpec spec = {
-        "chapter1",
-        "Chapter 1: dot-product attention, a soft dictionary lookup\n"
-        "(Happy-LLM 2.1.1-2.1.3), not scaled yet.",
-        CLI_SEED | CLI_QUIET | CLI_DUMP | CLI_HEATMAP | CLI_QKV | CLI_OUTPUT | CLI_SEQ_LEN | CLI_D_K,
-        {0},
-        NULL,
+        .program = "chapter1",
+        .summary = "Chapter 1: dot-product attention, a soft dictionary lookup\n"
+                   "(Happy-LLM 2.1.1-2.1.3), not scaled yet.",
+        .flags = CLI_SEED | CLI_QUIET | CLI_DUMP | CLI_HEATMAP | CLI_QKV | CLI_OUTPUT | CLI_SEQ_LEN | CLI_D_K,
+        .defaults = {.seed = 123, .seq_len = SENTENCE_TOKENS, .d_k = SENTENCE_DIM},
     };
-    spec.defaults.seed = 123;
-    spec.defaults.seq_len = SENTENCE_TOKENS;
-    spec.defaults.d_k = SENTENCE_DIM;
-    Args args = cli_parse(&spec, argc, argv);
+    Args args = program_start(&spec, argc, argv);
     refuse_past_budget(&args);
     if (args.q && (args.given & (CLI_SEQ_LEN | CLI_D_K))) {
         fprintf(stderr, "chapter1: --seq-len and --d-k size a random example; with --q, --k, --v the "
                         "files give the sizes (see --help)\n");
         return EXIT_USAGE;
     }
-    t_scope_begin();
-    narrate_set_quiet(args.quiet);
-    t_manual_seed(args.seed);
-
     Tensor *query, *key, *value;
-    const char *const *labels = NULL;
-    bool is_sentence = false;
-    if (args.q) {
-        query = npy_load(args.q); /* (..., T, d_k) */
-        key = npy_load(args.k);   /* (..., S, d_k) */
-        value = npy_load(args.v); /* (..., S, d_v) */
-        check_qkv("dot_product_attention", query, key, value);
-    } else if (args.given & (CLI_SEQ_LEN | CLI_D_K)) {
-        Shape s = SHAPE(args.seq_len, args.d_k);
-        t_check_fits("query", s);
-        query = t_randn(s); /* (T, d_k) */
-        key = t_randn(s);   /* (S = T, d_k) */
-        value = t_randn(s); /* (S, d_v = d_k) */
-        check_qkv("dot_product_attention", query, key, value);
-    } else {
-        query = key = value = sentence_inputs(); /* (6, 3) */
-        labels = SENTENCE_WORDS;
-        is_sentence = true;
-    }
+    bool is_sentence = take_inputs(&args, &query, &key, &value);
 
     narrate_title("Chapter 1: dot-product attention, a soft dictionary lookup (2.1.1-2.1.3)");
     Attention a;
     if (is_sentence) {
-        soft_dictionary();
-        narrate_step("The sentence \"Your journey starts with one step\": six tokens, 3 numbers each");
-        narrate_torch("inputs = torch.tensor([[0.43, 0.15, 0.89], [0.55, 0.87, 0.66], ...])   # (6, 3)");
-        narrate_show("inputs", query);
-        narrate_say("rows: Your, journey, starts, with, one, step. Here query = key = value = inputs: "
-                    "each token asks, is found and answers with its own embedding (chapter 3 gives "
-                    "each role its own trainable matrix).");
-        one_query(query);
-        a = all_queries(query, key, value, true);
+        a = sentence_run(query);
     } else {
-        char qs[T_SHAPE_STR], ks[T_SHAPE_STR], vs[T_SHAPE_STR];
-        narrate_step("The inputs");
-        if (args.q)
-            narrate_torch("query, key, value = (torch.from_numpy(np.load(f)) for f in (q, k, v))");
-        else
-            narrate_torch("query, key, value = (torch.randn(seq_len, d_k) for _ in range(3))");
-        narrate_say("query %s (..., T, d_k), key %s (..., S, d_k), value %s (..., S, d_v)",
-                    t_shape_str(query, qs), t_shape_str(key, ks), t_shape_str(value, vs));
-        narrate_show("query", query);
-        narrate_show("key", key);
-        narrate_show("value", value);
+        the_inputs(query, key, value, args.q != NULL);
         a = all_queries(query, key, value, false);
     }
 
     /* ---- results ------------------------------------------------------------ */
-    if (narrate_quiet()) {  /* the narration above has shown them already */
-        narrate_result("attn_weights", a.weights);
-        narrate_result("output", a.output);
-    }
+    print_quiet_results(&a); /* the narration above has shown them already */
     if (args.heatmap) {
-        HeatmapOptions opt = {"attention weights (rows: queries, columns: keys)", labels, labels,
-                              args.ascii, 0, true, NULL, args.row_scale};  /* plain batch dims */
         printf("\n");
-        heatmap_print_all(a.weights, &opt);
+        draw_attention(&args, "attention weights (rows: queries, columns: keys)", a.weights, NULL,
+                       is_sentence ? SENTENCE_WORDS : NULL);
     }
 
     /* ---- files, only now that everything was computed ------------------------- */
     if (args.dump) {
         npy_make_dir(args.dump);
-        npy_save_in(args.dump, "scores", a.scores);        /* (..., T, S) before softmax */
-        npy_save_in(args.dump, "attn_weights", a.weights); /* (..., T, S) after softmax  */
-        npy_save_in(args.dump, "output", a.output);        /* (..., T, d_v)              */
+        save_attention_in(args.dump, &a);
     }
     if (args.output) npy_save(args.output, a.output);
 

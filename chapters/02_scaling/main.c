@@ -13,6 +13,7 @@
  *     build/chapter2 --q Q.npy --k K.npy --v V.npy --output OUT.npy
  */
 #include "common/program/program.h"
+#include "chapters/01_dot_product/dot_product_setup.h"
 #include "chapters/02_scaling/scaling.h"
 
 /* The experiment: d_k values, pairs for the variance, rows for the softmax. */
@@ -74,164 +75,158 @@ static Tensor *scaling_table(const Args *args) {
     return table;
 }
 
-static void draw(const char *title, const Tensor *w, const char *const *labels, const Args *args) {
-    HeatmapOptions opt = {title, labels, labels, args->ascii, 0, true, NULL, args->row_scale};  /* batch dims */
-    if (w->ndim == 2) heatmap_fprint(stdout, w, &opt);
-    else heatmap_print_all(w, &opt);
-}
+/* ---- the steps --------------------------------------------------------- */
 
-/* What this run may cost (common/program/budget.h): refused, in one sentence,
- * before any work when it is past the memory or time budget. */
-static void refuse_past_budget(const Args *a) {
-    /* (..., T, d_k) x (..., S, d_k): scores, weights, their copies */
-    double B = 1, T = (double)a->seq_len, S = T, dk = (double)a->d_k, dv = dk;
-    char what[160];
-    if (a->q) budget_peek_qkv(a->q, a->k, a->v, &B, &T, &S, &dk, &dv);
-    BudgetEstimate e;
-    e.bytes = BUDGET_OVERHEAD + BUDGET_F4 * (8 * B * T * S + 4 * B * (T * dk + S * dk + S * dv + T * dv));
-    e.flops = 2 * B * T * S * (dk + dv) * 3;
-    e.seconds = a->q ? 0 : 3 * T * dk / BUDGET_RATE_RANDN;
-    e.largest = BUDGET_F4 * B * (T * S > T * dk ? T * S : T * dk);
-    if (!a->q) {
-        /* the d_k table: 1000 pairs (q, k) and 200 rows of seq_len random keys for each
-         * d_k = 1, 2, 4, ..., 1024 and --d-k, one d_k at a time */
-        double dmax = dk > 1024 ? dk : 1024;
-        e.bytes += BUDGET_F4 * (1.25 * 200 * T * dmax + 5 * 1000 * dmax);
-        e.seconds += (200 * T + 2000) * (2047 + dk) / BUDGET_RATE_RANDN;
-        if (BUDGET_F4 * 200 * T * dmax > e.largest) e.largest = BUDGET_F4 * 200 * T * dmax;
-    }
-    snprintf(what, sizeof what, "the (..., T, S) scores and weights, T = %.0f, S = %.0f", T, S);
-    e.what = what;
-    e.flag = a->q ? "the sizes of --q/--k/--v" : "--seq-len";
-    budget_refuse(&e, a->quiet);
-}
-
-int main(int argc, char **argv) {
-    Args defaults = {0};
-    defaults.seed = 123;
-    defaults.seq_len = 6;
-    defaults.d_k = 3;
-    CliSpec spec = {"chapter2",
-                    "Chapter 2: scaled dot-product attention, scores / sqrt(d_k), and why\n"
-                    "(Happy-LLM 2.1.3). Chapter 1's sentence by default; --d-k or --seq-len:\n"
-                    "random q, k, v of that size instead.",
-                    CLI_SEED | CLI_SEQ_LEN | CLI_D_K | CLI_QUIET | CLI_DUMP | CLI_HEATMAP | CLI_QKV | CLI_OUTPUT,
-                    defaults, NULL};
-    Args args = cli_parse(&spec, argc, argv);
-    refuse_past_budget(&args);
-    t_scope_begin();
-    narrate_set_quiet(args.quiet);
-    t_manual_seed(args.seed);
-
-    bool from_files = args.q != NULL;
-    bool random_qkv = !from_files && (args.given & (CLI_D_K | CLI_SEQ_LEN));
-    const char *const *labels = (from_files || random_qkv) ? NULL : SENTENCE_WORDS;
-
-    narrate_title("Chapter 2: scaled dot-product attention (Happy-LLM 2.1.3)");
-
-    /* ---- the inputs ---------------------------------------------------- */
-    Tensor *query, *key, *value;
-    if (from_files) {
+/* query, key, value from --q --k --v, random (--d-k, --seq-len), or chapter 1's
+ * sentence (query = key = value = inputs). */
+static void the_inputs(const Args *args, Tensor **query, Tensor **key, Tensor **value) {
+    if (args->q) {
+        char qs[T_SHAPE_STR], ks[T_SHAPE_STR], vs[T_SHAPE_STR];
         narrate_step("Load query, key and value from .npy files");
         narrate_torch("query, key, value = torch.from_numpy(np.load(...)), ...");
-        query = npy_load(args.q);
-        key = npy_load(args.k);
-        value = npy_load(args.v);
-        check_qkv("attention", query, key, value);
-        char qs[T_SHAPE_STR], ks[T_SHAPE_STR], vs[T_SHAPE_STR];
+        load_qkv(args, "attention", query, key, value);
         narrate_say("query %s = (..., T, d_k), key %s = (..., S, d_k), value %s = (..., S, d_v)",
-                    t_shape_str(query, qs), t_shape_str(key, ks), t_shape_str(value, vs));
-        if (args.given & (CLI_D_K | CLI_SEQ_LEN))
+                    t_shape_str(*query, qs), t_shape_str(*key, ks), t_shape_str(*value, vs));
+        if (args->given & (CLI_D_K | CLI_SEQ_LEN))
             narrate_say("(--d-k and --seq-len are not used: the shapes come from the files)");
-    } else if (random_qkv) {
-        narrate_step("Random query, key and value: %lld tokens of width d_k = %lld", (long long)args.seq_len,
-                     (long long)args.d_k);
+    } else if (args->given & (CLI_D_K | CLI_SEQ_LEN)) {
+        narrate_step("Random query, key and value: %lld tokens of width d_k = %lld", (long long)args->seq_len,
+                     (long long)args->d_k);
         narrate_torch("query, key, value = torch.randn(T, d_k), torch.randn(T, d_k), torch.randn(T, d_k)");
-        query = t_randn(SHAPE(args.seq_len, args.d_k)); /* (T, d_k) */
-        key = t_randn(SHAPE(args.seq_len, args.d_k));   /* (T, d_k) */
-        value = t_randn(SHAPE(args.seq_len, args.d_k)); /* (T, d_v) with d_v = d_k */
-        narrate_show("query", query);
+        random_qkv(args->seq_len, args->d_k, query, key, value); /* (T, d_k) each, d_v = d_k */
+        narrate_show("query", *query);
         narrate_why("entries with mean 0 and variance 1: the Transformer paper's assumption when it "
                     "explains the sqrt(d_k).");
     } else {
         narrate_step("Chapter 1's sentence \"Your journey starts with one step\": 6 tokens, 3 dims");
         narrate_torch("inputs = torch.tensor([[0.43, 0.15, 0.89], ...])   # query = key = value = inputs");
         Tensor *inputs = sentence_inputs(); /* (6, 3) */
-        query = key = value = inputs;
+        *query = *key = *value = inputs;
         narrate_show("inputs", inputs);
         narrate_why("the same inputs as chapter 1, so the only change you see is the division by sqrt(d_k).");
     }
+}
 
-    /* ---- chapter 1: unscaled ------------------------------------------- */
+static Attention unscaled(const Tensor *query, const Tensor *key, const Tensor *value) {
     narrate_step("Chapter 1, unscaled: scores = Q·Kᵀ, weights = softmax(scores)");
     narrate_torch("torch.matmul(query, key.transpose(-2, -1)).softmax(dim=-1)");
     Attention plain = dot_product_attention(query, key, value); /* chapter 1 */
     narrate_show("scores (unscaled)", plain.scores);
     narrate_show("weights (unscaled)", plain.weights);
+    return plain;
+}
 
-    /* ---- d_k and the scale --------------------------------------------- */
-    int64_t d_k = t_size(query, -1);
+static void the_scale(int64_t d_k) {
     narrate_step("d_k = query.size(-1) = %lld, so the scale is sqrt(%lld) = %.4f", (long long)d_k, (long long)d_k,
                  sqrt((double)d_k));
     narrate_torch("d_k = query.size(-1)");
     narrate_why("d_k is the width of a query (and key); it is the number of products added up in one score.");
+}
 
-    /* ---- Happy-LLM's attention() --------------------------------------- */
+/* Happy-LLM's attention(): its scores, divided by sqrt(d_k). */
+static Attention scaled(const Tensor *query, const Tensor *key, const Tensor *value) {
     narrate_step("Scaled scores: divide every score by sqrt(d_k)");
     narrate_torch("scores = torch.matmul(query, key.transpose(-2, -1)) / math.sqrt(d_k)");
     Attention a = attention(query, key, value); /* .scores, .weights = p_attn, .output */
     narrate_show("scores", a.scores);
     narrate_why("the same scores as chapter 1, every one divided by %.4f: the order within a row is unchanged, "
                 "only the gaps between scores shrink.",
-                sqrt((double)d_k));
+                sqrt((double)t_size(query, -1)));
+    return a;
+}
 
+static void scaled_weights(const Attention *a, const Attention *plain, const char *const *labels, const Args *args) {
     narrate_step("p_attn = softmax of the scaled scores, row by row");
     narrate_torch("p_attn = scores.softmax(dim=-1)");
-    narrate_result("p_attn", a.weights);
+    narrate_result("p_attn", a->weights);
     narrate_why("smaller gaps between scores give a flatter softmax: each query spreads its attention over "
                 "more keys.");
-    if (!from_files && !narrate_quiet()) {
+    if (!args->q && !narrate_quiet()) {
         narrate_say("Each query's row, chapter 1 (unscaled) -> chapter 2 (scaled):");
-        compare_rows(plain.weights, a.weights, labels);
+        compare_rows(plain->weights, a->weights, labels);
     }
-    if (args.heatmap) {
-        draw("weights, unscaled (chapter 1)", plain.weights, labels, &args);
-        draw("p_attn, scaled by 1/sqrt(d_k) (chapter 2)", a.weights, labels, &args);
+    if (args->heatmap) {
+        draw_attention(args, "weights, unscaled (chapter 1)", plain->weights, NULL, labels);
+        draw_attention(args, "p_attn, scaled by 1/sqrt(d_k) (chapter 2)", a->weights, NULL, labels);
     }
+}
 
+static void scaled_output(const Attention *a) {
     narrate_step("output = p_attn · value: a weighted average of the values");
     narrate_torch("return torch.matmul(p_attn, value), p_attn");
-    narrate_result("output", a.output);
+    narrate_result("output", a->output);
     narrate_why("attention() returns both: the output for the next layer, p_attn to look at (as here).");
+}
 
-    /* ---- why sqrt(d_k): the experiment --------------------------------- */
-    Tensor *table = NULL;
-    if (!from_files) {
-        narrate_step("Why sqrt(d_k)? Measure q·k for random q, k as d_k grows");
-        narrate_torch("q, k = torch.randn(n, d_k), torch.randn(n, d_k); (q * k).sum(-1).var()");
-        narrate_why("q·k adds d_k products, each of variance 1, so its variance is d_k: the scores spread out "
-                    "as d_k grows. Softmax of widely spread scores puts almost all weight on one key (max w -> 1, "
-                    "entropy -> 0), and its gradients vanish. Dividing by sqrt(d_k) divides the variance by d_k: "
-                    "back to about 1 for every d_k.");
-        table = scaling_table(&args); /* (N, 7) */
-    }
+/* The experiment (not with --q: it draws its own q and k); its table, (N, 7). */
+static Tensor *why_sqrt_d_k(const Args *args) {
+    narrate_step("Why sqrt(d_k)? Measure q·k for random q, k as d_k grows");
+    narrate_torch("q, k = torch.randn(n, d_k), torch.randn(n, d_k); (q * k).sum(-1).var()");
+    narrate_why("q·k adds d_k products, each of variance 1, so its variance is d_k: the scores spread out "
+                "as d_k grows. Softmax of widely spread scores puts almost all weight on one key (max w -> 1, "
+                "entropy -> 0), and its gradients vanish. Dividing by sqrt(d_k) divides the variance by d_k: "
+                "back to about 1 for every d_k.");
+    return scaling_table(args); /* (N, 7) */
+}
 
-    /* ---- outputs, only after everything above succeeded ----------------- */
-    if (args.dump) {
-        npy_make_dir(args.dump);
-        npy_save_in(args.dump, "scores", a.scores);         /* scaled, before softmax */
-        npy_save_in(args.dump, "attn_weights", a.weights);  /* p_attn */
-        npy_save_in(args.dump, "output", a.output);
-        npy_save_in(args.dump, "scores_unscaled", plain.scores);
-        npy_save_in(args.dump, "attn_weights_unscaled", plain.weights);
-        if (table) npy_save_in(args.dump, "scaling_stats", table); /* the d_k table */
+/* --dump and --output, only after everything above succeeded. */
+static void write_outputs(const Args *args, const Attention *a, const Attention *plain, const Tensor *table) {
+    if (args->dump) {
+        npy_make_dir(args->dump);
+        save_attention_in(args->dump, a);                           /* scaled scores, p_attn, output */
+        npy_save_in(args->dump, "scores_unscaled", plain->scores);
+        npy_save_in(args->dump, "attn_weights_unscaled", plain->weights);
+        if (table) npy_save_in(args->dump, "scaling_stats", table); /* the d_k table */
         narrate_say("wrote scores, attn_weights, output, scores_unscaled, attn_weights_unscaled%s .npy to %s",
-                    table ? ", scaling_stats" : "", args.dump);
+                    table ? ", scaling_stats" : "", args->dump);
     }
-    if (args.output) {
-        npy_save(args.output, a.output);
-        narrate_say("wrote output %s", args.output);
+    if (args->output) {
+        npy_save(args->output, a->output);
+        narrate_say("wrote output %s", args->output);
     }
+}
+
+/* What this run may cost (common/program/budget.h): refused, in one sentence,
+ * before any work when it is past the memory or time budget. */
+static void refuse_past_budget(const Args *a) {
+    char what[160];
+    QKVSizes s = qkv_sizes(a, (double)a->seq_len, (double)a->d_k);
+    BudgetEstimate e = qkv_attention_estimate(a, &s, what, sizeof what);
+    if (!a->q) {
+        /* the d_k table: 1000 pairs (q, k) and 200 rows of seq_len random keys for each
+         * d_k = 1, 2, 4, ..., 1024 and --d-k, one d_k at a time */
+        double T = s.T, dmax = s.d_k > 1024 ? s.d_k : 1024;
+        e.bytes += BUDGET_F4 * (1.25 * 200 * T * dmax + 5 * 1000 * dmax);
+        e.seconds += (200 * T + 2000) * (2047 + s.d_k) / BUDGET_RATE_RANDN;
+        if (BUDGET_F4 * 200 * T * dmax > e.largest) e.largest = BUDGET_F4 * 200 * T * dmax;
+    }
+    budget_refuse(&e, a->quiet);
+}
+
+int main(int argc, char **argv) {
+    CliSpec spec = {
+        .program = "chapter2",
+        .summary = "Chapter 2: scaled dot-product attention, scores / sqrt(d_k), and why\n"
+                   "(Happy-LLM 2.1.3). Chapter 1's sentence by default; --d-k or --seq-len:\n"
+                   "random q, k, v of that size instead.",
+        .flags = CLI_SEED | CLI_SEQ_LEN | CLI_D_K | CLI_QUIET | CLI_DUMP | CLI_HEATMAP | CLI_QKV | CLI_OUTPUT,
+        .defaults = {.seed = 123, .seq_len = 6, .d_k = 3},
+    };
+    Args args = program_start(&spec, argc, argv);
+    refuse_past_budget(&args);
+    bool sentence = !args.q && !(args.given & (CLI_D_K | CLI_SEQ_LEN));
+    const char *const *labels = sentence ? SENTENCE_WORDS : NULL;
+
+    narrate_title("Chapter 2: scaled dot-product attention (Happy-LLM 2.1.3)");
+    Tensor *query, *key, *value;
+    the_inputs(&args, &query, &key, &value);
+    Attention plain = unscaled(query, key, value);
+    the_scale(t_size(query, -1));
+    Attention a = scaled(query, key, value);
+    scaled_weights(&a, &plain, labels, &args);
+    scaled_output(&a);
+    Tensor *table = args.q ? NULL : why_sqrt_d_k(&args);
+    write_outputs(&args, &a, &plain, table);
     t_scope_end();
     return EXIT_OK;
 }

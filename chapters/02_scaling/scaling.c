@@ -1,15 +1,9 @@
-/* scaling.c — chapter 2: divide the scores by √d_k, and measure why. */
+/* scaling.c — chapter 2: divide the scores by √d_k, and measure why.
+ *
+ * attention() first (Happy-LLM 2.1.3's function), then the scaled scores it
+ * uses; then the experiment that shows why √d_k (measure_scaling) and the
+ * entropy it measures with. */
 #include "scaling.h"
-
-Tensor *scaled_scores(const Tensor *query, const Tensor *key) {
-    /* torch.matmul(query, key.transpose(-2, -1)): chapter 1 */
-    Tensor *scores = dot_scores(query, key); /* (..., T, S) */
-    /* BEGIN BLANK scale level=1 hint="Dot products of d_k random numbers grow with d_k; Happy-LLM 2.1.3 shrinks the scores back to variance about 1 before softmax." helpers="t_size (the last dim of query), sqrtf, t_div_scalar." torch="scores = torch.matmul(query, key.transpose(-2, -1)) / math.sqrt(d_k)" */
-    int64_t d_k = t_size(query, -1);                  /* d_k = query.size(-1) */
-    scores = t_div_scalar(scores, sqrtf((float)d_k)); /* / math.sqrt(d_k) */
-    /* END BLANK */
-    return scores;
-}
 
 Attention attention(const Tensor *query, const Tensor *key, const Tensor *value) {
     Attention a = {NULL, NULL, NULL};
@@ -23,23 +17,17 @@ Attention attention(const Tensor *query, const Tensor *key, const Tensor *value)
     return a; /* return torch.matmul(p_attn, value), p_attn */
 }
 
-Tensor *attention_entropy(const Tensor *weights) {
-    char ws[T_SHAPE_STR];
-    if (weights->ndim < 1)
-        t_error("attention_entropy: weights %s need at least 1 dim (..., S)", t_shape_str(weights, ws));
-    Tensor *h = t_empty_like(weights); /* torch.special.entr(p_attn): -p·log p per entry */
-    /* BEGIN BLANK entropy level=2 hint="Entropy measures how spread out a row of weights is: each weight adds its own share, and a weight of exactly 0 adds nothing." helpers="t_data of h, t_numel, t_flat_get of weights, logf." torch="torch.special.entr(p_attn)   # -p * log(p), 0 where p == 0" */
-    float *out = t_data(h);
-    int64_t n = t_numel(weights);
-    for (int64_t i = 0; i < n; i++) {
-        float p = t_flat_get(weights, i);
-        if (p > 0.0f) out[i] = -p * logf(p);
-        else if (p == 0.0f) out[i] = 0.0f;  /* a weight of exactly 0 adds nothing */
-        else out[i] = p < 0.0f ? -INFINITY : p; /* not a probability: -inf (as entr), NaN stays NaN */
-    }
+Tensor *scaled_scores(const Tensor *query, const Tensor *key) {
+    /* torch.matmul(query, key.transpose(-2, -1)): chapter 1 */
+    Tensor *scores = dot_scores(query, key); /* (..., T, S) */
+    /* BEGIN BLANK scale level=1 hint="Dot products of d_k random numbers grow with d_k; Happy-LLM 2.1.3 shrinks the scores back to variance about 1 before softmax." helpers="t_size (the last dim of query), sqrtf, t_div_scalar." torch="scores = torch.matmul(query, key.transpose(-2, -1)) / math.sqrt(d_k)" */
+    int64_t d_k = t_size(query, -1);                  /* d_k = query.size(-1) */
+    scores = t_div_scalar(scores, sqrtf((float)d_k)); /* / math.sqrt(d_k) */
     /* END BLANK */
-    return t_sum_last(h); /* .sum(dim=-1): (..., S) -> (...) */
+    return scores;
 }
+
+/* ---- why √d_k: the experiment ------------------------------------------------ */
 
 ScalingStats measure_scaling(int64_t d_k, int64_t n_pairs, int64_t rows, int64_t seq_len) {
     if (d_k < 1 || n_pairs < 2 || rows < 1 || seq_len < 1)
@@ -74,4 +62,22 @@ ScalingStats measure_scaling(int64_t d_k, int64_t n_pairs, int64_t rows, int64_t
 
     t_scope_end();
     return s;
+}
+
+Tensor *attention_entropy(const Tensor *weights) {
+    char ws[T_SHAPE_STR];
+    if (weights->ndim < 1)
+        t_error("attention_entropy: weights %s need at least 1 dim (..., S)", t_shape_str(weights, ws));
+    Tensor *h = t_empty_like(weights); /* torch.special.entr(p_attn): -p·log p per entry */
+    /* BEGIN BLANK entropy level=2 hint="Entropy measures how spread out a row of weights is: each weight adds its own share, and a weight of exactly 0 adds nothing." helpers="t_data of h, t_numel, t_flat_get of weights, logf." torch="torch.special.entr(p_attn)   # -p * log(p), 0 where p == 0" */
+    float *out = t_data(h);
+    int64_t n = t_numel(weights);
+    for (int64_t i = 0; i < n; i++) {
+        float p = t_flat_get(weights, i);
+        if (p > 0.0f) out[i] = -p * logf(p);
+        else if (p == 0.0f) out[i] = 0.0f;  /* a weight of exactly 0 adds nothing */
+        else out[i] = p < 0.0f ? -INFINITY : p; /* not a probability: -inf (as entr), NaN stays NaN */
+    }
+    /* END BLANK */
+    return t_sum_last(h); /* .sum(dim=-1): (..., S) -> (...) */
 }

@@ -15,17 +15,12 @@
 
 #include "chapters/01_dot_product/dot_product.h"
 
-/* torch.matmul(query, key.transpose(-2, -1)) / math.sqrt(d_k), d_k = query.size(-1) */
-Tensor *scaled_scores(const Tensor *query, const Tensor *key);
-
 /* Happy-LLM's attention(query, key, value) (dropout comes in chapter 6):
  * .output is the first return value, .weights is p_attn. */
 Attention attention(const Tensor *query, const Tensor *key, const Tensor *value);
 
-/* The entropy of each row of attention weights, in nats:
- * torch.special.entr(p_attn).sum(dim=-1) = -(p · log p).sum(dim=-1), with
- * 0 · log 0 = 0. (..., S) -> (...). log(S) for a uniform row, 0 for one-hot. */
-Tensor *attention_entropy(const Tensor *weights);
+/* torch.matmul(query, key.transpose(-2, -1)) / math.sqrt(d_k), d_k = query.size(-1) */
+Tensor *scaled_scores(const Tensor *query, const Tensor *key);
 
 /* The experiment of this chapter, for one d_k: draw n pairs of q, k with
  * standard-normal entries and measure the variance of q·k (unscaled and
@@ -40,5 +35,10 @@ typedef struct {
 } ScalingStats;
 
 ScalingStats measure_scaling(int64_t d_k, int64_t n_pairs, int64_t rows, int64_t seq_len);
+
+/* The entropy of each row of attention weights, in nats:
+ * torch.special.entr(p_attn).sum(dim=-1) = -(p · log p).sum(dim=-1), with
+ * 0 · log 0 = 0. (..., S) -> (...). log(S) for a uniform row, 0 for one-hot. */
+Tensor *attention_entropy(const Tensor *weights);
 
 #endif

@@ -15,7 +15,7 @@
  *     build/chapter3 --input X.npy --weights DIR --output OUT.npy
  */
 #include "common/program/program.h"
-#include "chapters/03_self_attention/self_attention.h"
+#include "chapters/03_self_attention/self_attention_setup.h"
 
 /* How far scores is from its transpose: 0 exactly when symmetric. */
 static double asymmetry(const Tensor *scores) {
@@ -52,64 +52,31 @@ static void draw(const char *title, const Tensor *w, const Args *args) {
     heatmap_print_all(w, &opt);
 }
 
-/* What this run may cost (common/program/budget.h): refused, in one sentence,
- * before any work when it is past the memory or time budget. */
-static void refuse_past_budget(const Args *a) {
-    char what[160];
-    BudgetModule m = {(double)a->batch, 1, (double)a->seq_len, (double)a->d_in, (double)a->d_out, 0, 40, a->input != NULL};
-    if (a->input) budget_peek_input(a->input, a->weights, &m.B, &m.T, &m.d_in, &m.d_out);
-    BudgetEstimate e = budget_attention_module(&m, what, sizeof what);
-    budget_refuse(&e, a->quiet);
-}
+/* ---- the steps ------------------------------------------------------------- */
 
-int main(int argc, char **argv) {
-    Args defaults = {0};
-    defaults.seed = 123;
-    defaults.batch = 1;
-    defaults.seq_len = 6;
-    defaults.d_in = 3;
-    defaults.d_out = 2;
-    CliSpec spec = {"chapter3",
-                    "Chapter 3: self-attention, attention(x, x, x) and\n"
-                    "attention(xW_q, xW_k, xW_v) (Happy-LLM 2.1.4).",
-                    CLI_SEED | CLI_BATCH | CLI_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_BIAS | CLI_QUIET | CLI_DUMP |
-                        CLI_HEATMAP | CLI_INPUT | CLI_OUTPUT,
-                    defaults, NULL};
-    Args args = cli_parse(&spec, argc, argv);
-    refuse_past_budget(&args);
-    t_scope_begin();
-    narrate_set_quiet(args.quiet);
-    t_manual_seed(args.seed);
-    bool from_files = args.input != NULL;
-
-    narrate_title("Chapter 3: self-attention (Happy-LLM 2.1.4)");
-
-    /* ---- the input x ------------------------------------------------------ */
-    /* PyTorch's order: the module (W_query, W_key, W_value) is built first,
-     * then x is drawn, so the defaults are the numbers of
-     *     torch.manual_seed(seed); W_query = nn.Linear(d_in, d_out, bias);
-     *     W_key = ...; W_value = ...; x = torch.randn(B, T, d_in)        */
-    QKVProjection *p = from_files ? NULL : qkv_new(args.d_in, args.d_out, args.bias);
+/* x from --input, or torch.randn(B, T, d_in). */
+static Tensor *the_input(const Args *args) {
     Tensor *x;
-    if (from_files) {
-        narrate_step("Load the input x from %s", args.input);
+    if (args->input) {
+        narrate_step("Load the input x from %s", args->input);
         narrate_torch("x = torch.from_numpy(np.load(...))   # (B, T, d_in)");
-        x = input_load(args.input); /* (B, T, d_in) */
-        if (args.given & (CLI_BATCH | CLI_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_BIAS))
+        x = load_input(args->input); /* (B, T, d_in) */
+        if (args->given & (CLI_BATCH | CLI_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_BIAS))
             narrate_say("(--batch, --seq-len, --d-in, --d-out and --bias are not used: the shapes and biases "
                         "come from the files)");
     } else {
-        narrate_step("A random input x: batch %lld, %lld tokens, d_in = %lld features each", (long long)args.batch,
-                     (long long)args.seq_len, (long long)args.d_in);
+        narrate_step("A random input x: batch %lld, %lld tokens, d_in = %lld features each", (long long)args->batch,
+                     (long long)args->seq_len, (long long)args->d_in);
         narrate_torch("x = torch.randn(B, T, d_in)");
-        x = t_randn(SHAPE(args.batch, args.seq_len, args.d_in)); /* (B, T, d_in) */
+        x = t_randn(SHAPE(args->batch, args->seq_len, args->d_in)); /* (B, T, d_in) */
     }
-    int64_t d_in = t_size(x, -1);
     narrate_show("x", x);
     narrate_why("one sequence of token vectors; self-attention lets every token look at every token of the "
                 "same sequence.");
+    return x;
+}
 
-    /* ---- attention(x, x, x) ----------------------------------------------- */
+static Attention q_k_v_are_x(const Tensor *x) {
     narrate_step("Self-attention taken literally: Q = K = V = x");
     narrate_torch("output, p_attn = attention(x, x, x)");
     Attention plain = self_attention_plain(x);
@@ -122,19 +89,22 @@ int main(int argc, char **argv) {
     narrate_show("p_attn", plain.weights);
     narrate_show("output", plain.output);
     narrate_why("no parameters: there is nothing here that training could change.");
+    return plain;
+}
 
-    /* ---- W_q, W_k, W_v ------------------------------------------------------ */
-    if (from_files) {
-        narrate_step("Load W_q, W_k, W_v from %s", args.weights);
+/* W_q, W_k, W_v: p (made before x, as a module's layers are), or loaded from --weights. */
+static QKVProjection *three_projections(const Args *args, QKVProjection *p, int64_t d_in) {
+    if (args->input) {
+        narrate_step("Load W_q, W_k, W_v from %s", args->weights);
         narrate_torch("model.load_state_dict(...)   # wq.weight (d_out, d_in), ...");
-        p = qkv_load(args.weights, d_in);
+        p = qkv_load(args->weights, d_in);
     } else {
         narrate_step("Three trainable projections: nn.Linear(d_in = %lld, d_out = %lld, bias=%s)", (long long)d_in,
-                     (long long)args.d_out, args.bias ? "True" : "False");
-        narrate_torch(args.bias ? "W_query = nn.Linear(d_in, d_out, bias=True)   # W_key, W_value alike"
-                                : "W_query = nn.Linear(d_in, d_out, bias=False)  # W_key, W_value alike");
+                     (long long)args->d_out, args->bias ? "True" : "False");
+        narrate_torch(args->bias ? "W_query = nn.Linear(d_in, d_out, bias=True)   # W_key, W_value alike"
+                                 : "W_query = nn.Linear(d_in, d_out, bias=False)  # W_key, W_value alike");
         narrate_say("(drawn before x, right after torch.manual_seed(%llu), as a module's layers are)",
-                    (unsigned long long)args.seed);
+                    (unsigned long long)args->seed);
     }
     narrate_show("wq.weight", p->wq->weight);
     narrate_show("wk.weight", p->wk->weight);
@@ -147,19 +117,22 @@ int main(int argc, char **argv) {
     narrate_why("each weight is (d_out, d_in), as nn.Linear stores it (y = x·Wᵀ + b); %lld trainable numbers in "
                 "all, which training adjusts so that the scores become useful.",
                 (long long)qkv_num_params(p));
+    return p;
+}
 
-    /* ---- xq, xk, xv --------------------------------------------------------- */
+static void project_x_three_ways(const QKVProjection *p, const Tensor *x, Tensor **xq, Tensor **xk, Tensor **xv) {
     narrate_step("Project the same x three ways");
     narrate_torch("xq, xk, xv = self.wq(x), self.wk(x), self.wv(x)");
-    Tensor *xq, *xk, *xv;
-    qkv_project(p, x, &xq, &xk, &xv); /* (B, T, d_out) each */
-    narrate_show("xq", xq);
-    narrate_show("xk", xk);
-    narrate_show("xv", xv);
+    qkv_project(p, x, xq, xk, xv); /* (B, T, d_out) each */
+    narrate_show("xq", *xq);
+    narrate_show("xk", *xk);
+    narrate_show("xv", *xv);
     narrate_why("Q, K and V come from the same x but are three different tensors: xq is what a token looks "
                 "for, xk what it offers to be found by, xv what it passes on.");
+}
 
-    /* ---- attention(xq, xk, xv) ---------------------------------------------- */
+static Attention attention_on_projections(const QKVProjection *p, const Tensor *x, const Attention *plain,
+                                          const Args *args) {
     narrate_step("Attention on the projections");
     narrate_torch("output, p_attn = attention(xq, xk, xv)");
     Attention a = self_attention(p, x);
@@ -169,38 +142,82 @@ int main(int argc, char **argv) {
     report_scores("projected", a.scores);
     narrate_result("p_attn", a.weights);
     narrate_result("output", a.output);
-    if (args.heatmap) {
-        draw("attention(x, x, x)", plain.weights, &args);
-        draw("attention(xW_q, xW_k, xW_v)", a.weights, &args);
+    if (args->heatmap) {
+        draw("attention(x, x, x)", plain->weights, args);
+        draw("attention(xW_q, xW_k, xW_v)", a.weights, args);
     }
+    return a;
+}
 
+static void are_q_k_v_the_same(void) {
     narrate_step("So: are Q, K and V the same?");
     narrate_say("Same input, three different learned views. In attention(x, x, x) they are literally the same "
                 "tensor; in a Transformer they are x·W_qᵀ, x·W_kᵀ and x·W_vᵀ, three projections of one x with "
                 "their own weights. 'Self' means queries, keys and values all come from the same sequence, "
                 "not that they are equal.");
+}
 
-    /* ---- outputs, only after everything above succeeded ----------------------- */
-    if (args.dump) {
-        npy_make_dir(args.dump);
-        npy_save_in(args.dump, "x", x);  /* with wq.npy ... a run to replay */
-        qkv_save(p, args.dump);
-        npy_save_in(args.dump, "xq", xq);
-        npy_save_in(args.dump, "xk", xk);
-        npy_save_in(args.dump, "xv", xv);
-        npy_save_in(args.dump, "scores", a.scores);
-        npy_save_in(args.dump, "attn_weights", a.weights);
-        npy_save_in(args.dump, "output", a.output);
-        npy_save_in(args.dump, "plain_scores", plain.scores);
-        npy_save_in(args.dump, "plain_attn_weights", plain.weights);
-        npy_save_in(args.dump, "plain_output", plain.output);
+/* --dump DIR and --output FILE, only after everything above succeeded. */
+static void write_outputs(const Args *args, const Tensor *x, const QKVProjection *p, Tensor *const xqkv[3],
+                          const Attention *a, const Attention *plain) {
+    if (args->dump) {
+        npy_make_dir(args->dump);
+        npy_save_in(args->dump, "x", x);  /* with wq.npy ... a run to replay */
+        qkv_save(p, args->dump);
+        npy_save_in(args->dump, "xq", xqkv[0]);
+        npy_save_in(args->dump, "xk", xqkv[1]);
+        npy_save_in(args->dump, "xv", xqkv[2]);
+        npy_save_in(args->dump, "scores", a->scores);
+        npy_save_in(args->dump, "attn_weights", a->weights);
+        npy_save_in(args->dump, "output", a->output);
+        npy_save_in(args->dump, "plain_scores", plain->scores);
+        npy_save_in(args->dump, "plain_attn_weights", plain->weights);
+        npy_save_in(args->dump, "plain_output", plain->output);
         narrate_say("wrote x, wq, wk, wv, xq, xk, xv, scores, attn_weights, output (and plain_*) .npy "
-                    "to %s", args.dump);
+                    "to %s", args->dump);
     }
-    if (args.output) {
-        npy_save(args.output, a.output);
-        narrate_say("wrote output %s", args.output);
+    if (args->output) {
+        npy_save(args->output, a->output);
+        narrate_say("wrote output %s", args->output);
     }
+}
+
+/* What this run may cost (common/program/budget.h): refused, in one sentence,
+ * before any work when it is past the memory or time budget. */
+static void refuse_past_budget(const Args *a) {
+    char what[160];
+    BudgetModule m = {(double)a->batch, 1, (double)a->seq_len, (double)a->d_in, (double)a->d_out, 0, 40, a->input != NULL};
+    if (a->input) budget_peek_input(a->input, a->weights, &m.B, &m.T, &m.d_in, &m.d_out);
+    BudgetEstimate e = budget_attention_module(&m, what, sizeof what);
+    budget_refuse(&e, a->quiet);
+}
+
+int main(int argc, char **argv) {
+    CliSpec spec = {
+        .program = "chapter3",
+        .summary = "Chapter 3: self-attention, attention(x, x, x) and\n"
+                   "attention(xW_q, xW_k, xW_v) (Happy-LLM 2.1.4).",
+        .flags = CLI_SEED | CLI_BATCH | CLI_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_BIAS | CLI_QUIET | CLI_DUMP |
+                 CLI_HEATMAP | CLI_INPUT | CLI_OUTPUT,
+        .defaults = {.seed = 123, .batch = 1, .seq_len = 6, .d_in = 3, .d_out = 2},
+    };
+    Args args = program_start(&spec, argc, argv);
+    refuse_past_budget(&args);
+
+    narrate_title("Chapter 3: self-attention (Happy-LLM 2.1.4)");
+    /* PyTorch's order: the module (W_query, W_key, W_value) is built first,
+     * then x is drawn, so the defaults are the numbers of
+     *     torch.manual_seed(seed); W_query = nn.Linear(d_in, d_out, bias);
+     *     W_key = ...; W_value = ...; x = torch.randn(B, T, d_in)        */
+    QKVProjection *p = args.input ? NULL : qkv_new(args.d_in, args.d_out, args.bias);
+    Tensor *x = the_input(&args);
+    Attention plain = q_k_v_are_x(x);
+    p = three_projections(&args, p, t_size(x, -1));
+    Tensor *xqkv[3]; /* xq, xk, xv: (B, T, d_out) each */
+    project_x_three_ways(p, x, &xqkv[0], &xqkv[1], &xqkv[2]);
+    Attention a = attention_on_projections(p, x, &plain, &args);
+    are_q_k_v_the_same();
+    write_outputs(&args, x, p, xqkv, &a, &plain);
     t_scope_end();
     return EXIT_OK;
 }

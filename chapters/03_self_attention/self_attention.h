@@ -13,6 +13,7 @@
  * 2.1.6 writes nn.Linear(args.dim, n_heads * head_dim): both are args.dim
  * there; the 手撕 MHA class takes d_in and d_out apart). W_q, W_k, W_v map
  * d_in -> d_out and are stored as nn.Linear keeps them, (d_out, d_in).
+ * Loading and saving them: self_attention_setup.h.
  */
 #ifndef CH03_SELF_ATTENTION_H
 #define CH03_SELF_ATTENTION_H
@@ -28,29 +29,14 @@ typedef struct {
 /* nn.Linear(d_in, d_out, bias=bias) three times, PyTorch's default init. */
 QKVProjection *qkv_new(int64_t d_in, int64_t d_out, bool bias);
 
-/* Load wq.npy wk.npy wv.npy (and bq.npy bk.npy bv.npy when present) from a
- * weights folder. Every matrix must be (d_out, d_in) with d_in the width of
- * the input, all three the same shape; biases all present or all absent,
- * each (d_out,). Errors name the file, its shape and the rule. */
-QKVProjection *qkv_load(const char *dir, int64_t d_in);
-
-/* Write wq.npy wk.npy wv.npy (and bq.npy bk.npy bv.npy when there are
- * biases) into dir, the layout qkv_load reads: with x.npy beside them a run
- * can be replayed with --input and --weights, or in PyTorch. */
-void qkv_save(const QKVProjection *p, const char *dir);
-
-/* np.load(path) for --input: a (B, T, d_in) tensor with every size >= 1;
- * anything else is an error sentence naming the file and its shape. */
-Tensor *input_load(const char *path);
-
 /* xq, xk, xv = self.wq(x), self.wk(x), self.wv(x): (..., d_in) -> (..., d_out) */
 void qkv_project(const QKVProjection *p, const Tensor *x, Tensor **xq, Tensor **xk, Tensor **xv);
 
-/* attention(x, x, x): Q = K = V = x, no parameters. */
-Attention self_attention_plain(const Tensor *x);
-
 /* attention(self.wq(x), self.wk(x), self.wv(x)). */
 Attention self_attention(const QKVProjection *p, const Tensor *x);
+
+/* attention(x, x, x): Q = K = V = x, no parameters. */
+Attention self_attention_plain(const Tensor *x);
 
 /* Parameters in the projections (3 · d_out · d_in, + 3 · d_out with bias). */
 int64_t qkv_num_params(const QKVProjection *p);

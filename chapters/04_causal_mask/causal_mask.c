@@ -10,8 +10,28 @@
  *     scores = scores + self.mask[:, :, :seqlen, :seqlen]
  *     scores = F.softmax(scores.float(), dim=-1)
  *     output = torch.matmul(scores, xv)
+ *
+ * masked_attention first (the forward above), then the buffer it is given
+ * (causal_mask) and how it is added (apply_causal_mask, mask_slice); last the
+ * other spelling, a boolean mask and masked_fill.
  */
 #include "causal_mask.h"
+
+Attention masked_attention(const Tensor *query, const Tensor *key, const Tensor *value, const Tensor *mask) {
+    /* BEGIN BLANK masked_attention_forward level=3 hint="Chapter 2's attention with one more step between scoring and softmax, taken only when a mask is given." helpers="check_qkv, scaled_scores, apply_causal_mask (when mask is not NULL), t_softmax, weighted_sum." torch="scores = torch.matmul(xq, xk.transpose(2, 3)) / math.sqrt(self.head_dim); scores = scores + self.mask[:, :, :seqlen, :seqlen]; scores = F.softmax(scores.float(), dim=-1); output = torch.matmul(scores, xv)" */
+    check_qkv("masked_attention", query, key, value);
+    Attention a;
+    /* scores = torch.matmul(xq, xk.transpose(2, 3)) / math.sqrt(self.head_dim) */
+    a.scores = scaled_scores(query, key);                        /* (..., T, S) */
+    /* if self.is_causal: scores = scores + self.mask[:, :, :seqlen, :seqlen] */
+    if (mask) a.scores = apply_causal_mask(a.scores, mask);      /* (..., T, T), -inf above the diagonal */
+    /* scores = F.softmax(scores.float(), dim=-1) */
+    a.weights = t_softmax(a.scores, -1);                         /* (..., T, S), 0 above the diagonal */
+    /* output = torch.matmul(scores, xv) */
+    a.output = weighted_sum(a.weights, value);                   /* (..., T, d_v) */
+    return a;
+    /* END BLANK */
+}
 
 Tensor *causal_mask(int64_t max_seq_len, int diagonal) {
     if (max_seq_len < 1)
@@ -21,33 +41,6 @@ Tensor *causal_mask(int64_t max_seq_len, int diagonal) {
     Tensor *mask = t_full(SHAPE(1, 1, max_seq_len, max_seq_len), -INFINITY);  /* (1, 1, L, L) */
     /* BEGIN BLANK mask_diagonal level=1 hint="The mask must hide the future: -inf where a token would look at a later one, 0 on the diagonal and below it." helpers="t_triu (its diagonal argument is the function's diagonal)." torch="mask = torch.triu(mask, diagonal=1)" */
     return t_triu(mask, diagonal);  /* mask = torch.triu(mask, diagonal=1)   (1, 1, L, L) */
-    /* END BLANK */
-}
-
-Tensor *causal_mask_bool(int64_t max_seq_len) {
-    if (max_seq_len < 1)
-        t_error("causal_mask_bool: max_seq_len must be at least 1, got %lld", (long long)max_seq_len);
-    t_check_fits("causal mask", SHAPE(max_seq_len, max_seq_len));
-    /* torch.triu(torch.ones(seq_len, seq_len), diagonal=1): 1 = masked (the future), 0 = kept */
-    return t_triu(t_ones(SHAPE(max_seq_len, max_seq_len)), 1);  /* (L, L) */
-}
-
-Tensor *mask_slice(const Tensor *mask, int64_t seqlen) {
-    char ms[T_SHAPE_STR];
-    if (mask->ndim != 4 || mask->shape[0] != 1 || mask->shape[1] != 1 || mask->shape[2] != mask->shape[3])
-        t_error("mask_slice: the mask buffer must have shape (1, 1, L, L), got %s", t_shape_str(mask, ms));
-    int64_t max_seq_len = mask->shape[2];
-    if (seqlen < 0)
-        t_error("mask_slice: sequence length %lld is negative", (long long)seqlen);
-    /* PyTorch's slice would quietly stop at L here and the addition would fail later with a
-     * broadcast error; say what is really wrong instead. */
-    if (seqlen > max_seq_len)
-        t_error("mask_slice: sequence length %lld is longer than max_seq_len %lld (the mask buffer is %s)",
-                (long long)seqlen, (long long)max_seq_len, t_shape_str(mask, ms));
-    /* BEGIN BLANK mask_slice level=2 hint="The mask buffer is built once for the longest sequence; a shorter sequence uses only its top-left corner, as a view." helpers="t_slice, once for dim 2 and once for dim 3." torch="self.mask[:, :, :seqlen, :seqlen]" */
-    Tensor *m = t_slice(mask, 2, 0, seqlen);  /* mask[:, :, :seqlen, :]        (1, 1, T, L) */
-    m = t_slice(m, 3, 0, seqlen);             /* mask[:, :, :seqlen, :seqlen]  (1, 1, T, T) */
-    return m;
     /* END BLANK */
 }
 
@@ -75,6 +68,35 @@ Tensor *apply_causal_mask(const Tensor *scores, const Tensor *mask) {
     /* END BLANK */
 }
 
+Tensor *mask_slice(const Tensor *mask, int64_t seqlen) {
+    char ms[T_SHAPE_STR];
+    if (mask->ndim != 4 || mask->shape[0] != 1 || mask->shape[1] != 1 || mask->shape[2] != mask->shape[3])
+        t_error("mask_slice: the mask buffer must have shape (1, 1, L, L), got %s", t_shape_str(mask, ms));
+    int64_t max_seq_len = mask->shape[2];
+    if (seqlen < 0)
+        t_error("mask_slice: sequence length %lld is negative", (long long)seqlen);
+    /* PyTorch's slice would quietly stop at L here and the addition would fail later with a
+     * broadcast error; say what is really wrong instead. */
+    if (seqlen > max_seq_len)
+        t_error("mask_slice: sequence length %lld is longer than max_seq_len %lld (the mask buffer is %s)",
+                (long long)seqlen, (long long)max_seq_len, t_shape_str(mask, ms));
+    /* BEGIN BLANK mask_slice level=2 hint="The mask buffer is built once for the longest sequence; a shorter sequence uses only its top-left corner, as a view." helpers="t_slice, once for dim 2 and once for dim 3." torch="self.mask[:, :, :seqlen, :seqlen]" */
+    Tensor *m = t_slice(mask, 2, 0, seqlen);  /* mask[:, :, :seqlen, :]        (1, 1, T, L) */
+    m = t_slice(m, 3, 0, seqlen);             /* mask[:, :, :seqlen, :seqlen]  (1, 1, T, T) */
+    return m;
+    /* END BLANK */
+}
+
+/* ---- the other spelling: a boolean mask and masked_fill (Raschka) ----------- */
+
+Tensor *causal_mask_bool(int64_t max_seq_len) {
+    if (max_seq_len < 1)
+        t_error("causal_mask_bool: max_seq_len must be at least 1, got %lld", (long long)max_seq_len);
+    t_check_fits("causal mask", SHAPE(max_seq_len, max_seq_len));
+    /* torch.triu(torch.ones(seq_len, seq_len), diagonal=1): 1 = masked (the future), 0 = kept */
+    return t_triu(t_ones(SHAPE(max_seq_len, max_seq_len)), 1);  /* (L, L) */
+}
+
 Tensor *apply_causal_mask_fill(const Tensor *scores, const Tensor *mask_bool) {
     char ms[T_SHAPE_STR];
     check_square("apply_causal_mask_fill", scores);
@@ -90,21 +112,5 @@ Tensor *apply_causal_mask_fill(const Tensor *scores, const Tensor *mask_bool) {
     Tensor *m = t_slice(t_slice(mask_bool, 0, 0, seq_len), 1, 0, seq_len);  /* (T, T) */
     /* BEGIN BLANK causal_masked_fill level=1 hint="Raschka's way to the same mask: a boolean mask says where the future is, and the score there is replaced." helpers="t_masked_fill with -INFINITY." torch="attn_scores.masked_fill_(mask_bool, -torch.inf)" */
     return t_masked_fill(scores, m, -INFINITY);  /* (..., T, T) */
-    /* END BLANK */
-}
-
-Attention masked_attention(const Tensor *query, const Tensor *key, const Tensor *value, const Tensor *mask) {
-    /* BEGIN BLANK masked_attention_forward level=3 hint="Chapter 2's attention with one more step between scoring and softmax, taken only when a mask is given." helpers="check_qkv, scaled_scores, apply_causal_mask (when mask is not NULL), t_softmax, weighted_sum." torch="scores = torch.matmul(xq, xk.transpose(2, 3)) / math.sqrt(self.head_dim); scores = scores + self.mask[:, :, :seqlen, :seqlen]; scores = F.softmax(scores.float(), dim=-1); output = torch.matmul(scores, xv)" */
-    check_qkv("masked_attention", query, key, value);
-    Attention a;
-    /* scores = torch.matmul(xq, xk.transpose(2, 3)) / math.sqrt(self.head_dim) */
-    a.scores = scaled_scores(query, key);                        /* (..., T, S) */
-    /* if self.is_causal: scores = scores + self.mask[:, :, :seqlen, :seqlen] */
-    if (mask) a.scores = apply_causal_mask(a.scores, mask);      /* (..., T, T), -inf above the diagonal */
-    /* scores = F.softmax(scores.float(), dim=-1) */
-    a.weights = t_softmax(a.scores, -1);                         /* (..., T, S), 0 above the diagonal */
-    /* output = torch.matmul(scores, xv) */
-    a.output = weighted_sum(a.weights, value);                   /* (..., T, d_v) */
-    return a;
     /* END BLANK */
 }

@@ -20,28 +20,28 @@
 
 #include "chapters/02_scaling/scaling.h"
 
+/* Scaled attention with the causal mask added before softmax:
+ * softmax(q·kᵀ/√d_k + mask[:T, :T]) · v. mask is a buffer from causal_mask();
+ * NULL means no mask (then it is chapter 2's attention()). */
+Attention masked_attention(const Tensor *query, const Tensor *key, const Tensor *value, const Tensor *mask);
+
 /* The additive mask buffer: triu(full((1, 1, L, L), -inf), diagonal=1).
  * `diagonal` is a parameter only so the chapter can show the diagonal=0
  * mistake; the right value is 1. */
 Tensor *causal_mask(int64_t max_seq_len, int diagonal);
 
-/* The boolean spelling: triu(ones(L, L), diagonal=1) as 0/1 floats, (L, L). */
-Tensor *causal_mask_bool(int64_t max_seq_len);
+/* scores + mask[:, :, :T, :T] for scores (..., T, T). T != S is an error: a
+ * causal mask needs queries and keys from the same sequence. */
+Tensor *apply_causal_mask(const Tensor *scores, const Tensor *mask);
 
 /* mask[:, :, :seqlen, :seqlen] of a (1, 1, L, L) buffer; seqlen > L is an
  * error ("sequence length 9 is longer than max_seq_len 8"). */
 Tensor *mask_slice(const Tensor *mask, int64_t seqlen);
 
-/* scores + mask[:, :, :T, :T] for scores (..., T, T). T != S is an error: a
- * causal mask needs queries and keys from the same sequence. */
-Tensor *apply_causal_mask(const Tensor *scores, const Tensor *mask);
+/* The boolean spelling: triu(ones(L, L), diagonal=1) as 0/1 floats, (L, L). */
+Tensor *causal_mask_bool(int64_t max_seq_len);
 
 /* scores.masked_fill(mask_bool[:T, :T], -inf), the second spelling. */
 Tensor *apply_causal_mask_fill(const Tensor *scores, const Tensor *mask_bool);
-
-/* Scaled attention with the causal mask added before softmax:
- * softmax(q·kᵀ/√d_k + mask[:T, :T]) · v. mask is a buffer from causal_mask();
- * NULL means no mask (then it is chapter 2's attention()). */
-Attention masked_attention(const Tensor *query, const Tensor *key, const Tensor *value, const Tensor *mask);
 
 #endif

@@ -15,51 +15,23 @@
 #include <stdio.h>
 
 #include "common/program/program.h"
-#include "causal_mask.h"
-
-/* scores: after the mask (its -inf entries are drawn as masked), or NULL */
-static void draw_heatmap(const Args *args, const Tensor *weights, const Tensor *scores, const char *title,
-                         bool labels) {
-    HeatmapOptions opt = {0};
-    opt.scores = scores;
-    opt.row_scale = args->row_scale;
-    opt.title = title;
-    opt.rows = labels ? SENTENCE_WORDS : NULL;
-    opt.cols = labels ? SENTENCE_WORDS : NULL;
-    opt.ascii = args->ascii;
-    opt.index_titles = true; /* the leading dims of --q/--k/--v are plain batch dims */
-    if (weights->ndim == 2) heatmap_fprint(stdout, weights, &opt);
-    else heatmap_print_all(weights, &opt);
-}
+#include "chapters/01_dot_product/dot_product_setup.h"
+#include "chapters/04_causal_mask/causal_mask.h"
 
 /* --dump DIR and --output FILE, written only after everything was computed. */
 static void write_outputs(const Args *args, const Tensor *mask_T, const Attention *a) {
     if (args->dump) {
         npy_make_dir(args->dump);
-        if (mask_T) npy_save_in(args->dump, "mask", mask_T);   /* (1, 1, T, T) */
-        npy_save_in(args->dump, "scores", a->scores);          /* scaled, masked, before softmax */
-        npy_save_in(args->dump, "attn_weights", a->weights);   /* after softmax */
-        npy_save_in(args->dump, "output", a->output);
+        if (mask_T) npy_save_in(args->dump, "mask", mask_T); /* (1, 1, T, T) */
+        save_attention_in(args->dump, a);                    /* scores scaled and masked, before softmax */
     }
     if (args->output) npy_save(args->output, a->output);
 }
 
-/* --quiet prints only these (the narration has already shown them otherwise). */
-static void print_results(const Attention *a) {
-    if (!narrate_quiet()) return;
-    narrate_result("attn_weights", a->weights);
-    narrate_result("output", a->output);
-}
+/* ---- the narrated demo on the sentence, one function per step -------------- */
 
-/* ---- the narrated demo on the sentence ------------------------------------ */
-
-static void demo(const Args *args) {
-    const int64_t max_seq_len = args->max_seq_len;
-    char buf[T_SHAPE_STR];
-
-    narrate_title("Chapter 4: masked (causal) self-attention (Happy-LLM 2.1.5)%s",
-                  args->causal ? "" : " -- with --no-causal");
-
+/* x (6, 3), query = key = value = x. */
+static Tensor *the_sentence(void) {
     narrate_step("The sentence: one vector per token, and query = key = value = x");
     narrate_torch("x = torch.tensor([[0.43, 0.15, 0.89], ...]); query = key = value = x");
     Tensor *x = sentence_inputs();  /* (T, d_k) = (6, 3) */
@@ -67,32 +39,37 @@ static void demo(const Args *args) {
     narrate_say("tokens: Your journey starts with one step (T = %d)", SENTENCE_TOKENS);
     narrate_why("a language model predicts token t+1 from tokens 0..t, so when it reads \"Your\" "
                 "it must not already see \"journey\".");
-    const Tensor *query = x, *key = x, *value = x;
-    int64_t seqlen = t_size(query, -2);
+    return x;
+}
 
+static Tensor *scores_as_in_chapter_2(const Tensor *x) {
+    const Tensor *query = x, *key = x;
     narrate_step("Scaled scores, exactly as in chapter 2");
     narrate_torch("scores = torch.matmul(query, key.transpose(-2, -1)) / math.sqrt(d_k)");
     Tensor *scores = scaled_scores(query, key);  /* (6, 6) */
     narrate_show("scores", scores);
     narrate_why("every row has a score for every token, also for the tokens after it: "
                 "row 0 (\"Your\") scores \"step\" too.");
+    return scores;
+}
 
-    if (!args->causal) {
-        narrate_step("No mask (--no-causal): softmax over every key");
-        narrate_torch("p_attn = scores.softmax(dim=-1); output = torch.matmul(p_attn, value)");
-        Attention a = masked_attention(query, key, value, NULL);  /* = chapter 2's attention() */
-        narrate_show("attn_weights", a.weights);
-        narrate_show("output", a.output);
-        narrate_why("this is chapter 2's attention(): row 0 gives %.4f of its weight to \"step\", a "
-                    "word that comes after it. Fine for an encoder (BERT), a leak for a language "
-                    "model; run without --no-causal to mask it.",
-                    (double)t_get(a.weights, 0, SENTENCE_TOKENS - 1));
-        if (args->heatmap) draw_heatmap(args, a.weights, NULL, "attention weights (no mask)", true);
-        print_results(&a);
-        write_outputs(args, NULL, &a);
-        return;
-    }
+/* --no-causal: chapter 2's attention, every key seen. */
+static Attention no_mask(const Tensor *x) {
+    const Tensor *query = x, *key = x, *value = x;
+    narrate_step("No mask (--no-causal): softmax over every key");
+    narrate_torch("p_attn = scores.softmax(dim=-1); output = torch.matmul(p_attn, value)");
+    Attention a = masked_attention(query, key, value, NULL);  /* = chapter 2's attention() */
+    narrate_show("attn_weights", a.weights);
+    narrate_show("output", a.output);
+    narrate_why("this is chapter 2's attention(): row 0 gives %.4f of its weight to \"step\", a "
+                "word that comes after it. Fine for an encoder (BERT), a leak for a language "
+                "model; run without --no-causal to mask it.",
+                (double)t_get(a.weights, 0, SENTENCE_TOKENS - 1));
+    return a;
+}
 
+static void mask_buffer(int64_t max_seq_len) {
+    char buf[T_SHAPE_STR];
     narrate_step("The mask buffer: max_seq_len x max_seq_len, all -inf");
     narrate_torch("mask = torch.full((1, 1, args.max_seq_len, args.max_seq_len), float(\"-inf\"))");
     Tensor *full = t_full(SHAPE(1, 1, max_seq_len, max_seq_len), -INFINITY);  /* (1, 1, L, L) */
@@ -107,14 +84,21 @@ static void demo(const Args *args) {
                 "broadcasts, but keep each slice with its own mask: mask[:, :, :T, :T] on the "
                 "3-D one is an IndexError, and mask[:, :T, :T] on the 4-D one gives "
                 "(1, 1, T, L), which fails to add to (B, H, T, T) unless T = L.");
+}
 
+static Tensor *keep_above_diagonal(int64_t max_seq_len) {
     narrate_step("Keep -inf only above the diagonal");
     narrate_torch("mask = torch.triu(mask, diagonal=1)");
     Tensor *mask = causal_mask(max_seq_len, 1);  /* (1, 1, L, L) */
     narrate_show("mask", mask);
     narrate_why("triu keeps the entries with column - row >= 1, i.e. j > i: key j comes after "
                 "query i (the future) and stays -inf; the diagonal and below become 0.");
+    return mask;
+}
 
+/* mask[:, :, :T, :T] of the buffer, for the files. */
+static Tensor *slice_to_sequence(const Tensor *mask, int64_t seqlen) {
+    char buf[T_SHAPE_STR];
     narrate_step("Slice the buffer to this sequence's length");
     narrate_torch("self.mask[:, :, :seqlen, :seqlen]");
     Tensor *mask_T = mask_slice(mask, seqlen);  /* (1, 1, T, T) */
@@ -127,7 +111,10 @@ static void demo(const Args *args) {
                 "the program stops with \"sequence length 6 is longer than max_seq_len 4\". "
                 "(PyTorch would quietly cut the slice to 4 x 4 and then fail in the addition "
                 "with a broadcast error.)");
+    return mask_T;
+}
 
+static void add_mask(const Tensor *scores, const Tensor *mask) {
     narrate_step("Add the mask to the scores, before softmax");
     narrate_torch("scores = scores + self.mask[:, :, :seqlen, :seqlen]");
     Tensor *masked = apply_causal_mask(scores, mask);  /* (6, 6), -inf above the diagonal */
@@ -135,7 +122,10 @@ static void demo(const Args *args) {
     narrate_why("adding, not multiplying: s + 0 = s keeps the past and the token itself, "
                 "s + (-inf) = -inf removes the future. (Multiplying by 0 would leave a score of "
                 "0, and softmax still gives exp(0) = 1 a share.)");
+}
 
+static Attention causal_softmax(const Tensor *x, const Tensor *mask) {
+    const Tensor *query = x, *key = x, *value = x;
     narrate_step("Softmax: the weights are lower-triangular");
     narrate_torch("scores = F.softmax(scores.float(), dim=-1).type_as(xq)");
     Attention a = masked_attention(query, key, value, mask);
@@ -148,13 +138,18 @@ static void demo(const Args *args) {
                 "or bfloat16, where exp overflows and small weights round away; .type_as(xq) "
                 "casts the weights back to xq's dtype for the matmul with xv. Here everything "
                 "is float32 already, so both are no-ops.");
+    return a;
+}
 
+static void causal_output(const Attention *a) {
     narrate_step("The output: a weighted sum of the values it may see");
     narrate_torch("output = torch.matmul(scores, xv)");
-    narrate_show("output", a.output);
+    narrate_show("output", a->output);
     narrate_why("row t mixes the values of tokens 0..t only; row 0 is the value of \"Your\" "
                 "itself.");
+}
 
+static void masked_fill_spelling(const Tensor *scores, const Attention *a, int64_t max_seq_len, int64_t seqlen) {
     narrate_step("The other spelling (Raschka): a boolean mask and masked_fill");
     narrate_torch("mask_bool = torch.triu(torch.ones(T, T), diagonal=1).bool(); "
                   "attn_scores.masked_fill_(mask_bool, -torch.inf)");
@@ -162,10 +157,14 @@ static void demo(const Args *args) {
     narrate_show("mask_bool[:6, :6]", t_slice(t_slice(mask_bool, 0, 0, seqlen), 1, 0, seqlen));
     Tensor *weights_fill = t_softmax(apply_causal_mask_fill(scores, mask_bool), -1);
     narrate_say("max |weights_fill - attn_weights| = %g",
-                t_max_abs_diff(weights_fill, a.weights));
+                t_max_abs_diff(weights_fill, a->weights));
     narrate_why("both put -inf on the same cells (j > i) before the same softmax: one adds a "
                 "float mask of 0 / -inf, the other writes -inf where a 0 / 1 mask is 1.");
+}
 
+/* --seed picks the new last word. */
+static void future_cannot_leak(const Tensor *x, const Tensor *mask, const Attention *a, int64_t seqlen) {
+    const Tensor *query = x, *key = x, *value = x;
     narrate_step("The future cannot leak: change the last token");
     narrate_torch("x2 = x.clone(); x2[-1] = torch.randn(3)   # a different word after \"one\"");
     Tensor *x2 = t_clone(x);
@@ -174,14 +173,17 @@ static void demo(const Args *args) {
     Attention b = masked_attention(x2, x2, x2, mask);
     Attention c = masked_attention(query, key, value, NULL), d = masked_attention(x2, x2, x2, NULL);
     narrate_say("causal:  rows 0..4 change by %g, row 5 by %.4f",
-                t_max_abs_diff(t_slice(a.output, 0, 0, seqlen - 1), t_slice(b.output, 0, 0, seqlen - 1)),
-                t_max_abs_diff(t_select(a.output, 0, seqlen - 1), t_select(b.output, 0, seqlen - 1)));
+                t_max_abs_diff(t_slice(a->output, 0, 0, seqlen - 1), t_slice(b.output, 0, 0, seqlen - 1)),
+                t_max_abs_diff(t_select(a->output, 0, seqlen - 1), t_select(b.output, 0, seqlen - 1)));
     narrate_say("no mask: rows 0..4 change by up to %.4f",
                 t_max_abs_diff(t_slice(c.output, 0, 0, seqlen - 1), t_slice(d.output, 0, 0, seqlen - 1)));
     narrate_why("with the mask, what token t computes depends on tokens 0..t only, so all T "
                 "positions can be trained at once without any of them seeing its answer "
                 "(--seed picks the new word).");
+}
 
+static void diagonal_0_mistake(const Tensor *x, int64_t max_seq_len, int64_t seqlen) {
+    const Tensor *query = x, *key = x, *value = x;
     narrate_step("A common mistake: diagonal=0 masks each token from itself");
     narrate_torch("mask = torch.triu(mask, diagonal=0)   # wrong: should be diagonal=1");
     Tensor *mask0 = causal_mask(max_seq_len, 0);
@@ -193,38 +195,65 @@ static void demo(const Args *args) {
                 "the row max, -inf - (-inf) = NaN (or, without that trick, 0/0), so the whole "
                 "row is NaN, output row 0 is NaN, and in training the loss becomes NaN. The other "
                 "rows quietly lose the token itself. diagonal=1 keeps the diagonal.");
+}
 
-    if (args->heatmap) draw_heatmap(args, a.weights, a.scores, "attention weights (causal)", true);
-    print_results(&a);
+/* The default run: the sentence, the mask step by step, and two ways to get it wrong. */
+static void demo(const Args *args) {
+    const int64_t max_seq_len = args->max_seq_len;
+    narrate_title("Chapter 4: masked (causal) self-attention (Happy-LLM 2.1.5)%s",
+                  args->causal ? "" : " -- with --no-causal");
+    Tensor *x = the_sentence(); /* (T, d_k) = (6, 3) */
+    int64_t seqlen = t_size(x, -2);
+    Tensor *scores = scores_as_in_chapter_2(x); /* (6, 6) */
+    if (!args->causal) {
+        Attention a = no_mask(x);
+        if (args->heatmap) draw_attention(args, "attention weights (no mask)", a.weights, NULL, SENTENCE_WORDS);
+        print_quiet_results(&a);
+        write_outputs(args, NULL, &a);
+        return;
+    }
+    mask_buffer(max_seq_len);
+    Tensor *mask = keep_above_diagonal(max_seq_len); /* (1, 1, L, L) */
+    Tensor *mask_T = slice_to_sequence(mask, seqlen); /* (1, 1, T, T) */
+    add_mask(scores, mask);
+    Attention a = causal_softmax(x, mask);
+    causal_output(&a);
+    masked_fill_spelling(scores, &a, max_seq_len, seqlen);
+    future_cannot_leak(x, mask, &a, seqlen);
+    diagonal_0_mistake(x, max_seq_len, seqlen);
+    if (args->heatmap) draw_attention(args, "attention weights (causal)", a.weights, a.scores, SENTENCE_WORDS);
+    print_quiet_results(&a);
     write_outputs(args, mask_T, &a);
 }
 
 /* ---- --q --k --v: masked attention on .npy files ---------------------------- */
+
+/* The buffer for max_seq_len: --max-seq-len when given, else this sequence's T. */
+static Tensor *file_mask_buffer(const Args *args, int64_t T) {
+    int64_t max_seq_len = (args->given & CLI_MAX_SEQ_LEN) ? args->max_seq_len : (T > 0 ? T : 1);
+    narrate_step("The causal mask buffer, max_seq_len = %lld", (long long)max_seq_len);
+    narrate_torch("mask = torch.triu(torch.full((1, 1, max_seq_len, max_seq_len), float(\"-inf\")), diagonal=1)");
+    Tensor *mask = causal_mask(max_seq_len, 1);  /* (1, 1, L, L) */
+    narrate_layout("mask", mask);
+    narrate_why("--max-seq-len sets max_seq_len; a sequence longer than it has no mask to slice.");
+    narrate_step("Masked attention: scaled scores, plus the sliced mask, softmax, times v");
+    narrate_torch("scores = scores + self.mask[:, :, :seqlen, :seqlen]; F.softmax(scores, dim=-1) @ v");
+    return mask;
+}
 
 static void run_files(const Args *args) {
     char qs[T_SHAPE_STR], ks[T_SHAPE_STR], vs[T_SHAPE_STR];
     narrate_title("Chapter 4: masked attention on %s, %s, %s", args->q, args->k, args->v);
 
     narrate_step("Load query, key and value");
-    Tensor *query = npy_load(args->q);  /* (..., T, d_k) */
-    Tensor *key = npy_load(args->k);    /* (..., S, d_k) */
-    Tensor *value = npy_load(args->v);  /* (..., S, d_v) */
-    check_qkv("masked_attention", query, key, value);
+    Tensor *query, *key, *value; /* (..., T, d_k), (..., S, d_k), (..., S, d_v) */
+    load_qkv(args, "masked_attention", &query, &key, &value);
     narrate_say("query %s, key %s, value %s", t_shape_str(query, qs), t_shape_str(key, ks),
                 t_shape_str(value, vs));
 
     Tensor *mask = NULL, *mask_T = NULL;
     if (args->causal) {
-        int64_t T = t_size(query, -2);
-        /* the buffer is made for max_seq_len: --max-seq-len when given, else this sequence's T */
-        int64_t max_seq_len = (args->given & CLI_MAX_SEQ_LEN) ? args->max_seq_len : (T > 0 ? T : 1);
-        narrate_step("The causal mask buffer, max_seq_len = %lld", (long long)max_seq_len);
-        narrate_torch("mask = torch.triu(torch.full((1, 1, max_seq_len, max_seq_len), float(\"-inf\")), diagonal=1)");
-        mask = causal_mask(max_seq_len, 1);  /* (1, 1, L, L) */
-        narrate_layout("mask", mask);
-        narrate_why("--max-seq-len sets max_seq_len; a sequence longer than it has no mask to slice.");
-        narrate_step("Masked attention: scaled scores, plus the sliced mask, softmax, times v");
-        narrate_torch("scores = scores + self.mask[:, :, :seqlen, :seqlen]; F.softmax(scores, dim=-1) @ v");
+        mask = file_mask_buffer(args, t_size(query, -2));
     } else {
         narrate_step("Attention without a mask (--no-causal): chapter 2's attention()");
         narrate_torch("p_attn = (torch.matmul(q, k.transpose(-2, -1)) / math.sqrt(d_k)).softmax(dim=-1)");
@@ -240,9 +269,9 @@ static void run_files(const Args *args) {
     narrate_why(args->causal ? "weights above the diagonal are 0: query t only sees keys 0..t."
                              : "every query sees every key.");
 
-    if (args->heatmap) draw_heatmap(args, a.weights, a.scores,
-                                    args->causal ? "attention weights (causal)" : "attention weights", false);
-    print_results(&a);
+    if (args->heatmap) draw_attention(args, args->causal ? "attention weights (causal)" : "attention weights",
+                                      a.weights, a.scores, NULL);
+    print_quiet_results(&a);
     write_outputs(args, mask_T, &a);
 }
 
@@ -251,49 +280,35 @@ static void run_files(const Args *args) {
 static void refuse_past_budget(const Args *a) {
     /* the sentence (6, 3), or (..., T, d_k) x (..., S, d_k) from the files; and the
      * max_seq_len x max_seq_len mask buffers, about 6e-7 s an element to build */
-    double B = 1, T = 6, S = 6, dk = 3, dv = 3, L = (a->given & CLI_MAX_SEQ_LEN) ? (double)a->max_seq_len : 6;
     char what[160];
-    if (a->q) {
-        budget_peek_qkv(a->q, a->k, a->v, &B, &T, &S, &dk, &dv);
-        L = (a->given & CLI_MAX_SEQ_LEN) ? (double)a->max_seq_len : T;
-    }
-    BudgetEstimate e;
-    e.bytes = BUDGET_OVERHEAD + BUDGET_F4 * (8 * B * T * S + 4 * B * (T * dk + S * dk + S * dv + T * dv) + 8 * L * L);
-    e.flops = 2 * B * T * S * (dk + dv) * 3;
-    e.seconds = L * L * 6e-7 + (a->q ? 0 : 3 * T * dk / BUDGET_RATE_RANDN);
-    e.largest = BUDGET_F4 * B * (T * S > T * dk ? T * S : T * dk);
+    QKVSizes s = qkv_sizes(a, 6, 3);
+    double L = (a->given & CLI_MAX_SEQ_LEN) ? (double)a->max_seq_len : a->q ? s.T : 6;
+    BudgetEstimate e = qkv_attention_estimate(a, &s, what, sizeof what);
+    e.bytes += BUDGET_F4 * 8 * L * L;
+    e.seconds += L * L * 6e-7;
     if (BUDGET_F4 * L * L > e.largest) e.largest = BUDGET_F4 * L * L;
-    if (L * L > T * S) {
+    if (L * L > s.T * s.S) {
         e.what = "the max_seq_len x max_seq_len mask buffers";
-        e.flag = "--max-seq-len";
-    } else {
-        snprintf(what, sizeof what, "the (..., T, S) scores and weights, T = %.0f, S = %.0f", T, S);
-        e.what = what;
-        e.flag = "--seq-len";
+        if (!a->q) e.flag = "--max-seq-len";
     }
-    if (a->q) e.flag = "the sizes of --q/--k/--v";
     budget_refuse(&e, a->quiet);
 }
 
 int main(int argc, char **argv) {
-    t_scope_begin();
-    CliSpec spec = {0};
-    spec.program = "chapter4";
-    spec.summary = "Masked (causal) self-attention, Happy-LLM 2.1.5: triu(full(-inf), diagonal=1)\n"
+    CliSpec spec = {
+        .program = "chapter4",
+        .summary = "Masked (causal) self-attention, Happy-LLM 2.1.5: triu(full(-inf), diagonal=1)\n"
                    "added to the scores before softmax. The sentence has 6 tokens (T); --max-seq-len\n"
-                   "sets max_seq_len, the size of the mask buffer (with --q/--k/--v, T by default).";
-    spec.flags = CLI_SEED | CLI_MAX_SEQ_LEN | CLI_CAUSAL | CLI_QUIET | CLI_DUMP | CLI_HEATMAP | CLI_QKV | CLI_OUTPUT;
-    spec.defaults.seed = 123;
-    spec.defaults.max_seq_len = 8;
-    spec.defaults.causal = true;
-    Args args = cli_parse(&spec, argc, argv);
+                   "sets max_seq_len, the size of the mask buffer (with --q/--k/--v, T by default).",
+        .flags = CLI_SEED | CLI_MAX_SEQ_LEN | CLI_CAUSAL | CLI_QUIET | CLI_DUMP | CLI_HEATMAP | CLI_QKV | CLI_OUTPUT,
+        .defaults = {.seed = 123, .max_seq_len = 8, .causal = true},
+    };
+    Args args = program_start(&spec, argc, argv);
     refuse_past_budget(&args);
-    narrate_set_quiet(args.quiet);
-    t_manual_seed(args.seed);
 
     if (args.q) run_files(&args);
     else demo(&args);
 
     t_scope_end();
-    return 0;
+    return EXIT_OK;
 }
