@@ -7,6 +7,7 @@
  */
 #include "harness.h"
 #include "common/program/program.h"
+#include "chapters/03_self_attention/self_attention_setup.h"
 
 #include "chapters/05_multi_head/multi_head.h"
 

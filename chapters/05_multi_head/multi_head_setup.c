@@ -37,7 +37,7 @@ QKVProjection *projections_and_input(const Args *args, const char *default_step_
 }
 
 Tensor *load_input_for_heads(const Args *args, int64_t n_heads, int64_t *max_seq_len) {
-    Tensor *x = input_load(args->input);  /* (B, T, d_in) */
+    Tensor *x = load_input(args->input);  /* (B, T, d_in): chapter 3 */
     int64_t seqlen = t_size(x, 1), L = seqlen;
     if (args->given & CLI_MAX_SEQ_LEN) L = args->max_seq_len;
     else if (args->given & CLI_SEQ_LEN) L = args->seq_len;

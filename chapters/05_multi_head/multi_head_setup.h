@@ -6,6 +6,7 @@
 #define CH05_MULTI_HEAD_SETUP_H
 
 #include "common/program/program.h"
+#include "chapters/03_self_attention/self_attention_setup.h"
 #include "chapters/05_multi_head/multi_head.h"
 
 /* What a run of chapter 5, 6 or 7 may cost (common/program/budget.h), from its
