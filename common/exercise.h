@@ -3,11 +3,11 @@
  * `make exercises` (scripts/exercises/) replaces each chosen blank of the
  * chapter code with a comment naming the exercise and
  *
- *     exercise_missing("scale", "chapters/02_scaling/scaling.c:8", "Divide every score by ...");
+ *     exercise_missing("scale", "chapters/02_scaling/scaling.c:22", "Divide every score by ...");
  *
  * which raises the error sentence
  *
- *     exercise 'scale' (chapters/02_scaling/scaling.c:8) is not filled in: Divide every score by ...
+ *     exercise 'scale' (chapters/02_scaling/scaling.c:22) is not filled in: Divide every score by ...
  *
  * through t_error(): a chapter program prints it and exits 1; in a test the
  * harness's error hook turns it into a failed test that shows the sentence.

@@ -56,7 +56,7 @@ that stops the program:
 
 \`\`\`c
 /* TODO exercise 'scale' (level 1): Divide every score by math.sqrt(d_k), ... */
-exercise_missing("scale", "chapters/02_scaling/scaling.c:8", "Divide every score by ...");
+exercise_missing("scale", "chapters/02_scaling/scaling.c:22", "Divide every score by ...");
 \`\`\`
 
 Replace the \`exercise_missing(...)\` call (and a \`(void)name;\` line above it,
@@ -79,7 +79,7 @@ make test                        # everything
 
 A blank you have not filled in yet makes its chapter's tests fail with
 
-    exercise 'scale' (chapters/02_scaling/scaling.c:8) is not filled in: <hint>
+    exercise 'scale' (chapters/02_scaling/scaling.c:22) is not filled in: <hint>
 
 A chapter is done when \`make test-chapterN\` ends in \`0 failed\`. Later
 chapters call earlier ones (chapter 7 uses 3, 4, 5 and 6), so work in order;

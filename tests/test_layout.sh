@@ -1,0 +1,91 @@
+#!/bin/sh
+# test_layout.sh — the house rules of the source tree (README "Layout"), checked:
+#   1. common/torch.h reaches only the torch: no header of common/program/;
+#   2. no file of common/ (the torch) includes common/program/ (the furniture);
+#   3. no include circle between the modules (x.c + x.h) of common/ and common/program/;
+#   4. concept code (chapters/NN_x/*.c|h but main.c, *_setup.*, *_mpi.*) reaches no
+#      header of common/program/: flags, narration and files live in main.c and *_setup.c;
+#   5. no code under common/ knows a chapter (a comment may say where a concept is taught);
+#   6. no function under common/ and chapters/ is 150 lines or more, no main 120 or more.
+# Each check runs on a tree given as its argument; the last part plants a tree that
+# breaks each rule and expects the check to say so (the checks can fail).
+. tests/lib.sh
+suite test_layout
+
+LAYOUT=tests/layout
+MAX_FUNCTION=150
+MAX_MAIN=120
+
+# include lines of the C files of ROOT's FOLDERS... (paths relative to ROOT)
+include_lines() { # ROOT FOLDERS...
+    (cd "$1" && shift && find "$@" -name '*.[ch]' 2>/dev/null | sort | xargs grep -H '^[ 	]*#[ 	]*include[ 	]*"' 2>/dev/null)
+}
+
+# prints what is wrong with ROOT, one line per problem, for check N
+problems() { # N ROOT
+    _root=$2
+    case $1 in
+    1)  include_lines "$_root" common chapters >"$TMP/inc"
+        (cd "$_root" && awk -v from=common/torch.h -f "$OLDPWD/$LAYOUT/includes.awk" "$TMP/inc") |
+            grep '^common/program/' | sed 's/^/torch.h reaches /' ;;
+    2)  (cd "$_root" && grep -l '^[ 	]*#[ 	]*include[ 	]*"\(common/\)\?program/' common/*.[ch] 2>/dev/null) |
+            sed 's/$/ includes common\/program\//' ;;
+    3)  include_lines "$_root" common >"$TMP/inc"
+        (cd "$_root" && awk -v cycles=1 -v modules=1 -f "$OLDPWD/$LAYOUT/includes.awk" "$TMP/inc") |
+            sed 's/^/include circle: /' ;;
+    4)  include_lines "$_root" common chapters >"$TMP/inc"
+        for _f in $(cd "$_root" && ls chapters/[0-9][0-9]_*/*.[ch] 2>/dev/null); do
+            case $_f in */main.c | *_setup.[ch] | *_mpi.[ch]) continue ;; esac
+            _r=$(cd "$_root" && awk -v from="$_f" -f "$OLDPWD/$LAYOUT/includes.awk" "$TMP/inc" | grep '^common/program/' | head -n 1)
+            [ -n "$_r" ] && echo "$_f reaches $_r"
+        done ;;
+    5)  (cd "$_root" && find common -name '*.[ch]' | sort | xargs awk -v nostrings=1 -f "$OLDPWD/$LAYOUT/code_only.awk") |
+            grep -E '\b(chapters?|ch[0-9]+)\b' | sed 's/^/knows a chapter: /'
+        (cd "$_root" && find common -name '*.[ch]' | sort | xargs awk -f "$OLDPWD/$LAYOUT/code_only.awk") |
+            grep -E 'chapters/' | sed 's/^/names a chapter folder: /' ;;
+    6)  (cd "$_root" && find common chapters -name '*.c' | sort | xargs awk -f "$OLDPWD/$LAYOUT/funclen.awk") |
+            awk -v f="$MAX_FUNCTION" -v m="$MAX_MAIN" '$1 >= f || ($3 == "main" && $1 >= m) { print $2 " " $3 ": " $1 " lines" }' ;;
+    esac
+}
+
+check() { # N DESC
+    _said=$(problems "$1" .)
+    if [ -z "$_said" ]; then _ok; else status=1; _cmd="layout check $1"; : >"$TMP/err"; _bad "$2: $_said"; fi
+}
+
+status=0
+check 1 "torch.h includes only the torch"
+check 2 "common/ never includes common/program/"
+check 3 "no include circle in common/"
+check 4 "concept code includes no program furniture"
+check 5 "common/ knows no chapter"
+check 6 "functions under $MAX_FUNCTION lines, mains under $MAX_MAIN"
+
+# ---- each check finds a planted break -----------------------------------------------
+P=$TMP/planted
+mkdir -p "$P/common/program" "$P/chapters/01_x"
+printf '#include "error.h"\n#include "tensor.h"\n' >"$P/common/torch.h"
+printf '#include "common/program/cli.h"\n' >"$P/common/error.h"                    # 1 and 2
+printf '#include "common/tensor.h"\n' >"$P/common/program/cli.h"
+printf '#include "budget.h"\n' >"$P/common/tensor.c"                               # 3: tensor <-> budget
+printf '#include "tensor.h"\n' >"$P/common/budget.c"
+printf '' >"$P/common/tensor.h"
+printf '' >"$P/common/budget.h"
+printf '#include "common/torch.h"\n' >"$P/chapters/01_x/x.h"                       # 4: through error.h
+printf '#include "x.h"\n' >"$P/chapters/01_x/x.c"
+printf '#include "common/program/cli.h"\n' >"$P/chapters/01_x/x_setup.h"           # allowed
+printf 'void budget_check(int chapter) {\n    if (chapter == 4) return;\n}\n' >>"$P/common/budget.c"   # 5
+{
+    echo 'int main(void)'; echo '{'; i=0; while [ $i -lt 125 ]; do echo '    ;'; i=$((i + 1)); done; echo '}'
+    echo 'static int long_one(int a) {'; i=0; while [ $i -lt 150 ]; do echo '    a++;'; i=$((i + 1)); done; echo '    return a;'; echo '}'
+} >"$P/chapters/01_x/main.c"                                                         # 6
+for n in 1 2 3 4 5 6; do
+    _said=$(problems "$n" "$P")
+    if [ -n "$_said" ]; then _ok; else _cmd="layout check $n on a planted tree"; : >"$TMP/err"; _bad "check $n misses its planted break"; fi
+done
+_said=$(problems 4 "$P")
+case $_said in *x_setup*) _cmd="layout check 4"; : >"$TMP/err"; _bad "a *_setup.h may include the furniture" ;; *) _ok ;; esac
+_said=$(problems 6 "$P")
+case $_said in *"main: 128 lines"*"long_one: 153 lines"* | *"long_one: 153 lines"*"main: 128 lines"*) _ok ;;
+*) _cmd="layout check 6"; : >"$TMP/err"; _bad "check 6 measures the planted main (128) and long_one (153): $_said" ;; esac
+finish
