@@ -121,13 +121,13 @@ check_pages "$TMP/docs" $PAGES
 # planted_fails DESC: the page $TMP/plant/page.md must fail the checks
 planted_fails() {
     rm -rf "$TMP/plant/cut"
-    if (check_pages "$TMP/plant/cut" "$TMP/plant/page.md" >"$TMP/plant/log" 2>&1; [ "$_failed" -gt 0 ]); then _ok; else
+    if (_failed=0; check_pages "$TMP/plant/cut" "$TMP/plant/page.md" >"$TMP/plant/log" 2>&1; [ "$_failed" -gt 0 ]); then _ok; else
         _cmd="check_pages $TMP/plant/page.md"; status=0; : >"$TMP/err"; _bad "$1"
     fi
 }
 planted_passes() {
     rm -rf "$TMP/plant/cut"
-    if (check_pages "$TMP/plant/cut" "$TMP/plant/page.md" >"$TMP/plant/log" 2>&1; [ "$_failed" -eq 0 ]); then _ok; else
+    if (_failed=0; check_pages "$TMP/plant/cut" "$TMP/plant/page.md" >"$TMP/plant/log" 2>&1; [ "$_failed" -eq 0 ]); then _ok; else
         _cmd="check_pages $TMP/plant/page.md"; status=0; cp "$TMP/plant/log" "$TMP/err"; _bad "$1"
     fi
 }
@@ -163,10 +163,16 @@ if awk -f tests/tensor_numbers.awk "$TMP/plant/mutated" "$TMP/plant/real" >/dev/
     _cmd="tensor_numbers.awk"; status=0; : >"$TMP/err"; _bad "a tensor with one digit changed is not the program's"
 else _ok; fi
 if [ -n "$PY" ]; then
-    printf 'Text.\n\n<!-- pytorch: same numbers as build/chapter1 --seq-len 4 --d-k 3 --quiet -->\n```python\nimport torch\nprint(torch.tensor([[0.5, 2.0]]))\n```\n' >"$TMP/plant/page.md"
-    planted_fails "a snippet printing other numbers than its program fails"
-    printf 'Text.\n\n```python\nimport torch\nprint(torch.tensor([1.0]) @ torch.ones(2, 2))\n```\n' >"$TMP/plant/page.md"
-    planted_fails "a snippet that raises fails"
+    # two snippets on one page (torch is imported once): both must fail
+    printf 'Text.\n\n<!-- pytorch: same numbers as build/chapter1 --seq-len 4 --d-k 3 --quiet -->\n```python\nimport torch\nprint(torch.tensor([[0.5, 2.0]]))\n```\n\n```python\nimport torch\nprint(torch.tensor([1.0]) @ torch.ones(2, 2))\n```\n' >"$TMP/plant/page.md"
+    rm -rf "$TMP/plant/cut"
+    (_failed=0; check_pages "$TMP/plant/cut" "$TMP/plant/page.md") >"$TMP/plant/log" 2>&1
+    for what in "numbers are not the program's" "does not run as shown"; do
+        if grep -q "FAIL: .*$what" "$TMP/plant/log"; then _ok; else
+            _cmd="check_pages $TMP/plant/page.md"; status=0; cp "$TMP/plant/log" "$TMP/err"
+            _bad "a planted snippet was not caught: expected '$what'"
+        fi
+    done
 else
     skip 2 "the planted snippets need a Python with torch and numpy"
 fi
