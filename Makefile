@@ -319,6 +319,13 @@ bugs:
 plots: all
 	@BUILD=$(BUILD) sh scripts/plot_all.sh $(BUILD)/plots
 
+# make figures: the same, drawn into docs/img/ with the data beside each PNG
+# (NAME.txt; ch08_bench.csv when make bench-torch or make bench has run), for
+# committing; tests/test_figures.sh checks the programs still dump that data.
+.PHONY: figures
+figures: all
+	@BUILD=$(BUILD) PLOT_DUMP=$(BUILD)/plots/dump sh scripts/plot_all.sh docs/img
+
 # make test-plots: each scripts/plot_*.py renders a non-empty, labelled PNG; skipped without matplotlib.
 test-plots: all
 	@BUILD=$(BUILD) sh tests/test_plots.sh
@@ -348,6 +355,7 @@ help:
 	@echo "  make chapter9       chapter 9 under mpirun on NP=2 processes (ARGS='--parallel sequence'); needs MPI"
 	@echo "  make test-chapter9-full  chapter 9's parity tests on every case, P = 1..4, both modes"
 	@echo "  make plots          figures (PNG) from the chapters' --dump into $(BUILD)/plots/ (matplotlib; PYTHON=...)"
+	@echo "  make figures        redraw docs/img/ from the current programs, each PNG with its data (NAME.txt)"
 	@echo "  make test-plots     check every plot script draws a non-empty figure (skipped without matplotlib)"
 	@echo "  make clean          remove build/"
 	@echo "  CC=clang            build with clang instead of the default compiler"
