@@ -39,7 +39,7 @@ while read -r name nn rest; do
     # (not under $RUNNER: this checks what the figure shows; the chapters' own
     # tests run these programs under valgrind and the sanitizers)
     _cmd="$BUILD/chapter${nn#0} $* --quiet --dump $dump"
-    "$BUILD/chapter${nn#0}" "$@" --quiet --dump "$dump" >"$TMP/out" 2>"$TMP/err"
+    "$BUILD/chapter${nn#0}" "$@" --quiet --dump "$dump" >"$TMP/out" 2>"$TMP/err" </dev/null
     status=$?
     expect_status 0 "$name: the run the figure is drawn from"
     sh scripts/figure_data.sh "$BUILD/npyinfo" "$dump" >"$TMP/$name.txt" 2>"$TMP/err"
