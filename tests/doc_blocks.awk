@@ -21,7 +21,7 @@
 #
 # Writes, per command of a transcript, DIR/tN.cmd (the command) and DIR/tN.exp
 # (the expected lines); per snippet, DIR/pN.py; and one line per item to
-# DIR/index, tab-separated: kind (t or p), N, PAGE:LINE, the block's number
+# DIR/index (and the commands of block B, in order, to DIR/bB.cmds), tab-separated: kind (t or p), N, PAGE:LINE, the block's number
 # (commands of one block share a folder), and for a snippet the command whose
 # numbers it must print (else "-"), and whether it imports torch (1 or 0). Problems with the markup itself (a console block with
 # no "$ " line first, a fragment with nothing before it, a fence left open) go
@@ -38,6 +38,8 @@ function close_block(   i, k, n, cmdline) {
                 cmdline = substr(L[i], 3)
                 printf "%s\n", cmdline > (out "/t" k ".cmd")
                 close(out "/t" k ".cmd")
+                printf "%s\n", cmdline >> (out "/b" blocks ".cmds")
+                close(out "/b" blocks ".cmds")
                 printf "" > (out "/t" k ".exp")
                 for (n = i + 1; n <= nl && L[n] !~ /^\$ /; n++)
                     printf "%s\n", L[n] > (out "/t" k ".exp")
