@@ -13,7 +13,7 @@
 
 #include "tests/harness.h"
 #include "common/program/program.h"
-#include "chapters/07_output_projection/mha.h"
+#include "chapters/07_output_projection/mha_setup.h"
 
 #define RTOL 1e-5
 #define ATOL 1e-6
@@ -76,7 +76,7 @@ static MultiHeadAttention *load_model(const Group *g, double dropout) {
 /* mha_forward filled every field of the trace (a failed check otherwise). */
 static bool trace_filled(const MhaTrace *tr) {
     bool ok = tr->xq && tr->xk && tr->xv && tr->scores && tr->attn_weights && tr->attn_dropped && tr->merged &&
-              tr->projected;
+              tr->projected && tr->attn_mask;
     CHECK_MSG(ok, "mha_forward left a field of the trace empty");
     return ok;
 }
@@ -85,7 +85,7 @@ static bool trace_filled(const MhaTrace *tr) {
 static void check_group(const char *group) {
     Group g = load_group(group);
     MultiHeadAttention *m = load_model(&g, 0.1);
-    MhaTrace tr = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    MhaTrace tr = {0};
     Tensor *out = mha_forward(m, g.q, g.k, g.v, &tr);
     harness_check_tensor_close(__FILE__, __LINE__, group, out, fx(group, "out"), RTOL, ATOL);
     if (!trace_filled(&tr)) return;
@@ -99,9 +99,12 @@ static void check_group(const char *group) {
     CHECK(t_same_shape(tr.xv, t_zeros(SHAPE(B, H, S, hd))));
     CHECK(t_same_shape(tr.scores, t_zeros(SHAPE(B, H, T, S))));
     CHECK(t_same_shape(tr.merged, t_zeros(SHAPE(B, T, d_out))));
-    /* eval: attn_dropout and resid_dropout are the identity */
+    /* eval: attn_dropout and resid_dropout are the identity, their masks all ones */
     CHECK_TENSOR_CLOSE(tr.attn_dropped, tr.attn_weights, 0.0, 0.0);
     CHECK_TENSOR_CLOSE(out, tr.projected, 0.0, 0.0);
+    CHECK_TENSOR_CLOSE(tr.attn_mask, t_ones(SHAPE(B, H, T, S)), 0.0, 0.0);
+    if (m->args.resid_dropout) CHECK_TENSOR_CLOSE(tr.resid_mask, t_ones(SHAPE(B, T, d_out)), 0.0, 0.0);
+    else CHECK(tr.resid_mask == NULL);
 }
 
 /* ---- (a) Happy-LLM's class ------------------------------------------------- */
@@ -116,7 +119,7 @@ static void test_happy_llm_causal_matches_pytorch(void) {
     CHECK_EQ_INT(m->head_dim, 4);
     CHECK(t_same_shape(m->mask, t_zeros(SHAPE(1, 1, 8, 8))));  /* max_seq_len 8, sliced to seqlen 6 */
     mha_eval(m);
-    MhaTrace tr = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    MhaTrace tr = {0};
     Tensor *out = mha_forward(m, g.q, g.q, g.q, &tr);
     CHECK_TENSOR_CLOSE(out, fx("happy", "out"), RTOL, ATOL);
     if (!trace_filled(&tr)) return;
@@ -137,20 +140,20 @@ static void test_happy_llm_cross_attention_matches_pytorch(void) {
 static void test_seed_class_matches_pytorch_in_eval(void) {
     Group g = load_group("seed");
     /* MultiHeadAttention(d_in=10, d_out=8, seq_len=5, dropout=0.1, num_heads=2) */
-    MultiHeadAttention *m = mha_load(seed_args(10, 8, 5, 0.1, 2), g.weights);
+    MultiHeadAttention *m = mha_load(handwritten_mha_args(10, 8, 5, 0.1, 2), g.weights);
     CHECK(!m->args.qkv_bias);   /* qkv_bias=False        */
     CHECK(m->args.out_bias);    /* out_proj has its bias */
     CHECK(m->args.causal);
     CHECK_EQ_INT(m->args.d_in, 10);
     CHECK_EQ_INT(m->args.d_out, 8);
     mha_eval(m);                /* model.eval() */
-    MhaTrace tr = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    MhaTrace tr = {0};
     Tensor *out = mha_forward(m, g.q, g.q, g.q, &tr);
     CHECK_TENSOR_CLOSE(out, fx("seed", "out"), RTOL, ATOL);
     if (!trace_filled(&tr)) return;
     CHECK_TENSOR_CLOSE(tr.attn_weights, fx("seed", "attn_weights"), RTOL, ATOL);
     /* the same weights without the mask */
-    ModelArgs a = seed_args(10, 8, 5, 0.1, 2);
+    ModelArgs a = handwritten_mha_args(10, 8, 5, 0.1, 2);
     a.causal = false;
     MultiHeadAttention *full = mha_load(a, g.weights);
     mha_eval(full);
@@ -205,7 +208,7 @@ static void test_random_sweep_matches_pytorch(void) {
 
 static void test_mha_new_shapes_and_modes(void) {
     t_manual_seed(123);
-    MultiHeadAttention *m = mha_new(seed_args(10, 8, 5, 0.1, 2));
+    MultiHeadAttention *m = mha_new(handwritten_mha_args(10, 8, 5, 0.1, 2));
     CHECK_EQ_INT(m->head_dim, 4);
     CHECK(t_same_shape(m->qkv->wq->weight, t_zeros(SHAPE(8, 10))));  /* (d_out, d_in) */
     CHECK(t_same_shape(m->qkv->wv->weight, t_zeros(SHAPE(8, 10))));
@@ -237,7 +240,7 @@ static void test_mha_new_shapes_and_modes(void) {
 /* Causal: position t of the output depends only on positions 0..t of the input. */
 static void test_causal_output_ignores_the_future(void) {
     t_manual_seed(7);
-    MultiHeadAttention *m = mha_new(seed_args(6, 4, 5, 0.0, 2));
+    MultiHeadAttention *m = mha_new(handwritten_mha_args(6, 4, 5, 0.0, 2));
     Tensor *x = t_randn(SHAPE(1, 5, 6));
     Tensor *y = t_clone(x);
     for (int64_t j = 0; j < 6; j++) t_set(y, 9.0f, 0, 4, j);   /* change the last token only */
@@ -250,7 +253,7 @@ static void test_causal_output_ignores_the_future(void) {
 
 static void test_eval_equals_dropout_zero(void) {
     Group g = load_group("seed");
-    ModelArgs a = seed_args(10, 8, 5, 0.0, 2);
+    ModelArgs a = handwritten_mha_args(10, 8, 5, 0.0, 2);
     MultiHeadAttention *p0 = mha_load(a, g.weights);   /* dropout 0, training mode */
     CHECK(p0->attn_dropout.training);
     Tensor *train0 = mha_forward(p0, g.q, g.q, g.q, NULL);
@@ -268,7 +271,7 @@ static void test_eval_equals_dropout_zero(void) {
 
 static void test_training_same_seed_repeats(void) {
     t_manual_seed(123);
-    MultiHeadAttention *m = mha_new(seed_args(10, 8, 5, 0.1, 2));
+    MultiHeadAttention *m = mha_new(handwritten_mha_args(10, 8, 5, 0.1, 2));
     Tensor *x = t_randn(SHAPE(3, 5, 10));
     t_manual_seed(42);
     Tensor *a = mha_forward(m, x, x, x, NULL);
@@ -286,12 +289,12 @@ static void test_training_same_seed_repeats(void) {
 static void test_dropouts_act_where_the_seed_puts_them(void) {
     const double p = 0.5;
     t_manual_seed(5);
-    ModelArgs a = seed_args(8, 12, 6, p, 3);
+    ModelArgs a = handwritten_mha_args(8, 12, 6, p, 3);
     a.causal = false;   /* no masked zeros among the weights */
     a.resid_dropout = true;  /* Happy-LLM's second dropout, on the output */
     MultiHeadAttention *m = mha_new(a);
     Tensor *x = t_randn(SHAPE(4, 6, 8));
-    MhaTrace tr = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    MhaTrace tr = {0};
     Tensor *out = mha_forward(m, x, x, x, &tr);
     if (!trace_filled(&tr)) return;
     /* attn_dropout: weights -> 0 or weights / (1 - p) */
@@ -318,7 +321,7 @@ static void test_dropouts_act_where_the_seed_puts_them(void) {
     CHECK_EQ_INT(bad, 0);
     CHECK(zeros > n / 4 && zeros < 3 * n / 4);
     /* p = 1 drops everything, as nn.Dropout(1.0) */
-    a = seed_args(8, 12, 6, 1.0, 3);
+    a = handwritten_mha_args(8, 12, 6, 1.0, 3);
     a.resid_dropout = true;
     m = mha_new(a);
     CHECK_CLOSE(t_max_abs_diff(mha_forward(m, x, x, x, NULL), t_zeros(SHAPE(4, 6, 12))), 0.0, 0.0);
@@ -330,16 +333,69 @@ static void test_dropouts_act_where_the_seed_puts_them(void) {
     CHECK_TENSOR_CLOSE(out, tr.projected, 0.0, 0.0);
 }
 
+/* The trace keeps the very masks the forward applied: attn_dropped is
+ * attn_weights * attn_mask and the output projected * resid_mask, exactly.
+ * A mask drawn again (from the generator where the forward left it) would
+ * drop other elements and fail both; asking for the trace draws nothing
+ * more (the same seed gives the same output with or without it). */
+static void test_trace_keeps_the_masks_it_applied(void) {
+    const double p = 0.5;
+    const float scale = 1.0f / (float)(1.0 - p);
+    ModelArgs a = handwritten_mha_args(8, 12, 6, p, 3);
+    a.causal = false;
+    a.resid_dropout = true;
+    t_manual_seed(9);
+    MultiHeadAttention *m = mha_new(a);
+    Tensor *x = t_randn(SHAPE(2, 6, 8));
+    Rng start = *t_default_rng();
+    MhaTrace tr = {0};
+    Tensor *out = mha_forward(m, x, x, x, &tr);
+    if (!trace_filled(&tr)) return;
+    Rng after = *t_default_rng();
+    CHECK(tr.resid_mask != NULL);
+    if (!tr.resid_mask) return;
+    CHECK(t_same_shape(tr.attn_mask, tr.attn_weights));   /* (B, H, T, S) */
+    CHECK(t_same_shape(tr.resid_mask, out));              /* (B, T, d_out) */
+    CHECK_TENSOR_CLOSE(tr.attn_dropped, t_mul(tr.attn_weights, tr.attn_mask), 0.0, 0.0);
+    CHECK_TENSOR_CLOSE(out, t_mul(tr.projected, tr.resid_mask), 0.0, 0.0);
+    /* every entry 0 or 1/(1-p), and both kinds present */
+    const Tensor *masks[2] = {tr.attn_mask, tr.resid_mask};
+    for (int k = 0; k < 2; k++) {
+        int64_t zeros = 0, kept = 0, n = t_numel(masks[k]);
+        for (int64_t i = 0; i < n; i++) {
+            float v = t_flat_get(masks[k], i);
+            zeros += v == 0.0f;
+            kept += v == scale;
+        }
+        CHECK_EQ_INT(zeros + kept, n);
+        CHECK(zeros > 0 && kept > 0);
+    }
+    /* a redraw from where the forward left the generator is another mask */
+    Tensor *redrawn = NULL;
+    dropout_forward(&m->attn_dropout, tr.attn_weights, &redrawn);
+    CHECK(t_max_abs_diff(redrawn, tr.attn_mask) > 0.5);
+    /* the same seed without a trace: the same output, the generator in the same place */
+    *t_default_rng() = start;
+    CHECK_TENSOR_CLOSE(mha_forward(m, x, x, x, NULL), out, 0.0, 0.0);
+    CHECK(!memcmp(t_default_rng()->state, after.state, sizeof after.state) && t_default_rng()->next == after.next);
+    /* the 手撕 class has no resid_dropout: no resid_mask */
+    a.resid_dropout = false;
+    m = mha_new(a);
+    mha_forward(m, x, x, x, &tr);
+    CHECK(tr.resid_mask == NULL);
+    CHECK_TENSOR_CLOSE(tr.attn_dropped, t_mul(tr.attn_weights, tr.attn_mask), 0.0, 0.0);
+}
+
 /* ---- parameter counts ------------------------------------------------------------ */
 
 static void test_parameter_counts(void) {
     Tensor *counts = load_fixture("ch07/param_counts.npy");   /* sum(p.numel()) in PyTorch */
     /* the 手撕 script: 3 * 8 * 10 + 8 * 8 + 8 */
-    MultiHeadAttention *m = mha_new(seed_args(10, 8, 5, 0.1, 2));
+    MultiHeadAttention *m = mha_new(handwritten_mha_args(10, 8, 5, 0.1, 2));
     CHECK_EQ_INT(mha_num_params(m), 312);
     CHECK_EQ_INT(mha_num_params(m), (int64_t)t_get(counts, 0));
     /* GPT-2 size, as the 手撕 class builds it: 768 wide, 12 heads, qkv_bias=False, out bias */
-    m = mha_new(seed_args(768, 768, 16, 0.0, 12));
+    m = mha_new(handwritten_mha_args(768, 768, 16, 0.0, 12));
     CHECK_EQ_INT(mha_num_params(m), 2360064);
     CHECK_EQ_INT(mha_num_params(m), (int64_t)t_get(counts, 1));
     /* Happy-LLM's class at dim 768: no biases at all */
@@ -351,11 +407,11 @@ static void test_parameter_counts(void) {
     m = mha_new(a);
     CHECK_EQ_INT(mha_num_params(m), (int64_t)t_get(counts, 3));
     /* d_in != d_out: wq, wk, wv are (d_out, d_in), wo (d_out, d_out) */
-    a = seed_args(5, 6, 4, 0.0, 3);
+    a = handwritten_mha_args(5, 6, 4, 0.0, 3);
     a.qkv_bias = true;
     CHECK_EQ_INT(mha_num_params(mha_new(a)), 3 * (6 * 5 + 6) + 6 * 6 + 6);
     /* the mask is a buffer, not a parameter: max_seq_len does not count */
-    CHECK_EQ_INT(mha_num_params(mha_new(seed_args(5, 6, 40, 0.0, 3))), 3 * 6 * 5 + 6 * 6 + 6);
+    CHECK_EQ_INT(mha_num_params(mha_new(handwritten_mha_args(5, 6, 40, 0.0, 3))), 3 * 6 * 5 + 6 * 6 + 6);
 }
 
 /* ---- the residual: why a Transformer block needs d_out == d_in ----------------------- */
@@ -363,10 +419,10 @@ static void test_parameter_counts(void) {
 static void test_residual_needs_d_out_equal_d_in(void) {
     t_manual_seed(1);
     Tensor *x = t_randn(SHAPE(2, 4, 8));
-    MultiHeadAttention *same = mha_new(seed_args(8, 8, 4, 0.0, 2));
+    MultiHeadAttention *same = mha_new(handwritten_mha_args(8, 8, 4, 0.0, 2));
     Tensor *h = t_add(x, mha_forward(same, x, x, x, NULL));   /* h = x + self.attention(x) */
     CHECK(t_same_shape(h, x));
-    MultiHeadAttention *other = mha_new(seed_args(8, 6, 4, 0.0, 2));
+    MultiHeadAttention *other = mha_new(handwritten_mha_args(8, 6, 4, 0.0, 2));
     CHECK_ERROR(t_add(x, mha_forward(other, x, x, x, NULL)), "do not broadcast");
 }
 
@@ -390,7 +446,7 @@ static const char *seed_weights_copy(const char *name, const char *skip) {
 }
 
 static void test_weights_folder_errors(void) {
-    ModelArgs a = seed_args(10, 0, 5, 0.1, 2);   /* d_out comes from the files */
+    ModelArgs a = handwritten_mha_args(10, 0, 5, 0.1, 2);   /* d_out comes from the files */
     const char *dir;
     dir = seed_weights_copy("no_wo", "wo");
     CHECK_ERROR(mha_load(a, dir), "has no wo.npy");
@@ -443,17 +499,17 @@ static void test_weights_folder_errors(void) {
 }
 
 static void test_module_errors(void) {
-    CHECK_ERROR(mha_new(seed_args(10, 8, 5, 0.1, 3)), "d_out 8 is not divisible by n_heads 3");
-    CHECK_ERROR(mha_new(seed_args(10, 8, 5, 1.5, 2)), "dropout = 1.5 is not a probability");
-    CHECK_ERROR(mha_new(seed_args(10, 8, 5, -0.1, 2)), "dropout = -0.1 is not a probability");
-    CHECK_ERROR(mha_new(seed_args(0, 8, 5, 0.1, 2)), "d_in = 0 and d_out = 8 must both be at least 1");
-    CHECK_ERROR(mha_new(seed_args(10, 8, 0, 0.1, 2)), "max_seq_len must be at least 1");
-    CHECK_ERROR(mha_new(seed_args(10, 8, 5, 0.1, 0)), "n_heads must be at least 1");
+    CHECK_ERROR(mha_new(handwritten_mha_args(10, 8, 5, 0.1, 3)), "d_out 8 is not divisible by n_heads 3");
+    CHECK_ERROR(mha_new(handwritten_mha_args(10, 8, 5, 1.5, 2)), "dropout = 1.5 is not a probability");
+    CHECK_ERROR(mha_new(handwritten_mha_args(10, 8, 5, -0.1, 2)), "dropout = -0.1 is not a probability");
+    CHECK_ERROR(mha_new(handwritten_mha_args(0, 8, 5, 0.1, 2)), "d_in = 0 and d_out = 8 must both be at least 1");
+    CHECK_ERROR(mha_new(handwritten_mha_args(10, 8, 0, 0.1, 2)), "max_seq_len must be at least 1");
+    CHECK_ERROR(mha_new(handwritten_mha_args(10, 8, 5, 0.1, 0)), "n_heads must be at least 1");
 }
 
 static void test_forward_errors(void) {
     t_manual_seed(3);
-    MultiHeadAttention *m = mha_new(seed_args(10, 8, 5, 0.1, 2));   /* causal, max_seq_len 5 */
+    MultiHeadAttention *m = mha_new(handwritten_mha_args(10, 8, 5, 0.1, 2));   /* causal, max_seq_len 5 */
     Tensor *x = t_randn(SHAPE(3, 5, 10));
     CHECK_ERROR(mha_forward(m, t_randn(SHAPE(5, 10)), x, x, NULL), "must each be 3-D (bsz, seqlen, d_in)");
     Tensor *x12 = t_randn(SHAPE(3, 5, 12));
@@ -466,7 +522,7 @@ static void test_forward_errors(void) {
     Tensor *x6 = t_randn(SHAPE(3, 6, 10));
     CHECK_ERROR(mha_forward(m, x6, x6, x6, NULL), "sequence length 6 is longer than max_seq_len 5");
     /* not causal: no buffer, any length, and cross-attention is fine */
-    ModelArgs a = seed_args(10, 8, 5, 0.0, 2);
+    ModelArgs a = handwritten_mha_args(10, 8, 5, 0.0, 2);
     a.causal = false;
     MultiHeadAttention *full = mha_new(a);
     CHECK(t_same_shape(mha_forward(full, x6, kv, kv, NULL), t_zeros(SHAPE(3, 6, 8))));
@@ -489,6 +545,7 @@ int main(void) {
     RUN(test_eval_equals_dropout_zero);
     RUN(test_training_same_seed_repeats);
     RUN(test_dropouts_act_where_the_seed_puts_them);
+    RUN(test_trace_keeps_the_masks_it_applied);
     RUN(test_parameter_counts);
     RUN(test_residual_needs_d_out_equal_d_in);
     RUN(test_weights_folder_errors);

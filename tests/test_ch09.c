@@ -107,7 +107,7 @@ static void sim_all_reduce(Tensor *t, void *ctx) {
 
 /* Rank by rank, local_heads_module + row_parallel_output equal chapter 7's output. */
 static void check_heads(int64_t B, int64_t T, int64_t d_in, int64_t d_out, int64_t H, int P, bool causal, bool bias) {
-    ModelArgs a = seed_args(d_in, d_out, T, 0.0, H);
+    ModelArgs a = handwritten_mha_args(d_in, d_out, T, 0.0, H);
     a.causal = causal;
     a.qkv_bias = bias;
     a.out_bias = bias;

@@ -74,7 +74,7 @@ expect_npy_close "$OUT" "$REF" 1e-5 1e-5 "default model, heads, P = 2 == chapter
 expect_out_contains "model_parallel_size = 2: each rank owns 1 of the 2 heads" "who owns the heads"
 expect_out_contains "self.n_local_heads = args.n_heads // model_parallel_size" "the Happy-LLM line"
 expect_out_contains "rank 1: heads [1, 2): wq, wk, wv rows [4, 8) -> (4, 10) each; wo columns ->" "rank 1's shards"
-expect_out_contains "MPI_Allreduce(SUM) of (3, 5, 8) floats = 480 B per rank" "the all-reduce and its bytes"
+expect_out_contains "MPI_Allreduce(SUM) of (3, 5, 8) floats = 480 bytes per rank" "the all-reduce and its bytes"
 expect_bytes_match 2 "heads: bytes counted == model"
 expect_out_contains "max |output - chapter 7's mha_forward(x)|" "checks itself against chapter 7"
 expect_out_contains "        T    H   P |        sent      memory |        sent      memory" "the cost table"
@@ -86,8 +86,8 @@ mp 3 --parallel sequence --output "$OUT"
 expect_status 0 "sequence on 3 processes"
 expect_npy_close "$OUT" "$REF" 1e-5 1e-5 "default model, sequence, P = 3 == chapter 7 --eval"
 expect_out_contains "rank 2: positions [4, 5) -> x (3, 1, 10)" "uneven chunks"
-expect_out_contains "rank 0: K/V of rank 2 [4, 5) skipped (future); sends 192 B to rank 1" "a skipped future chunk, still passed on"
-expect_out_contains "rank 2 sends its (3, 1, 8) output chunk: 96 B" "the gather and its bytes"
+expect_out_contains "rank 0: K/V of rank 2 [4, 5) skipped (future); sends 192 bytes to rank 1" "a skipped future chunk, still passed on"
+expect_out_contains "rank 2 sends its (3, 1, 8) output chunk: 96 bytes" "the gather and its bytes"
 expect_bytes_match 3 "sequence: bytes counted == model"
 long=$(awk 'length($0) > 80' "$TMP/out" | head -n 1)
 if [ -z "$long" ]; then _ok; else _bad "narration wider than 80 columns: $long"; fi
@@ -193,7 +193,7 @@ mp 2 --output "$TMP/no/such/dir/out.npy"
 expect_runtime_error "$TMP/no/such/dir/out.npy" "rank 0 cannot write the output"
 expect_no_file "$TMP/no/such/dir/out.npy" "unwritable output"
 mp 2 --parallel pipeline
-expect_usage_error "--parallel 'pipeline' is not heads or sequence" "unknown --parallel"
+expect_usage_error "--parallel pipeline: must be heads or sequence" "unknown --parallel"
 mp 2 --dropout 0.1
 expect_usage_error "--dropout" "chapter 9 is eval only: --dropout does not apply"
 
@@ -207,7 +207,7 @@ if [ "${CH09_FULL:-0}" = 1 ]; then
         --weights "$case_dir/w" --heads 12 --seq-len 3
     mpbad 2 "d_out 8 is not divisible by n_heads 3" "d_out % n_heads" --heads 3
     mp 2 --parallel
-    expect_usage_error "--parallel needs a value" "--parallel without a value"
+    expect_usage_error "flag '--parallel' needs a value" "--parallel without a value"
     MPI_CHECKS=$((MPI_CHECKS + FULL_EXTRA))
 fi
 

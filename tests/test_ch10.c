@@ -3,7 +3,8 @@
  * piece on its own (nn.Linear with and without bias, matmul, the scale, the
  * causal mask, softmax plain and masked, dropout, split and merge heads), the
  * whole module over random shapes with biases on and off and causal on and
- * off (every gradient within 1e-4), the dropout mask replay, the float64
+ * off (every gradient within 1e-4), the dropout masks the forward keeps (and
+ * a backward that reads a redrawn one fails the check), the float64
  * reference forward against chapter 7's, the gradient check (it passes, and
  * it catches a gradient 1% off), the training pieces (cross-entropy, Adam, embeddings)
  * and every error sentence. */
@@ -15,6 +16,7 @@
 #include "common/program/program.h"
 #include "chapters/10_backward/grad_check.h"
 #include "chapters/10_backward/train.h"
+#include "chapters/07_output_projection/mha_setup.h"
 
 #define TOL 1e-4   /* "within 1e-4": |c - torch| <= 1e-4 + 1e-4 |torch| */
 
@@ -86,18 +88,38 @@ static void test_dropout_backward_matches_autograd(void) {
     CHECK_TENSOR_CLOSE(dropout_backward(fx("dropout/dy"), fx("dropout/mask")), fx("dropout/dx"), TOL, TOL);
 }
 
-static void test_dropout_mask_is_chapter_6s_draw(void) {
-    Dropout d = nn_dropout(0.3);
-    Tensor *x = t_randn(SHAPE(3, 5, 7));
+/* (a * b).sum() in double, a and b of the same shape */
+static double dot64(const Tensor *a, const Tensor *b) {
+    double s = 0.0;
+    for (int64_t i = 0; i < t_numel(a); i++) s += (double)t_flat_get(a, i) * (double)t_flat_get(b, i);
+    return s;
+}
+
+static void test_dropout_backward_reuses_the_applied_mask(void) {
+    /* chapter 6 hands back the mask it applied; the backward of y = x * mask is dy * mask */
+    Dropout d = dropout_new(0.3);
     t_manual_seed(42);
-    Tensor *y = dropout_forward(&d, x);
-    t_manual_seed(42);
-    Tensor *mask = dropout_mask(&d, t_shape(x));
+    Tensor *x = t_randn(SHAPE(3, 5, 7)), *dy = t_randn(SHAPE(3, 5, 7));
+    Tensor *mask;
+    Tensor *y = dropout_forward(&d, x, &mask);
     CHECK_TENSOR_CLOSE(t_mul(x, mask), y, 0.0, 0.0);   /* the same elements, the same 1/(1-p) */
     CHECK(count_zeros(mask) > 0);
     CHECK_CLOSE(t_max_last(t_reshape(mask, SHAPE(-1)))->storage->data[0], 1.0 / 0.7, 1e-6);
+    Tensor *dx = dropout_backward(dy, mask);
+    /* y is linear in x, so loss = (y * dy).sum() is (x * dx).sum() exactly when dx is its gradient */
+    CHECK_CLOSE(dot64(x, dx), dot64(y, dy), 1e-5);
+    for (int64_t i = 0; i < t_numel(mask); i++)   /* a dropped element gets no gradient */
+        if (t_flat_get(mask, i) == 0.0f) CHECK(t_flat_get(dx, i) == 0.0f);
+    /* a redrawn mask is another function: its dx is not this forward's gradient */
+    Tensor *other;
+    dropout_forward(&d, x, &other);
+    CHECK(!(fabs(dot64(x, dropout_backward(dy, other)) - dot64(y, dy)) <= 1e-5));
+    /* eval mode: the mask is all ones and the gradient passes unchanged */
     d.training = false;
-    CHECK_TENSOR_CLOSE(dropout_mask(&d, SHAPE(2, 2)), t_ones(SHAPE(2, 2)), 0.0, 0.0);
+    Tensor *ones;
+    dropout_forward(&d, x, &ones);
+    CHECK_TENSOR_CLOSE(ones, t_ones(t_shape(x)), 0.0, 0.0);
+    CHECK_TENSOR_CLOSE(dropout_backward(dy, ones), dy, 0.0, 0.0);
 }
 
 static void test_split_and_merge_backward_match_autograd(void) {
@@ -168,21 +190,35 @@ static void test_module_gradients_match_autograd(void) {
 }
 
 static void test_cached_forward_keeps_the_dropout_masks(void) {
-    t_manual_seed(7);
-    ModelArgs a = seed_args(6, 4, 5, 0.4, 2);
-    MultiHeadAttention *m = mha_new(a);   /* training mode */
-    Tensor *x = t_randn(SHAPE(2, 5, 6));
-    Rng start = *t_default_rng();
-    Tensor *y_plain = mha_forward(m, x, x, x, NULL);
-    Rng end = *t_default_rng();
-    *t_default_rng() = start;
-    MhaCache c;
-    Tensor *y = mha_forward_cached(m, x, &c);
-    CHECK_TENSOR_CLOSE(y, y_plain, 0.0, 0.0);                      /* the same draws as a plain forward */
-    CHECK(same_rng(t_default_rng(), &end));                    /* and the generator ends where it did */
-    CHECK_TENSOR_CLOSE(t_mul(c.trace.attn_weights, c.attn_mask), c.trace.attn_dropped, 0.0, 0.0);
-    CHECK_TENSOR_CLOSE(t_mul(c.trace.projected, c.resid_mask), y, 0.0, 0.0);
-    CHECK(count_zeros(c.attn_mask) > 0);
+    /* the 手撕 class (attn_dropout only) and Happy-LLM's (attn_dropout and resid_dropout), in training mode */
+    for (int happy = 0; happy < 2; happy++) {
+        t_manual_seed(7);
+        ModelArgs a = happy ? happy_llm_args(6, 2, 5, 0.4, true) : handwritten_mha_args(6, 4, 5, 0.4, 2);
+        MultiHeadAttention *m = mha_new(a);   /* training mode */
+        Tensor *x = t_randn(SHAPE(2, 5, 6));
+        Rng start = *t_default_rng();
+        Tensor *y_plain = mha_forward(m, x, x, x, NULL);
+        Rng end = *t_default_rng();
+        *t_default_rng() = start;
+        MhaCache c;
+        Tensor *y = mha_forward_cached(m, x, &c);
+        CHECK_TENSOR_CLOSE(y, y_plain, 0.0, 0.0);                  /* the same draws as a plain forward */
+        CHECK(same_rng(t_default_rng(), &end));                    /* and not one draw more */
+        CHECK(c.x == x);
+        /* the masks the forward multiplied by, kept: no generator replay */
+        CHECK_TENSOR_CLOSE(t_mul(c.trace.attn_weights, c.trace.attn_mask), c.trace.attn_dropped, 0.0, 0.0);
+        CHECK(count_zeros(c.trace.attn_mask) > 0);
+        if (happy) {
+            CHECK(c.trace.resid_mask != NULL);
+            if (c.trace.resid_mask) {
+                CHECK_TENSOR_CLOSE(t_mul(c.trace.projected, c.trace.resid_mask), y, 0.0, 0.0);
+                CHECK(count_zeros(c.trace.resid_mask) > 0);
+            }
+        } else {
+            CHECK(c.trace.resid_mask == NULL);                     /* no resid_dropout: y is the projection */
+            CHECK_TENSOR_CLOSE(c.trace.projected, y, 0.0, 0.0);
+        }
+    }
 }
 
 /* ---- the float64 reference and the gradient check ------------------------------------ */
@@ -209,7 +245,7 @@ static void test_double_forward_matches_chapter_7(void) {
         Tensor *y32 = mha_forward(m, x, x, x, NULL);   /* chapter 7, float32 */
         Mha64 m64 = mha64_from(m);
         double *y64 = (double *)t_alloc(sizeof(double) * (size_t)t_numel(y32));
-        mha64_forward(&m64, t_to_double(x), t_size(x, 0), t_size(x, 1), NULL, NULL, y64);
+        mha64_forward(&m64, float64_copy(x), t_size(x, 0), t_size(x, 1), NULL, NULL, y64);
         double d = max_diff_64(y32, y64);
         CHECK_MSG(d <= 1e-5, "%s: the float64 forward differs from chapter 7's by %g", group, d);
         snprintf(rel, sizeof rel, "%s/out", group);
@@ -222,7 +258,7 @@ static void test_double_forward_matches_chapter_7(void) {
         t_scope_begin();
         t_manual_seed(100 + (uint64_t)k);
         int64_t heads = 1 + k % 3, T = 2 + k % 5;
-        ModelArgs a = seed_args(3 + k % 4, 2 * heads * (1 + k % 2), T, (k & 8) ? 0.3 : 0.0, heads);
+        ModelArgs a = handwritten_mha_args(3 + k % 4, 2 * heads * (1 + k % 2), T, (k & 8) ? 0.3 : 0.0, heads);
         a.qkv_bias = k & 1;
         a.out_bias = (k & 2) != 0;
         a.causal = (k & 4) != 0;
@@ -232,12 +268,13 @@ static void test_double_forward_matches_chapter_7(void) {
         Tensor *y32 = mha_forward_cached(m, x, &c);
         Mha64 m64 = mha64_from(m);
         double *y64 = (double *)t_alloc(sizeof(double) * (size_t)t_numel(y32));
-        mha64_forward(&m64, t_to_double(x), t_size(x, 0), T, t_to_double(c.attn_mask), t_to_double(c.resid_mask),
-                      y64);
+        mha64_forward(&m64, float64_copy(x), t_size(x, 0), T, float64_copy(c.trace.attn_mask),
+                      float64_copy(c.trace.resid_mask), y64);
         double d = max_diff_64(y32, y64);
         CHECK_MSG(d <= 1e-5, "case %d (qkv_bias %d, out_bias %d, causal %d, dropout %g): float64 forward "
                   "differs by %g", k, a.qkv_bias, a.out_bias, a.causal, a.dropout, d);
-        if (k & 8) CHECK(count_zeros(c.attn_mask) > 0 || count_zeros(c.resid_mask) > 0);
+        if (k & 8) CHECK(count_zeros(c.trace.attn_mask) > 0);   /* the 手撕 class: no resid_dropout */
+        CHECK(c.trace.resid_mask == NULL);
         t_scope_end();
     }
 }
@@ -246,12 +283,12 @@ static void test_float64_differences_barely_move_with_h(void) {
     /* the reference itself: between h = 1e-6 and h = 1e-4 every difference moves by far less than
      * the float32 rounding the table measures (truncation ~h^2, rounding ~1e-16 |loss| / h) */
     t_manual_seed(5);
-    ModelArgs a = seed_args(6, 4, 4, 0.0, 2);
+    ModelArgs a = handwritten_mha_args(6, 4, 4, 0.0, 2);
     a.qkv_bias = true;
     MultiHeadAttention *m = mha_new(a);
     Mha64 m64 = mha64_from(m);
     Tensor *x = t_randn(SHAPE(2, 4, 6));
-    double *x64 = t_to_double(x), *dy64 = t_to_double(t_randn(SHAPE(2, 4, 4)));
+    double *x64 = float64_copy(x), *dy64 = float64_copy(t_randn(SHAPE(2, 4, 4)));
     double y[2 * 4 * 4], worst = 0.0;
     for (int64_t i = 0; i < t_numel(x); i++) {
         double fd[2], hs[2] = {1e-6, 1e-4};
@@ -280,7 +317,7 @@ static void check_table_passes(const char *what, const GradCheckRow *rows, int n
 static void test_gradient_check_table_passes(void) {
     /* training mode with dropout and every bias: the float64 forward holds the same masks */
     t_manual_seed(11);
-    ModelArgs a = seed_args(5, 4, 4, 0.2, 2);
+    ModelArgs a = handwritten_mha_args(5, 4, 4, 0.2, 2);
     a.qkv_bias = true;
     MultiHeadAttention *m = mha_new(a);
     Tensor *x = t_randn(SHAPE(2, 4, 5));
@@ -306,7 +343,7 @@ static void test_gradient_check_table_passes(void) {
     check_table_passes("no bias, not causal", rows, n);
     /* a wider causal one with 4 heads and the out bias only */
     t_manual_seed(13);
-    MultiHeadAttention *m3 = mha_new(seed_args(8, 8, 6, 0.0, 4));
+    MultiHeadAttention *m3 = mha_new(handwritten_mha_args(8, 8, 6, 0.0, 4));
     n = grad_check(m3, t_randn(SHAPE(2, 6, 8)), t_randn(SHAPE(2, 6, 8)), GRAD_CHECK_STEP, rows);
     CHECK_EQ_INT(n, 6);
     check_table_passes("4 heads, causal", rows, n);
@@ -314,7 +351,7 @@ static void test_gradient_check_table_passes(void) {
 
 static void test_gradient_check_catches_a_wrong_backward(void) {
     t_manual_seed(21);
-    ModelArgs a = seed_args(5, 4, 4, 0.2, 2);
+    ModelArgs a = handwritten_mha_args(5, 4, 4, 0.2, 2);
     a.qkv_bias = true;
     MultiHeadAttention *m = mha_new(a);
     Tensor *x = t_randn(SHAPE(2, 4, 5));
@@ -366,14 +403,49 @@ static void test_gradient_check_catches_a_wrong_backward(void) {
     CHECK_ERROR(grad_check_grads(m, &c, dy, &good, 0.0, rows), "the step h must be positive");
 }
 
+/* The cache with one mask swapped for a fresh draw of the same dropout: the backward
+ * that reads it is the gradient of another function. */
+static MhaCache with_redrawn_mask(const MultiHeadAttention *m, const MhaCache *c, bool resid) {
+    MhaCache wrong = *c;
+    Tensor **slot = resid ? &wrong.trace.resid_mask : &wrong.trace.attn_mask;
+    dropout_forward(resid ? &m->resid_dropout : &m->attn_dropout, t_ones(t_shape(*slot)), slot);
+    CHECK(!t_allclose(*slot, resid ? c->trace.resid_mask : c->trace.attn_mask, 0.0, 0.0));
+    return wrong;
+}
+
+static void test_backward_uses_the_forward_masks(void) {
+    /* Happy-LLM's class in training mode, dropout 0.5 on the weights and on the output: the
+     * backward reads the masks of the trace and the float64 differences hold the same masks */
+    t_manual_seed(31);
+    MultiHeadAttention *m = mha_new(happy_llm_args(4, 2, 4, 0.5, true));
+    Tensor *x = t_randn(SHAPE(2, 4, 4));
+    Tensor *dy = t_randn(SHAPE(2, 4, 4));
+    MhaCache c;
+    mha_forward_cached(m, x, &c);
+    CHECK(count_zeros(c.trace.attn_mask) > 0 && c.trace.resid_mask && count_zeros(c.trace.resid_mask) > 0);
+    MhaGrads g = mha_backward(m, &c, dy);
+    GradCheckRow rows[9];
+    int n = grad_check_grads(m, &c, dy, &g, GRAD_CHECK_STEP, rows);
+    CHECK_EQ_INT(n, 5);
+    check_table_passes("both dropouts, the forward's masks", rows, n);
+    /* a backward that read another mask (a redraw, as a replay from the wrong state would give) fails */
+    for (int resid = 0; resid < 2; resid++) {
+        MhaCache wrong = with_redrawn_mask(m, &c, resid);
+        MhaGrads bad = mha_backward(m, &wrong, dy);
+        n = grad_check_grads(m, &c, dy, &bad, GRAD_CHECK_STEP, rows);   /* the differences use the right masks */
+        CHECK_MSG(!(grad_check_worst(rows, n) <= GRAD_CHECK_TOL), "a redrawn %s was not caught (worst %g)",
+                  resid ? "resid_mask" : "attn_mask", grad_check_worst(rows, n));
+    }
+}
+
 /* ---- the training pieces -------------------------------------------------------------- */
 
-static void test_lag_loss_matches_cross_entropy(void) {
+static void test_task_loss_matches_cross_entropy(void) {
     Tensor *logits = fx("ce/logits"), *idxf = fx("ce/idx");
     int32_t idx[12];
     for (int i = 0; i < 12; i++) idx[i] = (int32_t)t_flat_get(idxf, i);
     Tensor *dlogits;
-    double loss = lag_loss(logits, idx, &dlogits);
+    double loss = task_loss(logits, idx, &dlogits);
     CHECK_CLOSE(loss, t_get(fx("ce/loss"), 0), 1e-5);
     CHECK_TENSOR_CLOSE(dlogits, fx("ce/dlogits"), TOL, 1e-6);
     CHECK(t_get(dlogits, 0, 0, 0) == 0.0f);   /* the first LAG positions predict nothing */
@@ -400,7 +472,7 @@ static void test_tiny_model_gradients_are_finite_differences(void) {
     TinyCache c;
     Tensor *logits = tiny_forward(model, idx, 2, &c);
     Tensor *dlogits;
-    lag_loss(logits, idx, &dlogits);
+    task_loss(logits, idx, &dlogits);
     ParamList g = tiny_backward(model, &c, dlogits);
     CHECK_EQ_INT(g.n, 9);
     for (int i = 0; i < g.n; i++) {
@@ -412,9 +484,9 @@ static void test_tiny_model_gradients_are_finite_differences(void) {
             float up = keep + 1e-2f, down = keep - 1e-2f;
             TinyCache c2;
             d[j] = up;
-            double lu = lag_loss(tiny_forward(model, idx, 2, &c2), idx, NULL);
+            double lu = task_loss(tiny_forward(model, idx, 2, &c2), idx, NULL);
             d[j] = down;
-            double ld = lag_loss(tiny_forward(model, idx, 2, &c2), idx, NULL);
+            double ld = task_loss(tiny_forward(model, idx, 2, &c2), idx, NULL);
             d[j] = keep;
             double fd = (lu - ld) / ((double)up - (double)down);
             double bw = t_flat_get(g.grads[i], j);
@@ -426,7 +498,7 @@ static void test_tiny_model_gradients_are_finite_differences(void) {
     }
 }
 
-static void test_lag_attention_reads_the_stripe(void) {
+static void test_task_attention_on_target_reads_the_stripe(void) {
     /* a (1, 2, 4, 4) weight tensor with all mass on t - 2 in head 0 and uniform causal rows in head 1 */
     Tensor *w = t_zeros(SHAPE(1, 2, 4, 4));
     for (int64_t t = 0; t < 4; t++) {
@@ -434,7 +506,7 @@ static void test_lag_attention_reads_the_stripe(void) {
         for (int64_t s = 0; s <= t; s++) t_set(w, 1.0f / (float)(t + 1), 0, 1, t, s);
     }
     double out[2];
-    lag_attention(w, out);
+    task_attention_on_target(w, out);
     CHECK_CLOSE(out[0], 1.0, 1e-9);
     CHECK_CLOSE(out[1], (1.0 / 3 + 1.0 / 4) / 2, 1e-6);
 }
@@ -455,7 +527,7 @@ static void test_errors_are_sentences(void) {
                 "dropout_backward: dy (2, 3) and the dropout mask (2, 4)");
     CHECK_ERROR(scale_backward(t_zeros(SHAPE(2)), 0), "d_k must be at least 1");
     t_manual_seed(1);
-    MultiHeadAttention *m = mha_new(seed_args(6, 4, 5, 0.0, 2));
+    MultiHeadAttention *m = mha_new(handwritten_mha_args(6, 4, 5, 0.0, 2));
     Tensor *x = t_randn(SHAPE(2, 5, 6));
     MhaCache cache;
     mha_forward_cached(m, x, &cache);
@@ -474,7 +546,7 @@ int main(void) {
     RUN(test_softmax_backward_matches_autograd);
     RUN(test_softmax_backward_ignores_a_row_shift);
     RUN(test_dropout_backward_matches_autograd);
-    RUN(test_dropout_mask_is_chapter_6s_draw);
+    RUN(test_dropout_backward_reuses_the_applied_mask);
     RUN(test_split_and_merge_backward_match_autograd);
     RUN(test_module_gradients_match_autograd);
     RUN(test_cached_forward_keeps_the_dropout_masks);
@@ -482,10 +554,11 @@ int main(void) {
     RUN(test_float64_differences_barely_move_with_h);
     RUN(test_gradient_check_table_passes);
     RUN(test_gradient_check_catches_a_wrong_backward);
-    RUN(test_lag_loss_matches_cross_entropy);
+    RUN(test_backward_uses_the_forward_masks);
+    RUN(test_task_loss_matches_cross_entropy);
     RUN(test_adam_matches_torch);
     RUN(test_tiny_model_gradients_are_finite_differences);
-    RUN(test_lag_attention_reads_the_stripe);
+    RUN(test_task_attention_on_target_reads_the_stripe);
     RUN(test_errors_are_sentences);
     return harness_finish("test_ch10");
 }

@@ -49,6 +49,8 @@ expect_status 0 "--help"
 for f in --grad-output --train --steps --lr --input --dump; do
     expect_out_contains "$f" "--help lists $f"
 done
+expect_out_contains "training steps (default 400)" "--help shows the default of --steps"
+expect_out_contains "Adam learning rate (default 0.001)" "--help shows the default of --lr"
 
 # ---- gradients against torch.autograd --------------------------------------------
 # grad_case GROUP ARGS...: run the group's x, weights and dy, compare every grad_*.npy.
@@ -104,11 +106,11 @@ bad 1 "not divisible" "d_out not divisible by heads" --input "$G/x.npy" --weight
     --grad-output "$G/dy.npy"
 bad 2 "--grad-output needs --input" "--grad-output alone" --grad-output "$G/dy.npy"
 bad 2 "--train trains its own model" "--train with --input" --train --input "$G/x.npy" --weights "$G/weights"
-bad 2 "--steps must be a whole number" "--steps abc" --train --steps abc
-bad 2 "--steps must be a whole number" "--steps 0" --train --steps 0
-bad 2 "--lr must be a positive number" "--lr -1" --train --lr -1
+bad 2 "--steps abc: must be an integer from 1 to 1000000" "--steps abc" --train --steps abc
+bad 2 "--steps 0: must be an integer from 1 to 1000000" "--steps 0" --train --steps 0
+bad 2 "--lr -1: must be a positive number" "--lr -1" --train --lr -1
 bad 2 "--steps and --lr go with --train" "--lr without --train" --lr 0.1
-bad 2 "--grad-output needs a value" "--grad-output without a file" --input "$G/x.npy" --weights "$G/weights" --grad-output
+bad 2 "flag '--grad-output' needs a value" "--grad-output without a file" --input "$G/x.npy" --weights "$G/weights" --grad-output
 bad 2 "does not take --input, --weights or --output" "--train with --output" --train --output "$TMP/ytrain.npy"
 expect_no_file "$TMP/ytrain.npy" "no output from a usage error"
 bad 1 "training stopped at step" "a huge --lr makes the loss NaN" --train --lr 1e30 --steps 50

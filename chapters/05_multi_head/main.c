@@ -23,75 +23,30 @@
 #include "common/program/program.h"
 #include "multi_head_setup.h"
 
-/* --quiet prints only these (the narration has shown them otherwise). */
-static void print_results(const Attention *heads, const Tensor *output) {
-    if (!narrate_quiet()) return;
-    narrate_result("attn_weights", heads->weights);
-    narrate_result("output", output);
-}
-
-int main(int argc, char **argv) {
-    Args defaults = {0};
-    defaults.seed = 123;
-    defaults.batch = 1;
-    defaults.seq_len = 4;
-    defaults.d_in = 6;
-    defaults.d_out = 4;
-    defaults.heads = 2;
-    defaults.causal = true;
-    CliSpec spec = {"chapter5",
-                    "Chapter 5: multi-head attention, split and merge (Happy-LLM 2.1.6), without W_o.\n"
-                    "Causal by default, like the README's 手撕 MHA class; --no-causal is the\n"
-                    "Happy-LLM class's default (is_causal=False). With --input/--weights the\n"
-                    "sizes and biases come from the files, and --heads must divide their d_out.",
-                    CLI_SEED | CLI_BATCH | CLI_SEQ_LEN | CLI_MAX_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_HEADS | CLI_CAUSAL |
-                        CLI_BIAS | CLI_QUIET | CLI_DUMP | CLI_HEATMAP | CLI_INPUT | CLI_OUTPUT,
-                    defaults, NULL};
-    Args args = cli_parse(&spec, argc, argv);
-    multi_head_refuse_past_budget(&args); /* before any work: memory and time */
-    t_scope_begin();
-    narrate_set_quiet(args.quiet);
-    t_manual_seed(args.seed);
-    const int64_t n_heads = args.heads;
-    char s1[T_SHAPE_STR], s2[T_SHAPE_STR];
-
-    narrate_title("Chapter 5: multi-head attention, split and merge (Happy-LLM 2.1.6)%s",
-                  args.causal ? "" : " -- with --no-causal");
-
-    /* ---- the module and the input ------------------------------------------ */
-    QKVProjection *p;
-    Tensor *x;
-    int64_t max_seq_len;  /* the causal mask buffer, sliced to seqlen */
-    if (args.input) {
-        x = load_input(&args, n_heads, &max_seq_len);     /* (B, T, d_in) */
-        p = qkv_load_for_heads(&args, t_size(x, 2), n_heads);
-    } else {
-        p = qkv_default(&args, &x, &max_seq_len);  /* W_query, W_key, W_value, then x */
-        narrate_step("The module's projections and a random input x");
-        narrate_torch_seed(args.seed);
-        narrate_torch(args.bias ? "W_query = nn.Linear(d_in, d_out, bias=True)   # W_key, W_value alike"
-                                : "W_query = nn.Linear(d_in, d_out, bias=False)  # W_key, W_value alike");
-        narrate_torch("x = torch.randn(bsz, seqlen, d_in)");
-    }
-    const int64_t bsz = t_size(x, 0), seqlen = t_size(x, 1), d_in = p->d_in, d_out = p->d_out;
-    narrate_show("x", x);
+/* d_in, d_out and the projections that hold every head's rows. */
+static void show_the_module(const QKVProjection *p) {
+    char s1[T_SHAPE_STR];
     narrate_say("wq.weight, wk.weight, wv.weight: %s each (d_out, d_in)%s", t_shape_str(p->wq->weight, s1),
                 p->wq->bias ? ", with biases" : "");
     narrate_why("d_in = %lld is the width of each token vector and d_out = %lld the width of q, k "
                 "and v, which the heads will share (Happy-LLM 2.1.6 uses args.dim for both).",
-                (long long)d_in, (long long)d_out);
+                (long long)p->d_in, (long long)p->d_out);
+}
 
-    /* ---- projections --------------------------------------------------------- */
+/* xq, xk, xv = self.wq(x), self.wk(x), self.wv(x): (bsz, seqlen, d_out) each. */
+static void project_for_every_head(const QKVProjection *p, const Tensor *x, Tensor **xq, Tensor **xk,
+                                   Tensor **xv) {
     narrate_step("One projection per Q, K, V, for all heads at once");
     narrate_torch("xq, xk, xv = self.wq(x), self.wk(x), self.wv(x)");
-    Tensor *xq, *xk, *xv;
-    qkv_project(p, x, &xq, &xk, &xv);  /* (bsz, seqlen, d_out) each */
-    narrate_show("xq", xq);
+    qkv_project(p, x, xq, xk, xv);  /* (bsz, seqlen, d_out) each */
+    narrate_show("xq", *xq);
     narrate_why("Happy-LLM's nn.Linear(args.dim, args.n_heads * self.head_dim): one (d_out, d_in) matrix "
                 "holds the n_heads small (head_dim, d_in) matrices stacked row after row, so one matmul "
                 "projects for every head.");
+}
 
-    /* ---- head_dim and n_local_heads ----------------------------------------- */
+/* self.head_dim = args.dim // args.n_heads, and what n_local_heads means. */
+static int64_t explain_head_dim(int64_t d_out, int64_t n_heads) {
     int64_t head_dim = head_dim_of(d_out, n_heads);
     narrate_step("head_dim = d_out // n_heads = %lld // %lld = %lld", (long long)d_out, (long long)n_heads,
                  (long long)head_dim);
@@ -104,8 +59,11 @@ int main(int argc, char **argv) {
                 "n_local_heads = n_heads // 2 heads -- their rows of wq, wk, wv -- and compute them "
                 "without talking to the other; only the merge needs all heads. That is also why d_out "
                 "must be a multiple of n_heads (--heads 3 --d-out 4 is refused).");
+    return head_dim;
+}
 
-    /* ---- split ---------------------------------------------------------------- */
+/* xq.view(bsz, seqlen, n_heads, head_dim): the same numbers, a new shape. */
+static void split_view(const Tensor *xq, int64_t n_heads, int64_t head_dim) {
     narrate_step("Split, part 1: view the last dim as (n_heads, head_dim)");
     narrate_torch("xq = xq.view(bsz, seqlen, self.n_local_heads, self.head_dim)");
     /* the split below, with dims 1 and 2 put back: (bsz, seqlen, n_heads, head_dim) */
@@ -114,67 +72,84 @@ int main(int argc, char **argv) {
     narrate_layout("xq.view(...)", xq_view);
     narrate_why("view only re-reads the same numbers with a new shape: the %lld values of one token are "
                 "now %lld heads of %lld, and nothing is copied (same storage, same offset).",
-                (long long)d_out, (long long)n_heads, (long long)head_dim);
+                (long long)t_size(xq, 2), (long long)n_heads, (long long)head_dim);
+}
 
+/* .transpose(1, 2): the heads in front of the tokens, (bsz, n_heads, seqlen, head_dim). */
+static void split_transpose(const Tensor *xq, const Tensor *xk, const Tensor *xv, int64_t n_heads, Tensor **q,
+                            Tensor **k, Tensor **v) {
     narrate_step("Split, part 2: move the heads in front of the tokens");
     narrate_torch("xq = xq.transpose(1, 2)   # the same for xk, xv");
-    Tensor *q = split_heads(xq, n_heads);  /* (bsz, n_heads, seqlen, head_dim) */
-    Tensor *k = split_heads(xk, n_heads);  /* (bsz, n_heads, seqlen, head_dim) */
-    Tensor *v = split_heads(xv, n_heads);  /* (bsz, n_heads, seqlen, head_dim) */
-    narrate_layout("xq.transpose(1, 2)", q);
-    narrate_show("xq", q);
+    *q = split_heads(xq, n_heads);  /* (bsz, n_heads, seqlen, head_dim) */
+    *k = split_heads(xk, n_heads);  /* (bsz, n_heads, seqlen, head_dim) */
+    *v = split_heads(xv, n_heads);  /* (bsz, n_heads, seqlen, head_dim) */
+    narrate_layout("xq.transpose(1, 2)", *q);
+    narrate_show("xq", *q);
     narrate_why("transpose swaps two strides, still without copying, so the tensor is no longer "
                 "contiguous. Now (bsz, n_heads) lead like batch dims: xq[b, h] is head h's own "
                 "(seqlen, head_dim) matrix, and xq[b, h, t, j] is xq_before[b, t, h * %lld + j].",
-                (long long)head_dim);
-    narrate_say("shares storage with the projection: %s", t_shares_storage(q, xq) ? "yes" : "no");
+                (long long)t_size(*q, 3));
+    narrate_say("shares storage with the projection: %s", t_shares_storage(*q, xq) ? "yes" : "no");
+}
 
-    /* ---- per-head attention ------------------------------------------------- */
-    Tensor *mask = args.causal ? causal_mask(max_seq_len, 1) : NULL;  /* (1, 1, max_seq_len, max_seq_len) */
+/* scores = xq @ xk.transpose(2, 3) / sqrt(head_dim) [+ mask], softmax, @ xv: chapter 4 per head. */
+static Attention scores_per_head(const Tensor *q, const Tensor *k, const Tensor *v, const Tensor *mask) {
     narrate_step("Scores for every head at once, scaled by sqrt(head_dim)%s",
-                 args.causal ? ", with chapter 4's causal mask" : "");
-    narrate_torch(args.causal ? "scores = torch.matmul(xq, xk.transpose(2, 3)) / math.sqrt(self.head_dim); "
-                                "scores = scores + self.mask[:, :, :seqlen, :seqlen]"
-                              : "scores = torch.matmul(xq, xk.transpose(2, 3)) / math.sqrt(self.head_dim)");
+                 mask ? ", with chapter 4's causal mask" : "");
+    narrate_torch(mask ? "scores = torch.matmul(xq, xk.transpose(2, 3)) / math.sqrt(self.head_dim); "
+                         "scores = scores + self.mask[:, :, :seqlen, :seqlen]"
+                       : "scores = torch.matmul(xq, xk.transpose(2, 3)) / math.sqrt(self.head_dim)");
     Attention heads = masked_attention(q, k, v, mask);  /* scores, weights (bsz, n_heads, seqlen, seqlen) */
     narrate_show("scores", heads.scores);
     narrate_why("matmul treats (bsz, n_heads) as batch dims: %lld independent (seqlen, head_dim) @ "
                 "(head_dim, seqlen) products. Each head's dot products have head_dim = %lld terms, so it "
                 "is scaled by sqrt(head_dim), not sqrt(d_out)%s.",
-                (long long)(bsz * n_heads), (long long)head_dim,
-                args.causal ? "; the one (1, 1, T, T) mask broadcasts over every batch and head" : "");
+                (long long)(t_size(q, 0) * t_size(q, 1)), (long long)t_size(q, 3),
+                mask ? "; the one (1, 1, T, T) mask broadcasts over every batch and head" : "");
+    return heads;
+}
 
+/* scores = F.softmax(scores.float(), dim=-1): one pattern per head (and --heatmap). */
+static void softmax_per_head(const Attention *heads, const Args *args) {
     narrate_step("Softmax: one attention pattern per head");
     narrate_torch("scores = F.softmax(scores.float(), dim=-1)");
-    narrate_show("attn_weights", heads.weights);
+    narrate_show("attn_weights", heads->weights);
     narrate_why("every row of every head sums to 1. The heads see different projections of the same "
                 "tokens, so they can attend differently: that is the point of having several.");
-    if (args.heatmap) {
-        HeatmapOptions opt = {0};
-        opt.title = args.causal ? "attention weights (causal)" : "attention weights";
-        opt.ascii = args.ascii;
-        opt.scores = heads.scores;  /* -inf where the mask is */
-        opt.row_scale = args.row_scale;
-        heatmap_print_all(heads.weights, &opt);  /* one grid per (batch, head) */
-    }
+    if (!args->heatmap) return;
+    HeatmapOptions opt = {.title = args->causal ? "attention weights (causal)" : "attention weights",
+                          .ascii = args->ascii,
+                          .scores = heads->scores,  /* -inf where the mask is */
+                          .row_scale = args->row_scale};
+    heatmap_print_all(heads->weights, &opt);  /* one grid per (batch, head) */
+}
 
+/* output = torch.matmul(scores, xv), still split by head. */
+static void weighted_sum_per_head(const Attention *heads) {
+    char s1[T_SHAPE_STR];
     narrate_step("Weighted sum of the values, per head");
     narrate_torch("output = torch.matmul(scores, xv)");
-    narrate_layout("output", heads.output);
-    narrate_show("output", heads.output);
+    narrate_layout("output", heads->output);
+    narrate_show("output", heads->output);
     narrate_why("each head mixes the rows of its own head_dim-wide slice of the values; the result is "
                 "still split by head, (bsz, n_heads, seqlen, head_dim) = %s.",
-                t_shape_str(heads.output, s1));
+                t_shape_str(heads->output, s1));
+}
 
-    /* ---- merge ----------------------------------------------------------------- */
+/* output.transpose(1, 2): the tokens in front again, as a view (bsz, seqlen, n_heads, head_dim). */
+static Tensor *merge_transpose(const Tensor *heads_output) {
     narrate_step("Merge, part 1: tokens back in front of the heads");
     narrate_torch("output = output.transpose(1, 2)");
     /* dims 1 and 2 swapped: (bsz, seqlen, n_heads, head_dim), a view */
-    Tensor *back = t_permute(heads.output, SHAPE(0, 2, 1, 3));
+    Tensor *back = t_permute(heads_output, SHAPE(0, 2, 1, 3));
     narrate_layout("output.transpose(1, 2)", back);
     narrate_why("the heads of one token are next to each other again in the shape, but not in memory: "
                 "the strides jump, so view cannot glue the last two dims into one.");
+    return back;
+}
 
+/* output.contiguous(): a row-major copy, which view needs. */
+static void merge_contiguous(const Tensor *back) {
     narrate_step("Merge, part 2: contiguous() copies into row-major order");
     narrate_torch("output = output.contiguous()");
     Tensor *packed = t_clone(back);  /* (bsz, seqlen, n_heads, head_dim), a row-major copy */
@@ -183,17 +158,27 @@ int main(int argc, char **argv) {
     narrate_why("in PyTorch, .view() on the transposed tensor fails (\"view size is not compatible with "
                 "input tensor's size and stride\"); contiguous() (or reshape, which copies when it must) "
                 "is the fix.");
+}
 
+/* output.view(bsz, seqlen, -1): the heads side by side, (bsz, seqlen, d_out). */
+static Tensor *merge_view(const Tensor *heads_output) {
+    char s1[T_SHAPE_STR], s2[T_SHAPE_STR];
     narrate_step("Merge, part 3: view (n_heads, head_dim) as one d_out");
     narrate_torch("output = output.view(bsz, seqlen, -1)");
-    Tensor *output = merge_heads(heads.output);  /* (bsz, seqlen, d_out) */
+    Tensor *output = merge_heads(heads_output);  /* (bsz, seqlen, d_out) */
     narrate_layout("output", output);
     narrate_show("output", output);
     narrate_why("columns h*head_dim .. (h+1)*head_dim-1 of each token hold head h's result: the heads "
                 "are concatenated, %s -> %s. Chapter 7 adds W_o to mix them.",
-                t_shape_str(heads.output, s1), t_shape_str(output, s2));
+                t_shape_str(heads_output, s1), t_shape_str(output, s2));
+    return output;
+}
 
-    /* ---- the wrong split: view without transpose ----------------------------- */
+/* xq.view(bsz, n_heads, seqlen, head_dim) without the transpose: right shapes, wrong numbers. */
+static void the_wrong_split(const Tensor *xq, const Tensor *xk, const Tensor *xv, const Tensor *q,
+                            int64_t n_heads, const Tensor *mask, const Tensor *output) {
+    const int64_t bsz = t_size(xq, 0), seqlen = t_size(xq, 1), d_out = t_size(xq, 2);
+    const int64_t head_dim = d_out / n_heads;
     narrate_step("A common mistake: view straight into heads, without transpose");
     narrate_torch("xq_wrong = xq.view(bsz, n_heads, seqlen, head_dim)   # no transpose");
     Tensor *q_wrong = t_view(xq, SHAPE(bsz, n_heads, seqlen, head_dim));  /* same shape as q */
@@ -211,14 +196,21 @@ int main(int argc, char **argv) {
     narrate_show("output_wrong", output_wrong);
     narrate_say("max |output_wrong - output| = %.4f: the same shapes, different numbers.",
                 t_max_abs_diff(output_wrong, output));
+}
 
-    /* ---- the same in one call, and as n single heads -------------------------- */
+/* multi_head_attention(): split, attend, merge in one call, as chapter 7 calls it. */
+static void the_same_in_one_call(const Tensor *xq, const Tensor *xk, const Tensor *xv, int64_t n_heads,
+                                 const Tensor *mask, const Tensor *output) {
     narrate_step("The same in one call");
     narrate_torch("split -> scaled attention per head -> merge   # multi_head_attention()");
     Attention one_call = multi_head_attention(xq, xk, xv, n_heads, mask);
     narrate_say("max |multi_head_attention - output| = %g", t_max_abs_diff(one_call.output, output));
     narrate_why("multi_head_attention() is the three steps above, for chapter 7 to call.");
+}
 
+/* Raschka's MultiHeadAttentionWrapper: n_heads single-head attentions, concatenated. */
+static void as_single_heads(const QKVProjection *p, const Tensor *x, int64_t n_heads, const Tensor *mask,
+                            const Tensor *output) {
     narrate_step("n_heads separate single-head attentions give the same output");
     narrate_torch("torch.cat([head(x) for head in self.heads], dim=-1)   # MultiHeadAttentionWrapper");
     Tensor *wrapped = multi_head_wrapper(p, x, n_heads, mask);  /* (bsz, seqlen, d_out) */
@@ -228,23 +220,72 @@ int main(int argc, char **argv) {
                 "splitting equals projecting with each small one and concatenating "
                 "(矩阵内积再拼接 = 拼接矩阵再内积), so the split version is the wrapper with one matmul "
                 "instead of n_heads -- and each head here could run on its own worker.");
+}
 
-    print_results(&heads, output);
-
-    /* ---- files, after everything was computed -------------------------------- */
-    if (args.dump) {
-        npy_make_dir(args.dump);
-        npy_save_in(args.dump, "x", x);  /* the input; with the weights below, a run to replay */
-        qkv_save(p, args.dump);  /* wq.npy ... as --weights reads them */
-        npy_save_in(args.dump, "xq", q);                        /* (bsz, n_heads, seqlen, head_dim) */
-        npy_save_in(args.dump, "xk", k);
-        npy_save_in(args.dump, "xv", v);
-        npy_save_in(args.dump, "scores", heads.scores);         /* scaled (and masked), before softmax */
-        npy_save_in(args.dump, "attn_weights", heads.weights);  /* after softmax */
-        npy_save_in(args.dump, "output", output);               /* (bsz, seqlen, d_out) */
+/* --dump DIR and --output FILE, after everything was computed. */
+static void save_files(const Args *args, const QKVProjection *p, const Tensor *x, const Tensor *q,
+                       const Tensor *k, const Tensor *v, const Attention *heads, const Tensor *output) {
+    if (args->dump) {
+        npy_make_dir(args->dump);
+        npy_save_in(args->dump, "x", x);  /* the input; with the weights below, a run to replay */
+        qkv_save(p, args->dump);          /* wq.npy ... as --weights reads them */
+        npy_save_in(args->dump, "xq", q);                         /* (bsz, n_heads, seqlen, head_dim) */
+        npy_save_in(args->dump, "xk", k);
+        npy_save_in(args->dump, "xv", v);
+        npy_save_in(args->dump, "scores", heads->scores);         /* scaled (and masked), before softmax */
+        npy_save_in(args->dump, "attn_weights", heads->weights);  /* after softmax */
+        npy_save_in(args->dump, "output", output);                /* (bsz, seqlen, d_out) */
     }
-    if (args.output) npy_save(args.output, output);
+    if (args->output) npy_save(args->output, output);
+}
 
+int main(int argc, char **argv) {
+    CliSpec spec = {
+        .program = "chapter5",
+        .summary = "Chapter 5: multi-head attention, split and merge (Happy-LLM 2.1.6), without W_o.\n"
+                   "Causal by default, like the README's 手撕 MHA class; --no-causal is the\n"
+                   "Happy-LLM class's default (is_causal=False). With --input/--weights the\n"
+                   "sizes and biases come from the files, and --heads must divide their d_out.",
+        .flags = CLI_SEED | CLI_BATCH | CLI_SEQ_LEN | CLI_MAX_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_HEADS |
+                 CLI_CAUSAL | CLI_BIAS | CLI_QUIET | CLI_DUMP | CLI_HEATMAP | CLI_INPUT | CLI_OUTPUT,
+        .defaults = {.seed = 123, .batch = 1, .seq_len = 4, .d_in = 6, .d_out = 4, .heads = 2, .causal = true},
+    };
+    Args args = program_start(&spec, argc, argv);
+    multi_head_refuse_past_budget(&args);  /* before any work: memory and time */
+    const int64_t n_heads = args.heads;
+    narrate_title("Chapter 5: multi-head attention, split and merge (Happy-LLM 2.1.6)%s",
+                  args.causal ? "" : " -- with --no-causal");
+
+    Tensor *x;            /* (bsz, seqlen, d_in) */
+    int64_t max_seq_len;  /* the causal mask buffer, sliced to seqlen */
+    QKVProjection *p = projections_and_input(&args, "The module's projections and a random input x", &x,
+                                             &max_seq_len);
+    show_the_module(p);
+    Tensor *xq, *xk, *xv;  /* (bsz, seqlen, d_out) */
+    project_for_every_head(p, x, &xq, &xk, &xv);
+    int64_t head_dim = explain_head_dim(p->d_out, n_heads);
+
+    split_view(xq, n_heads, head_dim);
+    Tensor *q, *k, *v;  /* (bsz, n_heads, seqlen, head_dim) */
+    split_transpose(xq, xk, xv, n_heads, &q, &k, &v);
+
+    Tensor *mask = args.causal ? causal_mask(max_seq_len, 1) : NULL;  /* (1, 1, max_seq_len, max_seq_len) */
+    Attention heads = scores_per_head(q, k, v, mask);
+    softmax_per_head(&heads, &args);
+    weighted_sum_per_head(&heads);
+
+    merge_contiguous(merge_transpose(heads.output));
+    Tensor *output = merge_view(heads.output);  /* (bsz, seqlen, d_out) */
+
+    the_wrong_split(xq, xk, xv, q, n_heads, mask, output);
+    the_same_in_one_call(xq, xk, xv, n_heads, mask, output);
+    as_single_heads(p, x, n_heads, mask, output);
+
+    if (narrate_quiet()) {  /* --quiet prints only these (the narration has shown them otherwise) */
+        narrate_result("attn_weights", heads.weights);
+        narrate_result("output", output);
+    }
+    save_files(&args, p, x, q, k, v, &heads, output);
     t_scope_end();
     return 0;
 }

@@ -13,49 +13,33 @@
  * The attention itself is chapter 4's masked_attention(): it already works on
  * any leading dims, so (bsz, n_heads) is just a batch of bsz * n_heads small
  * attentions, one per head, each over head_dim-wide vectors.
+ *
+ * In this file: multi_head_attention() (split, attend, merge), then the two
+ * pieces it calls in that order, split_heads() and merge_heads(), then
+ * head_dim_of(); multi_head_wrapper(), the same output as n_heads single-head
+ * attentions; last the checks that turn wrong shapes or sizes into sentences.
  */
 #include "multi_head.h"
 
-int64_t head_dim_of(int64_t d_out, int64_t n_heads) {
-    if (n_heads < 1)
-        t_error("multi-head attention: n_heads must be at least 1, got %lld", (long long)n_heads);
-    if (d_out < 1)
-        t_error("multi-head attention: d_out must be at least 1, got %lld", (long long)d_out);
-    /* assert args.dim % args.n_heads == 0 */
-    if (d_out % n_heads != 0)
-        t_error("multi-head attention: d_out %lld is not divisible by n_heads %lld "
-                "(%lld %% %lld = %lld), so the heads cannot each get head_dim = d_out / n_heads columns",
-                (long long)d_out, (long long)n_heads, (long long)d_out, (long long)n_heads,
-                (long long)(d_out % n_heads));
-    /* BEGIN BLANK head_dim level=1 hint="Every head gets an equal share of the d_out features." helpers="integer division (the check above already refused a remainder)." torch="self.head_dim = args.dim // args.n_heads" */
-    return d_out / n_heads;
+static void check_projected(const Tensor *xq, const Tensor *xk, const Tensor *xv);  /* shapes, at the end */
+
+Attention multi_head_attention(const Tensor *xq, const Tensor *xk, const Tensor *xv, int64_t n_heads,
+                               const Tensor *mask) {
+    check_projected(xq, xk, xv);
+    head_dim_of(xq->shape[2], n_heads);  /* d_out % n_heads == 0, or a sentence */
+    check_scores_fit(xq->shape[0], n_heads, xq->shape[1], xk->shape[1]);
+    if (mask) mask_slice(mask, xq->shape[1]);  /* seqlen <= max_seq_len, or chapter 4's sentence */
+    /* BEGIN BLANK multi_head_attention_forward level=3 hint="Multi-head attention is the masked attention of chapter 4 run on every head at once: split, attend, merge, and keep the per-head scores and weights." helpers="split_heads, masked_attention, merge_heads." torch="xq = xq.view(bsz, seqlen, n_heads, head_dim).transpose(1, 2) (same for xk, xv); output = attention(xq, xk, xv, mask); output = output.transpose(1, 2).contiguous().view(bsz, seqlen, -1)" */
+    /* xq, xk, xv = view(bsz, seqlen, n_heads, head_dim).transpose(1, 2) */
+    Tensor *q = split_heads(xq, n_heads);  /* (bsz, n_heads, seqlen, head_dim) */
+    Tensor *k = split_heads(xk, n_heads);  /* (bsz, n_heads, kvlen, head_dim)  */
+    Tensor *v = split_heads(xv, n_heads);  /* (bsz, n_heads, kvlen, head_dim)  */
+    /* scores = matmul(xq, xk.transpose(2, 3)) / sqrt(head_dim) [+ mask]; softmax; matmul(scores, xv) */
+    Attention a = masked_attention(q, k, v, mask);  /* scores, weights (bsz, n_heads, seqlen, kvlen) */
+    /* output = output.transpose(1, 2).contiguous().view(bsz, seqlen, -1) */
+    a.output = merge_heads(a.output);               /* (bsz, seqlen, d_out) */
+    return a;
     /* END BLANK */
-}
-
-/* Human-readable bytes for the memory sentence: "30.5 MiB". */
-static void bytes_str(double bytes, char *buf, size_t len) {
-    const char *units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "ZiB", "YiB"};
-    int u = 0;
-    while (bytes >= 1024.0 && u < 8) {
-        bytes /= 1024.0;
-        u++;
-    }
-    if (u == 0) snprintf(buf, len, "%.0f bytes", bytes);
-    else snprintf(buf, len, "%.1f %s", bytes, units[u]);
-}
-
-void check_scores_fit(int64_t bsz, int64_t n_heads, int64_t seqlen, int64_t kvlen) {
-    /* In double: 1e6^4 floats overflow int64 but not a double. */
-    double bytes = 4.0 * (double)bsz * (double)n_heads * (double)seqlen * (double)kvlen;
-    if (bytes > (double)t_max_bytes()) {
-        char want[32], limit[32];
-        bytes_str(bytes, want, sizeof want);
-        bytes_str((double)t_max_bytes(), limit, sizeof limit);
-        t_error("multi-head attention: the scores (%lld, %lld, %lld, %lld) need %s of float32, more than "
-                "the %s limit (ATTN_MAX_BYTES), because naive attention stores every query-key score at "
-                "once; chapter 8 (fast attention) computes the same output without storing them",
-                (long long)bsz, (long long)n_heads, (long long)seqlen, (long long)kvlen, want, limit);
-    }
 }
 
 Tensor *split_heads(const Tensor *x, int64_t n_heads) {
@@ -86,35 +70,19 @@ Tensor *merge_heads(const Tensor *x) {
     /* END BLANK */
 }
 
-/* xq (b, t, d), xk and xv (b, s, d): the shapes the split needs. */
-static void check_projected(const Tensor *xq, const Tensor *xk, const Tensor *xv) {
-    char qs[T_SHAPE_STR], ks[T_SHAPE_STR], vs[T_SHAPE_STR];
-    if (xq->ndim != 3 || xk->ndim != 3 || xv->ndim != 3)
-        t_error("multi_head_attention: xq %s, xk %s and xv %s must each be (bsz, seqlen, d_out)",
-                t_shape_str(xq, qs), t_shape_str(xk, ks), t_shape_str(xv, vs));
-    if (xk->shape[0] != xq->shape[0] || xv->shape[0] != xq->shape[0] || xk->shape[1] != xv->shape[1] ||
-        xk->shape[2] != xq->shape[2] || xv->shape[2] != xq->shape[2])
-        t_error("multi_head_attention: xq %s, xk %s and xv %s must share bsz and d_out, "
-                "and xk and xv the length S",
-                t_shape_str(xq, qs), t_shape_str(xk, ks), t_shape_str(xv, vs));
-}
-
-Attention multi_head_attention(const Tensor *xq, const Tensor *xk, const Tensor *xv, int64_t n_heads,
-                               const Tensor *mask) {
-    check_projected(xq, xk, xv);
-    head_dim_of(xq->shape[2], n_heads);  /* d_out % n_heads == 0, or a sentence */
-    check_scores_fit(xq->shape[0], n_heads, xq->shape[1], xk->shape[1]);
-    if (mask) mask_slice(mask, xq->shape[1]);  /* seqlen <= max_seq_len, or chapter 4's sentence */
-    /* BEGIN BLANK multi_head_attention_forward level=3 hint="Multi-head attention is the masked attention of chapter 4 run on every head at once: split, attend, merge, and keep the per-head scores and weights." helpers="split_heads, masked_attention, merge_heads." torch="xq = xq.view(bsz, seqlen, n_heads, head_dim).transpose(1, 2) (same for xk, xv); output = attention(xq, xk, xv, mask); output = output.transpose(1, 2).contiguous().view(bsz, seqlen, -1)" */
-    /* xq, xk, xv = view(bsz, seqlen, n_heads, head_dim).transpose(1, 2) */
-    Tensor *q = split_heads(xq, n_heads);  /* (bsz, n_heads, seqlen, head_dim) */
-    Tensor *k = split_heads(xk, n_heads);  /* (bsz, n_heads, kvlen, head_dim)  */
-    Tensor *v = split_heads(xv, n_heads);  /* (bsz, n_heads, kvlen, head_dim)  */
-    /* scores = matmul(xq, xk.transpose(2, 3)) / sqrt(head_dim) [+ mask]; softmax; matmul(scores, xv) */
-    Attention a = masked_attention(q, k, v, mask);  /* scores, weights (bsz, n_heads, seqlen, kvlen) */
-    /* output = output.transpose(1, 2).contiguous().view(bsz, seqlen, -1) */
-    a.output = merge_heads(a.output);               /* (bsz, seqlen, d_out) */
-    return a;
+int64_t head_dim_of(int64_t d_out, int64_t n_heads) {
+    if (n_heads < 1)
+        t_error("multi-head attention: n_heads must be at least 1, got %lld", (long long)n_heads);
+    if (d_out < 1)
+        t_error("multi-head attention: d_out must be at least 1, got %lld", (long long)d_out);
+    /* assert args.dim % args.n_heads == 0 */
+    if (d_out % n_heads != 0)
+        t_error("multi-head attention: d_out %lld is not divisible by n_heads %lld "
+                "(%lld %% %lld = %lld), so the heads cannot each get head_dim = d_out / n_heads columns",
+                (long long)d_out, (long long)n_heads, (long long)d_out, (long long)n_heads,
+                (long long)(d_out % n_heads));
+    /* BEGIN BLANK head_dim level=1 hint="Every head gets an equal share of the d_out features." helpers="integer division (the check above already refused a remainder)." torch="self.head_dim = args.dim // args.n_heads" */
+    return d_out / n_heads;
     /* END BLANK */
 }
 
@@ -146,4 +114,31 @@ Tensor *multi_head_wrapper(const QKVProjection *p, const Tensor *x, int64_t n_he
         t_copy_(t_slice(context, 2, lo, hi), a.output);
     }
     return context;
+}
+
+/* xq (b, t, d), xk and xv (b, s, d): the shapes the split needs. */
+static void check_projected(const Tensor *xq, const Tensor *xk, const Tensor *xv) {
+    char qs[T_SHAPE_STR], ks[T_SHAPE_STR], vs[T_SHAPE_STR];
+    if (xq->ndim != 3 || xk->ndim != 3 || xv->ndim != 3)
+        t_error("multi_head_attention: xq %s, xk %s and xv %s must each be (bsz, seqlen, d_out)",
+                t_shape_str(xq, qs), t_shape_str(xk, ks), t_shape_str(xv, vs));
+    if (xk->shape[0] != xq->shape[0] || xv->shape[0] != xq->shape[0] || xk->shape[1] != xv->shape[1] ||
+        xk->shape[2] != xq->shape[2] || xv->shape[2] != xq->shape[2])
+        t_error("multi_head_attention: xq %s, xk %s and xv %s must share bsz and d_out, "
+                "and xk and xv the length S",
+                t_shape_str(xq, qs), t_shape_str(xk, ks), t_shape_str(xv, vs));
+}
+
+void check_scores_fit(int64_t bsz, int64_t n_heads, int64_t seqlen, int64_t kvlen) {
+    /* In double: 1e6^4 floats overflow int64 but not a double. */
+    double bytes = 4.0 * (double)bsz * (double)n_heads * (double)seqlen * (double)kvlen;
+    if (bytes > (double)t_max_bytes()) {
+        char want[32], limit[32];
+        t_format_bytes(bytes, want, sizeof want);
+        t_format_bytes((double)t_max_bytes(), limit, sizeof limit);
+        t_error("multi-head attention: the scores (%lld, %lld, %lld, %lld) need %s of float32, more than "
+                "the %s limit (ATTN_MAX_BYTES), because naive attention stores every query-key score at "
+                "once; chapter 8 (fast attention) computes the same output without storing them",
+                (long long)bsz, (long long)n_heads, (long long)seqlen, (long long)kvlen, want, limit);
+    }
 }

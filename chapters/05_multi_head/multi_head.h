@@ -17,13 +17,11 @@
 #include "chapters/03_self_attention/self_attention.h"
 #include "chapters/04_causal_mask/causal_mask.h"
 
-/* d_out % n_heads must be 0; the error names both numbers. Returns head_dim. */
-int64_t head_dim_of(int64_t d_out, int64_t n_heads);
-
-/* The (bsz, n_heads, seqlen, kvlen) scores (and weights) of naive attention
- * must fit in memory (t_max_bytes(), env ATTN_MAX_BYTES); the error says how
- * much they need and points to chapter 8, which never stores them. */
-void check_scores_fit(int64_t bsz, int64_t n_heads, int64_t seqlen, int64_t kvlen);
+/* Attention over already projected xq (b, t, d_out), xk, xv (b, s, d_out):
+ * split, scaled attention per head (with the causal mask buffer when mask is
+ * not NULL), merge. .weights is (b, n_heads, t, s); .output (b, t, d_out). */
+Attention multi_head_attention(const Tensor *xq, const Tensor *xk, const Tensor *xv, int64_t n_heads,
+                               const Tensor *mask);
 
 /* x.view(b, t, n_heads, head_dim).transpose(1, 2): (b, t, d_out) -> (b, n_heads, t, head_dim).
  * A view: no data moves, the result is not contiguous. */
@@ -32,16 +30,18 @@ Tensor *split_heads(const Tensor *x, int64_t n_heads);
 /* x.transpose(1, 2).contiguous().view(b, t, -1): (b, n_heads, t, head_dim) -> (b, t, d_out). */
 Tensor *merge_heads(const Tensor *x);
 
-/* Attention over already projected xq (b, t, d_out), xk, xv (b, s, d_out):
- * split, scaled attention per head (with the causal mask buffer when mask is
- * not NULL), merge. .weights is (b, n_heads, t, s); .output (b, t, d_out). */
-Attention multi_head_attention(const Tensor *xq, const Tensor *xk, const Tensor *xv, int64_t n_heads,
-                               const Tensor *mask);
+/* d_out % n_heads must be 0; the error names both numbers. Returns head_dim. */
+int64_t head_dim_of(int64_t d_out, int64_t n_heads);
 
 /* Raschka's MultiHeadAttentionWrapper: n_heads separate single-head
  * self-attentions, head h using rows h*head_dim .. (h+1)*head_dim-1 of each
  * weight matrix, outputs concatenated along the last dim. Equal to
  * multi_head_attention() on the big projections (tested). */
 Tensor *multi_head_wrapper(const QKVProjection *p, const Tensor *x, int64_t n_heads, const Tensor *mask);
+
+/* The (bsz, n_heads, seqlen, kvlen) scores (and weights) of naive attention
+ * must fit in memory (t_max_bytes(), env ATTN_MAX_BYTES); the error says how
+ * much they need and points to chapter 8, which never stores them. */
+void check_scores_fit(int64_t bsz, int64_t n_heads, int64_t seqlen, int64_t kvlen);
 
 #endif

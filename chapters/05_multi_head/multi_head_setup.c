@@ -1,9 +1,42 @@
-/* multi_head_setup.c — chapter 5's data, as the programs of chapters 5, 6 and 7 get it:
- * x and W_q, W_k, W_v from files (--input, --weights), or the default run drawn
+/* multi_head_setup.c — how the programs of chapters 5, 6 and 7 get their data:
+ * first what the run may cost (refused before any work when too much), then x
+ * and W_q, W_k, W_v from files (--input, --weights) or the default run, drawn
  * as PyTorch draws it. The lesson is in multi_head.c. */
 #include "multi_head_setup.h"
 
-Tensor *load_input(const Args *args, int64_t n_heads, int64_t *max_seq_len) {
+void multi_head_refuse_past_budget(const Args *a) {
+    char what[160];
+    /* chapters 5-7 build the causal mask for max_seq_len and slice it to T: --max-seq-len,
+     * else (with --input) --seq-len or T, else (the default run) 2 * T */
+    BudgetModule m = {.B = (double)a->batch, .H = (double)a->heads, .T = (double)a->seq_len,
+                      .d_in = (double)a->d_in, .d_out = (double)a->d_out, .score_buffers = 16,
+                      .from_files = a->input != NULL};  /* .L below */
+    if (a->input) budget_peek_input(a->input, a->weights, &m.B, &m.T, &m.d_in, &m.d_out);
+    m.L = (a->given & CLI_MAX_SEQ_LEN) ? (double)a->max_seq_len
+          : a->input ? ((a->given & CLI_SEQ_LEN) ? (double)a->seq_len : m.T) : 2 * m.T;
+    BudgetEstimate e = budget_attention_module(&m, what, sizeof what);
+    budget_refuse(&e, a->quiet);
+}
+
+QKVProjection *projections_and_input(const Args *args, const char *default_step_title, Tensor **x,
+                                     int64_t *max_seq_len) {
+    QKVProjection *p;
+    if (args->input) {
+        *x = load_input_for_heads(args, args->heads, max_seq_len);  /* (B, T, d_in) */
+        p = qkv_load_for_heads(args, t_size(*x, 2), args->heads);
+    } else {
+        p = qkv_default(args, x, max_seq_len);  /* W_query, W_key, W_value, then x */
+        narrate_step("%s", default_step_title);
+        narrate_torch_seed(args->seed);
+        narrate_torch(args->bias ? "W_query = nn.Linear(d_in, d_out, bias=True)   # W_key, W_value alike"
+                                 : "W_query = nn.Linear(d_in, d_out, bias=False)  # W_key, W_value alike");
+        narrate_torch("x = torch.randn(bsz, seqlen, d_in)");
+    }
+    narrate_show("x", *x);
+    return p;
+}
+
+Tensor *load_input_for_heads(const Args *args, int64_t n_heads, int64_t *max_seq_len) {
     Tensor *x = input_load(args->input);  /* (B, T, d_in) */
     int64_t seqlen = t_size(x, 1), L = seqlen;
     if (args->given & CLI_MAX_SEQ_LEN) L = args->max_seq_len;
@@ -39,17 +72,4 @@ QKVProjection *qkv_default(const Args *args, Tensor **x, int64_t *max_seq_len) {
     *x = t_randn(SHAPE(args->batch, args->seq_len, args->d_in));      /* (bsz, seqlen, d_in)     */
     if (max_seq_len) *max_seq_len = L;
     return p;
-}
-
-void multi_head_refuse_past_budget(const Args *a) {
-    char what[160];
-    /* chapters 5-7 build the causal mask for max_seq_len and slice it to T: --max-seq-len,
-     * else (with --input) --seq-len or T, else (the default run) 2 * T */
-    BudgetModule m = {(double)a->batch, (double)a->heads, (double)a->seq_len, (double)a->d_in, (double)a->d_out,
-                      0, 16, a->input != NULL};
-    if (a->input) budget_peek_input(a->input, a->weights, &m.B, &m.T, &m.d_in, &m.d_out);
-    m.L = (a->given & CLI_MAX_SEQ_LEN) ? (double)a->max_seq_len
-          : a->input ? ((a->given & CLI_SEQ_LEN) ? (double)a->seq_len : m.T) : 2 * m.T;
-    BudgetEstimate e = budget_attention_module(&m, what, sizeof what);
-    budget_refuse(&e, a->quiet);
 }

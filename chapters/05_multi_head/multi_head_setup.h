@@ -1,9 +1,24 @@
-/* multi_head_setup.h — chapter 5's data for a program: from files or the default run. */
+/* multi_head_setup.h — how the programs of chapters 5, 6 and 7 (and the
+ * chapters that take their flags) get their data: what a run may cost, then x
+ * and W_q, W_k, W_v from files (--input, --weights) or the default run drawn as
+ * PyTorch draws it. The lesson is in multi_head.h. */
 #ifndef CH05_MULTI_HEAD_SETUP_H
 #define CH05_MULTI_HEAD_SETUP_H
 
 #include "common/program/program.h"
 #include "chapters/05_multi_head/multi_head.h"
+
+/* What a run of chapter 5, 6 or 7 may cost (common/program/budget.h), from its
+ * flags and the headers of its files: refused in one sentence, before any work,
+ * when it is past the memory or time budget. */
+void multi_head_refuse_past_budget(const Args *a);
+
+/* The first step of chapters 5 and 6: W_q, W_k, W_v and x, from the files
+ * (load_input_for_heads, qkv_load_for_heads) or the default run (qkv_default,
+ * narrated as the step default_step_title), then x shown. Returns the
+ * projections; *x gets x (B, T, d_in) and *max_seq_len the mask buffer's size. */
+QKVProjection *projections_and_input(const Args *args, const char *default_step_title, Tensor **x,
+                                     int64_t *max_seq_len);
 
 /* The --input FILE --weights DIR branch of chapters 5, 6 and 7, and of the
  * chapters that take their flags:
@@ -13,7 +28,7 @@
  * Checks that the (B, n_heads, T, T) scores fit, narrates the load and names
  * the size flags that the files override. The caller loads the weights
  * (qkv_load_for_heads, or chapter 7's mha_load) from args->weights. */
-Tensor *load_input(const Args *args, int64_t n_heads, int64_t *max_seq_len);
+Tensor *load_input_for_heads(const Args *args, int64_t n_heads, int64_t *max_seq_len);
 
 /* wq, wk, wv from args->weights for an x of width d_in (chapter 3's
  * qkv_load); their d_out must be a multiple of n_heads. */
@@ -25,10 +40,5 @@ QKVProjection *qkv_load_for_heads(const Args *args, int64_t d_in, int64_t n_head
  * numbers, in PyTorch's order. Checks d_out % heads and that the scores fit
  * first. *max_seq_len gets --max-seq-len, or 2 * seq_len by default. */
 QKVProjection *qkv_default(const Args *args, Tensor **x, int64_t *max_seq_len);
-
-/* What a run of chapter 5, 6 or 7 may cost (common/program/budget.h), from its
- * flags and the headers of its files: refused in one sentence, before any work,
- * when it is past the memory or time budget. */
-void multi_head_refuse_past_budget(const Args *a);
 
 #endif

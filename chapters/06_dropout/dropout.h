@@ -21,10 +21,17 @@ typedef struct {
 } Dropout;
 
 /* nn.Dropout(p), in training mode like a fresh module. p outside [0, 1] is an error. */
-Dropout nn_dropout(double p);
+Dropout dropout_new(double p);
 
-/* dropout(x): a new tensor; in eval mode (or p = 0) a copy of x. */
-Tensor *dropout_forward(const Dropout *d, const Tensor *x);
+/* dropout(x): a new tensor; in eval mode (or p = 0) a copy of x.
+ * When mask is not NULL, *mask gets a new tensor of x's shape holding what
+ * each element of x was multiplied by (PyTorch's `noise`): 0 where the
+ * element was dropped and 1/(1-p) (as a float) where it was kept; all ones
+ * in eval mode or with p = 0, all zeros with p = 1 (in training). So the
+ * output is x * mask elementwise, and a backward can reuse the very mask the
+ * forward applied. Asking for the mask draws nothing more: the same seed
+ * drops the same elements whether mask is NULL or not. */
+Tensor *dropout_forward(const Dropout *d, const Tensor *x, Tensor **mask);
 
 /* How many entries of x are exactly 0 (dropped, or masked before dropout):
  * what the chapter 6 and 7 programs count to show the dropped fraction. */

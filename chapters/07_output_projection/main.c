@@ -27,61 +27,32 @@
 #include "common/program/program.h"
 #include "mha_setup.h"
 
-int main(int argc, char **argv) {
-    Args defaults = {0};
-    defaults.seed = 123;
-    defaults.batch = 3;
-    defaults.seq_len = 5;
-    defaults.d_in = 10;
-    defaults.d_out = 8;
-    defaults.heads = 2;
-    defaults.dropout = 0.1;
-    defaults.causal = true;
-    CliSpec spec = {"chapter7",
-                    "Chapter 7: the output projection W_o and resid_dropout -- the complete\n"
-                    "MultiHeadAttention (Happy-LLM 2.1.6). Default: the 手撕 MHA script of the\n"
-                    "README, torch.manual_seed(N), MultiHeadAttention(10, 8, 2 * T, 0.1, 2),\n"
-                    "x = torch.randn(3, 5, 10), with PyTorch's numbers, in training mode; --eval\n"
-                    "turns dropout off; --bias is qkv_bias=True; --resid-dropout adds Happy-LLM's\n"
-                    "resid_dropout. With --input/--weights the sizes come from the files: wq wk wv\n"
-                    "(d_out, d_in), wo (d_out, d_out), biases when bq bk bv (all three) or bo are\n"
-                    "there; --max-seq-len (or --seq-len) sets max_seq_len, by default the input's T.",
-                    CLI_SEED | CLI_BATCH | CLI_SEQ_LEN | CLI_MAX_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_HEADS | CLI_DROPOUT |
-                        CLI_EVAL | CLI_RESID | CLI_CAUSAL | CLI_BIAS | CLI_QUIET | CLI_DUMP | CLI_HEATMAP | CLI_INPUT |
-                        CLI_OUTPUT,
-                    defaults, NULL};
-    Args args = cli_parse(&spec, argc, argv);
-    multi_head_refuse_past_budget(&args); /* before any work: memory and time */
-    t_scope_begin();
-    narrate_set_quiet(args.quiet);
-    t_manual_seed(args.seed);
-    char s1[T_SHAPE_STR], s2[T_SHAPE_STR];
-
-    narrate_title("Chapter 7: the output projection, the complete MultiHeadAttention (2.1.6)");
-
-    /* ---- the module and the input --------------------------------------------- */
-    MultiHeadAttention *m;
-    Tensor *x;
-    m = mha_from_args(&args, &x);  /* the files, or torch.manual_seed; the class; then x */
-    if (!args.input) {
+/* The module and x: the files, or the 手撕 script's torch.manual_seed, class and x; --eval. */
+static MultiHeadAttention *module_and_input(const Args *args, Tensor **x) {
+    MultiHeadAttention *m = mha_from_args(args, x);  /* the files, or torch.manual_seed; the class; then x */
+    if (!args->input) {
         narrate_step("The module and a random input, as in the 手撕 MHA script");
-        narrate_torch_seed(args.seed);
-        narrate_torch(args.bias ? "model = MultiHeadAttention(d_in, d_out, max_seq_len, dropout, num_heads, "
-                                  "qkv_bias=True)"
-                                : "model = MultiHeadAttention(d_in, d_out, max_seq_len, dropout, num_heads)");
+        narrate_torch_seed(args->seed);
+        narrate_torch(args->bias ? "model = MultiHeadAttention(d_in, d_out, max_seq_len, dropout, num_heads, "
+                                   "qkv_bias=True)"
+                                 : "model = MultiHeadAttention(d_in, d_out, max_seq_len, dropout, num_heads)");
         narrate_torch("x = torch.randn(batch_size, seq_len, d_in)");
     }
-    if (args.eval) mha_eval(m);  /* model.eval(): both dropouts off */
+    if (args->eval) mha_eval(m);  /* model.eval(): both dropouts off */
     const ModelArgs *a = &m->args;
-    const int64_t n_heads = a->n_heads, head_dim = m->head_dim;
     narrate_say("ModelArgs: d_in = %lld, d_out = %lld, n_heads = %lld, head_dim = %lld, "
                 "max_seq_len = %lld, dropout = %g (%s), causal = %s, qkv_bias = %s, out bias = %s",
-                (long long)a->d_in, (long long)a->d_out, (long long)n_heads, (long long)head_dim,
+                (long long)a->d_in, (long long)a->d_out, (long long)a->n_heads, (long long)m->head_dim,
                 (long long)a->max_seq_len, a->dropout, m->attn_dropout.training ? "training" : "eval",
                 a->causal ? "True" : "False", a->qkv_bias ? "True" : "False", a->out_bias ? "True" : "False");
-    narrate_show("x", x);
+    narrate_show("x", *x);
+    return m;
+}
 
-    /* ---- the parameters ------------------------------------------------------- */
+/* wq, wk, wv (chapter 3) and the new wo; sum(p.numel() for p in model.parameters()). */
+static int64_t the_parameters(const MultiHeadAttention *m) {
+    const ModelArgs *a = &m->args;
+    char s1[T_SHAPE_STR], qkv_b[64] = "", out_b[64] = "";
     narrate_step("The parameters: wq, wk, wv from chapter 3, and the new wo");
     narrate_torch(a->out_bias ? "self.out_proj = nn.Linear(d_out, d_out)   # Happy-LLM: wo, bias=False"
                               : "self.wo = nn.Linear(args.n_heads * self.head_dim, args.dim, bias=False)");
@@ -91,114 +62,129 @@ int main(int argc, char **argv) {
                 a->out_bias ? ", with a bias (d_out,)" : ", no bias");
     narrate_show("wo.weight", m->wo->weight);
     int64_t n_params = mha_num_params(m);
-    {
-        char qkv_b[64] = "", out_b[64] = "";
-        if (a->qkv_bias) snprintf(qkv_b, sizeof qkv_b, " + 3 x %lld (bq, bk, bv)", (long long)a->d_out);
-        if (a->out_bias) snprintf(out_b, sizeof out_b, " + %lld (bo)", (long long)a->d_out);
-        narrate_say("parameters: 3 x %lld x %lld (wq, wk, wv)%s + %lld x %lld (wo)%s = %lld", (long long)a->d_out,
-                    (long long)a->d_in, qkv_b, (long long)a->d_out, (long long)a->d_out, out_b, (long long)n_params);
-    }
+    if (a->qkv_bias) snprintf(qkv_b, sizeof qkv_b, " + 3 x %lld (bq, bk, bv)", (long long)a->d_out);
+    if (a->out_bias) snprintf(out_b, sizeof out_b, " + %lld (bo)", (long long)a->d_out);
+    narrate_say("parameters: 3 x %lld x %lld (wq, wk, wv)%s + %lld x %lld (wo)%s = %lld", (long long)a->d_out,
+                (long long)a->d_in, qkv_b, (long long)a->d_out, (long long)a->d_out, out_b, (long long)n_params);
     narrate_why("sum(p.numel() for p in model.parameters()). The mask %s is a buffer "
                 "(register_buffer), not a parameter: it is never trained. At GPT-2 size (768 wide, 12 heads, "
                 "qkv_bias False) the same formula gives 2,360,064.",
                 m->mask ? t_shape_str(m->mask, s1) : "(none here: not causal)");
+    return n_params;
+}
 
-    /* ---- one forward call; the steps below read its trace ----------------------- */
-    MhaTrace tr;
-    Tensor *output = mha_forward(m, x, x, x, &tr);  /* (bsz, seqlen, d_out) */
-
+/* xq, xk, xv = self.wq(q), ...; split into heads: the trace's xq. */
+static void project_and_split(const MultiHeadAttention *m, const MhaTrace *tr) {
     narrate_step("Project and split into heads (chapters 3 and 5)");
     narrate_torch("xq, xk, xv = self.wq(q), self.wk(k), self.wv(v); "
                   "xq = xq.view(bsz, seqlen, n_heads, head_dim).transpose(1, 2)");
-    narrate_layout("xq", tr.xq);
-    narrate_show("xq", tr.xq);
+    narrate_layout("xq", tr->xq);
+    narrate_show("xq", tr->xq);
     narrate_why("forward(q, k, v) takes three inputs; self-attention passes x three times. Each head "
-                "works in its own %lld-wide slice of d_out = %lld.", (long long)head_dim, (long long)a->d_out);
+                "works in its own %lld-wide slice of d_out = %lld.", (long long)m->head_dim,
+                (long long)m->args.d_out);
+}
 
-    narrate_step("Scaled scores%s (chapters 2 and 4)", a->causal ? " with the causal mask" : "");
-    narrate_torch(a->causal ? "scores = torch.matmul(xq, xk.transpose(2, 3)) / math.sqrt(self.head_dim); "
-                              "scores = scores + self.mask[:, :, :seqlen, :seqlen]"
-                            : "scores = torch.matmul(xq, xk.transpose(2, 3)) / math.sqrt(self.head_dim)");
-    narrate_show("scores", tr.scores);
+/* scores = xq @ xk.transpose(2, 3) / sqrt(head_dim) [+ self.mask[...]]. */
+static void scaled_scores_step(const MultiHeadAttention *m, const MhaTrace *tr) {
+    bool causal = m->args.causal;
+    narrate_step("Scaled scores%s (chapters 2 and 4)", causal ? " with the causal mask" : "");
+    narrate_torch(causal ? "scores = torch.matmul(xq, xk.transpose(2, 3)) / math.sqrt(self.head_dim); "
+                           "scores = scores + self.mask[:, :, :seqlen, :seqlen]"
+                         : "scores = torch.matmul(xq, xk.transpose(2, 3)) / math.sqrt(self.head_dim)");
+    narrate_show("scores", tr->scores);
     narrate_why("one (seqlen, seqlen) score matrix per batch and head, scaled by sqrt(head_dim)%s.",
-                a->causal ? "; the mask buffer is sliced to the sequence length and puts -inf on the future"
-                          : "");
+                causal ? "; the mask buffer is sliced to the sequence length and puts -inf on the future" : "");
+}
 
+/* scores = F.softmax(scores.float(), dim=-1) (and --heatmap). */
+static void softmax_step(const Args *args, const MultiHeadAttention *m, const MhaTrace *tr) {
     narrate_step("Softmax: the attention weights");
     narrate_torch("scores = F.softmax(scores.float(), dim=-1)");
-    narrate_show("attn_weights", tr.attn_weights);
+    narrate_show("attn_weights", tr->attn_weights);
     narrate_why("each row is a probability distribution over the keys (the book keeps calling them "
                 "scores; here scores are before softmax, weights after).");
-    if (args.heatmap) {
-        HeatmapOptions opt = {0};
-        opt.title = a->causal ? "attention weights (causal)" : "attention weights";
-        opt.ascii = args.ascii;
-        opt.scores = tr.scores;  /* -inf where the mask is */
-        opt.row_scale = args.row_scale;
-        heatmap_print_all(tr.attn_weights, &opt);  /* one grid per (batch, head) */
-    }
+    if (!args->heatmap) return;
+    HeatmapOptions opt = {.title = m->args.causal ? "attention weights (causal)" : "attention weights",
+                          .ascii = args->ascii,
+                          .scores = tr->scores,  /* -inf where the mask is */
+                          .row_scale = args->row_scale};
+    heatmap_print_all(tr->attn_weights, &opt);  /* one grid per (batch, head) */
+}
 
+/* scores = self.attn_dropout(scores) (chapter 6). */
+static void attn_dropout_step(const MultiHeadAttention *m, const MhaTrace *tr) {
     narrate_step("attn_dropout on the weights (chapter 6)");
     narrate_torch("scores = self.attn_dropout(scores)");
-    narrate_show("attn_dropped", tr.attn_dropped);
+    narrate_show("attn_dropped", tr->attn_dropped);
     narrate_say("%lld of %lld weights are 0 after attn_dropout (%lld were 0 before it)",
-                (long long)count_zeros(tr.attn_dropped), (long long)t_numel(tr.attn_dropped),
-                (long long)count_zeros(tr.attn_weights));
-    narrate_why(m->attn_dropout.training && a->dropout > 0.0
+                (long long)count_zeros(tr->attn_dropped), (long long)t_numel(tr->attn_dropped),
+                (long long)count_zeros(tr->attn_weights));
+    narrate_why(m->attn_dropout.training && m->args.dropout > 0.0
                     ? "training mode: each weight is dropped with probability p or divided by 1 - p."
                     : "eval mode or p = 0: dropout is the identity.");
+}
 
+/* output = merge(scores @ xv) (chapters 1 and 5): the heads side by side. */
+static void weighted_sum_and_merge(const MultiHeadAttention *m, const MhaTrace *tr) {
+    int64_t head_dim = m->head_dim;
     narrate_step("Weighted sum of the values and merge of the heads (chapters 1 and 5)");
     narrate_torch("output = torch.matmul(scores, xv); "
                   "output = output.transpose(1, 2).contiguous().view(bsz, seqlen, -1)");
-    narrate_show("merged", tr.merged);
+    narrate_show("merged", tr->merged);
     narrate_why("columns h*%lld .. h*%lld+%lld of each token hold head h's result, side by side: the heads "
                 "are concatenated but have not met yet.",
                 (long long)head_dim, (long long)head_dim, (long long)(head_dim - 1));
+}
 
-    /* ---- this chapter: W_o ------------------------------------------------------- */
+/* output = self.wo(output): projected[0, 0, 0] as a sum over the heads. */
+static void output_projection(const MultiHeadAttention *m, const MhaTrace *tr) {
+    const int64_t n_heads = m->args.n_heads, head_dim = m->head_dim;
     narrate_step("The output projection W_o mixes the heads");
     narrate_torch("output = self.wo(output)   # 手撕 class: context_vec = self.out_proj(context_vec)");
-    narrate_show("projected", tr.projected);
-    {
-        /* projected[0, 0, 0] = sum over heads of wo[0, head's columns] . merged[0, 0, head's columns] + bo[0] */
-        char parts[512] = "";
-        size_t used = 0;
-        int64_t shown = n_heads < 6 ? n_heads : 6;
-        for (int64_t h = 0; h < shown; h++) {
-            double part = 0.0;
-            for (int64_t j = h * head_dim; j < (h + 1) * head_dim; j++)
-                part += (double)t_get(m->wo->weight, 0, j) * (double)t_get(tr.merged, 0, 0, j);
-            int n = snprintf(parts + used, sizeof parts - used, "%shead %lld: %.4f", h ? " + " : "",
-                             (long long)h, part);
-            if (n > 0 && (size_t)n < sizeof parts - used) used += (size_t)n;
-        }
-        narrate_say("projected[0, 0, 0] = %.4f = %s%s%s", (double)t_get(tr.projected, 0, 0, 0), parts,
-                    shown < n_heads ? " + ... (more heads)" : "",
-                    m->wo->bias ? " + bias" : "");
-        if (m->wo->bias) narrate_say("bias: bo[0] = %.4f", (double)t_get(m->wo->bias, 0));
+    narrate_show("projected", tr->projected);
+    /* projected[0, 0, 0] = sum over heads of wo[0, head's columns] . merged[0, 0, head's columns] + bo[0] */
+    char parts[512] = "";
+    size_t used = 0;
+    int64_t shown = n_heads < 6 ? n_heads : 6;
+    for (int64_t h = 0; h < shown; h++) {
+        double part = 0.0;
+        for (int64_t j = h * head_dim; j < (h + 1) * head_dim; j++)
+            part += (double)t_get(m->wo->weight, 0, j) * (double)t_get(tr->merged, 0, 0, j);
+        int n = snprintf(parts + used, sizeof parts - used, "%shead %lld: %.4f", h ? " + " : "", (long long)h,
+                         part);
+        if (n > 0 && (size_t)n < sizeof parts - used) used += (size_t)n;
     }
+    narrate_say("projected[0, 0, 0] = %.4f = %s%s%s", (double)t_get(tr->projected, 0, 0, 0), parts,
+                shown < n_heads ? " + ... (more heads)" : "", m->wo->bias ? " + bias" : "");
+    if (m->wo->bias) narrate_say("bias: bo[0] = %.4f", (double)t_get(m->wo->bias, 0));
     narrate_why("before W_o, output feature j came from head j // head_dim alone. wo is a full (d_out, "
                 "d_out) matrix, so every output feature is a weighted sum over all heads: this is where "
                 "what the heads found separately is combined (and, in a block, mapped back to the width "
                 "the residual adds to).");
+}
 
-    if (a->resid_dropout) {
-        narrate_step("resid_dropout on the projected output (Happy-LLM's class)");
-        narrate_torch("output = self.resid_dropout(output)");
-        narrate_show("output", output);
-        narrate_say("%lld of %lld outputs are 0 after resid_dropout", (long long)count_zeros(output),
-                    (long long)t_numel(output));
-        narrate_why("a second nn.Dropout with the same p, on what the attention hands to the "
-                    "residual connection; the 手撕 class has only the first one. %s",
-                    m->resid_dropout.training && a->dropout > 0.0 ? "--eval turns both off."
-                                                                   : "Off here: output == projected.");
-    } else {
+/* output = self.resid_dropout(output), Happy-LLM's class only. */
+static void resid_dropout_step(const MultiHeadAttention *m, const Tensor *output) {
+    if (!m->args.resid_dropout) {
         narrate_say("output = projected: the 手撕 class has one dropout, on the weights "
                     "(--resid-dropout adds Happy-LLM's second one, on the output).");
+        return;
     }
+    narrate_step("resid_dropout on the projected output (Happy-LLM's class)");
+    narrate_torch("output = self.resid_dropout(output)");
+    narrate_show("output", output);
+    narrate_say("%lld of %lld outputs are 0 after resid_dropout", (long long)count_zeros(output),
+                (long long)t_numel(output));
+    narrate_why("a second nn.Dropout with the same p, on what the attention hands to the "
+                "residual connection; the 手撕 class has only the first one. %s",
+                m->resid_dropout.training && m->args.dropout > 0.0 ? "--eval turns both off."
+                                                                    : "Off here: output == projected.");
+}
 
-    /* ---- the residual --------------------------------------------------------------- */
+/* h = x + attention(x): why a Transformer block needs d_out == d_in. */
+static void the_residual(const ModelArgs *a, const Tensor *x, const Tensor *output) {
+    char s1[T_SHAPE_STR], s2[T_SHAPE_STR];
     narrate_step("Why a Transformer block needs d_out == d_in");
     narrate_torch("h = x + self.attention.forward(self.attention_norm(x), ...)   # the residual");
     if (a->d_in == a->d_out) {
@@ -217,29 +203,70 @@ int main(int argc, char **argv) {
                 "wq = nn.Linear(args.dim, n_heads * head_dim) and wo maps back to args.dim; only "
                 "its assert reads another name, args.n_embd %% args.n_head (readers asked about "
                 "this in Happy-LLM issues #121 and #141).");
+}
+
+/* --dump DIR and --output FILE, after everything was computed. */
+static void save_files(const Args *args, const MultiHeadAttention *m, const Tensor *x, const MhaTrace *tr,
+                       const Tensor *output) {
+    if (args->dump) {
+        npy_make_dir(args->dump);
+        npy_save_in(args->dump, "x", x);  /* the input; with the weights below, a run to replay */
+        mha_save(m, args->dump);          /* wq.npy ... as --weights reads them */
+        npy_save_in(args->dump, "xq", tr->xq);                      /* (bsz, n_heads, seqlen, head_dim) */
+        npy_save_in(args->dump, "xk", tr->xk);
+        npy_save_in(args->dump, "xv", tr->xv);
+        npy_save_in(args->dump, "scores", tr->scores);              /* scaled (and masked), before softmax */
+        npy_save_in(args->dump, "attn_weights", tr->attn_weights);  /* after softmax, before dropout */
+        npy_save_in(args->dump, "attn_dropped", tr->attn_dropped);  /* after attn_dropout */
+        npy_save_in(args->dump, "merged", tr->merged);              /* (bsz, seqlen, d_out), before wo */
+        npy_save_in(args->dump, "projected", tr->projected);        /* after wo, before resid_dropout */
+        npy_save_in(args->dump, "output", output);                  /* (bsz, seqlen, d_out) */
+    }
+    if (args->output) npy_save(args->output, output);
+}
+
+int main(int argc, char **argv) {
+    CliSpec spec = {
+        .program = "chapter7",
+        .summary = "Chapter 7: the output projection W_o and resid_dropout -- the complete\n"
+                   "MultiHeadAttention (Happy-LLM 2.1.6). Default: the 手撕 MHA script of the\n"
+                   "README, torch.manual_seed(N), MultiHeadAttention(10, 8, 2 * T, 0.1, 2),\n"
+                   "x = torch.randn(3, 5, 10), with PyTorch's numbers, in training mode; --eval\n"
+                   "turns dropout off; --bias is qkv_bias=True; --resid-dropout adds Happy-LLM's\n"
+                   "resid_dropout. With --input/--weights the sizes come from the files: wq wk wv\n"
+                   "(d_out, d_in), wo (d_out, d_out), biases when bq bk bv (all three) or bo are\n"
+                   "there; --max-seq-len (or --seq-len) sets max_seq_len, by default the input's T.",
+        .flags = CLI_SEED | CLI_BATCH | CLI_SEQ_LEN | CLI_MAX_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_HEADS |
+                 CLI_DROPOUT | CLI_EVAL | CLI_RESID | CLI_CAUSAL | CLI_BIAS | CLI_QUIET | CLI_DUMP | CLI_HEATMAP |
+                 CLI_INPUT | CLI_OUTPUT,
+        .defaults = {.seed = 123, .batch = 3, .seq_len = 5, .d_in = 10, .d_out = 8, .heads = 2, .dropout = 0.1,
+                     .causal = true},
+    };
+    Args args = program_start(&spec, argc, argv);
+    multi_head_refuse_past_budget(&args);  /* before any work: memory and time */
+    narrate_title("Chapter 7: the output projection, the complete MultiHeadAttention (2.1.6)");
+
+    Tensor *x;  /* (bsz, seqlen, d_in) */
+    MultiHeadAttention *m = module_and_input(&args, &x);
+    int64_t n_params = the_parameters(m);
+
+    /* one forward call; the steps below read its trace */
+    MhaTrace tr;
+    Tensor *output = mha_forward(m, x, x, x, &tr);  /* (bsz, seqlen, d_out) */
+    project_and_split(m, &tr);
+    scaled_scores_step(m, &tr);
+    softmax_step(&args, m, &tr);
+    attn_dropout_step(m, &tr);
+    weighted_sum_and_merge(m, &tr);
+    output_projection(m, &tr);  /* this chapter: W_o */
+    resid_dropout_step(m, output);
+    the_residual(&m->args, x, output);
 
     if (narrate_quiet()) {
         narrate_result("output", output);
         narrate_result_text("parameters: %lld", (long long)n_params);
     }
-
-    /* ---- files, after everything was computed -------------------------------- */
-    if (args.dump) {
-        npy_make_dir(args.dump);
-        npy_save_in(args.dump, "x", x);  /* the input; with the weights below, a run to replay */
-        mha_save(m, args.dump);  /* wq.npy ... as --weights reads them */
-        npy_save_in(args.dump, "xq", tr.xq);                      /* (bsz, n_heads, seqlen, head_dim) */
-        npy_save_in(args.dump, "xk", tr.xk);
-        npy_save_in(args.dump, "xv", tr.xv);
-        npy_save_in(args.dump, "scores", tr.scores);              /* scaled (and masked), before softmax */
-        npy_save_in(args.dump, "attn_weights", tr.attn_weights);  /* after softmax, before dropout */
-        npy_save_in(args.dump, "attn_dropped", tr.attn_dropped);  /* after attn_dropout */
-        npy_save_in(args.dump, "merged", tr.merged);              /* (bsz, seqlen, d_out), before wo */
-        npy_save_in(args.dump, "projected", tr.projected);        /* after wo, before resid_dropout */
-        npy_save_in(args.dump, "output", output);                 /* (bsz, seqlen, d_out) */
-    }
-    if (args.output) npy_save(args.output, output);
-
+    save_files(&args, m, x, &tr, output);
     t_scope_end();
     return 0;
 }

@@ -41,7 +41,11 @@ typedef struct {
     Tensor *mask;             /* (1, 1, max_seq_len, max_seq_len) or NULL          */
 } MultiHeadAttention;
 
-/* Intermediates of one forward call (for --dump and the narration). */
+/* Intermediates of one forward call (for --dump and the narration), and the
+ * dropout masks it applied (chapter 6's dropout_forward: 0 where dropped,
+ * 1/(1-p) where kept, all ones in eval mode), so a backward needs no replay:
+ * attn_dropped == attn_weights * attn_mask and, with resid_dropout, the
+ * output == projected * resid_mask, elementwise. */
 typedef struct {
     Tensor *xq, *xk, *xv;      /* (B, H, T, hd), (B, H, S, hd) after split        */
     Tensor *scores;            /* (B, H, T, S) scaled, masked, before softmax     */
@@ -49,32 +53,9 @@ typedef struct {
     Tensor *attn_dropped;      /* (B, H, T, S) after attn_dropout                  */
     Tensor *merged;            /* (B, T, d_out) before wo                          */
     Tensor *projected;         /* (B, T, d_out) after wo, before resid_dropout     */
+    Tensor *attn_mask;  /* (B, H, T, S) what attn_dropout multiplied the weights by */
+    Tensor *resid_mask; /* (B, T, d_out) what resid_dropout multiplied the output by, NULL when there is none */
 } MhaTrace;
-
-/* Happy-LLM 2.1.6's ModelArgs-based class: no biases, attn_dropout and
- * resid_dropout. */
-ModelArgs happy_llm_args(int64_t dim, int64_t n_heads, int64_t max_seq_len, double dropout, bool causal);
-/* The 手撕 MHA class quoted in the README (Raschka's):
- * MultiHeadAttention(d_in, d_out, context_length, dropout, num_heads):
- * qkv_bias False, out_proj with bias, causal, one dropout (on the weights). */
-ModelArgs seed_args(int64_t d_in, int64_t d_out, int64_t seq_len, double dropout, int64_t num_heads);
-
-/* A module with PyTorch's default init (nn.Linear) from the global generator.
- * Checks d_out % n_heads, sizes >= 1, dropout in [0, 1]. Training mode. */
-MultiHeadAttention *mha_new(ModelArgs args);
-/* A module whose weights come from a folder (wq wk wv wo [bq bk bv bo].npy).
- * args.d_in is the width of the input and every wq/wk/wv must be (d_out, d_in);
- * d_out comes from wq.npy (args.d_out, when not 0, must match it); wo must be
- * (d_out, d_out); qkv_bias is set when bq bk bv are there (all three or none)
- * and out_bias when bo is; each bias must be (d_out,). Errors name the file. */
-MultiHeadAttention *mha_load(ModelArgs args, const char *dir);
-
-/* Write wq wk wv wo (and bq bk bv bo when present) .npy into dir, the
- * layout mha_load reads (a state_dict as files). */
-void mha_save(const MultiHeadAttention *m, const char *dir);
-
-void mha_train(MultiHeadAttention *m);   /* model.train() */
-void mha_eval(MultiHeadAttention *m);    /* model.eval()  */
 
 /* forward(q, k, v): q (B, T, d_in), k and v (B, S, d_in); S == T when causal.
  * Returns (B, T, d_out). trace may be NULL. */
@@ -83,5 +64,25 @@ Tensor *mha_forward(const MultiHeadAttention *m, const Tensor *q, const Tensor *
 
 /* Trainable numbers: wq, wk, wv, wo and the biases in use. */
 int64_t mha_num_params(const MultiHeadAttention *m);
+
+/* Happy-LLM 2.1.6's ModelArgs-based class: no biases, attn_dropout and
+ * resid_dropout. */
+ModelArgs happy_llm_args(int64_t dim, int64_t n_heads, int64_t max_seq_len, double dropout, bool causal);
+/* The 手撕 MHA class quoted in the README (Raschka's):
+ * MultiHeadAttention(d_in, d_out, context_length, dropout, num_heads):
+ * qkv_bias False, out_proj with bias, causal, one dropout (on the weights). */
+ModelArgs handwritten_mha_args(int64_t d_in, int64_t d_out, int64_t seq_len, double dropout, int64_t num_heads);
+
+/* A module with PyTorch's default init (nn.Linear) from the global generator.
+ * Checks d_out % n_heads, sizes >= 1, dropout in [0, 1]. Training mode. */
+MultiHeadAttention *mha_new(ModelArgs args);
+/* A module around projections made elsewhere (chapter 7's mha_load reads
+ * them from files): wq, wk, wv (d_out, d_in) and wo (d_out, d_out), whose
+ * sizes and biases args must already describe. Checks args as mha_new does.
+ * Training mode. */
+MultiHeadAttention *mha_from_projections(ModelArgs args, QKVProjection *qkv, Linear *wo);
+
+void mha_train(MultiHeadAttention *m);   /* model.train() */
+void mha_eval(MultiHeadAttention *m);    /* model.eval()  */
 
 #endif

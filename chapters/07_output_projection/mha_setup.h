@@ -1,10 +1,17 @@
-/* mha_setup.h — chapter 7's module and input for a program: from files or the default run. */
+/* mha_setup.h — chapter 7's module and input for a program: from files or
+ * the default run; the module's weights read from and written to a folder. */
 #ifndef CH07_MHA_SETUP_H
 #define CH07_MHA_SETUP_H
 
 #include "chapters/05_multi_head/multi_head_setup.h"
 #include "chapters/07_output_projection/mha.h"
 
+/* The module and x that chapter 7 and the chapters after it start from:
+ * with --input FILE --weights DIR, x from the file and the module from the
+ * folder (chapter 5's load_input_for_heads, then mha_load; --dropout,
+ * --resid-dropout and --causal from the flags); otherwise mha_default.
+ * Training mode. */
+MultiHeadAttention *mha_from_args(const Args *args, Tensor **x);
 /* The default run of chapter 7, and of the chapters that build on it:
  *     torch.manual_seed(args->seed)
  *     model = MultiHeadAttention(d_in, d_out, max_seq_len, dropout, heads)
@@ -15,12 +22,18 @@
  * adds Happy-LLM's resid_dropout. Training mode (args->eval is left to the
  * caller). Checks d_out % heads and that the scores fit before drawing. */
 MultiHeadAttention *mha_default(const Args *args, Tensor **x);
-/* The module and x that chapter 7 and the chapters after it start from:
- * with --input FILE --weights DIR, x from the file and the module from the
- * folder (load_input of chapter 5, then mha_load; --dropout, --resid-dropout
- * and --causal from the flags); otherwise mha_default. Training mode. */
-MultiHeadAttention *mha_from_args(const Args *args, Tensor **x);
 /* max_seq_len of mha_default for these flags. */
 int64_t mha_default_max_seq_len(const Args *args);
+
+/* A module whose weights come from a folder (wq wk wv wo [bq bk bv bo].npy).
+ * args.d_in is the width of the input and every wq/wk/wv must be (d_out, d_in);
+ * d_out comes from wq.npy (args.d_out, when not 0, must match it); wo must be
+ * (d_out, d_out); qkv_bias is set when bq bk bv are there (all three or none)
+ * and out_bias when bo is; each bias must be (d_out,). Errors name the file. */
+MultiHeadAttention *mha_load(ModelArgs args, const char *dir);
+
+/* Write wq wk wv wo (and bq bk bv bo when present) .npy into dir, the
+ * layout mha_load reads (a state_dict as files). */
+void mha_save(const MultiHeadAttention *m, const char *dir);
 
 #endif

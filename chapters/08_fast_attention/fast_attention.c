@@ -9,8 +9,11 @@
  *
  * and differ only in the order of the work and in what they keep in memory.
  * Reading order: naive, reordered, tiled, online and flash, each with the one
- * idea it adds; then what they share (shapes, broadcasting, scratch memory), the
- * vector-friendly helpers and, last, the 8 x 32 register kernel of the matmuls.
+ * idea it adds and, just before it, the helpers it is the first to use: the
+ * vectorisable exp, max and sum before reordered, the 8 x 32 register kernel of
+ * the matmuls before tiled, the finiteness check before online, the base-2 exp
+ * and the packed keys before flash. Last, what the five share (names, shapes,
+ * broadcasting, scratch memory).
  *
  * The build: this chapter alone is compiled with -O3 -march=native (vector
  * instructions of this CPU), never -ffast-math: the causal mask is -inf and
@@ -69,21 +72,10 @@ typedef struct {
     Shape scores_shape;                   /* (..., T, S), for the cost model      */
 } Problem;
 
-/* Defined after the five versions, in the order they are first needed. */
-static Problem setup(const char *op, const Tensor *query, const Tensor *key, const Tensor *value, bool causal);
+/* What the five share, at the end of the file: shapes, budget, scratch memory. */
+static Problem make_problem(const char *op, const Tensor *query, const Tensor *key, const Tensor *value, bool causal);
 static void check_scores_budget(const char *op, const Problem *p);
 static float *scratch_floats(int64_t n);
-static bool slice_is_finite(const Problem *p, int64_t b);
-static inline float fast_expf(float x);
-static inline float exp2_le0(float x);
-static void masked_softmax_row(float *restrict row, int64_t S, int64_t query);
-static void transpose_keys(const float *restrict k, int64_t S, int64_t d_k, int64_t width, float *restrict kt);
-static void matmul_block(int64_t m, int64_t n, int64_t kdim, const float *restrict a, int64_t lda,
-                         const float *restrict b, int64_t ldb, float *restrict c, int64_t ldc, bool accumulate,
-                         float *restrict packed);
-static void pack_keys(const float *restrict k, int64_t S, int64_t d_k, float *restrict kp);
-static void kernel_8x32(int64_t kdim, const float *restrict a, int64_t a_step, const float *restrict b, int64_t ldb,
-                        float *restrict c, int64_t ldc, bool accumulate, float *restrict col_max);
 
 /* ======================================================================== */
 /* 1. naive: the three PyTorch lines as loops                               */
@@ -128,7 +120,7 @@ static void naive_slice(const Problem *p, int64_t b, float *restrict scores) {
 }
 
 Tensor *attention_naive(const Tensor *query, const Tensor *key, const Tensor *value, bool is_causal) {
-    Problem p = setup("attention_naive", query, key, value, is_causal);
+    Problem p = make_problem("attention_naive", query, key, value, is_causal);
     check_scores_budget("attention_naive", &p);
     /* the whole (..., T, S) score tensor, as chapters 2 and 4 make it */
     float *scores = scratch_floats(p.n * p.T * p.S);
@@ -147,6 +139,90 @@ Tensor *attention_naive(const Tensor *query, const Tensor *key, const Tensor *va
  * Each inner loop now writes S (or d_v) different outputs instead of adding into one
  * variable, so the compiler does 16 of them per instruction. The softmax uses the
  * vectorisable max_of / exp_and_sum (masked_softmax_row). */
+
+/* ---- the vector-friendly helpers of reordered (and of the later versions) ---- */
+
+/* exp(x) = 2^n · exp(r) with n = round(x / ln 2) and |r| <= ln2 / 2, exp(r) by a
+ * degree-7 polynomial (Cephes' expf coefficients). Only +, *, fmaf, a compare and
+ * moving bits, so a loop of it vectorises. */
+static inline float fast_expf(float x) {
+    const float magic = 12582912.0f;                           /* 1.5 · 2^23: adding it rounds to an integer */
+    float xc = x < -87.0f ? -87.0f : (x > 88.0f ? 88.0f : x);  /* keep 2^n a normal float */
+    float t = fmaf(xc, 1.44269504088896341f, magic);           /* x / ln 2 + magic */
+    float n = t - magic;                                       /* round(x / ln 2)  */
+    float r = fmaf(n, -0.693359375f, xc);                      /* r = x - n·ln 2, ln 2 in two parts */
+    r = fmaf(n, 2.12194440e-4f, r);
+    float poly = 1.9875691500e-4f;
+    poly = fmaf(poly, r, 1.3981999507e-3f);
+    poly = fmaf(poly, r, 8.3334519073e-3f);
+    poly = fmaf(poly, r, 4.1665795894e-2f);
+    poly = fmaf(poly, r, 1.6666665459e-1f);
+    poly = fmaf(poly, r, 5.0000001201e-1f);
+    float er = fmaf(poly, r * r, r) + 1.0f;                    /* exp(r) */
+    union { float f; uint32_t u; } bits_t, two_n;              /* unsigned: wraps, never overflows */
+    bits_t.f = t;
+    two_n.u = (bits_t.u - 0x4B400000u + 127u) << 23;           /* 2^n: n + 127 in the exponent bits */
+    return x < -87.0f ? 0.0f : er * two_n.f;                   /* exp(-inf) = 0: masked keys get weight 0 */
+}
+
+float attn_exp(float x) { return fast_expf(x); }
+
+/* max(x[0..n)). A loop `m = x[j] > m ? x[j] : m` is one long chain the compiler may
+ * not reorder; 4·LANES separate maxima (four vectors, so four compares in flight) are
+ * independent, and are combined in a fixed order at the end. */
+static float max_of(const float *restrict x, int64_t n) {
+    float part[4 * LANES];
+    for (int c = 0; c < 4 * LANES; c++) part[c] = -INFINITY;
+    int64_t j = 0;
+    for (; j + 4 * LANES <= n; j += 4 * LANES)
+        for (int c = 0; c < 4 * LANES; c++) part[c] = x[j + c] > part[c] ? x[j + c] : part[c];
+    for (; j < n; j++) part[0] = x[j] > part[0] ? x[j] : part[0];
+    float m = part[0];
+    for (int c = 1; c < 4 * LANES; c++) m = part[c] > m ? part[c] : m;
+    return m;
+}
+
+/* x[j] = exp(x[j] - m) in place; returns their sum, added in LANES partial sums. */
+static float exp_and_sum(float *restrict x, int64_t n, float m) {
+    float part[LANES];
+    for (int c = 0; c < LANES; c++) part[c] = 0.0f;
+    int64_t j = 0;
+    for (; j + LANES <= n; j += LANES)
+        for (int c = 0; c < LANES; c++) {
+            x[j + c] = fast_expf(x[j + c] - m);
+            part[c] += x[j + c];
+        }
+    for (; j < n; j++) {
+        x[j] = fast_expf(x[j] - m);
+        part[0] += x[j];
+    }
+    for (int w = LANES / 2; w > 0; w /= 2)
+        for (int c = 0; c < w; c++) part[c] += part[c + w];
+    return part[0];
+}
+
+/* p_attn = scores.softmax(dim=-1) for one row, in place, with the causal mask first:
+ * keys after `query` (a row index, or -1 for no mask) get -inf added, as chapter 4
+ * adds it. A NaN or +inf in the row, or a row of only -inf, makes the sum NaN and so
+ * the whole row NaN, as in PyTorch. */
+static void masked_softmax_row(float *restrict row, int64_t S, int64_t query) {
+    if (query >= 0)
+        for (int64_t j = query + 1; j < S; j++) row[j] += -INFINITY; /* scores + mask */
+    float m = max_of(row, S);
+    float inv = 1.0f / exp_and_sum(row, S, m);
+    for (int64_t j = 0; j < S; j++) row[j] *= inv;
+}
+
+/* Transpose key (S, d_k) into panels of BLOCK_K keys: panel p holds keys p·BLOCK_K ..
+ * p·BLOCK_K + BLOCK_K - 1 as a (d_k, BLOCK_K) block, zeros past key S-1. With
+ * width = S (one panel) it is plain key.transpose(-2, -1).contiguous(). */
+static void transpose_keys(const float *restrict k, int64_t S, int64_t d_k, int64_t width, float *restrict kt) {
+    for (int64_t p0 = 0; p0 < S; p0 += width)
+        for (int64_t c = 0; c < d_k; c++) {
+            float *restrict dst = kt + p0 * d_k + c * width;  /* panel p0 / width, row c */
+            for (int64_t x = 0; x < width; x++) dst[x] = p0 + x < S ? k[(p0 + x) * d_k + c] : 0.0f;
+        }
+}
 
 /* The first n scores of one query row: row[j] = Σ_c (q_row[c] · scale) · kt[c][j]. */
 static void score_row(const float *restrict q_row, float scale, const float *restrict kt, int64_t S, int64_t d_k,
@@ -181,7 +257,7 @@ static void reordered_slice(const Problem *p, int64_t b, float *restrict scores,
 }
 
 Tensor *attention_reordered(const Tensor *query, const Tensor *key, const Tensor *value, bool is_causal) {
-    Problem p = setup("attention_reordered", query, key, value, is_causal);
+    Problem p = make_problem("attention_reordered", query, key, value, is_causal);
     check_scores_budget("attention_reordered", &p);
     float *scores = scratch_floats(p.n * p.T * p.S);
     float *kt = scratch_floats(p.d_k * p.S);
@@ -193,12 +269,111 @@ Tensor *attention_reordered(const Tensor *query, const Tensor *key, const Tensor
 /* 3. tiled: blocks that stay in the caches, 8 x 32 sums in registers       */
 /* ======================================================================== */
 
+/* ---- the matmuls of tiled and flash: an 8 x 32 tile of sums in registers ---- */
+
+/* c[8][32] (+)= a[8][kdim] · b[kdim][32], with b and c row-major (leading dims ldb,
+ * ldc) and a given column by column: the 8 entries a[0..7][k] side by side at
+ * a + k·a_step (a_step = 8 for rows packed by pack_rows or pack_keys; BLOCK_Q for
+ * flash's transposed tile, whose rows are queries side by side already).
+ *
+ * Why 8 x 32: a vector register holds 16 floats and there are 32 of them. 8 rows x
+ * 32 columns of sums are 16 registers, which stay in registers for the whole sum over
+ * k. Each step of k loads 32 floats of b (2 vectors) once and uses them for 8 rows:
+ * 16 fused multiply-adds per 2 vector loads and 8 broadcasts of a, enough
+ * independent sums to keep both FMA pipes busy. The sums are 8 named arrays, not
+ * acc[8][32]: with one 2-D array GCC swaps the loops and keeps the sums in memory;
+ * with 8 arrays it vectorises the x loop. Copying c in (accumulate) and zeroing are
+ * two separate loops: one loop with `accumulate ? c : 0` compiled to 256 scalar
+ * loads and stores. One out-of-line copy (NOINLINE): inlined, or cloned for
+ * constant arguments, GCC ran out of the 32 vector registers and spilled sums. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define NOINLINE __attribute__((noinline, noclone))
+#elif defined(__GNUC__)
+#define NOINLINE __attribute__((noinline))
+#else
+#define NOINLINE
+#endif
+NOINLINE static void kernel_8x32(int64_t kdim, const float *restrict a, int64_t a_step, const float *restrict b,
+                                 int64_t ldb, float *restrict c, int64_t ldc, bool accumulate,
+                                 float *restrict col_max) {
+    float c0[NR], c1[NR], c2[NR], c3[NR], c4[NR], c5[NR], c6[NR], c7[NR];
+    if (accumulate)
+        for (int x = 0; x < NR; x++) {
+            c0[x] = c[0 * ldc + x], c1[x] = c[1 * ldc + x], c2[x] = c[2 * ldc + x], c3[x] = c[3 * ldc + x];
+            c4[x] = c[4 * ldc + x], c5[x] = c[5 * ldc + x], c6[x] = c[6 * ldc + x], c7[x] = c[7 * ldc + x];
+        }
+    else
+        for (int x = 0; x < NR; x++) c0[x] = c1[x] = c2[x] = c3[x] = c4[x] = c5[x] = c6[x] = c7[x] = 0.0f;
+    for (int64_t k = 0; k < kdim; k++) {
+        const float *restrict ak = a + k * a_step, *restrict bk = b + k * ldb;
+        for (int x = 0; x < NR; x++) {
+            c0[x] = fmaf(ak[0], bk[x], c0[x]);
+            c1[x] = fmaf(ak[1], bk[x], c1[x]);
+            c2[x] = fmaf(ak[2], bk[x], c2[x]);
+            c3[x] = fmaf(ak[3], bk[x], c3[x]);
+            c4[x] = fmaf(ak[4], bk[x], c4[x]);
+            c5[x] = fmaf(ak[5], bk[x], c5[x]);
+            c6[x] = fmaf(ak[6], bk[x], c6[x]);
+            c7[x] = fmaf(ak[7], bk[x], c7[x]);
+        }
+    }
+    /* one row of c per loop: in one loop writing all 8 rows, the rows might overlap
+     * (ldc < 32), and GCC compared addresses at run time, over 100 instructions a call */
+    for (int x = 0; x < NR; x++) c[0 * ldc + x] = c0[x];
+    for (int x = 0; x < NR; x++) c[1 * ldc + x] = c1[x];
+    for (int x = 0; x < NR; x++) c[2 * ldc + x] = c2[x];
+    for (int x = 0; x < NR; x++) c[3 * ldc + x] = c3[x];
+    for (int x = 0; x < NR; x++) c[4 * ldc + x] = c4[x];
+    for (int x = 0; x < NR; x++) c[5 * ldc + x] = c5[x];
+    for (int x = 0; x < NR; x++) c[6 * ldc + x] = c6[x];
+    for (int x = 0; x < NR; x++) c[7 * ldc + x] = c7[x];
+    if (col_max) /* col_max[x] = max(col_max[x], c[0..7][x]), from the sums just made */
+        for (int x = 0; x < NR; x++) {
+            float m01 = c0[x] > c1[x] ? c0[x] : c1[x], m23 = c2[x] > c3[x] ? c2[x] : c3[x];
+            float m45 = c4[x] > c5[x] ? c4[x] : c5[x], m67 = c6[x] > c7[x] ? c6[x] : c7[x];
+            float m03 = m01 > m23 ? m01 : m23, m47 = m45 > m67 ? m45 : m67, m07 = m03 > m47 ? m03 : m47;
+            col_max[x] = m07 > col_max[x] ? m07 : col_max[x];
+        }
+}
+
+/* Rows i..i+7 of a (leading dim lda), columns 0..kdim-1, as kdim groups of 8. */
+static void pack_rows(const float *restrict a, int64_t lda, int64_t kdim, float *restrict packed) {
+    for (int64_t k = 0; k < kdim; k++)
+        for (int r = 0; r < MR; r++) packed[k * MR + r] = a[r * lda + k];
+}
+
+/* c[m][n] (+)= a[m][kdim] · b[kdim][n], row-major with leading dims lda, ldb, ldc:
+ * 8 x 32 register tiles, then the edges (the last m % 8 rows, n % 32 columns) row by
+ * row. `packed` holds 8 · kdim floats. */
+static void matmul_block(int64_t m, int64_t n, int64_t kdim, const float *restrict a, int64_t lda,
+                         const float *restrict b, int64_t ldb, float *restrict c, int64_t ldc, bool accumulate,
+                         float *restrict packed) {
+    int64_t i = 0, n_full = n / NR * NR;
+    for (; i + MR <= m && n_full > 0; i += MR) {
+        pack_rows(a + i * lda, lda, kdim, packed);
+        for (int64_t j = 0; j < n_full; j += NR)
+            kernel_8x32(kdim, packed, MR, b + j, ldb, c + i * ldc + j, ldc, accumulate, NULL);
+    }
+    for (int64_t r = 0; r < m; r++) { /* what the tiles left: rows i.., columns n_full.. */
+        int64_t j0 = r < i ? n_full : 0;
+        float *restrict crow = c + r * ldc;
+        if (!accumulate)
+            for (int64_t j = j0; j < n; j++) crow[j] = 0.0f;
+        for (int64_t k = 0; k < kdim; k++) {
+            float ark = a[r * lda + k];
+            const float *restrict bk = b + k * ldb;
+            for (int64_t j = j0; j < n; j++) crow[j] = fmaf(ark, bk[j], crow[j]);
+        }
+    }
+}
+
+/* ---- tiled itself ---- */
+
 /* "reordered" streams all of kt (d_k x S floats) through the cache for every query
  * row and reloads each partial sum from memory for every c. Tiled works on a block
  * of BLOCK_Q queries against a panel of BLOCK_K keys at a time (both stay in cache
  * and are reused BLOCK_K resp. BLOCK_Q times), and inside that on 8 x 32 sums held in
- * registers (kernel_8x32, at the end of the file). The full (T, S) scores are still
- * stored. */
+ * registers (kernel_8x32, above). The full (T, S) scores are still stored. */
 static void tiled_slice(const Problem *p, int64_t b, float *restrict scores, float *restrict kt,
                         float *restrict q_blk, float *restrict packed) {
     const float *restrict q = p->q + p->q_at[b], *restrict v = p->v + p->v_at[b];
@@ -230,7 +405,7 @@ static void tiled_slice(const Problem *p, int64_t b, float *restrict scores, flo
 }
 
 Tensor *attention_tiled(const Tensor *query, const Tensor *key, const Tensor *value, bool is_causal) {
-    Problem p = setup("attention_tiled", query, key, value, is_causal);
+    Problem p = make_problem("attention_tiled", query, key, value, is_causal);
     check_scores_budget("attention_tiled", &p);
     float *scores = scratch_floats(p.n * p.T * p.S);
     float *kt = scratch_floats((p.S + BLOCK_K - 1) / BLOCK_K * BLOCK_K * p.d_k);
@@ -316,8 +491,41 @@ static void online_slice(const Problem *p, int64_t b, int64_t i0, int64_t i1, bo
     }
 }
 
+/* ---- the check that decides between the fast and the exact path ---- */
+
+/* Whether every q, k and v value of slice b is finite and no score can overflow:
+ * |score| <= scale · d_k · max|q| · max|k| < FLT_MAX / 2 (flash's base-2 scores are
+ * log2(e) = 1.44 times that, still finite). Then every score is finite, a masked key's
+ * weight is exactly 0 and skipping it changes nothing; otherwise online and flash
+ * take the exact path. One pass over the inputs, O((T + S)·d), against O(T·S·d). */
+static float max_abs(const float *restrict x, int64_t n, bool *finite) {
+    /* On the bits: with the sign bit cleared, a float's bits as an unsigned integer
+     * order the same way as its value, and inf and NaN are the patterns from
+     * 0x7f800000 up. One integer max finds both, and the compiler vectorises it (a
+     * float max with a separate inf/NaN test stayed scalar). */
+    uint32_t m = 0;
+    for (int64_t i = 0; i < n; i++) {
+        uint32_t u;
+        memcpy(&u, &x[i], sizeof u);
+        u &= 0x7fffffffu; /* |x[i]| */
+        m = u > m ? u : m;
+    }
+    if (m >= 0x7f800000u) *finite = false; /* inf or NaN */
+    float a;
+    memcpy(&a, &m, sizeof a);
+    return a;
+}
+
+static bool slice_is_finite(const Problem *p, int64_t b) {
+    bool finite = true;
+    float mq = max_abs(p->q + p->q_at[b], p->T * p->d_k, &finite);
+    float mk = max_abs(p->k + p->k_at[b], p->S * p->d_k, &finite);
+    max_abs(p->v + p->v_at[b], p->S * p->d_v, &finite);
+    return finite && (double)p->scale * (double)p->d_k * (double)mq * (double)mk < 0.5 * FLT_MAX;
+}
+
 Tensor *attention_online(const Tensor *query, const Tensor *key, const Tensor *value, bool is_causal) {
-    Problem p = setup("attention_online", query, key, value, is_causal);
+    Problem p = make_problem("attention_online", query, key, value, is_causal);
     float *kt = scratch_floats(p.d_k * p.S);
     float *row = scratch_floats(p.S);
     for (int64_t b = 0; b < p.n; b++) online_slice(&p, b, 0, p.T, !slice_is_finite(&p, b), kt, row);
@@ -339,6 +547,49 @@ Tensor *attention_online(const Tensor *query, const Tensor *key, const Tensor *v
  * queries side by side for each key), so nothing is repacked. A thread packs a
  * slice's keys once, when it starts on that slice (8 keys side by side for each c,
  * pack_keys). */
+
+/* ---- what flash needs first: its base-2 exp and its packed keys ---- */
+
+/* flash's exp, in base 2: 2^x for x <= 0. flash scales q by log2(e) / √d_k, so its
+ * scores are s·log2(e) and exp(s - m) = 2^(s·log2 e - m·log2 e): the multiply by
+ * log2(e) is done once per query instead of once per score, and 2^x needs no
+ * reduction by ln 2 (x = n + f, n = round(x), |f| <= 1/2, 2^f by a degree-5
+ * polynomial). FlashAttention-2 does the same (exp2f of x·scale·log2 e -
+ * max·scale·log2 e). The coefficients are a minimax fit of the relative error of 2^f
+ * on [-1/2, 1/2] (scripts/fit_exp2.py prints them and their error); over every float
+ * in [-126, 0] the result is within 1.75e-7 of 2^x, relative (about 1.5 ulp; tested
+ * through attn_exp2). Its arguments are s - m_new <= 0 (or -inf for the first
+ * tile's alpha), never NaN (the exact path takes those slices), so no upper clamp
+ * and no NaN care, and below -126 it returns 2^-126 = 1.2e-38 instead of 0: next
+ * to a row sum >= 1 that is nothing, and the masked keys are set to 0 apart. 12
+ * operations per score against 19 in fast_expf, in the loop that limits flash. */
+static inline float exp2_le0(float x) {
+    const float magic = 12582912.0f;                    /* 1.5 · 2^23: adding it rounds to an integer */
+    float xc = x < -126.0f ? -126.0f : x;               /* keep 2^n a normal float */
+    float t = xc + magic;
+    float n = t - magic;                                /* n = round(x) */
+    float f = xc - n;                                   /* |f| <= 1/2 */
+    float poly = 1.3264631852507591e-3f;                /* 2^f = 1 + f·(c1 + f·(c2 + ...)) */
+    poly = fmaf(poly, f, 9.671486914157867e-3f);
+    poly = fmaf(poly, f, 5.550733581185341e-2f);
+    poly = fmaf(poly, f, 2.4022242426872253e-1f);
+    poly = fmaf(poly, f, 6.931470036506653e-1f);
+    float e = fmaf(poly, f, 1.0f);                      /* 2^f */
+    union { float f; uint32_t u; } bits_t, two_n;
+    bits_t.f = t;
+    two_n.u = (bits_t.u - 0x4B400000u + 127u) << 23;    /* 2^n */
+    return e * two_n.f;
+}
+
+float attn_exp2(float x) { return exp2_le0(x); }
+
+/* flash's keys (S, d_k) in groups of 8: group g holds keys 8g..8g+7 as (d_k, 8),
+ * the 8 keys side by side for every c; zeros past key S-1. */
+static void pack_keys(const float *restrict k, int64_t S, int64_t d_k, float *restrict kp) {
+    for (int64_t g = 0; g < S; g += MR)
+        for (int64_t c = 0; c < d_k; c++)
+            for (int r = 0; r < MR; r++) kp[g * d_k + c * MR + r] = g + r < S ? k[(g + r) * d_k + c] : 0.0f;
+}
 
 /* One block of queries while the key tiles go by: queries i0 .. i0 + rows - 1. */
 typedef struct {
@@ -508,7 +759,7 @@ void attention_set_threads(int n) {
 }
 
 Tensor *attention_flash(const Tensor *query, const Tensor *key, const Tensor *value, bool is_causal) {
-    Problem p = setup("attention_flash", query, key, value, is_causal);
+    Problem p = make_problem("attention_flash", query, key, value, is_causal);
     int64_t S8 = (p.S + MR - 1) / MR * MR, strips = (p.T + STRIP * BLOCK_Q - 1) / (STRIP * BLOCK_Q);
     /* all scratch before the loops, per thread: the packed keys of one slice, one row of
      * scores for the exact path, and the tiles */
@@ -645,7 +896,7 @@ static void check_shapes(const char *op, const Tensor *query, const Tensor *key,
 
 /* Check the shapes, make the inputs contiguous (a copy only when they are not) and
  * allocate the output. */
-static Problem setup(const char *op, const Tensor *query, const Tensor *key, const Tensor *value, bool causal) {
+static Problem make_problem(const char *op, const Tensor *query, const Tensor *key, const Tensor *value, bool causal) {
     Problem p;
     Shape batch, out_shape;
     scratch_bytes = 0;
@@ -682,20 +933,13 @@ static Problem setup(const char *op, const Tensor *query, const Tensor *key, con
     return p;
 }
 
-static void human_bytes(double bytes, char *buf, size_t len) {
-    const char *unit[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
-    int u = 0;
-    while (bytes >= 1024.0 && u < 4) bytes /= 1024.0, u++;
-    snprintf(buf, len, u ? "%.1f %s" : "%.0f %s", bytes, unit[u]);
-}
-
 /* The versions that store the scores refuse, in one sentence, when they would not fit. */
 static void check_scores_budget(const char *op, const Problem *p) {
     double bytes = (double)p->n * (double)p->T * (double)p->S * sizeof(float);
     if (bytes > (double)attention_scores_budget()) {
         char sb[T_SHAPE_STR], want[32], limit[32];
-        human_bytes(bytes, want, sizeof want);
-        human_bytes((double)attention_scores_budget(), limit, sizeof limit);
+        t_format_bytes(bytes, want, sizeof want);
+        t_format_bytes((double)attention_scores_budget(), limit, sizeof limit);
         t_error("%s: the scores %s would take %s, more than the %s this chapter allows for them; "
                 "attention_flash (--impl flash) never stores them",
                 op, shape_str(p->scores_shape, sb), want, limit);
@@ -716,262 +960,4 @@ double attention_flops(const Tensor *query, const Tensor *key, const Tensor *val
     double per_score = 2.0 * (double)t_size(query, -1) + 2.0 * (double)t_size(value, -1);
     double scores = attention_score_bytes(query, key) / sizeof(float);
     return scores * per_score * (is_causal ? 0.5 : 1.0);
-}
-
-/* Whether every q, k and v value of slice b is finite and no score can overflow:
- * |score| <= scale · d_k · max|q| · max|k| < FLT_MAX / 2 (flash's base-2 scores are
- * log2(e) = 1.44 times that, still finite). Then every score is finite, a masked key's
- * weight is exactly 0 and skipping it changes nothing; otherwise online and flash
- * take the exact path. One pass over the inputs, O((T + S)·d), against O(T·S·d). */
-static float max_abs(const float *restrict x, int64_t n, bool *finite) {
-    /* On the bits: with the sign bit cleared, a float's bits as an unsigned integer
-     * order the same way as its value, and inf and NaN are the patterns from
-     * 0x7f800000 up. One integer max finds both, and the compiler vectorises it (a
-     * float max with a separate inf/NaN test stayed scalar). */
-    uint32_t m = 0;
-    for (int64_t i = 0; i < n; i++) {
-        uint32_t u;
-        memcpy(&u, &x[i], sizeof u);
-        u &= 0x7fffffffu; /* |x[i]| */
-        m = u > m ? u : m;
-    }
-    if (m >= 0x7f800000u) *finite = false; /* inf or NaN */
-    float a;
-    memcpy(&a, &m, sizeof a);
-    return a;
-}
-
-static bool slice_is_finite(const Problem *p, int64_t b) {
-    bool finite = true;
-    float mq = max_abs(p->q + p->q_at[b], p->T * p->d_k, &finite);
-    float mk = max_abs(p->k + p->k_at[b], p->S * p->d_k, &finite);
-    max_abs(p->v + p->v_at[b], p->S * p->d_v, &finite);
-    return finite && (double)p->scale * (double)p->d_k * (double)mq * (double)mk < 0.5 * FLT_MAX;
-}
-
-/* ======================================================================== */
-/* Vector-friendly helpers (used from "reordered" on)                       */
-/* ======================================================================== */
-
-/* exp(x) = 2^n · exp(r) with n = round(x / ln 2) and |r| <= ln2 / 2, exp(r) by a
- * degree-7 polynomial (Cephes' expf coefficients). Only +, *, fmaf, a compare and
- * moving bits, so a loop of it vectorises. */
-static inline float fast_expf(float x) {
-    const float magic = 12582912.0f;                           /* 1.5 · 2^23: adding it rounds to an integer */
-    float xc = x < -87.0f ? -87.0f : (x > 88.0f ? 88.0f : x);  /* keep 2^n a normal float */
-    float t = fmaf(xc, 1.44269504088896341f, magic);           /* x / ln 2 + magic */
-    float n = t - magic;                                       /* round(x / ln 2)  */
-    float r = fmaf(n, -0.693359375f, xc);                      /* r = x - n·ln 2, ln 2 in two parts */
-    r = fmaf(n, 2.12194440e-4f, r);
-    float poly = 1.9875691500e-4f;
-    poly = fmaf(poly, r, 1.3981999507e-3f);
-    poly = fmaf(poly, r, 8.3334519073e-3f);
-    poly = fmaf(poly, r, 4.1665795894e-2f);
-    poly = fmaf(poly, r, 1.6666665459e-1f);
-    poly = fmaf(poly, r, 5.0000001201e-1f);
-    float er = fmaf(poly, r * r, r) + 1.0f;                    /* exp(r) */
-    union { float f; uint32_t u; } bits_t, two_n;              /* unsigned: wraps, never overflows */
-    bits_t.f = t;
-    two_n.u = (bits_t.u - 0x4B400000u + 127u) << 23;           /* 2^n: n + 127 in the exponent bits */
-    return x < -87.0f ? 0.0f : er * two_n.f;                   /* exp(-inf) = 0: masked keys get weight 0 */
-}
-
-float attn_exp(float x) { return fast_expf(x); }
-
-/* flash's exp, in base 2: 2^x for x <= 0. flash scales q by log2(e) / √d_k, so its
- * scores are s·log2(e) and exp(s - m) = 2^(s·log2 e - m·log2 e): the multiply by
- * log2(e) is done once per query instead of once per score, and 2^x needs no
- * reduction by ln 2 (x = n + f, n = round(x), |f| <= 1/2, 2^f by a degree-5
- * polynomial). FlashAttention-2 does the same (exp2f of x·scale·log2 e -
- * max·scale·log2 e). The coefficients are a minimax fit of the relative error of 2^f
- * on [-1/2, 1/2] (scripts/fit_exp2.py prints them and their error); over every float
- * in [-126, 0] the result is within 1.75e-7 of 2^x, relative (about 1.5 ulp; tested
- * through attn_exp2). Its arguments are s - m_new <= 0 (or -inf for the first
- * tile's alpha), never NaN (the exact path takes those slices), so no upper clamp
- * and no NaN care, and below -126 it returns 2^-126 = 1.2e-38 instead of 0: next
- * to a row sum >= 1 that is nothing, and the masked keys are set to 0 apart. 12
- * operations per score against 19 in fast_expf, in the loop that limits flash. */
-static inline float exp2_le0(float x) {
-    const float magic = 12582912.0f;                    /* 1.5 · 2^23: adding it rounds to an integer */
-    float xc = x < -126.0f ? -126.0f : x;               /* keep 2^n a normal float */
-    float t = xc + magic;
-    float n = t - magic;                                /* n = round(x) */
-    float f = xc - n;                                   /* |f| <= 1/2 */
-    float poly = 1.3264631852507591e-3f;                /* 2^f = 1 + f·(c1 + f·(c2 + ...)) */
-    poly = fmaf(poly, f, 9.671486914157867e-3f);
-    poly = fmaf(poly, f, 5.550733581185341e-2f);
-    poly = fmaf(poly, f, 2.4022242426872253e-1f);
-    poly = fmaf(poly, f, 6.931470036506653e-1f);
-    float e = fmaf(poly, f, 1.0f);                      /* 2^f */
-    union { float f; uint32_t u; } bits_t, two_n;
-    bits_t.f = t;
-    two_n.u = (bits_t.u - 0x4B400000u + 127u) << 23;    /* 2^n */
-    return e * two_n.f;
-}
-
-float attn_exp2(float x) { return exp2_le0(x); }
-
-/* max(x[0..n)). A loop `m = x[j] > m ? x[j] : m` is one long chain the compiler may
- * not reorder; 4·LANES separate maxima (four vectors, so four compares in flight) are
- * independent, and are combined in a fixed order at the end. */
-static float max_of(const float *restrict x, int64_t n) {
-    float part[4 * LANES];
-    for (int c = 0; c < 4 * LANES; c++) part[c] = -INFINITY;
-    int64_t j = 0;
-    for (; j + 4 * LANES <= n; j += 4 * LANES)
-        for (int c = 0; c < 4 * LANES; c++) part[c] = x[j + c] > part[c] ? x[j + c] : part[c];
-    for (; j < n; j++) part[0] = x[j] > part[0] ? x[j] : part[0];
-    float m = part[0];
-    for (int c = 1; c < 4 * LANES; c++) m = part[c] > m ? part[c] : m;
-    return m;
-}
-
-/* x[j] = exp(x[j] - m) in place; returns their sum, added in LANES partial sums. */
-static float exp_and_sum(float *restrict x, int64_t n, float m) {
-    float part[LANES];
-    for (int c = 0; c < LANES; c++) part[c] = 0.0f;
-    int64_t j = 0;
-    for (; j + LANES <= n; j += LANES)
-        for (int c = 0; c < LANES; c++) {
-            x[j + c] = fast_expf(x[j + c] - m);
-            part[c] += x[j + c];
-        }
-    for (; j < n; j++) {
-        x[j] = fast_expf(x[j] - m);
-        part[0] += x[j];
-    }
-    for (int w = LANES / 2; w > 0; w /= 2)
-        for (int c = 0; c < w; c++) part[c] += part[c + w];
-    return part[0];
-}
-
-/* p_attn = scores.softmax(dim=-1) for one row, in place, with the causal mask first:
- * keys after `query` (a row index, or -1 for no mask) get -inf added, as chapter 4
- * adds it. A NaN or +inf in the row, or a row of only -inf, makes the sum NaN and so
- * the whole row NaN, as in PyTorch. */
-static void masked_softmax_row(float *restrict row, int64_t S, int64_t query) {
-    if (query >= 0)
-        for (int64_t j = query + 1; j < S; j++) row[j] += -INFINITY; /* scores + mask */
-    float m = max_of(row, S);
-    float inv = 1.0f / exp_and_sum(row, S, m);
-    for (int64_t j = 0; j < S; j++) row[j] *= inv;
-}
-
-/* Transpose key (S, d_k) into panels of BLOCK_K keys: panel p holds keys p·BLOCK_K ..
- * p·BLOCK_K + BLOCK_K - 1 as a (d_k, BLOCK_K) block, zeros past key S-1. With
- * width = S (one panel) it is plain key.transpose(-2, -1).contiguous(). */
-static void transpose_keys(const float *restrict k, int64_t S, int64_t d_k, int64_t width, float *restrict kt) {
-    for (int64_t p0 = 0; p0 < S; p0 += width)
-        for (int64_t c = 0; c < d_k; c++) {
-            float *restrict dst = kt + p0 * d_k + c * width;  /* panel p0 / width, row c */
-            for (int64_t x = 0; x < width; x++) dst[x] = p0 + x < S ? k[(p0 + x) * d_k + c] : 0.0f;
-        }
-}
-
-/* ======================================================================== */
-/* The matmuls of tiled and flash: an 8 x 32 tile of sums in registers      */
-/* ======================================================================== */
-
-/* c[8][32] (+)= a[8][kdim] · b[kdim][32], with b and c row-major (leading dims ldb,
- * ldc) and a given column by column: the 8 entries a[0..7][k] side by side at
- * a + k·a_step (a_step = 8 for rows packed by pack_rows or pack_keys; BLOCK_Q for
- * flash's transposed tile, whose rows are queries side by side already).
- *
- * Why 8 x 32: a vector register holds 16 floats and there are 32 of them. 8 rows x
- * 32 columns of sums are 16 registers, which stay in registers for the whole sum over
- * k. Each step of k loads 32 floats of b (2 vectors) once and uses them for 8 rows:
- * 16 fused multiply-adds per 2 vector loads and 8 broadcasts of a, enough
- * independent sums to keep both FMA pipes busy. The sums are 8 named arrays, not
- * acc[8][32]: with one 2-D array GCC swaps the loops and keeps the sums in memory;
- * with 8 arrays it vectorises the x loop. Copying c in (accumulate) and zeroing are
- * two separate loops: one loop with `accumulate ? c : 0` compiled to 256 scalar
- * loads and stores. One out-of-line copy (NOINLINE): inlined, or cloned for
- * constant arguments, GCC ran out of the 32 vector registers and spilled sums. */
-#if defined(__GNUC__) && !defined(__clang__)
-#define NOINLINE __attribute__((noinline, noclone))
-#elif defined(__GNUC__)
-#define NOINLINE __attribute__((noinline))
-#else
-#define NOINLINE
-#endif
-NOINLINE static void kernel_8x32(int64_t kdim, const float *restrict a, int64_t a_step, const float *restrict b,
-                                 int64_t ldb, float *restrict c, int64_t ldc, bool accumulate,
-                                 float *restrict col_max) {
-    float c0[NR], c1[NR], c2[NR], c3[NR], c4[NR], c5[NR], c6[NR], c7[NR];
-    if (accumulate)
-        for (int x = 0; x < NR; x++) {
-            c0[x] = c[0 * ldc + x], c1[x] = c[1 * ldc + x], c2[x] = c[2 * ldc + x], c3[x] = c[3 * ldc + x];
-            c4[x] = c[4 * ldc + x], c5[x] = c[5 * ldc + x], c6[x] = c[6 * ldc + x], c7[x] = c[7 * ldc + x];
-        }
-    else
-        for (int x = 0; x < NR; x++) c0[x] = c1[x] = c2[x] = c3[x] = c4[x] = c5[x] = c6[x] = c7[x] = 0.0f;
-    for (int64_t k = 0; k < kdim; k++) {
-        const float *restrict ak = a + k * a_step, *restrict bk = b + k * ldb;
-        for (int x = 0; x < NR; x++) {
-            c0[x] = fmaf(ak[0], bk[x], c0[x]);
-            c1[x] = fmaf(ak[1], bk[x], c1[x]);
-            c2[x] = fmaf(ak[2], bk[x], c2[x]);
-            c3[x] = fmaf(ak[3], bk[x], c3[x]);
-            c4[x] = fmaf(ak[4], bk[x], c4[x]);
-            c5[x] = fmaf(ak[5], bk[x], c5[x]);
-            c6[x] = fmaf(ak[6], bk[x], c6[x]);
-            c7[x] = fmaf(ak[7], bk[x], c7[x]);
-        }
-    }
-    /* one row of c per loop: in one loop writing all 8 rows, the rows might overlap
-     * (ldc < 32), and GCC compared addresses at run time, over 100 instructions a call */
-    for (int x = 0; x < NR; x++) c[0 * ldc + x] = c0[x];
-    for (int x = 0; x < NR; x++) c[1 * ldc + x] = c1[x];
-    for (int x = 0; x < NR; x++) c[2 * ldc + x] = c2[x];
-    for (int x = 0; x < NR; x++) c[3 * ldc + x] = c3[x];
-    for (int x = 0; x < NR; x++) c[4 * ldc + x] = c4[x];
-    for (int x = 0; x < NR; x++) c[5 * ldc + x] = c5[x];
-    for (int x = 0; x < NR; x++) c[6 * ldc + x] = c6[x];
-    for (int x = 0; x < NR; x++) c[7 * ldc + x] = c7[x];
-    if (col_max) /* col_max[x] = max(col_max[x], c[0..7][x]), from the sums just made */
-        for (int x = 0; x < NR; x++) {
-            float m01 = c0[x] > c1[x] ? c0[x] : c1[x], m23 = c2[x] > c3[x] ? c2[x] : c3[x];
-            float m45 = c4[x] > c5[x] ? c4[x] : c5[x], m67 = c6[x] > c7[x] ? c6[x] : c7[x];
-            float m03 = m01 > m23 ? m01 : m23, m47 = m45 > m67 ? m45 : m67, m07 = m03 > m47 ? m03 : m47;
-            col_max[x] = m07 > col_max[x] ? m07 : col_max[x];
-        }
-}
-
-/* Rows i..i+7 of a (leading dim lda), columns 0..kdim-1, as kdim groups of 8. */
-static void pack_rows(const float *restrict a, int64_t lda, int64_t kdim, float *restrict packed) {
-    for (int64_t k = 0; k < kdim; k++)
-        for (int r = 0; r < MR; r++) packed[k * MR + r] = a[r * lda + k];
-}
-
-/* flash's keys (S, d_k) in groups of 8: group g holds keys 8g..8g+7 as (d_k, 8),
- * the 8 keys side by side for every c; zeros past key S-1. */
-static void pack_keys(const float *restrict k, int64_t S, int64_t d_k, float *restrict kp) {
-    for (int64_t g = 0; g < S; g += MR)
-        for (int64_t c = 0; c < d_k; c++)
-            for (int r = 0; r < MR; r++) kp[g * d_k + c * MR + r] = g + r < S ? k[(g + r) * d_k + c] : 0.0f;
-}
-
-/* c[m][n] (+)= a[m][kdim] · b[kdim][n], row-major with leading dims lda, ldb, ldc:
- * 8 x 32 register tiles, then the edges (the last m % 8 rows, n % 32 columns) row by
- * row. `packed` holds 8 · kdim floats. */
-static void matmul_block(int64_t m, int64_t n, int64_t kdim, const float *restrict a, int64_t lda,
-                         const float *restrict b, int64_t ldb, float *restrict c, int64_t ldc, bool accumulate,
-                         float *restrict packed) {
-    int64_t i = 0, n_full = n / NR * NR;
-    for (; i + MR <= m && n_full > 0; i += MR) {
-        pack_rows(a + i * lda, lda, kdim, packed);
-        for (int64_t j = 0; j < n_full; j += NR)
-            kernel_8x32(kdim, packed, MR, b + j, ldb, c + i * ldc + j, ldc, accumulate, NULL);
-    }
-    for (int64_t r = 0; r < m; r++) { /* what the tiles left: rows i.., columns n_full.. */
-        int64_t j0 = r < i ? n_full : 0;
-        float *restrict crow = c + r * ldc;
-        if (!accumulate)
-            for (int64_t j = j0; j < n; j++) crow[j] = 0.0f;
-        for (int64_t k = 0; k < kdim; k++) {
-            float ark = a[r * lda + k];
-            const float *restrict bk = b + k * ldb;
-            for (int64_t j = j0; j < n; j++) crow[j] = fmaf(ark, bk[j], crow[j]);
-        }
-    }
 }

@@ -39,14 +39,7 @@ typedef struct {
 
 static double ceiling_gflops; /* measured once, in step 3 */
 
-static void human(double bytes, char *buf, size_t len) {
-    const char *unit[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
-    int u = 0;
-    while (bytes >= 1024.0 && u < 4) bytes /= 1024.0, u++;
-    snprintf(buf, len, u ? "%.1f %s" : "%.0f %s", bytes, unit[u]);
-}
-
-static void sort3(double *t, int n) {
+static void sort_ascending(double *t, int n) {
     for (int i = 1; i < n; i++)
         for (int j = i; j > 0 && t[j] < t[j - 1]; j--) {
             double x = t[j];
@@ -78,7 +71,7 @@ static Result measure(int impl, const Tensor *q, const Tensor *k, const Tensor *
             break;
         }
     }
-    sort3(t, n);
+    sort_ascending(t, n);
     r.ran = true;
     r.ms = 1e3 * t[n / 2];
     r.gflops = attention_flops(q, k, v, causal) / (r.ms * 1e-3) / 1e9;
@@ -89,13 +82,13 @@ static void say_result(const char *name, const Result *r, const Tensor *q, const
     bool is_reference = strcmp(name, "reference") == 0;
     char mem[32], want[32], budget[32];
     if (!r->ran) {
-        human(attention_score_bytes(q, k), want, sizeof want);
-        human((double)attention_scores_budget(), budget, sizeof budget);
+        t_format_bytes(attention_score_bytes(q, k), want, sizeof want);
+        t_format_bytes((double)attention_scores_budget(), budget, sizeof budget);
         narrate_say("%s: skipped: its scores would take %s, more than the %s this chapter allows for them.",
                     name, want, budget);
         return;
     }
-    human((double)r->scratch, mem, sizeof mem);
+    t_format_bytes((double)r->scratch, mem, sizeof mem);
     narrate_say("%s: %.2f ms = %.1f GFLOP/s = %.0f%% of this core's ceiling%s%s", name, r->ms, r->gflops,
                 100.0 * r->gflops / ceiling_gflops, is_reference ? "" : "; extra memory ", is_reference ? "" : mem);
     if (r->max_diff >= 0) narrate_say("max |output - reference| = %.3g", r->max_diff);
@@ -216,7 +209,7 @@ static Tensor *corner(const Tensor *out) {
 static void print_quiet(AttnImpl impl, const Tensor *q, const Tensor *k, const Tensor *v, bool causal,
                         const Tensor *out, double ms) {
     char mem[32], shape[T_SHAPE_STR];
-    human((double)attention_scratch_bytes(), mem, sizeof mem);
+    t_format_bytes((double)attention_scratch_bytes(), mem, sizeof mem);
     narrate_result_text("%s: %.2f ms, %.1f GFLOP/s, extra memory %s", attn_impl_name(impl), ms,
                         attention_flops(q, k, v, causal) / (ms * 1e-3) / 1e9, mem);
     if (t_numel(out) <= 1000) {
@@ -227,26 +220,26 @@ static void print_quiet(AttnImpl impl, const Tensor *q, const Tensor *k, const T
     }
 }
 
-/* The narrated comparison of the reference and the five versions on q, k, v. */
-static void compare_all(const Args *args, AttnImpl chosen, const Tensor *q, const Tensor *k, const Tensor *v,
-                        const Tensor *chosen_out) {
+/* Step 1 of the comparison: the FLOPs of the call and the bytes of its scores. */
+static void narrate_cost_model(const Tensor *q, const Tensor *k, const Tensor *v, bool causal) {
     char buf[32];
-    bool causal = args->causal;
     int64_t T = t_size(q, -2), S = t_size(k, -2);
-
     narrate_step("The cost model: how much work, and how much memory the scores take");
     double flops = attention_flops(q, k, v, causal), score_bytes = attention_score_bytes(q, k);
     narrate_say("FLOPs = 2·T·S·d_k (q·kᵀ) + 2·T·S·d_v (p_attn·v) per head");
     narrate_say("      = %.4g GFLOP for this call", flops / 1e9);
     if (causal) narrate_say("        (halved: causal, only the keys j <= i count)");
-    human(score_bytes, buf, sizeof buf);
+    t_format_bytes(score_bytes, buf, sizeof buf);
     narrate_say("scores: T x S = %lld x %lld floats per slice, %.0f slices = %s (p_attn as much again)",
                 (long long)T, (long long)S, score_bytes / (4.0 * (double)T * (double)S), buf);
     narrate_why("every query meets every key, so both grow as T·S: doubling T quadruples them. Each "
                 "score costs d_k + d_v = %lld multiply-adds; the score matrix (%s here) is what "
                 "outgrows the caches and then memory: 1 GiB per head at T = 16384.",
                 (long long)(t_size(q, -1) + t_size(v, -1)), buf);
+}
 
+/* Step 2: this core's ceiling, which every share of it below is measured against. */
+static void measure_ceiling(void) {
     narrate_step("This core's ceiling: a loop of fused multiply-adds and nothing else");
     narrate_torch("(no PyTorch line: acc = fmaf(acc, a, b) on 256 independent floats, over and over)");
     ceiling_gflops = fma_peak_gflops(0.4);
@@ -254,23 +247,59 @@ static void compare_all(const Args *args, AttnImpl chosen, const Tensor *q, cons
     narrate_why("no attention can beat the rate at which this core multiplies and adds; the share of "
                 "it that a version reaches says how much time goes to waiting for memory, "
                 "bookkeeping and exp.");
+}
 
-    /* the reference: chapters 2 and 4, on the Tensor library */
+/* Step 3: chapters 2 and 4 on the Tensor library, timed; their output (NULL when its
+ * scores would not fit) is what the five versions are compared with. */
+static Tensor *time_reference(const Tensor *q, const Tensor *k, const Tensor *v, bool causal, Result *ref) {
     narrate_step("The reference: chapter %d's %s", causal ? 4 : 2, causal ? "masked_attention" : "attention");
     narrate_torch(causal ? "scores = q @ k.transpose(-2, -1) / math.sqrt(d_k) + mask; "
                            "torch.matmul(scores.softmax(dim=-1), v)"
                          : "p_attn = (q @ k.transpose(-2, -1) / math.sqrt(d_k)).softmax(dim=-1); "
                            "torch.matmul(p_attn, v)");
-    Tensor *mask = causal ? causal_mask(T, 1) : NULL;
+    Tensor *mask = causal ? causal_mask(t_size(q, -2), 1) : NULL;
     Tensor *reference = NULL;
-    if (score_bytes <= (double)attention_scores_budget()) reference = masked_attention(q, k, v, mask).output;
-    Result ref = measure(-1, q, k, v, causal, mask, NULL);
-    say_result("reference", &ref, q, k);
+    if (attention_score_bytes(q, k) <= (double)attention_scores_budget())
+        reference = masked_attention(q, k, v, mask).output;
+    *ref = measure(-1, q, k, v, causal, mask, NULL);
+    say_result("reference", ref, q, k);
     narrate_why("the Tensor library of chapters 0-7 is written to be read, not to be fast: each op "
                 "makes a new tensor, matmul sums in double and walks any strides. It is the answer "
                 "the five versions below must give (to 1e-5, tested).");
+    return reference;
+}
 
-    Result res[ATTN_N_IMPLS];
+/* The last table: every version's time, speed, memory and speed-up over naive. */
+static void narrate_summary(const Result *ref, const Result *res, int64_t T, int64_t S, bool causal) {
+    char buf[32];
+    narrate_step("What each step bought (T = %lld, S = %lld, %s)", (long long)T, (long long)S,
+                 causal ? "causal" : "not causal");
+    narrate_say("%-10s %10s %9s %7s %12s %9s", "version", "ms", "GFLOP/s", "% peak", "extra mem", "x naive");
+    for (int i = -1; i < ATTN_N_IMPLS; i++) {
+        const Result *r = i < 0 ? ref : &res[i];
+        const char *name = i < 0 ? "reference" : attn_impl_name((AttnImpl)i);
+        char x_naive[16] = "-";
+        if (!r->ran) {
+            narrate_say("%-10s %10s", name, "skipped");
+            continue;
+        }
+        t_format_bytes((double)r->scratch, buf, sizeof buf);
+        if (res[ATTN_NAIVE].ran) snprintf(x_naive, sizeof x_naive, "%.1fx", res[ATTN_NAIVE].ms / r->ms);
+        narrate_say("%-10s %10.2f %9.1f %6.0f%% %12s %9s", name, r->ms, r->gflops, 100.0 * r->gflops / ceiling_gflops,
+                    i < 0 ? "-" : buf, x_naive);
+    }
+    narrate_why("the same numbers every time up to rounding, different orders of work. make bench "
+                "measures this table for T = 256 .. 4096 (and PyTorch with make bench-torch).");
+}
+
+/* The narrated comparison of the reference and the five versions on q, k, v. */
+static void compare_all(const Args *args, AttnImpl chosen, const Tensor *q, const Tensor *k, const Tensor *v,
+                        const Tensor *chosen_out) {
+    bool causal = args->causal;
+    narrate_cost_model(q, k, v, causal);
+    measure_ceiling();
+    Result ref, res[ATTN_N_IMPLS];
+    Tensor *reference = time_reference(q, k, v, causal, &ref);
     for (int i = 0; i < ATTN_N_IMPLS; i++) {
         narrate_step("%s", STEP_TITLE[i]);
         narrate_torch(STEP_TORCH[i]);
@@ -278,25 +307,7 @@ static void compare_all(const Args *args, AttnImpl chosen, const Tensor *q, cons
         say_result(attn_impl_name((AttnImpl)i), &res[i], q, k);
         narrate_why("%s", STEP_WHY[i]);
     }
-
-    narrate_step("What each step bought (T = %lld, S = %lld, %s)", (long long)T, (long long)S,
-                 causal ? "causal" : "not causal");
-    narrate_say("%-10s %10s %9s %7s %12s %9s", "version", "ms", "GFLOP/s", "% peak", "extra mem", "x naive");
-    for (int i = -1; i < ATTN_N_IMPLS; i++) {
-        const Result *r = i < 0 ? &ref : &res[i];
-        const char *name = i < 0 ? "reference" : attn_impl_name((AttnImpl)i);
-        char x_naive[16] = "-";
-        if (!r->ran) {
-            narrate_say("%-10s %10s", name, "skipped");
-            continue;
-        }
-        human((double)r->scratch, buf, sizeof buf);
-        if (res[ATTN_NAIVE].ran) snprintf(x_naive, sizeof x_naive, "%.1fx", res[ATTN_NAIVE].ms / r->ms);
-        narrate_say("%-10s %10.2f %9.1f %6.0f%% %12s %9s", name, r->ms, r->gflops, 100.0 * r->gflops / ceiling_gflops,
-                    i < 0 ? "-" : buf, x_naive);
-    }
-    narrate_why("the same numbers every time up to rounding, different orders of work. make bench "
-                "measures this table for T = 256 .. 4096 (and PyTorch with make bench-torch).");
+    narrate_summary(&ref, res, t_size(q, -2), t_size(k, -2), causal);
 
     narrate_step("The output of --impl %s", attn_impl_name(chosen));
     narrate_torch("output = F.scaled_dot_product_attention(query, key, value, is_causal=causal)");
@@ -306,53 +317,62 @@ static void compare_all(const Args *args, AttnImpl chosen, const Tensor *q, cons
     narrate_why("--output FILE writes it as .npy; --quiet prints only this and its time.");
 }
 
+/* --q/--k/--v files, or random (bsz, n_heads, seqlen, head_dim) as chapter 5 splits them. */
+static void load_or_draw_inputs(const Args *args, Tensor **q, Tensor **k, Tensor **v) {
+    if (args->q) {
+        *q = npy_load(args->q), *k = npy_load(args->k), *v = npy_load(args->v);
+    } else {
+        *q = t_randn(SHAPE(args->batch, args->heads, args->seq_len, args->d_k));
+        *k = t_randn(SHAPE(args->batch, args->heads, args->seq_len, args->d_k));
+        *v = t_randn(SHAPE(args->batch, args->heads, args->seq_len, args->d_k));
+    }
+}
+
+/* --dump's attn_weights: they exist only in the reference (chapters 2/4 compute them);
+ * NULL, with a note, when its scores would not fit. */
+static Tensor *reference_weights(const Tensor *q, const Tensor *k, const Tensor *v, bool causal) {
+    if (attention_score_bytes(q, k) <= (double)attention_scores_budget()) {
+        Tensor *mask = causal ? causal_mask(t_size(q, -2), 1) : NULL;
+        return masked_attention(q, k, v, mask).weights;
+    }
+    char want[32], budget[32];
+    t_format_bytes(attention_score_bytes(q, k), want, sizeof want);
+    t_format_bytes((double)attention_scores_budget(), budget, sizeof budget);
+    fprintf(stderr, "chapter8: note: --dump writes output.npy but not attn_weights.npy: the "
+                    "reference's weights would take %s, more than the %s this chapter allows for them\n",
+            want, budget);
+    return NULL;
+}
+
+/* The narrated run's first step: what q, k and v are. */
+static void narrate_inputs(const Args *args, const Tensor *q, const Tensor *k, const Tensor *v) {
+    char qs[T_SHAPE_STR], ks[T_SHAPE_STR], vs[T_SHAPE_STR];
+    narrate_title("Chapter 8: fast attention -- from naive to streaming (flash) attention%s",
+                  args->causal ? " (causal)" : "");
+    narrate_step("The inputs: query, key and value of one attention call");
+    if (args->q) {
+        narrate_torch("query, key, value = np.load(Q), np.load(K), np.load(V)");
+        narrate_say("query %s, key %s, value %s", t_shape_str(q, qs), t_shape_str(k, ks), t_shape_str(v, vs));
+    } else {
+        narrate_torch("xq = torch.randn(bsz, n_heads, seqlen, head_dim)   # and xk, xv: chapter 5's shapes");
+        narrate_layout("xq", q);
+        narrate_show("xq[0, 0, :3, :6]", corner(q));
+    }
+    narrate_why("each (batch, head) slice is one attention problem of T queries against S keys; "
+                "--batch, --heads, --seq-len and --d-k set the size (--seed the numbers).");
+}
+
 static void run(const Args *args) {
     AttnImpl impl = attn_impl_parse(args->impl);
-    bool causal = args->causal;
     Tensor *q, *k, *v;
-    char qs[T_SHAPE_STR], ks[T_SHAPE_STR], vs[T_SHAPE_STR];
-
-    if (args->q) {
-        q = npy_load(args->q), k = npy_load(args->k), v = npy_load(args->v);
-    } else {
-        /* (bsz, n_heads, seqlen, head_dim), as chapter 5 splits them */
-        q = t_randn(SHAPE(args->batch, args->heads, args->seq_len, args->d_k));
-        k = t_randn(SHAPE(args->batch, args->heads, args->seq_len, args->d_k));
-        v = t_randn(SHAPE(args->batch, args->heads, args->seq_len, args->d_k));
-    }
+    load_or_draw_inputs(args, &q, &k, &v);
     double ms;
-    Tensor *out = run_chosen(impl, q, k, v, causal, &ms);
-    Tensor *weights = NULL;
-    if (args->dump) { /* the weights exist only in the reference: chapters 2/4 compute them */
-        if (attention_score_bytes(q, k) <= (double)attention_scores_budget()) {
-            Tensor *mask = causal ? causal_mask(t_size(q, -2), 1) : NULL;
-            weights = masked_attention(q, k, v, mask).weights;
-        } else {
-            char want[32], budget[32];
-            human(attention_score_bytes(q, k), want, sizeof want);
-            human((double)attention_scores_budget(), budget, sizeof budget);
-            fprintf(stderr, "chapter8: note: --dump writes output.npy but not attn_weights.npy: the "
-                            "reference's weights would take %s, more than the %s this chapter allows for them\n",
-                    want, budget);
-        }
-    }
-
+    Tensor *out = run_chosen(impl, q, k, v, args->causal, &ms);
+    Tensor *weights = args->dump ? reference_weights(q, k, v, args->causal) : NULL;
     if (narrate_quiet()) {
-        print_quiet(impl, q, k, v, causal, out, ms);
+        print_quiet(impl, q, k, v, args->causal, out, ms);
     } else {
-        narrate_title("Chapter 8: fast attention -- from naive to streaming (flash) attention%s",
-                      causal ? " (causal)" : "");
-        narrate_step("The inputs: query, key and value of one attention call");
-        if (args->q) {
-            narrate_torch("query, key, value = np.load(Q), np.load(K), np.load(V)");
-            narrate_say("query %s, key %s, value %s", t_shape_str(q, qs), t_shape_str(k, ks), t_shape_str(v, vs));
-        } else {
-            narrate_torch("xq = torch.randn(bsz, n_heads, seqlen, head_dim)   # and xk, xv: chapter 5's shapes");
-            narrate_layout("xq", q);
-            narrate_show("xq[0, 0, :3, :6]", corner(q));
-        }
-        narrate_why("each (batch, head) slice is one attention problem of T queries against S keys; "
-                    "--batch, --heads, --seq-len and --d-k set the size (--seed the numbers).");
+        narrate_inputs(args, q, k, v);
         compare_all(args, impl, q, k, v, out);
     }
     write_outputs(args, weights, out);
@@ -413,25 +433,17 @@ static void refuse_past_budget(const Args *a) {
 }
 
 int main(int argc, char **argv) {
-    t_scope_begin();
-    CliSpec spec = {0};
-    spec.program = "chapter8";
-    spec.summary = "Fast attention: naive, reordered, tiled, online softmax and flash (streaming) attention, "
-                   "timed against the cost model.\nRandom (--batch, --heads, --seq-len, --d-k) inputs, or "
-                   "--q/--k/--v files (then those four are ignored); --quiet runs only --impl.";
-    spec.flags = CLI_SEED | CLI_BATCH | CLI_SEQ_LEN | CLI_D_K | CLI_HEADS | CLI_CAUSAL | CLI_QUIET | CLI_DUMP |
-                 CLI_QKV | CLI_OUTPUT | CLI_IMPL;
-    spec.defaults.seed = 123;
-    spec.defaults.batch = 1;
-    spec.defaults.heads = 8;
-    spec.defaults.seq_len = 512;
-    spec.defaults.d_k = 64;
-    spec.defaults.causal = false;
-    spec.defaults.impl = "flash";
-    Args args = cli_parse(&spec, argc, argv);
-    refuse_past_budget(&args);
-    narrate_set_quiet(args.quiet);
-    t_manual_seed(args.seed);
+    CliSpec spec = {.program = "chapter8",
+                    .summary = "Fast attention: naive, reordered, tiled, online softmax and flash (streaming) "
+                               "attention, timed against the cost model.\nRandom (--batch, --heads, --seq-len, "
+                               "--d-k) inputs, or --q/--k/--v files (then those four are ignored); --quiet runs "
+                               "only --impl.",
+                    .flags = CLI_SEED | CLI_BATCH | CLI_SEQ_LEN | CLI_D_K | CLI_HEADS | CLI_CAUSAL | CLI_QUIET |
+                             CLI_DUMP | CLI_QKV | CLI_OUTPUT | CLI_IMPL,
+                    .defaults = {.seed = 123, .batch = 1, .heads = 8, .seq_len = 512, .d_k = 64, .causal = false,
+                                 .impl = "flash"}};
+    Args args = program_start(&spec, argc, argv);
+    refuse_past_budget(&args); /* before any work: memory and time */
     run(&args);
     t_scope_end();
     return 0;

@@ -33,7 +33,7 @@ typedef struct {
     Tensor *output;          /* (bsz, seqlen, d_out): every rank (heads), rank 0 (sequence) */
     Tensor *partial;         /* heads: this rank's partial output before the sum */
     Tensor *xq_local;        /* this rank's xq: (bsz, n_local_heads, T, hd) or (bsz, H, Tc, hd) */
-} Run;
+} ParallelRun;
 
 static const char *const SUMMARY =
     "Chapter 9: attention across processes with MPI (eval mode), built on chapters 7\n"
@@ -47,66 +47,40 @@ static const char *const SUMMARY =
 
 /* ---- flags: chapter 7's, plus --parallel (every rank parses the same argv) ---- */
 
-static ParallelMode parse_flags(int argc, char **argv, Args *args, int rank) {
-    Args defaults = {0};
-    defaults.seed = 123;
-    defaults.batch = 3;
-    defaults.seq_len = 5;
-    defaults.d_in = 10;
-    defaults.d_out = 8;
-    defaults.heads = 2;
-    defaults.causal = true;
-    defaults.eval = true;
-    CliSpec spec = {"chapter9", SUMMARY,
-                    CLI_SEED | CLI_BATCH | CLI_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_HEADS | CLI_EVAL | CLI_CAUSAL |
-                        CLI_BIAS | CLI_QUIET | CLI_INPUT | CLI_OUTPUT,
-                    defaults, NULL};
+static const char *parallel_mode_flag = "heads";
+static const CliExtra PARALLEL_FLAG[] = {
+    {.name = "--parallel", .metavar = "MODE", .kind = CLI_EXTRA_CHOICE, .value = &parallel_mode_flag,
+     .help = "heads (tensor parallel) or sequence (ring attention)", .choices = "heads|sequence"},
+    {0}}; /* the end of the list */
+
+/* cli_parse on every rank, but only rank 0 prints --help or the usage error; then
+ * every rank leaves with the same exit status (0 for --help, 2 for a usage error). */
+static Args parse_flags_on_every_rank(int argc, char **argv, int rank) {
+    CliSpec spec = {.program = "chapter9",
+                    .summary = SUMMARY,
+                    .flags = CLI_SEED | CLI_BATCH | CLI_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_HEADS | CLI_EVAL |
+                             CLI_CAUSAL | CLI_BIAS | CLI_QUIET | CLI_INPUT | CLI_OUTPUT,
+                    .defaults = {.seed = 123, .batch = 3, .seq_len = 5, .d_in = 10, .d_out = 8, .heads = 2,
+                                 .causal = true, .eval = true},
+                    .extra = PARALLEL_FLAG};
+    Args args;
     char err[512] = "";
-    int mode = PARALLEL_HEADS;
-    char **rest = (char **)t_alloc((size_t)(argc + 1) * sizeof *rest);
-    int n = 0;
-    rest[n++] = argv[0];
-    for (int i = 1; i < argc; i++) {
-        const char *value = NULL;
-        if (strcmp(argv[i], "--parallel") == 0) {
-            if (i + 1 >= argc) {
-                snprintf(err, sizeof err, "--parallel needs a value: heads or sequence");
-                break;
-            }
-            value = argv[++i];
-        } else if (strncmp(argv[i], "--parallel=", 11) == 0) {
-            value = argv[i] + 11;
-        } else {
-            rest[n++] = argv[i];
-            continue;
-        }
-        mode = parallel_mode_parse(value);
-        if (mode < 0) {
-            snprintf(err, sizeof err, "--parallel '%s' is not heads or sequence", value);
-            break;
-        }
-    }
-    int help = 0;
-    for (int i = 1; i < argc; i++) help |= strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0;
-    int status = help ? 1 : err[0] ? 2 : cli_parse_args(&spec, n, rest, args, err, sizeof err);
+    int status = cli_parse_args(&spec, argc, argv, &args, err, sizeof err);
     if (status == 1) {
-        if (rank == 0) {
-            cli_usage(&spec, stdout);
-            printf("  --parallel MODE   heads (tensor parallel) or sequence (ring attention); default heads\n");
-        }
+        if (rank == 0) cli_usage(&spec, stdout);
         par_exit(EXIT_OK);
     }
     if (status == 2) {
         if (rank == 0) fprintf(stderr, "chapter9: %s (see --help)\n", err);
         par_exit(EXIT_USAGE);
     }
-    return (ParallelMode)mode;
+    return args;
 }
 
 /* ---- phase 1: the module and x, as chapter 7 makes them; every check before any message ---- */
 
-static void setup(void *ctx) {
-    Run *run = (Run *)ctx;
+static void build_module_and_input(void *ctx) {
+    ParallelRun *run = (ParallelRun *)ctx;
     const Args *args = &run->args;
     int P = run->log.size;
     run->m = mha_from_args(args, &run->x);  /* chapter 7's module and x: the files, or its default run */
@@ -128,7 +102,7 @@ static void setup(void *ctx) {
 /* ---- phase 2a: heads (tensor parallel) ------------------------------------------ */
 
 static void forward_heads(void *ctx) {
-    Run *run = (Run *)ctx;
+    ParallelRun *run = (ParallelRun *)ctx;
     int P = run->log.size, rank = run->log.rank;
     /* model_parallel_size = P; self.n_local_heads = args.n_heads // model_parallel_size */
     MultiHeadAttention *local = local_heads_module(run->m, P, rank);
@@ -143,7 +117,7 @@ static void forward_heads(void *ctx) {
 /* ---- phase 2b: sequence (ring attention) ---------------------------------------- */
 
 static void forward_sequence(void *ctx) {
-    Run *run = (Run *)ctx;
+    ParallelRun *run = (ParallelRun *)ctx;
     const MultiHeadAttention *m = run->m;
     int64_t T = t_size(run->x, 1);
     Range own = chunk_of_rank(T, run->log.size, run->log.rank);
@@ -167,34 +141,190 @@ static void forward_sequence(void *ctx) {
 /* ---- phase 3: rank 0 writes the file ---------------------------------------------- */
 
 static void write_output(void *ctx) {
-    Run *run = (Run *)ctx;
+    ParallelRun *run = (ParallelRun *)ctx;
     if (run->log.rank == 0 && run->args.output) npy_save(run->args.output, run->output);
 }
 
-/* ---- narration helpers (rank 0 prints; the other ranks are quiet) ------------------- */
+/* ---- narration (rank 0 prints; the other ranks are quiet) ------------------------- */
 
-static const char *human_bytes(int64_t bytes, char *buf, size_t len) {
-    const char *unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    double v = (double)bytes;
-    int u = 0;
-    while (v >= 1024.0 && u < 4) v /= 1024.0, u++;
-    if (u == 0)
-        snprintf(buf, len, "%lld B", (long long)bytes);
-    else
-        snprintf(buf, len, "%.1f %s", v, unit[u]);
-    return buf;
+static void narrate_module_and_input(const ParallelRun *run) {
+    const ModelArgs *a = &run->m->args;
+    int P = run->log.size;
+    char xs[T_SHAPE_STR];
+    narrate_step("Every rank builds chapter 7's module and x");
+    if (run->args.input) {
+        narrate_torch("model.load_state_dict(...); model.eval()");
+        narrate_torch("x = torch.from_numpy(np.load(...))");
+    } else {
+        narrate_torch("torch.manual_seed(seed); model = MultiHeadAttention(...)");
+        narrate_torch("model.eval(); x = torch.randn(B, T, d_in)");
+    }
+    narrate_say("%d rank%s (mpirun -np %d), world size = model_parallel_size = %d. x %s; d_in = %lld, "
+                "d_out = %lld, n_heads = %lld, head_dim = %lld, causal = %s, qkv_bias = %s, out bias = %s.",
+                P, P == 1 ? "" : "s", P, P, t_shape_str(run->x, xs), (long long)a->d_in, (long long)a->d_out,
+                (long long)a->n_heads, (long long)run->m->head_dim, a->causal ? "True" : "False",
+                a->qkv_bias ? "True" : "False", a->out_bias ? "True" : "False");
+    narrate_why("%s", run->args.input
+                          ? "each rank reads the same files (on several hosts they must be on every host) "
+                            "and keeps what its mode needs."
+                          : "with the same --seed every rank draws the same weights and x, as a run of "
+                            "chapter 7 does, and keeps what its mode needs.");
 }
 
-static void table_row(ParallelDims d, int P) {
+/* --parallel heads: which heads, weight rows and columns each rank keeps. */
+static void narrate_heads_owned(const ParallelRun *run) {
+    const ModelArgs *a = &run->m->args;
+    int P = run->log.size;
+    int64_t H = a->n_heads, hd = run->m->head_dim, n_local_heads = H / P, local = n_local_heads * hd;
+    char xs[T_SHAPE_STR];
+    narrate_step("model_parallel_size = %d: each rank owns %lld of the %lld heads", P, (long long)n_local_heads,
+                 (long long)H);
+    narrate_torch("model_parallel_size = 1  # Happy-LLM 2.1.6; here: MPI world size");
+    narrate_torch("self.n_local_heads = args.n_heads // model_parallel_size");
+    for (int r = 0; r < P && r < 8; r++) {
+        Range h = heads_of_rank(H, P, r);
+        narrate_say("rank %d: heads [%lld, %lld): wq, wk, wv rows [%lld, %lld) -> (%lld, %lld) each; "
+                    "wo columns -> (%lld, %lld); x %s",
+                    r, (long long)h.start, (long long)h.end, (long long)(h.start * hd), (long long)(h.end * hd),
+                    (long long)local, (long long)a->d_in, (long long)a->d_out, (long long)local,
+                    t_shape_str(run->x, xs));
+    }
+    if (P > 8) narrate_say("... and so on for ranks 8 to %d", P - 1);
+    narrate_why("wq, wk, wv are column-parallel (Megatron-LM's ColumnParallelLinear: the output "
+                "features are split, each rank computes its heads' features from the whole x); wo is "
+                "row-parallel (RowParallelLinear: its input features are split, each rank gets a "
+                "partial sum of every output feature). A head never needs another rank's head.");
+}
+
+/* --parallel sequence: which positions each rank keeps. */
+static void narrate_chunks_owned(const ParallelRun *run) {
+    const ModelArgs *a = &run->m->args;
+    int P = run->log.size;
+    int64_t B = t_size(run->x, 0), T = t_size(run->x, 1), H = a->n_heads, hd = run->m->head_dim;
+    narrate_step("Each rank owns a contiguous chunk of the %lld positions", (long long)T);
+    narrate_torch("x_local = x[:, start:end]   # np.array_split over the ranks");
+    for (int r = 0; r < P && r < 8; r++) {
+        Range c = chunk_of_rank(T, P, r);
+        narrate_say("rank %d: positions [%lld, %lld) -> x (%lld, %lld, %lld), xq, xk, xv (%lld, %lld, %lld, "
+                    "%lld); all of wq, wk, wv, wo",
+                    r, (long long)c.start, (long long)c.end, (long long)B, (long long)(c.end - c.start),
+                    (long long)a->d_in, (long long)B, (long long)H, (long long)(c.end - c.start), (long long)hd);
+    }
+    if (P > 8) narrate_say("... and so on for ranks 8 to %d", P - 1);
+    narrate_why("chunks differ by at most one position (T %% P = %lld ranks get one more)%s. Every "
+                "rank has every weight; what is split is the sequence, and with it the (T, T) scores.",
+                (long long)(T % P), T < P ? "; with T < P some ranks own none" : "");
+}
+
+/* --parallel heads, after the forward pass: the partial outputs and their sum. */
+static void narrate_heads_forward(const ParallelRun *run) {
+    int P = run->log.size;
+    int64_t B = t_size(run->x, 0), T = t_size(run->x, 1), d_out = run->m->args.d_out;
+    char s1[T_SHAPE_STR], s2[T_SHAPE_STR], bytes[32];
+    narrate_step("Each rank: chapter 7 on its n_local_heads heads");
+    narrate_torch("xq = xq.view(bsz, seqlen, self.n_local_heads, self.head_dim)");
+    narrate_say("rank 0: xq %s, partial output %s = merged heads @ its wo columns (no bo yet)",
+                t_shape_str(run->xq_local, s1), t_shape_str(run->partial, s2));
+    narrate_say("rank 0: partial[0, 0, 0] = %.4f; after the sum (+ bo): output[0, 0, 0] = %.4f",
+                (double)t_get(run->partial, 0, 0, 0), (double)t_get(run->output, 0, 0, 0));
+    narrate_why("each rank's (bsz, seqlen, d_out) is its heads' share of self.wo(output); the "
+                "shares add up to the whole product, because wo @ merged splits into a sum over "
+                "column blocks.");
+    narrate_step("One MPI_Allreduce sums the partial outputs; bo is added once");
+    narrate_torch("output_ = reduce_from_tensor_model_parallel_region(output_parallel)");
+    narrate_torch("output = output_ + self.bias   # if self.bias is not None");
+    narrate_say("MPI_Allreduce(SUM) of %s floats = %s per rank in, the same out%s", t_shape_str(run->output, s1),
+                t_format_bytes((double)(B * T * d_out * 4), bytes, sizeof bytes),
+                P == 1 ? " (one rank: nothing leaves the process, counted as 0)" : "");
+    narrate_why("this is the forward pass's only message. bo is not split: adding it on every "
+                "rank before the sum would add it %d times.",
+                P);
+}
+
+/* The ring's steps as a list: which K/V chunk each rank holds, and what it sends on. */
+static void print_ring_steps(const ParallelRun *run) {
+    int P = run->log.size;
+    int64_t B = t_size(run->x, 0), T = t_size(run->x, 1), d_out = run->m->args.d_out;
+    char bytes[32];
+    for (int step = 0; step < P && !narrate_quiet(); step++) {
+        printf("    step %d:\n", step);
+        for (int r = 0; r < P && r < 8; r++) {
+            int origin = ((r - step) % P + P) % P;
+            Range c = chunk_of_rank(T, P, origin), q = chunk_of_rank(T, P, r);
+            const char *what = (c.end == c.start || q.end == q.start)              ? "nothing to fold"
+                               : (run->m->args.causal && chunk_in_future(q, c)) ? "skipped (future)"
+                                                                                : "folded in";
+            char msg[64] = "";
+            if (step < P - 1)
+                snprintf(msg, sizeof msg, "; sends %s to rank %d",
+                         t_format_bytes((double)(2 * B * (c.end - c.start) * d_out * 4), bytes, sizeof bytes),
+                         (r + 1) % P);
+            printf("      rank %d: K/V of rank %d [%lld, %lld) %s%s\n", r, origin, (long long)c.start,
+                   (long long)c.end, what, msg);
+        }
+    }
+}
+
+/* --parallel sequence, after the forward pass: the projections, the ring, the gather. */
+static void narrate_ring_forward(const ParallelRun *run) {
+    int P = run->log.size;
+    int64_t B = t_size(run->x, 0), T = t_size(run->x, 1), d_out = run->m->args.d_out;
+    char xs[T_SHAPE_STR], bytes[32];
+    narrate_step("Each rank projects its own q, k, v (chapters 3 and 5)");
+    narrate_torch("xq, xk, xv = self.wq(x_local), self.wk(x_local), self.wv(x_local)");
+    narrate_say("rank 0: xq %s", t_shape_str(run->xq_local, xs));
+    narrate_step("The ring: %d step%s, K/V chunks passed to rank + 1", P, P == 1 ? "" : "s");
+    narrate_torch("m, l, acc = online_row_update(m, l, acc, scores, v)  # chapter 8");
+    print_ring_steps(run);
+    narrate_why("each query row keeps (max, sum, output) and folds in one chunk per step with the "
+                "same one-pass update as chapter 8's online softmax, so the order in which chunks "
+                "arrive does not matter. %s",
+                run->m->args.causal ? "Causal: a chunk wholly after the rank's positions is skipped and the "
+                                      "diagonal chunk is masked inside; the chunks still travel the whole ring "
+                                      "(ranks with early positions idle while others work)."
+                                    : "Not causal: every rank folds in every chunk.");
+    narrate_step("wo on each rank, then MPI_Gatherv on rank 0");
+    narrate_torch("output = self.wo(output)  # then dist.gather(output, dst=0)");
+    for (int r = 1; r < P && r < 8; r++) {
+        Range c = chunk_of_rank(T, P, r);
+        narrate_say("rank %d sends its (%lld, %lld, %lld) output chunk: %s", r, (long long)B,
+                    (long long)(c.end - c.start), (long long)d_out,
+                    t_format_bytes((double)(B * (c.end - c.start) * d_out * 4), bytes, sizeof bytes));
+    }
+    narrate_why("wo acts on each position alone, so it needs no message: only the result is "
+                "collected.");
+}
+
+/* Rank 0 runs chapter 7 in one process on the same module and x, when it is small. */
+static void narrate_same_as_chapter7(const ParallelRun *run) {
+    int64_t B = t_size(run->x, 0), T = t_size(run->x, 1), H = run->m->args.n_heads;
+    if (run->log.rank != 0 || narrate_quiet() || (double)B * (double)H * (double)T * (double)T * 4.0 * 3.0 >= 256e6)
+        return;
+    Tensor *ref = mha_forward(run->m, run->x, run->x, run->x, NULL);  /* chapter 7, one process */
+    double worst = 0.0;
+    for (int64_t i = 0; i < t_numel(ref); i++) {
+        double dlt = (double)t_flat_get(ref, i) - (double)t_flat_get(run->output, i);
+        if (dlt < 0) dlt = -dlt;
+        if (dlt > worst) worst = dlt;
+    }
+    narrate_step("Same result as chapter 7 in one process");
+    narrate_torch("torch.testing.assert_close(output, model(x, x, x))");
+    narrate_say("max |output - chapter 7's mha_forward(x)| = %.2g over %lld numbers", worst,
+                (long long)t_numel(ref));
+}
+
+/* One row of the cost table: T, H, P, then bytes sent and memory for each mode. */
+static void cost_table_row(ParallelDims d, int P) {
     char a[32], b[32], c[32], e[32];
     char hs[32] = "-", hm[32] = "-";
     if (d.n_heads % P == 0) {
-        snprintf(hs, sizeof hs, "%s", human_bytes(parallel_bytes_sent_max(PARALLEL_HEADS, d, P), a, sizeof a));
-        snprintf(hm, sizeof hm, "%s", human_bytes(parallel_memory_bytes_max(PARALLEL_HEADS, d, P), b, sizeof b));
+        snprintf(hs, sizeof hs, "%s", t_format_bytes((double)parallel_bytes_sent_max(PARALLEL_HEADS, d, P), a, sizeof a));
+        snprintf(hm, sizeof hm, "%s",
+                 t_format_bytes((double)parallel_memory_bytes_max(PARALLEL_HEADS, d, P), b, sizeof b));
     }
     printf("  %7lld %4lld %3d | %11s %11s | %11s %11s\n", (long long)d.seqlen, (long long)d.n_heads, P, hs, hm,
-           human_bytes(parallel_bytes_sent_max(PARALLEL_SEQUENCE, d, P), c, sizeof c),
-           human_bytes(parallel_memory_bytes_max(PARALLEL_SEQUENCE, d, P), e, sizeof e));
+           t_format_bytes((double)parallel_bytes_sent_max(PARALLEL_SEQUENCE, d, P), c, sizeof c),
+           t_format_bytes((double)parallel_memory_bytes_max(PARALLEL_SEQUENCE, d, P), e, sizeof e));
 }
 
 static void cost_table(ParallelDims d, int P) {
@@ -207,196 +337,80 @@ static void cost_table(ParallelDims d, int P) {
     if (narrate_quiet()) return;
     printf("  %7s %4s %3s | %-23s | %s\n", "", "", "", "         heads", "        sequence");
     printf("  %7s %4s %3s | %11s %11s | %11s %11s\n", "T", "H", "P", "sent", "memory", "sent", "memory");
-    table_row(d, P);
+    cost_table_row(d, P);
     ParallelDims g = d;
     for (int64_t f = 4; f <= 64; f *= 4) {
         g.seqlen = d.seqlen * f;
-        table_row(g, P);
+        cost_table_row(g, P);
     }
     g = d;
     g.n_heads = d.n_heads * 2;
-    table_row(g, P);
+    cost_table_row(g, P);
     g.seqlen = d.seqlen * 64;
-    for (int p = 2; p <= 8; p *= 2) table_row(g, p);
+    for (int p = 2; p <= 8; p *= 2) cost_table_row(g, p);
 }
 
-int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
-    t_set_program_name("chapter9");
-    t_scope_begin();
-    Run run;
-    memset(&run, 0, sizeof run);
-    run.log = comm_world();
-    const int P = run.log.size, rank = run.log.rank;
-    run.mode = parse_flags(argc, argv, &run.args, rank);
-    narrate_set_quiet(run.args.quiet || rank != 0);
-    char s1[T_SHAPE_STR], s2[T_SHAPE_STR], hb[32];
-
-    narrate_title("Chapter 9: attention across %d process%s with MPI, --parallel %s", P, P == 1 ? "" : "es",
-                  parallel_mode_name(run.mode));
-
-    /* ---- the module and x, on every rank ------------------------------------------ */
-    par_run_phase(setup, &run);
-    const MultiHeadAttention *m = run.m;
-    const ModelArgs *a = &m->args;
-    int64_t B = t_size(run.x, 0), T = t_size(run.x, 1), H = a->n_heads, hd = m->head_dim;
-    ParallelDims dims = {B, T, a->d_in, a->d_out, H};
-    narrate_step("Every rank builds chapter 7's module and x");
-    if (run.args.input) {
-        narrate_torch("model.load_state_dict(...); model.eval()");
-        narrate_torch("x = torch.from_numpy(np.load(...))");
-    } else {
-        narrate_torch("torch.manual_seed(seed); model = MultiHeadAttention(...)");
-        narrate_torch("model.eval(); x = torch.randn(B, T, d_in)");
-    }
-    narrate_say("%d rank%s (mpirun -np %d), world size = model_parallel_size = %d. x %s; d_in = %lld, "
-                "d_out = %lld, n_heads = %lld, head_dim = %lld, causal = %s, qkv_bias = %s, out bias = %s.",
-                P, P == 1 ? "" : "s", P, P, t_shape_str(run.x, s1), (long long)a->d_in, (long long)a->d_out,
-                (long long)H, (long long)hd, a->causal ? "True" : "False", a->qkv_bias ? "True" : "False",
-                a->out_bias ? "True" : "False");
-    narrate_why("%s", run.args.input
-                          ? "each rank reads the same files (on several hosts they must be on every host) "
-                            "and keeps what its mode needs."
-                          : "with the same --seed every rank draws the same weights and x, as a run of "
-                            "chapter 7 does, and keeps what its mode needs.");
-
-    if (run.mode == PARALLEL_HEADS) {
-        int64_t n_local_heads = H / P, local = n_local_heads * hd;
-        narrate_step("model_parallel_size = %d: each rank owns %lld of the %lld heads", P, (long long)n_local_heads,
-                     (long long)H);
-        narrate_torch("model_parallel_size = 1  # Happy-LLM 2.1.6; here: MPI world size");
-        narrate_torch("self.n_local_heads = args.n_heads // model_parallel_size");
-        for (int r = 0; r < P && r < 8; r++) {
-            Range h = heads_of_rank(H, P, r);
-            narrate_say("rank %d: heads [%lld, %lld): wq, wk, wv rows [%lld, %lld) -> (%lld, %lld) each; "
-                        "wo columns -> (%lld, %lld); x %s",
-                        r, (long long)h.start, (long long)h.end, (long long)(h.start * hd), (long long)(h.end * hd),
-                        (long long)local, (long long)a->d_in, (long long)a->d_out, (long long)local,
-                        t_shape_str(run.x, s1));
-        }
-        if (P > 8) narrate_say("... and so on for ranks 8 to %d", P - 1);
-        narrate_why("wq, wk, wv are column-parallel (Megatron-LM's ColumnParallelLinear: the output "
-                    "features are split, each rank computes its heads' features from the whole x); wo is "
-                    "row-parallel (RowParallelLinear: its input features are split, each rank gets a "
-                    "partial sum of every output feature). A head never needs another rank's head.");
-    } else {
-        narrate_step("Each rank owns a contiguous chunk of the %lld positions", (long long)T);
-        narrate_torch("x_local = x[:, start:end]   # np.array_split over the ranks");
-        for (int r = 0; r < P && r < 8; r++) {
-            Range c = chunk_of_rank(T, P, r);
-            narrate_say("rank %d: positions [%lld, %lld) -> x (%lld, %lld, %lld), xq, xk, xv (%lld, %lld, %lld, "
-                        "%lld); all of wq, wk, wv, wo",
-                        r, (long long)c.start, (long long)c.end, (long long)B, (long long)(c.end - c.start),
-                        (long long)a->d_in, (long long)B, (long long)H, (long long)(c.end - c.start),
-                        (long long)hd);
-        }
-        if (P > 8) narrate_say("... and so on for ranks 8 to %d", P - 1);
-        narrate_why("chunks differ by at most one position (T %% P = %lld ranks get one more)%s. Every "
-                    "rank has every weight; what is split is the sequence, and with it the (T, T) scores.",
-                    (long long)(T % P), T < P ? "; with T < P some ranks own none" : "");
-    }
-
-    /* ---- the forward pass ------------------------------------------------------------ */
-    par_run_phase(run.mode == PARALLEL_HEADS ? forward_heads : forward_sequence, &run);
-
-    if (run.mode == PARALLEL_HEADS) {
-        narrate_step("Each rank: chapter 7 on its n_local_heads heads");
-        narrate_torch("xq = xq.view(bsz, seqlen, self.n_local_heads, self.head_dim)");
-        narrate_say("rank 0: xq %s, partial output %s = merged heads @ its wo columns (no bo yet)",
-                    t_shape_str(run.xq_local, s1), t_shape_str(run.partial, s2));
-        narrate_say("rank 0: partial[0, 0, 0] = %.4f; after the sum (+ bo): output[0, 0, 0] = %.4f",
-                    (double)t_get(run.partial, 0, 0, 0), (double)t_get(run.output, 0, 0, 0));
-        narrate_why("each rank's (bsz, seqlen, d_out) is its heads' share of self.wo(output); the "
-                    "shares add up to the whole product, because wo @ merged splits into a sum over "
-                    "column blocks.");
-        narrate_step("One MPI_Allreduce sums the partial outputs; bo is added once");
-        narrate_torch("output_ = reduce_from_tensor_model_parallel_region(output_parallel)");
-        narrate_torch("output = output_ + self.bias   # if self.bias is not None");
-        narrate_say("MPI_Allreduce(SUM) of %s floats = %s per rank in, the same out%s", t_shape_str(run.output, s1),
-                    human_bytes(B * T * a->d_out * 4, hb, sizeof hb),
-                    P == 1 ? " (one rank: nothing leaves the process, counted as 0)" : "");
-        narrate_why("this is the forward pass's only message. bo is not split: adding it on every "
-                    "rank before the sum would add it %d times.",
-                    P);
-    } else {
-        narrate_step("Each rank projects its own q, k, v (chapters 3 and 5)");
-        narrate_torch("xq, xk, xv = self.wq(x_local), self.wk(x_local), self.wv(x_local)");
-        narrate_say("rank 0: xq %s", t_shape_str(run.xq_local, s1));
-        narrate_step("The ring: %d step%s, K/V chunks passed to rank + 1", P, P == 1 ? "" : "s");
-        narrate_torch("m, l, acc = online_row_update(m, l, acc, scores, v)  # chapter 8");
-        for (int step = 0; step < P && !narrate_quiet(); step++) {
-            printf("    step %d:\n", step);
-            for (int r = 0; r < P && r < 8; r++) {
-                int origin = ((r - step) % P + P) % P;
-                Range c = chunk_of_rank(T, P, origin), q = chunk_of_rank(T, P, r);
-                const char *what = (c.end == c.start || q.end == q.start)    ? "nothing to fold"
-                                   : (a->causal && chunk_in_future(q, c)) ? "skipped (future)"
-                                                                          : "folded in";
-                char msg[64] = "";
-                if (step < P - 1)
-                    snprintf(msg, sizeof msg, "; sends %s to rank %d",
-                             human_bytes(2 * B * (c.end - c.start) * a->d_out * 4, hb, sizeof hb), (r + 1) % P);
-                printf("      rank %d: K/V of rank %d [%lld, %lld) %s%s\n", r, origin, (long long)c.start,
-                       (long long)c.end, what, msg);
-            }
-        }
-        narrate_why("each query row keeps (max, sum, output) and folds in one chunk per step with the "
-                    "same one-pass update as chapter 8's online softmax, so the order in which chunks "
-                    "arrive does not matter. %s",
-                    a->causal ? "Causal: a chunk wholly after the rank's positions is skipped and the "
-                                "diagonal chunk is masked inside; the chunks still travel the whole ring "
-                                "(ranks with early positions idle while others work)."
-                              : "Not causal: every rank folds in every chunk.");
-        narrate_step("wo on each rank, then MPI_Gatherv on rank 0");
-        narrate_torch("output = self.wo(output)  # then dist.gather(output, dst=0)");
-        for (int r = 1; r < P && r < 8; r++) {
-            Range c = chunk_of_rank(T, P, r);
-            narrate_say("rank %d sends its (%lld, %lld, %lld) output chunk: %s", r, (long long)B,
-                        (long long)(c.end - c.start), (long long)a->d_out,
-                        human_bytes(B * (c.end - c.start) * a->d_out * 4, hb, sizeof hb));
-        }
-        narrate_why("wo acts on each position alone, so it needs no message: only the result is "
-                    "collected.");
-    }
-    if (rank == 0) narrate_show("out", run.output);  /* the output, (bsz, seqlen, d_out) */
-
-    /* ---- check against chapter 7 on rank 0, and the bytes counted vs the model ------- */
-    if (rank == 0 && !narrate_quiet() && (double)B * (double)H * (double)T * (double)T * 4.0 * 3.0 < 256e6) {
-        Tensor *ref = mha_forward(m, run.x, run.x, run.x, NULL);  /* chapter 7, one process */
-        double worst = 0.0;
-        for (int64_t i = 0; i < t_numel(ref); i++) {
-            double dlt = (double)t_flat_get(ref, i) - (double)t_flat_get(run.output, i);
-            if (dlt < 0) dlt = -dlt;
-            if (dlt > worst) worst = dlt;
-        }
-        narrate_step("Same result as chapter 7 in one process");
-        narrate_torch("torch.testing.assert_close(output, model(x, x, x))");
-        narrate_say("max |output - chapter 7's mha_forward(x)| = %.2g over %lld numbers", worst,
-                    (long long)t_numel(ref));
-    }
+/* Every rank's count of bytes sent goes to rank 0 (one MPI_Gather, on every rank), which
+ * sets them beside the cost model, then the table of both modes' cost. */
+static void narrate_bytes_sent(const ParallelRun *run) {
+    int P = run->log.size, rank = run->log.rank;
+    const ModelArgs *a = &run->m->args;
+    ParallelDims dims = {t_size(run->x, 0), t_size(run->x, 1), a->d_in, a->d_out, a->n_heads};
+    char bytes[32];
     int64_t *sent = rank == 0 ? (int64_t *)t_alloc((size_t)P * sizeof(int64_t)) : NULL;
-    MPI_Gather(&run.log.bytes_sent, 1, MPI_INT64_T, sent, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
+    MPI_Gather(&run->log.bytes_sent, 1, MPI_INT64_T, sent, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
     narrate_step("Bytes sent: counted in the MPI calls, and the cost model");
     narrate_say("each rank counted the bytes of the forward pass it handed to MPI for other ranks; "
                 "parallel_bytes_sent() predicts them from the shapes alone. (Not counted: one int "
                 "per phase to agree on errors, and this gather of the counts.)");
     int64_t total = 0;
     for (int r = 0; r < P && rank == 0; r++) {
-        int64_t model = parallel_bytes_sent(run.mode, dims, P, r);
+        int64_t model = parallel_bytes_sent(run->mode, dims, P, r);
         total += sent[r];
         narrate_result_text("rank %d sent %lld bytes (model: %lld)", r, (long long)sent[r], (long long)model);
     }
-    narrate_say("%s in all; %s", human_bytes(total, hb, sizeof hb),
-                run.mode == PARALLEL_HEADS ? "an all-reduce library moves about 2 (P - 1) / P times the buffer "
-                                             "per rank over the wire (reduce-scatter, then all-gather)."
-                                           : "the ring sends every K/V chunk P - 1 times, plus the gather.");
+    narrate_say("%s in all; %s", t_format_bytes((double)total, bytes, sizeof bytes),
+                run->mode == PARALLEL_HEADS ? "an all-reduce library moves about 2 (P - 1) / P times the buffer "
+                                              "per rank over the wire (reduce-scatter, then all-gather)."
+                                            : "the ring sends every K/V chunk P - 1 times, plus the gather.");
     cost_table(dims, P);
     narrate_why("heads: the all-reduce grows with B T d_out but not with P, and each rank still holds "
                 "(T, T) scores for its heads; sequence: messages grow with T d_out too, but memory per "
                 "rank falls as P grows, since each rank keeps only (T / P, T / P) score blocks.");
+}
+
+int main(int argc, char **argv) {
+    MPI_Init(&argc, &argv);
+    t_set_program_name("chapter9");
+    t_scope_begin();
+    ParallelRun run;
+    memset(&run, 0, sizeof run);
+    run.log = comm_world();
+    const int P = run.log.size, rank = run.log.rank;
+    run.args = parse_flags_on_every_rank(argc, argv, rank);
+    run.mode = (ParallelMode)parallel_mode_parse(parallel_mode_flag);  /* "heads" or "sequence": the CLI checked it */
+    narrate_set_quiet(run.args.quiet || rank != 0);
+    narrate_title("Chapter 9: attention across %d process%s with MPI, --parallel %s", P, P == 1 ? "" : "es",
+                  parallel_mode_name(run.mode));
+
+    /* the module and x, on every rank; who owns what */
+    par_run_phase(build_module_and_input, &run);
+    narrate_module_and_input(&run);
+    if (run.mode == PARALLEL_HEADS) narrate_heads_owned(&run);
+    else narrate_chunks_owned(&run);
+
+    /* the forward pass, and what it sent */
+    par_run_phase(run.mode == PARALLEL_HEADS ? forward_heads : forward_sequence, &run);
+    if (run.mode == PARALLEL_HEADS) narrate_heads_forward(&run);
+    else narrate_ring_forward(&run);
+    if (rank == 0) narrate_show("out", run.output);  /* the output, (bsz, seqlen, d_out) */
+
+    /* check against chapter 7 on rank 0, and the bytes counted vs the model */
+    narrate_same_as_chapter7(&run);
+    narrate_bytes_sent(&run);
     if (rank == 0 && narrate_quiet()) narrate_result("output", run.output);
 
-    /* ---- the file, from rank 0 ----------------------------------------------------------- */
+    /* the file, from rank 0 */
     par_run_phase(write_output, &run);
     t_scope_end();
     MPI_Finalize();

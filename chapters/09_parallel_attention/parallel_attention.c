@@ -57,6 +57,15 @@ Linear *row_parallel_shard(const Linear *layer, Range cols) {
     return nn_linear_from("row-parallel shard", weight, NULL);
 }
 
+/* A ColumnParallelLinear of this rank, as PyTorch builds one: the layer is made with its
+ * own (local) shape, nn.Linear's init drawn from the global generator, then its rows
+ * of the full layer are copied in (load_state_dict of the shard). */
+static void load_column_shard(Linear *local, const Linear *full, Range rows) {
+    Linear *shard = column_parallel_shard(full, rows);   /* (rows, d_in) and (rows,) */
+    t_copy_(local->weight, shard->weight);
+    if (local->bias) t_copy_(local->bias, shard->bias);
+}
+
 MultiHeadAttention *local_heads_module(const MultiHeadAttention *m, int P, int rank) {
     Range heads = heads_of_rank(m->args.n_heads, P, rank);
     int64_t head_dim = m->head_dim;
@@ -66,13 +75,12 @@ MultiHeadAttention *local_heads_module(const MultiHeadAttention *m, int P, int r
     local->args.n_heads = heads.end - heads.start;               /* self.n_local_heads */
     local->args.d_out = features.end - features.start;           /* n_local_heads * head_dim */
     local->args.out_bias = false;                                /* bo comes after the sum */
-    QKVProjection *qkv = (QKVProjection *)t_alloc(sizeof *qkv);
-    qkv->d_in = m->qkv->d_in;
-    qkv->d_out = local->args.d_out;
-    qkv->wq = column_parallel_shard(m->qkv->wq, features);       /* ColumnParallelLinear(dim, n_heads*head_dim) */
-    qkv->wk = column_parallel_shard(m->qkv->wk, features);
-    qkv->wv = column_parallel_shard(m->qkv->wv, features);
-    local->qkv = qkv;
+    /* ColumnParallelLinear(dim, n_heads * head_dim) three times: chapter 3's wq, wk, wv of
+     * the local width, each holding this rank's rows of the full one */
+    local->qkv = qkv_new(m->qkv->d_in, local->args.d_out, m->qkv->wq->bias != NULL);
+    load_column_shard(local->qkv->wq, m->qkv->wq, features);
+    load_column_shard(local->qkv->wk, m->qkv->wk, features);
+    load_column_shard(local->qkv->wv, m->qkv->wv, features);
     local->wo = row_parallel_shard(m->wo, features);             /* RowParallelLinear(n_heads*head_dim, dim) */
     mha_eval(local);
     return local;

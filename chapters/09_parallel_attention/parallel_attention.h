@@ -70,7 +70,9 @@ Linear *row_parallel_shard(const Linear *layer, Range cols);
 
 /* The local module of rank r: chapter 7's MultiHeadAttention with
  * n_local_heads heads, wq/wk/wv rows and wo columns of those heads and no bo
- * (it belongs after the sum). Eval mode. */
+ * (it belongs after the sum). Eval mode. wq, wk, wv come from chapter 3's
+ * qkv_new (nn.Linear's init, drawn from the global generator) with this
+ * rank's rows copied in. */
 MultiHeadAttention *local_heads_module(const MultiHeadAttention *m, int P, int rank);
 
 /* Sums a tensor over all ranks, in place (MPI_Allreduce in the program). */

@@ -28,60 +28,22 @@
 
 #include "chapters/07_output_projection/mha.h"
 
-/* ---- one function per forward piece -------------------------------------- */
-
-/* nn.Linear: y = x @ weight.T + bias, x (..., in), dy (..., out).
- * dx (..., in); dweight (out, in); dbias (out,), or NULL when the layer has
- * no bias (dbias may be NULL then). Any leading dims: they are summed over. */
-void linear_backward(const Linear *layer, const Tensor *x, const Tensor *dy, Tensor **dx, Tensor **dweight,
-                     Tensor **dbias);
-
-/* torch.matmul(a, b) with a (..., n, k), b (..., k, m) of the same leading
- * dims: da = dc @ b.T (..., n, k), db = a.T @ dc (..., k, m). */
-void matmul_backward(const Tensor *a, const Tensor *b, const Tensor *dc, Tensor **da, Tensor **db);
-
-/* scores = raw / math.sqrt(d_k): draw = dscores / math.sqrt(d_k). */
-Tensor *scale_backward(const Tensor *dscores, int64_t d_k);
-
-/* scores = raw + mask[:, :, :T, :T]: draw = dscores. The mask is a constant
- * (register_buffer, requires_grad False), so it gets no gradient. */
-Tensor *causal_mask_backward(const Tensor *dscores);
-
-/* p = F.softmax(s, dim=-1), p and dp (..., S):
- * ds = p * (dp - (dp * p).sum(dim=-1, keepdim=True)), (..., S). */
-Tensor *softmax_backward(const Tensor *p, const Tensor *dp);
-
-/* The mask one nn.Dropout call applies to a tensor of this shape, scaled:
- * 1/(1-p) where an element is kept, 0 where it is dropped, drawn from the
- * global generator exactly as chapter 6's dropout_forward draws (one
- * rng_uniform per element, row-major). Eval mode or p = 0: all ones. */
-Tensor *dropout_mask(const Dropout *d, Shape s);
-/* y = dropout(x) = x * mask: dx = dy * mask, the same mask and the same 1/(1-p). */
-Tensor *dropout_backward(const Tensor *dy, const Tensor *mask);
-
-/* xh = x.view(b, t, H, hd).transpose(1, 2): dx = dxh.transpose(1, 2).contiguous().view(b, t, H * hd).
- * (b, H, t, hd) -> (b, t, d_out). */
-Tensor *split_heads_backward(const Tensor *dxh);
-/* y = x.transpose(1, 2).contiguous().view(b, t, -1): dx = dy.view(b, t, H, hd).transpose(1, 2).
- * (b, t, d_out) -> (b, H, t, hd). */
-Tensor *merge_heads_backward(const Tensor *dy, int64_t n_heads);
-
 /* ---- the whole module ------------------------------------------------------ */
 
-/* What mha_forward_cached() keeps for mha_backward(): the input, chapter 7's
- * trace (xq, xk, xv, scores, attn_weights, attn_dropped, merged, projected)
- * and the two dropout masks it applied (all ones in eval mode). */
+/* What mha_forward_cached() keeps for mha_backward(): the input and chapter
+ * 7's trace, that is the activations (xq, xk, xv, scores, attn_weights,
+ * attn_dropped, merged, projected) and the two dropout masks the forward
+ * applied (trace.attn_mask, all ones in eval mode; trace.resid_mask, NULL
+ * when the module has no resid_dropout). */
 typedef struct {
     const Tensor *x;          /* (B, T, d_in)                                   */
-    MhaTrace trace;           /* chapter 7's activations                        */
-    Tensor *attn_mask;        /* (B, H, T, T) the mask attn_dropout applied     */
-    Tensor *resid_mask;       /* (B, T, d_out) the mask resid_dropout applied   */
+    MhaTrace trace;           /* chapter 7's activations and dropout masks      */
 } MhaCache;
 
-/* Chapter 7's mha_forward(m, x, x, x) (self-attention), plus the cache. The
- * dropout masks are read back by replaying the generator from where the
- * forward started: same seed state, same draws, same masks. Returns
- * (B, T, d_out) and leaves the generator where mha_forward left it. */
+/* Chapter 7's mha_forward(m, x, x, x) (self-attention), keeping its trace:
+ * chapter 6's dropout hands back the mask it applied, so the backward reuses
+ * the very masks of this forward. Draws what mha_forward draws, no more.
+ * Returns (B, T, d_out). */
 Tensor *mha_forward_cached(const MultiHeadAttention *m, const Tensor *x, MhaCache *cache);
 
 /* Gradients of every parameter and of the input; the b* are NULL when the
@@ -101,5 +63,40 @@ typedef struct {
  * reverse order of chapter 7's steps. A dy of another shape is an error
  * sentence naming both shapes. */
 MhaGrads mha_backward(const MultiHeadAttention *m, const MhaCache *cache, const Tensor *dy);
+
+/* ---- one function per forward piece, in the order mha_backward() calls them ---- */
+
+/* y = dropout(x) = x * mask: dx = dy * mask, the same mask and the same 1/(1-p)
+ * (the mask chapter 6's dropout_forward handed back, kept in MhaTrace). */
+Tensor *dropout_backward(const Tensor *dy, const Tensor *mask);
+
+/* nn.Linear: y = x @ weight.T + bias, x (..., in), dy (..., out).
+ * dx (..., in); dweight (out, in); dbias (out,), or NULL when the layer has
+ * no bias (dbias may be NULL then). Any leading dims: they are summed over. */
+void linear_backward(const Linear *layer, const Tensor *x, const Tensor *dy, Tensor **dx, Tensor **dweight,
+                     Tensor **dbias);
+
+/* y = x.transpose(1, 2).contiguous().view(b, t, -1): dx = dy.view(b, t, H, hd).transpose(1, 2).
+ * (b, t, d_out) -> (b, H, t, hd). */
+Tensor *merge_heads_backward(const Tensor *dy, int64_t n_heads);
+
+/* torch.matmul(a, b) with a (..., n, k), b (..., k, m) of the same leading
+ * dims: da = dc @ b.T (..., n, k), db = a.T @ dc (..., k, m). */
+void matmul_backward(const Tensor *a, const Tensor *b, const Tensor *dc, Tensor **da, Tensor **db);
+
+/* p = F.softmax(s, dim=-1), p and dp (..., S):
+ * ds = p * (dp - (dp * p).sum(dim=-1, keepdim=True)), (..., S). */
+Tensor *softmax_backward(const Tensor *p, const Tensor *dp);
+
+/* scores = raw + mask[:, :, :T, :T]: draw = dscores. The mask is a constant
+ * (register_buffer, requires_grad False), so it gets no gradient. */
+Tensor *causal_mask_backward(const Tensor *dscores);
+
+/* scores = raw / math.sqrt(d_k): draw = dscores / math.sqrt(d_k). */
+Tensor *scale_backward(const Tensor *dscores, int64_t d_k);
+
+/* xh = x.view(b, t, H, hd).transpose(1, 2): dx = dxh.transpose(1, 2).contiguous().view(b, t, H * hd).
+ * (b, H, t, hd) -> (b, t, d_out). */
+Tensor *split_heads_backward(const Tensor *dxh);
 
 #endif

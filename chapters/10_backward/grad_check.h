@@ -2,57 +2,18 @@
  *
  * mha_backward() runs in float32, like everything in chapters 1-7. To check
  * it we need gradients we trust more than float32: central finite
- * differences of a forward in float64. torch.autograd.gradcheck is built
- * the same way: it is meant for double inputs (in float32, its docs say, the
- * check will likely fail: the differences drown in rounding). Tensor holds
- * float32 only, so the reference is a small forward of chapter 7's module
- * on plain double arrays, written step by step like the PyTorch, and used
- * ONLY by the check (the float32 Tensor code stays the one forward):
- *
- *     xq, xk, xv = self.wq(x), self.wk(x), self.wv(x)           # + biases if any
- *     xq = xq.view(bsz, seqlen, n_heads, head_dim).transpose(1, 2)   # xk, xv too
- *     scores = torch.matmul(xq, xk.transpose(2, 3)) / math.sqrt(head_dim)
- *     scores = scores + self.mask[:, :, :seqlen, :seqlen]       # if causal
- *     scores = F.softmax(scores, dim=-1)
- *     scores = scores * attn_mask          # attn_dropout with its mask fixed
- *     output = torch.matmul(scores, xv)
- *     output = output.transpose(1, 2).contiguous().view(bsz, seqlen, -1)
- *     output = self.wo(output) * resid_mask   # resid_dropout, mask fixed
- *
- * In eval mode the two masks are all ones (or NULL). In training mode the
- * check passes the masks the float32 forward drew (MhaCache), so the
- * function it differentiates is deterministic and the dropout backward is
- * checked too.
+ * differences of a forward in float64 (reference64.h, chapter 7's forward on
+ * double arrays), as torch.autograd.gradcheck runs its module in double.
+ * In eval mode the dropout masks are all ones. In training mode the check
+ * passes the masks the float32 forward applied (kept in the cache's trace),
+ * so the function it differentiates is deterministic and the dropout
+ * backward is checked too.
  */
 #ifndef CH10_GRAD_CHECK_H
 #define CH10_GRAD_CHECK_H
 
 #include "backward.h"
-
-/* ---- the float64 reference forward ------------------------------------------ */
-
-/* Chapter 7's module with its parameters copied to double. */
-typedef struct {
-    int64_t d_in, d_out, n_heads, head_dim;
-    bool causal;
-    double *wq, *wk, *wv;   /* (d_out, d_in)          */
-    double *wo;             /* (d_out, d_out)         */
-    double *bq, *bk, *bv;   /* (d_out,) or NULL       */
-    double *bo;             /* (d_out,) or NULL       */
-} Mha64;
-
-/* A contiguous double copy of any tensor (row-major), owned by the scope. */
-double *t_to_double(const Tensor *t);
-
-/* The module's parameters in double (owned by the current scope). */
-Mha64 mha64_from(const MultiHeadAttention *m);
-
-/* y = model(x) in double: x (bsz, seqlen, d_in), y (bsz, seqlen, d_out),
- * both row-major. attn_mask (bsz, H, seqlen, seqlen) and resid_mask
- * (bsz, seqlen, d_out) are dropout masks (0 or 1/(1-p)) applied as fixed
- * factors, or NULL for none (eval mode). Scratch is owned by the scope. */
-void mha64_forward(const Mha64 *m, const double *x, int64_t bsz, int64_t seqlen, const double *attn_mask,
-                   const double *resid_mask, double *y);
+#include "reference64.h"
 
 /* ---- the check ---------------------------------------------------------------- */
 
@@ -84,14 +45,14 @@ typedef struct {
 /* Compares the gradients g (from mha_backward, or from anywhere: a test
  * hands in a deliberately wrong one) with central finite differences of
  * loss = (y * dy).sum() in float64, y = mha64_forward(x) with the module's
- * parameters and the cache's dropout masks: for every entry v of x and of
- * every parameter, (loss(v + h) - loss(v - h)) / 2h. rows must hold 9
- * entries; returns how many were filled (5 + the biases present). */
+ * parameters and the dropout masks of the cache's trace: for every entry v
+ * of x and of every parameter, (loss(v + h) - loss(v - h)) / 2h. rows must
+ * hold 9 entries; returns how many were filled (5 + the biases present). */
 int grad_check_grads(const MultiHeadAttention *m, const MhaCache *cache, const Tensor *dy, const MhaGrads *g,
                      double h, GradCheckRow *rows);
 
-/* The whole check: mha_forward_cached + mha_backward (float32, with the
- * generator as it is now, so the same dropout masks) and grad_check_grads.
+/* The whole check: mha_forward_cached + mha_backward (float32, drawing the
+ * dropout masks from the generator as it is now) and grad_check_grads.
  * Leaves the generator where it was. */
 int grad_check(const MultiHeadAttention *m, const Tensor *x, const Tensor *dy, double h, GradCheckRow *rows);
 

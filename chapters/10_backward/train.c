@@ -14,7 +14,7 @@ TinyModel *tiny_model_new(int64_t vocab, int64_t seq_len, int64_t dim, int64_t n
     m->n_heads = n_heads;
     m->tok_emb = t_randn(SHAPE(vocab, dim));    /* nn.Embedding(vocab, dim): N(0, 1) */
     m->pos_emb = t_randn(SHAPE(seq_len, dim));  /* nn.Embedding(seq_len, dim)        */
-    ModelArgs a = seed_args(dim, dim, seq_len, 0.0, n_heads);   /* causal, out_proj with bias */
+    ModelArgs a = handwritten_mha_args(dim, dim, seq_len, 0.0, n_heads);   /* causal, out_proj with bias */
     m->attn = mha_new(a);
     mha_eval(m->attn);                          /* no dropout in this small run */
     m->head = nn_linear(dim, vocab, true);      /* nn.Linear(dim, vocab) */
@@ -47,10 +47,10 @@ Tensor *tiny_forward(const TinyModel *model, const int32_t *idx, int64_t batch, 
     return logits;
 }
 
-double lag_loss(const Tensor *logits, const int32_t *idx, Tensor **dlogits) {
+double task_loss(const Tensor *logits, const int32_t *idx, Tensor **dlogits) {
     int64_t B = logits->shape[0], T = logits->shape[1], V = logits->shape[2];
     if (logits->ndim != 3 || T <= TASK_LAG)
-        t_error("lag_loss: logits must be (B, T, vocab) with T > %d, got %lld dims and T = %lld", TASK_LAG,
+        t_error("task_loss: logits must be (B, T, vocab) with T > %d, got %lld dims and T = %lld", TASK_LAG,
                 (long long)logits->ndim, (long long)T);
     int64_t n = B * (T - TASK_LAG);             /* predicted positions */
     const float *L = t_data(logits);
@@ -165,7 +165,7 @@ void adam_step(Adam *opt, const ParamList *p) {
     }
 }
 
-double lag_accuracy(const Tensor *logits, const int32_t *idx, int64_t batch) {
+double task_accuracy(const Tensor *logits, const int32_t *idx, int64_t batch) {
     int64_t T = logits->shape[1], V = logits->shape[2];
     const float *L = t_data(logits);
     int64_t right = 0, n = 0;
@@ -180,7 +180,7 @@ double lag_accuracy(const Tensor *logits, const int32_t *idx, int64_t batch) {
     return n ? (double)right / (double)n : 0.0;
 }
 
-void lag_attention(const Tensor *w, double *out) {
+void task_attention_on_target(const Tensor *w, double *out) {
     int64_t B = w->shape[0], H = w->shape[1], T = w->shape[2];
     for (int64_t h = 0; h < H; h++) {
         double sum = 0.0;

@@ -52,7 +52,7 @@ Tensor *tiny_forward(const TinyModel *model, const int32_t *idx, int64_t batch, 
 /* F.cross_entropy(logits[:, LAG:], idx[:, :-LAG]) (mean over the predicted
  * positions); *dlogits (may be NULL) gets its gradient, (B, T, vocab), 0 at
  * the first LAG positions. */
-double lag_loss(const Tensor *logits, const int32_t *idx, Tensor **dlogits);
+double task_loss(const Tensor *logits, const int32_t *idx, Tensor **dlogits);
 
 /* x = tok_emb[idx] + pos_emb[arange(T)]: dtok_emb (vocab, dim) adds the row of
  * every position that used the token; dpos_emb (T, dim) sums over the batch. */
@@ -88,9 +88,9 @@ Adam *adam_new(const ParamList *params, double lr);
 void adam_step(Adam *opt, const ParamList *p);
 
 /* Accuracy of argmax(logits) on the predicted positions, in [0, 1]. */
-double lag_accuracy(const Tensor *logits, const int32_t *idx, int64_t batch);
+double task_accuracy(const Tensor *logits, const int32_t *idx, int64_t batch);
 /* Mean attention weight on position t - LAG from every query t >= LAG, per
  * head: weights (B, H, T, T) -> out[h] for h < H. */
-void lag_attention(const Tensor *weights, double *out);
+void task_attention_on_target(const Tensor *weights, double *out);
 
 #endif

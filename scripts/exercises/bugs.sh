@@ -71,7 +71,10 @@ EOF2
 # the READMEs must not show the correct lines the student hunts for
 $AWK -v sel=" $(echo $SEL) " '
     $1 == "bug" { cur = $2; next }
-    $1 == "find" && index(sel, " " cur " ") { s = $0; sub(/^find[ \t]+/, "", s); gsub(/[ \t]+/, "", s); if (length(s) >= 8) print s }' "$BT" >"$TMPL.sol"
+    $1 == "find" && index(sel, " " cur " ") {
+        s = $0; sub(/^find[ \t]+/, "", s)
+        gsub(/\/\*([^*]|\*+[^*\/])*\*+\//, "", s)   # comments, as readme.awk drops them from the README
+        gsub(/[ \t]+/, "", s); if (length(s) >= 8) print s }' "$BT" >"$TMPL.sol"
 for f in "$OUT"/README*.md "$OUT"/chapters/*/README*.md; do
     [ -f "$f" ] || continue
     $AWK -v for_=bugs -f "$EX_DIR/readme.awk" "$TMPL.sol" "$f" >"$TMPL.new" && cp "$TMPL.new" "$f"

@@ -193,20 +193,20 @@ static void probe_ch06(int depth0) {
         char label[64];
         snprintf(label, sizeof label, "dropout_forward.p%d", i);
         PROBE(label, {
-            Dropout d = nn_dropout(ps[i]);
-            put(label, dropout_forward(&d, x));
+            Dropout d = dropout_new(ps[i]);
+            put(label, dropout_forward(&d, x, NULL));
         });
     }
     PROBE("dropout_eval", {
-        Dropout d = nn_dropout(0.5);
+        Dropout d = dropout_new(0.5);
         d.training = false;
-        put("dropout_eval", dropout_forward(&d, x));
+        put("dropout_eval", dropout_forward(&d, x, NULL));
     });
 }
 
 static void probe_ch07(int depth0) {
     int64_t h = pick(1, 3), hd = pick(1, 3), b = pick(1, 2), t = pick(1, 5), din = pick(1, 6);
-    ModelArgs args = seed_args(din, h * hd, t + pick(0, 2), 0.1 * (double)pick(0, 5), h);
+    ModelArgs args = handwritten_mha_args(din, h * hd, t + pick(0, 2), 0.1 * (double)pick(0, 5), h);
     args.qkv_bias = pick(0, 1);
     args.causal = pick(0, 1);
     MultiHeadAttention *m = mha_new(args);

@@ -188,72 +188,70 @@ static void read_torch(const char *path, const int64_t *Ts, int nT) {
     fclose(f);
 }
 
-static void usage(void) {
-    fprintf(stderr, "usage: bench_attention [--quick] [--torch FILE] [--csv FILE] [--chapter8 PATH]\n");
-    exit(2);
-}
+/* ---- the steps of main ------------------------------------------------------------ */
 
-int main(int argc, char **argv) {
-    const char *torch_path = NULL, *csv_path = NULL, *chapter8 = "build/chapter8";
-    bool quick = getenv("BENCH_QUICK") && strcmp(getenv("BENCH_QUICK"), "") != 0 && strcmp(getenv("BENCH_QUICK"), "0") != 0;
-    double max_seconds = getenv("BENCH_MAX_SECONDS") ? atof(getenv("BENCH_MAX_SECONDS")) : 60.0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--quick") == 0) quick = true;
-        else if (strcmp(argv[i], "--torch") == 0 && i + 1 < argc) torch_path = argv[++i];
-        else if (strcmp(argv[i], "--csv") == 0 && i + 1 < argc) csv_path = argv[++i];
-        else if (strcmp(argv[i], "--chapter8") == 0 && i + 1 < argc) chapter8 = argv[++i];
-        else usage();
-    }
-    if (max_seconds <= 0) max_seconds = 60.0;
-    const int64_t *Ts = quick ? QUICK_TS : FULL_TS;
-    int nT = quick ? (int)(sizeof QUICK_TS / sizeof QUICK_TS[0]) : (int)(sizeof FULL_TS / sizeof FULL_TS[0]);
-    for (int c = 0; c < 2; c++)
-        for (int i = 0; i < MAX_TS; i++) torch_ms[c][i] = -1.0;
-    if (torch_path) read_torch(torch_path, Ts, nT);
-    t_scope_begin();
-    t_manual_seed(8);
-    setvbuf(stdout, NULL, _IONBF, 0); /* progress shows as it happens */
+/* Step 1, first, so the children's peak RSS is this child's: build/chapter8 at T = MEM_T,
+ * one head, causal, with --impl flash (its peak resident memory) and --impl naive (which
+ * must refuse with one sentence). */
+typedef struct {
+    double flash_seconds, peak_rss;
+    int naive_status;
+    char naive_err[512];
+} MemoryTarget;
 
-    printf("Chapter 8 benchmark: B = 1, H = %d, d = %d; median of >= %d calls per cell\n", HEADS, HEAD_DIM, MIN_RUNS);
-    if (attention_threads() == 1)
-        printf("one thread; chapter 8 compiled with -O3 -march=native, without -ffast-math\n\n");
-    else
-        printf("flash on %d threads (make OMP=1), the rest on one; the ceiling is one core's\n\n", attention_threads());
-
-    /* 1. the memory target, first, so the children's peak RSS is this child's */
+static bool measure_memory_target(const char *chapter8, MemoryTarget *mt) {
     char mem_t[16], err[512], buf[32];
     snprintf(mem_t, sizeof mem_t, "%d", MEM_T);
     char *flash_argv[] = {(char *)chapter8, "--quiet", "--impl", "flash", "--causal", "--heads", "1",
                           "--d-k", "64", "--seq-len", mem_t, NULL};
-    double secs;
-    int st = run_child(flash_argv, err, sizeof err, &secs);
-    double rss = children_peak_rss();
+    int st = run_child(flash_argv, err, sizeof err, &mt->flash_seconds);
+    mt->peak_rss = children_peak_rss();
     if (st != 0) {
         fprintf(stderr, "bench_attention: %s did not run (exit %d): %s\n", chapter8, st, err);
-        return 1;
+        return false;
     }
     char *naive_argv[] = {(char *)chapter8, "--quiet", "--impl", "naive", "--causal", "--heads", "1",
                           "--d-k", "64", "--seq-len", mem_t, NULL};
     double naive_secs;
-    char naive_err[512];
-    int naive_st = run_child(naive_argv, naive_err, sizeof naive_err, &naive_secs);
+    mt->naive_status = run_child(naive_argv, mt->naive_err, sizeof mt->naive_err, &naive_secs);
     printf("Memory, T = %d, d = 64, one head, causal (build/chapter8 as a child process):\n", MEM_T);
-    printf("  flash: whole process %.2f s, peak resident memory %s (naive's scores alone: %s)\n", secs,
-           mib(rss, buf, sizeof buf), "1.0 GiB");
-    printf("  naive: exit %d: %s\n\n", naive_st, naive_err);
+    printf("  flash: whole process %.2f s, peak resident memory %s (naive's scores alone: %s)\n", mt->flash_seconds,
+           mib(mt->peak_rss, buf, sizeof buf), "1.0 GiB");
+    printf("  naive: exit %d: %s\n\n", mt->naive_status, mt->naive_err);
+    return true;
+}
 
-    /* 2. this core's ceiling */
-    double ceiling = fma_peak_gflops(1.0);
-    printf("Ceiling: a loop of independent fused multiply-adds = %.1f GFLOP/s on this core\n\n", ceiling);
+/* One row of the table: a version at one T, causal or not. */
+static void print_cell(const Cell *c, const Cell *naive, int64_t T, int causal, AttnImpl impl, double ceiling,
+                       double torch) {
+    char buf[32], xn[16] = "-", xt[16] = "";
+    printf("%6lld %-6s %-10s ", (long long)T, causal ? "yes" : "no", attn_impl_name(impl));
+    if (!c->ran) {
+        printf("%10s   (%s)\n", "skipped", c->skipped);
+        return;
+    }
+    if (naive->ran) snprintf(xn, sizeof xn, "%.1fx", naive->ms / c->ms);
+    if (torch > 0) snprintf(xt, sizeof xt, "%8.2fx", torch / c->ms);
+    printf("%10.2f %9.1f %6.0f%% %11s %9s %s\n", c->ms, c->gflops, pct(c->gflops, ceiling),
+           mib((double)c->extra, buf, sizeof buf), xn, xt);
+}
 
-    /* 3. the table */
-    Cell cells[2][MAX_TS][ATTN_N_IMPLS];
-    memset(cells, 0, sizeof cells);
+/* GFLOP/s of PyTorch's time at T (the cost model: 4·H·T·S·d, halved when causal). */
+static double torch_gflops(int64_t T, int causal, double ms) {
+    return 4.0 * HEADS * (double)T * (double)T * HEAD_DIM * (causal ? 0.5 : 1.0) / (ms * 1e-3) / 1e9;
+}
+
+/* Step 3: every version at every T, causal and not, in this process. A version is
+ * skipped when its time at the last T that ran, grown as T·S = T², says its runs would
+ * take more than max_seconds. */
+static void bench_table(const int64_t *Ts, int nT, double ceiling, double max_seconds, bool with_torch,
+                        Cell cells[2][MAX_TS][ATTN_N_IMPLS]) {
     printf("%6s %-6s %-10s %10s %9s %7s %11s %9s%s\n", "T", "causal", "version", "median ms", "GFLOP/s", "% ceil",
-           "extra mem", "x naive", torch_path ? "  x torch" : "");
+           "extra mem", "x naive", with_torch ? "  x torch" : "");
     for (int ti = 0; ti < nT; ti++)
         for (int causal = 0; causal < 2; causal++) {
             int64_t T = Ts[ti];
+            double torch = with_torch ? torch_ms[causal][ti] : -1.0;
             t_scope_begin();
             Tensor *q = t_randn(SHAPE(1, HEADS, T, HEAD_DIM)), *k = t_randn(SHAPE(1, HEADS, T, HEAD_DIM)),
                    *v = t_randn(SHAPE(1, HEADS, T, HEAD_DIM));
@@ -267,46 +265,40 @@ int main(int argc, char **argv) {
                     }
                 Cell *c = &cells[causal][ti][impl];
                 *c = bench_one((AttnImpl)impl, q, k, v, causal, predicted, max_seconds);
-                printf("%6lld %-6s %-10s ", (long long)T, causal ? "yes" : "no", attn_impl_name((AttnImpl)impl));
-                if (!c->ran) {
-                    printf("%10s   (%s)\n", "skipped", c->skipped);
-                    continue;
-                }
-                char xn[16] = "-", xt[16] = "";
-                if (cells[causal][ti][ATTN_NAIVE].ran)
-                    snprintf(xn, sizeof xn, "%.1fx", cells[causal][ti][ATTN_NAIVE].ms / c->ms);
-                if (torch_path && torch_ms[causal][ti] > 0) snprintf(xt, sizeof xt, "%8.2fx", torch_ms[causal][ti] / c->ms);
-                printf("%10.2f %9.1f %6.0f%% %11s %9s %s\n", c->ms, c->gflops, pct(c->gflops, ceiling),
-                       mib((double)c->extra, buf, sizeof buf), xn, xt);
+                print_cell(c, &cells[causal][ti][ATTN_NAIVE], T, causal, (AttnImpl)impl, ceiling, torch);
             }
-            if (torch_path && torch_ms[causal][ti] > 0) {
-                double gf = 4.0 * HEADS * (double)T * (double)T * HEAD_DIM * (causal ? 0.5 : 1.0) / (torch_ms[causal][ti] * 1e-3) / 1e9;
+            if (torch > 0) {
+                double gf = torch_gflops(T, causal, torch);
                 printf("%6lld %-6s %-10s %10.2f %9.1f %6.0f%% %11s %9s\n", (long long)T, causal ? "yes" : "no",
-                       "torch", torch_ms[causal][ti], gf, pct(gf, ceiling), "-", "-");
+                       "torch", torch, gf, pct(gf, ceiling), "-", "-");
             }
             t_scope_end();
         }
+}
 
-    /* 4. the whole process at the target size, against PyTorch's compute only */
-    char *target_argv[2][16];
-    double whole_ms[2];
+/* Step 4: the whole build/chapter8 process at the target size, causal and not: the
+ * median of MIN_RUNS runs, in ms. */
+static bool time_whole_process(const char *chapter8, double whole_ms[2]) {
+    char err[512];
     for (int causal = 0; causal < 2; causal++) {
-        char **a = target_argv[causal];
-        int n = 0;
-        a[n++] = (char *)chapter8, a[n++] = "--quiet", a[n++] = "--impl", a[n++] = "flash", a[n++] = "--batch",
-        a[n++] = "1", a[n++] = "--heads", a[n++] = "8", a[n++] = "--d-k", a[n++] = "64", a[n++] = "--seq-len",
-        a[n++] = "1024", a[n++] = causal ? "--causal" : "--no-causal", a[n] = NULL;
+        char *a[] = {(char *)chapter8, "--quiet", "--impl", "flash", "--batch", "1", "--heads", "8", "--d-k", "64",
+                     "--seq-len", "1024", causal ? "--causal" : "--no-causal", NULL};
         double t[MIN_RUNS];
         for (int r = 0; r < MIN_RUNS; r++) {
             if (run_child(a, err, sizeof err, &t[r]) != 0) {
                 fprintf(stderr, "bench_attention: %s failed: %s\n", chapter8, err);
-                return 1;
+                return false;
             }
         }
         whole_ms[causal] = 1e3 * median(t, MIN_RUNS);
     }
+    return true;
+}
 
-    /* 5. the targets of the chapter */
+/* Step 5: the chapter's targets, met or not, at T = TARGET_T. */
+static void print_targets(const int64_t *Ts, int nT, Cell cells[2][MAX_TS][ATTN_N_IMPLS], const double whole_ms[2],
+                          bool with_torch, const MemoryTarget *mt) {
+    char buf[32];
     int t1024 = -1;
     for (int i = 0; i < nT; i++)
         if (Ts[i] == TARGET_T) t1024 = i;
@@ -315,7 +307,7 @@ int main(int argc, char **argv) {
         const Cell *f = &cells[causal][t1024][ATTN_FLASH], *n = &cells[causal][t1024][ATTN_NAIVE];
         double need = causal ? 1.5 : 1.0;
         printf("  %s:\n", causal ? "causal" : "not causal");
-        if (torch_path && torch_ms[causal][t1024] > 0) {
+        if (with_torch && torch_ms[causal][t1024] > 0) {
             double r_whole = torch_ms[causal][t1024] / whole_ms[causal];
             double r_comp = torch_ms[causal][t1024] / f->ms;
             printf("    flash vs PyTorch eager: whole chapter8 process %.1f ms vs PyTorch compute %.1f ms = %.2fx "
@@ -331,35 +323,87 @@ int main(int argc, char **argv) {
     }
     printf("  memory: flash at T = %d, d = 64, one head, causal: peak RSS %s; target < 32 MiB: %s; "
            "naive refuses with one sentence: %s\n",
-           MEM_T, mib(rss, buf, sizeof buf), rss < 32.0 * 1048576.0 ? "met" : "NOT MET",
-           naive_st == 1 && naive_err[0] ? "yes" : "NO");
+           MEM_T, mib(mt->peak_rss, buf, sizeof buf), mt->peak_rss < 32.0 * 1048576.0 ? "met" : "NOT MET",
+           mt->naive_status == 1 && mt->naive_err[0] ? "yes" : "NO");
+}
 
-    /* 6. the CSV for scripts/plot_ch08.py */
-    if (csv_path) {
-        FILE *f = fopen(csv_path, "w");
-        if (!f) {
-            fprintf(stderr, "bench_attention: cannot write %s: %s\n", csv_path, strerror(errno));
-            return 1;
-        }
-        fprintf(f, "impl,causal,T,median_ms,gflops,peak_bytes\n");
-        for (int impl = 0; impl <= ATTN_N_IMPLS; impl++)
-            for (int causal = 0; causal < 2; causal++)
-                for (int ti = 0; ti < nT; ti++) {
-                    if (impl == ATTN_N_IMPLS) {
-                        if (torch_ms[causal][ti] <= 0) continue;
-                        double T = (double)Ts[ti];
-                        double gf = 4.0 * HEADS * T * T * HEAD_DIM * (causal ? 0.5 : 1.0) / (torch_ms[causal][ti] * 1e-3) / 1e9;
-                        fprintf(f, "torch eager,%d,%lld,%.4f,%.3f,\n", causal, (long long)Ts[ti], torch_ms[causal][ti], gf);
-                        continue;
-                    }
-                    const Cell *c = &cells[causal][ti][impl];
-                    if (c->ran)
-                        fprintf(f, "%s,%d,%lld,%.4f,%.3f,%zu\n", attn_impl_name((AttnImpl)impl), causal,
-                                (long long)Ts[ti], c->ms, c->gflops, c->extra);
-                }
-        fclose(f);
-        printf("\nwrote %s (python3 scripts/plot_ch08.py --csv %s --out FILE.png draws it)\n", csv_path, csv_path);
+/* Step 6: the table as CSV, for scripts/plot_ch08.py. */
+static bool write_csv(const char *csv_path, const int64_t *Ts, int nT, Cell cells[2][MAX_TS][ATTN_N_IMPLS]) {
+    FILE *f = fopen(csv_path, "w");
+    if (!f) {
+        fprintf(stderr, "bench_attention: cannot write %s: %s\n", csv_path, strerror(errno));
+        return false;
     }
+    fprintf(f, "impl,causal,T,median_ms,gflops,peak_bytes\n");
+    for (int impl = 0; impl <= ATTN_N_IMPLS; impl++)
+        for (int causal = 0; causal < 2; causal++)
+            for (int ti = 0; ti < nT; ti++) {
+                if (impl == ATTN_N_IMPLS) {
+                    if (torch_ms[causal][ti] <= 0) continue;
+                    fprintf(f, "torch eager,%d,%lld,%.4f,%.3f,\n", causal, (long long)Ts[ti], torch_ms[causal][ti],
+                            torch_gflops(Ts[ti], causal, torch_ms[causal][ti]));
+                    continue;
+                }
+                const Cell *c = &cells[causal][ti][impl];
+                if (c->ran)
+                    fprintf(f, "%s,%d,%lld,%.4f,%.3f,%zu\n", attn_impl_name((AttnImpl)impl), causal,
+                            (long long)Ts[ti], c->ms, c->gflops, c->extra);
+            }
+    fclose(f);
+    printf("\nwrote %s (python3 scripts/plot_ch08.py --csv %s --out FILE.png draws it)\n", csv_path, csv_path);
+    return true;
+}
+
+static bool env_on(const char *name) {
+    const char *v = getenv(name);
+    return v && strcmp(v, "") != 0 && strcmp(v, "0") != 0;
+}
+
+int main(int argc, char **argv) {
+    static bool quick;
+    static const char *torch_path, *csv_path, *chapter8 = "build/chapter8";
+    static const CliExtra extra[] = {
+        {.name = "--quick", .kind = CLI_EXTRA_FLAG, .value = &quick, .help = "T = 256 and 1024 only (also BENCH_QUICK=1)"},
+        {.name = "--torch", .metavar = "FILE", .kind = CLI_EXTRA_TEXT, .value = &torch_path,
+         .help = "PyTorch's times, one 'T causal ms' line each"},
+        {.name = "--csv", .metavar = "FILE", .kind = CLI_EXTRA_TEXT, .value = &csv_path,
+         .help = "write the table for scripts/plot_ch08.py"},
+        {.name = "--chapter8", .metavar = "PATH", .kind = CLI_EXTRA_TEXT, .value = &chapter8,
+         .help = "the chapter 8 program to run as a child"},
+        {0}}; /* the end of the list */
+    quick = env_on("BENCH_QUICK");
+    CliSpec spec = {.program = "bench_attention",
+                    .summary = "make bench: chapter 8's five versions timed over T, in one run.\n"
+                               "BENCH_QUICK=1 is --quick; BENCH_MAX_SECONDS caps one cell (default 60).",
+                    .defaults = {.seed = 8},
+                    .extra = extra};
+    Args args = program_start(&spec, argc, argv); /* t_manual_seed(8): the same inputs every run */
+    (void)args;
+    double max_seconds = getenv("BENCH_MAX_SECONDS") ? atof(getenv("BENCH_MAX_SECONDS")) : 60.0;
+    if (max_seconds <= 0) max_seconds = 60.0;
+    const int64_t *Ts = quick ? QUICK_TS : FULL_TS;
+    int nT = quick ? (int)(sizeof QUICK_TS / sizeof QUICK_TS[0]) : (int)(sizeof FULL_TS / sizeof FULL_TS[0]);
+    for (int c = 0; c < 2; c++)
+        for (int i = 0; i < MAX_TS; i++) torch_ms[c][i] = -1.0;
+    if (torch_path) read_torch(torch_path, Ts, nT);
+    setvbuf(stdout, NULL, _IONBF, 0); /* progress shows as it happens */
+
+    printf("Chapter 8 benchmark: B = 1, H = %d, d = %d; median of >= %d calls per cell\n", HEADS, HEAD_DIM, MIN_RUNS);
+    if (attention_threads() == 1)
+        printf("one thread; chapter 8 compiled with -O3 -march=native, without -ffast-math\n\n");
+    else
+        printf("flash on %d threads (make OMP=1), the rest on one; the ceiling is one core's\n\n", attention_threads());
+
+    MemoryTarget mt;
+    if (!measure_memory_target(chapter8, &mt)) return 1;
+    double ceiling = fma_peak_gflops(1.0);
+    printf("Ceiling: a loop of independent fused multiply-adds = %.1f GFLOP/s on this core\n\n", ceiling);
+    static Cell cells[2][MAX_TS][ATTN_N_IMPLS];
+    bench_table(Ts, nT, ceiling, max_seconds, torch_path != NULL, cells);
+    double whole_ms[2];
+    if (!time_whole_process(chapter8, whole_ms)) return 1;
+    print_targets(Ts, nT, cells, whole_ms, torch_path != NULL, &mt);
+    if (csv_path && !write_csv(csv_path, Ts, nT, cells)) return 1;
     t_scope_end();
     return 0;
 }
