@@ -218,10 +218,15 @@ $(foreach d,$(MPI_DIRS),$(eval $(call MPI_CHAPTER_RULES,$(d))))
 NPROC     := $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 # (in this order: $(filter) would keep the alphabetical order of TEST_SH)
 TEST_SLOW := $(foreach t,test_grade_class.sh test_ch09_program.sh test_exercises.sh test_hostile.sh \
-               test_npyinfo.sh test_run_tests.sh test_ch08_program.sh test_ch10_program.sh,$(filter tests/$(t),$(TEST_SH)))
+               test_docs.sh test_npyinfo.sh test_run_tests.sh test_ch08_program.sh test_ch10_program.sh,$(filter tests/$(t),$(TEST_SH)))
 test:
 	@$(MAKE) --no-print-directory $(if $(findstring -j,$(MAKEFLAGS)),,-j$(NPROC)) all
 	@BUILD=$(BUILD) sh tests/run_tests.sh $(TEST_SLOW) $(filter-out $(TEST_SLOW),$(TEST_SH)) $(TEST_BINS)
+
+# make test-docs: the docs' transcripts, PyTorch snippets and figures against the programs.
+.PHONY: test-docs
+test-docs: all
+	@BUILD=$(BUILD) sh tests/run_tests.sh $(filter tests/test_docs.sh tests/test_figures.sh,$(TEST_SH))
 
 test-common: all
 	@BUILD=$(BUILD) sh tests/run_tests.sh $(COMMON_TEST_BINS) tests/test_npyinfo.sh
@@ -314,6 +319,13 @@ bugs:
 plots: all
 	@BUILD=$(BUILD) sh scripts/plot_all.sh $(BUILD)/plots
 
+# make figures: the same, drawn into docs/img/ with the data beside each PNG
+# (NAME.txt; ch08_bench.csv when make bench-torch or make bench has run), for
+# committing; tests/test_figures.sh checks the programs still dump that data.
+.PHONY: figures
+figures: all
+	@BUILD=$(BUILD) PLOT_DUMP=$(BUILD)/plots/dump sh scripts/plot_all.sh docs/img
+
 # make test-plots: each scripts/plot_*.py renders a non-empty, labelled PNG; skipped without matplotlib.
 test-plots: all
 	@BUILD=$(BUILD) sh tests/test_plots.sh
@@ -323,6 +335,7 @@ help:
 	@echo "  make                build everything into $(BUILD)/"
 	@echo "  make chapterN       build and run chapter N (N = 0..10); ARGS='--help' passes flags"
 	@echo "  make test           run all tests; last line 'N passed, M failed, K skipped'"
+	@echo "  make test-docs      every transcript, PyTorch snippet and figure of the docs against the programs"
 	@echo "  make test-common    tests of common/ only"
 	@echo "  make test-chapterN  tests of chapter N only"
 	@echo "  make sanitize       all tests under ASan + UBSan"
@@ -342,6 +355,7 @@ help:
 	@echo "  make chapter9       chapter 9 under mpirun on NP=2 processes (ARGS='--parallel sequence'); needs MPI"
 	@echo "  make test-chapter9-full  chapter 9's parity tests on every case, P = 1..4, both modes"
 	@echo "  make plots          figures (PNG) from the chapters' --dump into $(BUILD)/plots/ (matplotlib; PYTHON=...)"
+	@echo "  make figures        redraw docs/img/ from the current programs, each PNG with its data (NAME.txt)"
 	@echo "  make test-plots     check every plot script draws a non-empty figure (skipped without matplotlib)"
 	@echo "  make clean          remove build/"
 	@echo "  CC=clang            build with clang instead of the default compiler"

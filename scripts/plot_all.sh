@@ -2,21 +2,25 @@
 # plot_all.sh -- run the chapters with --dump and draw every figure (make plots).
 #
 # Usage: BUILD=build sh scripts/plot_all.sh [OUTDIR]      (OUTDIR default: $BUILD/plots)
+#        PLOT_DUMP=DIR puts the chapters' dumps there (default OUTDIR/dump)
 #
 # Needs the programs in $BUILD (make all) and a Python with matplotlib and
 # numpy: $PYTHON when it is set (and then only that one), else the first of
 # python3, /usr/bin/python3 that imports both (scripts/find_python.sh). With
 # none, one line says how to get matplotlib and the exit status is 1.
 #
-# For each figure: build/chapterN ... --quiet --dump OUTDIR/dump/chNN, then
-# scripts/plot_chNN.py --dump OUTDIR/dump/chNN --out OUTDIR/<name>.png.
-# Chapter 8 plots the benchmark table $BUILD/bench/attention.csv (make bench);
-# when it is missing, that figure is skipped with a note. Exit status 1 when
+# For each figure of scripts/figures.list: build/chapterN ... --quiet --dump
+# OUTDIR/dump/chNN, then scripts/plot_chNN.py --dump OUTDIR/dump/chNN --out
+# OUTDIR/<name>.png, and beside it <name>.txt, the data it was drawn from
+# (scripts/figure_data.sh; make figures writes both into docs/img).
+# Chapter 8 plots the benchmark table $BUILD/bench/torch.csv (make bench-torch)
+# or else $BUILD/bench/attention.csv (make bench); when both are missing, that
+# figure is skipped with a note. Exit status 1 when
 # a chapter or a plot script failed.
 
 BUILD=${BUILD:-build}
 OUT=${1:-$BUILD/plots}
-DUMP=$OUT/dump
+DUMP=${PLOT_DUMP:-$OUT/dump}
 HERE=$(dirname "$0")
 
 if [ -n "${PYTHON:-}" ]; then
@@ -57,25 +61,27 @@ figure() {
         return
     fi
     # shellcheck disable=SC2086  # sargs is a list of words
-    if "$PY" "$HERE/plot_ch$nn.py" --dump "$dir" --out "$OUT/$name.png" $sargs; then
+    if "$PY" "$HERE/plot_ch$nn.py" --dump "$dir" --out "$OUT/$name.png" $sargs &&
+        sh "$HERE/figure_data.sh" "$BUILD/npyinfo" "$dir" >"$OUT/$name.txt"; then
         made=$((made + 1))
     else
         failed=$((failed + 1))
     fi
 }
 
-figure ch01_weights        01
-figure ch02_scaling        02
-figure ch03_self_attention 03
-figure ch04_causal_mask    04
-figure ch05_heads          05 -- --seq-len 6 --heads 4 --d-out 8
-figure ch06_dropout        06 -- --seq-len 6 --dropout 0.3
-figure ch07_mha            07 --d-in 10 -- --d-in 10
-figure ch10_training       10 -- --train
+# shellcheck disable=SC2086  # a line of figures.list is a list of words
+while read -r line; do
+    case $line in '#'* | '') continue ;; esac
+    figure $line </dev/null
+done <"$HERE/figures.list"
 
-bench=$BUILD/bench/attention.csv
+# chapter 8's figure is measured: make bench-torch's table (PyTorch beside C) when
+# there is one, else make bench's; the table is kept beside it as ch08_bench.csv
+bench=$BUILD/bench/torch.csv
+[ -f "$bench" ] || bench=$BUILD/bench/attention.csv
 if [ -f "$bench" ]; then
-    if "$PY" "$HERE/plot_ch08.py" --csv "$bench" --out "$OUT/ch08_bench.png"; then
+    if "$PY" "$HERE/plot_ch08.py" --csv "$bench" --out "$OUT/ch08_bench.png" &&
+        cp "$bench" "$OUT/ch08_bench.csv"; then
         made=$((made + 1))
     else
         failed=$((failed + 1))

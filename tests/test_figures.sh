@@ -1,0 +1,69 @@
+#!/bin/sh
+# test_figures.sh — every figure of docs/img is drawn from what the programs dump today.
+#
+# make figures (scripts/plot_all.sh) draws each PNG of scripts/figures.list from
+# a chapter's --dump and commits beside it NAME.txt, that dump as text
+# (scripts/figure_data.sh). Here each run is made again and its data must equal
+# NAME.txt byte for byte: a change in a program that moves the figure fails
+# until make figures redraws it. Every PNG in docs/img must be one of the list
+# or chapter 8's measured benchmark (ch08_bench.png, drawn from make
+# bench-torch's table, committed as ch08_bench.csv beside it: counted as
+# skipped while it is missing). Needs no Python. The programs run without
+# $RUNNER (valgrind): what is checked is the data, and ch10's training is slow
+# under valgrind.
+. tests/lib.sh
+suite test_figures
+
+# same_data NAME FILE: FILE equals docs/img/NAME.txt, else one FAIL naming the first difference
+same_data() {
+    if cmp -s "$2" "docs/img/$1.txt"; then _ok; else
+        _cmd="make figures ($1)"; status=0
+        diff "docs/img/$1.txt" "$2" | sed -n '2,5p' >"$TMP/err"
+        _bad "docs/img/$1.png is stale: the program no longer dumps the data it was drawn from (make figures redraws it)"
+    fi
+}
+
+listed=" "
+while read -r name nn rest; do
+    case $name in '#'* | '') continue ;; esac
+    listed="$listed$name "
+    # the chapter's flags are the words after "--"
+    # shellcheck disable=SC2086  # a list of words
+    set -- $rest
+    while [ $# -gt 0 ] && [ "$1" != -- ]; do shift; done
+    [ $# -gt 0 ] && shift
+    for f in "docs/img/$name.png" "docs/img/$name.txt"; do
+        if [ -f "$f" ]; then _ok; else _cmd=; status=0; : >"$TMP/err"; _bad "$f is missing (make figures)"; fi
+    done
+    dump=$TMP/dump-$name
+    # (not under $RUNNER: this checks what the figure shows; the chapters' own
+    # tests run these programs under valgrind and the sanitizers)
+    _cmd="$BUILD/chapter${nn#0} $* --quiet --dump $dump"
+    "$BUILD/chapter${nn#0}" "$@" --quiet --dump "$dump" >"$TMP/out" 2>"$TMP/err" </dev/null
+    status=$?
+    expect_status 0 "$name: the run the figure is drawn from"
+    sh scripts/figure_data.sh "$BUILD/npyinfo" "$dump" >"$TMP/$name.txt" 2>"$TMP/err"
+    [ -f "docs/img/$name.txt" ] && same_data "$name" "$TMP/$name.txt"
+done <scripts/figures.list
+
+for f in docs/img/*.png; do
+    name=${f##*/}
+    name=${name%.png}
+    case $listed in *" $name "*) continue ;; esac
+    if [ "$name" = ch08_bench ]; then
+        if [ -f docs/img/ch08_bench.csv ]; then _ok; else
+            skip 1 "docs/img/ch08_bench.png is measured (make bench-torch, then make figures); its table ch08_bench.csv is not committed yet"
+        fi
+        continue
+    fi
+    _cmd=; status=0; : >"$TMP/err"
+    _bad "$f is not drawn by make figures (not in scripts/figures.list)"
+done
+
+# the check checks itself: one digit changed in a copy of a figure's data fails
+sed '2s/[0-9]/X/' docs/img/ch04_causal_mask.txt >"$TMP/mutated.txt"
+if (_failed=0; same_data ch04_causal_mask "$TMP/mutated.txt" >/dev/null; [ "$_failed" -gt 0 ]); then _ok; else
+    _cmd=; status=0; : >"$TMP/err"; _bad "a figure's data with one digit changed was not caught"
+fi
+
+finish
