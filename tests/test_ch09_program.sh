@@ -20,7 +20,7 @@ P9="$BUILD/chapter9"
 P7="$BUILD/chapter7"
 OUT="$TMP/out.npy"
 REF="$TMP/ref.npy"
-MPI_CHECKS=78  # the number of checks below but the last, which checks this number
+MPI_CHECKS=83  # the number of checks below but the last, which checks this number
 FULL_EXTRA=93  # and how many more CH09_FULL=1 runs
 
 MPIRUN=${MPIRUN:-mpirun}
@@ -86,7 +86,7 @@ mp 3 --parallel sequence --output "$OUT"
 expect_status 0 "sequence on 3 processes"
 expect_npy_close "$OUT" "$REF" 1e-5 1e-5 "default model, sequence, P = 3 == chapter 7 --eval"
 expect_out_contains "rank 2: positions [4, 5) -> x (3, 1, 10)" "uneven chunks"
-expect_out_contains "rank 0: K/V of rank 2 [4, 5) skipped (future); sends 192 bytes to rank 1" "a skipped future chunk, still passed on"
+expect_out_contains "rank 0: K/V of rank 2 [4, 5) skipped (future), 192 bytes -> rank 1" "a skipped future chunk, still passed on"
 expect_out_contains "rank 2 sends its (3, 1, 8) output chunk: 96 bytes" "the gather and its bytes"
 expect_bytes_match 3 "sequence: bytes counted == model"
 long=$(awk 'length($0) > 80' "$TMP/out" | head -n 1)
@@ -97,8 +97,9 @@ expect_status 0 "--quiet"
 if grep -qF "[1]" "$TMP/out"; then _bad "--quiet must not narrate"; else _ok; fi
 expect_out_contains "output =" "--quiet prints the output"
 expect_out_contains "tensor([[[" "--quiet prints the output tensor"
+expect_out_lacks "rank 0 sent" "--quiet prints no byte counts"
 
-run "$P9" --quiet --heads 4 --output "$OUT"  # no mpirun: one process (an MPI singleton)
+run "$P9" --heads 4 --output "$OUT"  # no mpirun: one process (an MPI singleton)
 expect_status 0 "build/chapter9 without mpirun"
 expect_out_contains "rank 0 sent 0 bytes (model: 0)" "one process sends nothing"
 
@@ -159,7 +160,7 @@ for c in a b c d; do
         np=${pm%%:*} mode=${pm#*:}
         rm -f "$OUT"
         mp "$np" --parallel "$mode" --input "$case_dir/x.npy" --weights "$case_dir/w" --heads 12 --"$6" \
-            --quiet --output "$OUT"
+            --output "$OUT"
         expect_status 0 "$mode, P = $np, B=$1 T=$2"
         expect_npy_close "$OUT" "$REF" 1e-5 1e-5 "$mode, P = $np, B=$1 T=$2 d_in=$3 d_out=$d_out bias=$5 $6"
         expect_bytes_match "$np" "$mode, P = $np, B=$1 T=$2: bytes counted == model"
@@ -170,7 +171,7 @@ done
 for t in 2; do
     run "$P7" --eval --seq-len "$t" --heads 4 --quiet --output "$REF"
     rm -f "$OUT"
-    mp 4 --parallel sequence --seq-len "$t" --heads 4 --quiet --output "$OUT"
+    mp 4 --parallel sequence --seq-len "$t" --heads 4 --output "$OUT"
     expect_status 0 "sequence, T = $t < P = 4"
     expect_npy_close "$OUT" "$REF" 1e-5 1e-5 "sequence, T = $t < P = 4 == chapter 7"
     expect_bytes_match 4 "sequence, T = $t < P = 4: bytes counted == model"
@@ -186,8 +187,8 @@ mpbad() { # NP TEXT DESC ARGS...
     expect_no_file "$OUT" "$desc"
 }
 mpbad 3 "n_heads = 4 is not divisible by model_parallel_size = 3" "H % P != 0" --parallel heads --heads 4
-mpbad 2 "missing.npy" "missing input" --input "$TMP/missing.npy" --weights "$case_dir/w"
-mpbad 3 "wq.npy" "weights of the wrong width" --parallel sequence --input "$TMP/case_a/x.npy" --weights "$case_dir/w"
+mpbad 2 "missing.npy" "missing input" --input "$TMP/missing.npy" --weights "$case_dir/w" --heads 12
+mpbad 3 "wq.npy" "weights of the wrong width" --parallel sequence --input "$TMP/case_a/x.npy" --weights "$case_dir/w" --heads 12
 rm -f "$OUT"
 mp 2 --output "$TMP/no/such/dir/out.npy"
 expect_runtime_error "$TMP/no/such/dir/out.npy" "rank 0 cannot write the output"
@@ -196,13 +197,17 @@ mp 2 --parallel pipeline
 expect_usage_error "--parallel pipeline: must be heads or sequence" "unknown --parallel"
 mp 2 --dropout 0.1
 expect_usage_error "--dropout" "chapter 9 is eval only: --dropout does not apply"
+rm -f "$OUT"
+mp 2 --input "$TMP/case_a/x.npy" --weights "$case_dir/w" --output "$OUT"
+expect_usage_error "--input/--weights need --heads H" "weights without --heads: the files do not store it"
+expect_no_file "$OUT" "weights without --heads"
 
 # More errors of chapter 7's loader, through the same path (make test-chapter9-full).
 if [ "${CH09_FULL:-0}" = 1 ]; then
     mpbad 4 "n_heads = 2 is not divisible by model_parallel_size = 4" "H < P" --heads 2
     "$BUILD/randnpy" 3 "$TMP/x2d.npy" 5 11
     case_dir="$TMP/case_d"  # x (2, 5, 11), weights (24, 11)
-    mpbad 2 "x2d.npy" "a 2-D input" --input "$TMP/x2d.npy" --weights "$case_dir/w"
+    mpbad 2 "x2d.npy" "a 2-D input" --input "$TMP/x2d.npy" --weights "$case_dir/w" --heads 12
     mpbad 2 "max_seq_len" "T longer than --seq-len" --parallel sequence --input "$case_dir/x.npy" \
         --weights "$case_dir/w" --heads 12 --seq-len 3
     mpbad 2 "d_out 8 is not divisible by n_heads 3" "d_out % n_heads" --heads 3

@@ -24,6 +24,11 @@ expect_out_contains "within 1e-04" "the table names its tolerance"
 expect_out_contains "gradient check: 6 tensors" "x, wq, wk, wv, wo, bo checked"
 expect_out_contains "(within 0.0001)" "every tensor within tolerance"
 expect_out_lacks " NO" "no row of the table is out of tolerance"
+expect_out_lacks "dy * mask / (1 - p)" "no resid_dropout mask in this chapter's backward"
+expect_out_contains "resid_dropout is off in this chapter" "dprojected = dy: resid_dropout is off"
+expect_out_contains "1/(1-p) where kept" "one meaning of mask: 0 or 1/(1-p)"
+expect_out_lacks "gradcheck(model.double(), (x.double(),))" "no gradcheck form that would redraw the masks"
+expect_out_contains "torch.autograd.gradcheck(f, (x.double(), *params))" "a gradcheck form that runs"
 
 run "$P" --bias --no-causal --eval --quiet
 expect_status 0 "--bias --no-causal --eval"
@@ -39,6 +44,8 @@ expect_out_contains "(within 0.0001)" "dropout's backward uses the forward's mas
 run "$P" --heatmap --ascii
 expect_status 0 "--heatmap --ascii"
 expect_out_contains "attention weights (forward): batch 1, head 1" "one heatmap per batch and head"
+expect_out_contains "masked (-inf in the scores)" "the causal mask's cells are drawn as masked"
+expect_out_lacks "exactly 0 where no mask put -inf" "no masked cell is called an unmasked 0"
 
 run "$P" --input "$F/rand_00/x.npy" --weights "$F/rand_00/weights" --heads 2 --bias --d-in 3
 expect_status 0 "--bias and --d-in with files"
@@ -145,11 +152,14 @@ if [ -n "${RUNNER:-}" ]; then
     run "$P" --train --steps 3
     expect_status 0 "--train --steps 3 under $RUNNER"
     expect_out_contains "final accuracy: " "the last line under $RUNNER"
-    skip 5 "the full --train run (accuracy and attention) is not run under RUNNER=$RUNNER"
+    skip 8 "the full --train run (accuracy and attention) is not run under RUNNER=$RUNNER"
 else
     run "$P" --train
     expect_status 0 "--train"
     expect_out_contains "after training" "the heatmap after training"
+    expect_out_contains "masked (-inf in the scores)" "--train's heatmaps draw the causal mask as masked"
+    expect_out_lacks "exactly 0 where no mask put -inf" "--train: no masked cell is called an unmasked 0"
+    expect_out_contains "F.cross_entropy(logits[:, 2:].reshape(-1, 8)," "the cross_entropy line that runs"
     last=$(tail -n 1 "$TMP/out")
     case $last in "final accuracy: "*"%") _ok ;; *) _bad "--train must end with 'final accuracy: A%', got '$last'" ;; esac
     acc=$(echo "$last" | sed 's/final accuracy: \([0-9.]*\)%/\1/')

@@ -110,11 +110,8 @@ check_pages() {
                 _bad "$where: the output no longer matches the transcript"
             fi
             # a run the docs show fits a terminal: 80 columns (an error is one
-            # sentence on one line, so only runs that succeed; chapter 9's ring
-            # steps still reach 82 at -np 4 --seq-len 256: checked once its
-            # main.c is fixed)
+            # sentence on one line, so only runs that succeed)
             [ "$status" -eq 0 ] || continue
-            case $cmd in *mpirun*) continue ;; esac
             set -- $(od -An -v -tu1 "$dir/t$n.out" | awk -f tests/columns.awk)
             if [ "$1" -le 80 ]; then _ok; else
                 sed -n "$2p" "$dir/t$n.out" >"$TMP/err"
@@ -149,8 +146,8 @@ check_pages() {
 # shellcheck disable=SC2086  # PAGES is a list of globs
 check_pages "$TMP/docs" $PAGES
 
-# ---- --help fits 80 columns (chapters 8, 9 and 10 are wider today: issue 24) ----
-for n in 0 1 2 3 4 5 6 7; do
+# ---- --help fits 80 columns ----
+for n in 0 1 2 3 4 5 6 7 8 9 10; do
     run "$BUILD/chapter$n" --help
     expect_status 0 "chapter$n --help"
     set -- $(od -An -v -tu1 "$TMP/out" | awk -f tests/columns.awk)

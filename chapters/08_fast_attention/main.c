@@ -434,10 +434,10 @@ static void refuse_past_budget(const Args *a) {
 
 int main(int argc, char **argv) {
     CliSpec spec = {.program = "chapter8",
-                    .summary = "Fast attention: naive, reordered, tiled, online softmax and flash (streaming) "
-                               "attention, timed against the cost model.\nRandom (--batch, --heads, --seq-len, "
-                               "--d-k) inputs, or --q/--k/--v files (then those four are ignored); --quiet runs "
-                               "only --impl.",
+                    .summary = "Fast attention: naive, reordered, tiled, online softmax and flash (streaming)\n"
+                               "attention, timed against the cost model.\n"
+                               "Random (--batch, --heads, --seq-len, --d-k) inputs, or --q/--k/--v files (then\n"
+                               "those four are ignored); --quiet runs only --impl.",
                     .flags = CLI_SEED | CLI_BATCH | CLI_SEQ_LEN | CLI_D_K | CLI_HEADS | CLI_CAUSAL | CLI_QUIET |
                              CLI_DUMP | CLI_QKV | CLI_OUTPUT | CLI_IMPL,
                     .defaults = {.seed = 123, .batch = 1, .heads = 8, .seq_len = 512, .d_k = 64, .causal = false,

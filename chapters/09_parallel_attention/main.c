@@ -36,21 +36,22 @@ typedef struct {
 } ParallelRun;
 
 static const char *const SUMMARY =
-    "Chapter 9: attention across processes with MPI (eval mode), built on chapters 7\n"
-    "and 8. Run it under mpirun: mpirun -np P build/chapter9 --parallel heads|sequence.\n"
-    "  --parallel heads     tensor parallel (default): model_parallel_size = P, each rank\n"
-    "                       owns n_heads // P heads; one MPI_Allreduce.\n"
-    "  --parallel sequence  ring attention: each rank owns a chunk of the sequence; K/V\n"
-    "                       chunks travel around a ring of MPI_Sendrecv.\n"
-    "Default model and flags as chapter 7 (--eval is accepted and always on); with\n"
-    "--input/--weights the sizes come from the files. The result equals build/chapter7 --eval.";
+    "Chapter 9: attention across processes with MPI (eval mode), built on chapters\n"
+    "7 and 8. Run it under mpirun: mpirun -np P build/chapter9 --parallel MODE.\n"
+    "  --parallel heads     tensor parallel (default): model_parallel_size = P,\n"
+    "                       each rank owns n_heads // P heads; one MPI_Allreduce.\n"
+    "  --parallel sequence  ring attention: each rank owns a chunk of the sequence;\n"
+    "                       K/V chunks travel around a ring of MPI_Sendrecv.\n"
+    "Default model and flags as chapter 7 (--eval is accepted and always on). With\n"
+    "--input/--weights the widths come from the files, the number of heads does not:\n"
+    "give --heads too. The result equals build/chapter7 --eval.";
 
 /* ---- flags: chapter 7's, plus --parallel (every rank parses the same argv) ---- */
 
 static const char *parallel_mode_flag = "heads";
 static const CliExtra PARALLEL_FLAG[] = {
     {.name = "--parallel", .metavar = "MODE", .kind = CLI_EXTRA_CHOICE, .value = &parallel_mode_flag,
-     .help = "heads (tensor parallel) or sequence (ring attention)", .choices = "heads|sequence"},
+     .help = "heads (tensor parallel) or sequence (ring)", .choices = "heads|sequence"},
     {0}}; /* the end of the list */
 
 /* cli_parse on every rank, but only rank 0 prints --help or the usage error; then
@@ -69,6 +70,12 @@ static Args parse_flags_on_every_rank(int argc, char **argv, int rank) {
     if (status == 1) {
         if (rank == 0) cli_usage(&spec, stdout);
         par_exit(EXIT_OK);
+    }
+    if (status == 0 && args.input && !(args.given & CLI_HEADS)) {
+        /* a weights folder holds wq, wk, wv and wo: their widths, not how many heads they were made for */
+        snprintf(err, sizeof err, "--input/--weights need --heads H: the weight files give the widths, not the "
+                 "number of heads they were made for");
+        status = 2;
     }
     if (status == 2) {
         if (rank == 0) fprintf(stderr, "chapter9: %s (see --help)\n", err);
@@ -256,7 +263,7 @@ static void print_ring_steps(const ParallelRun *run) {
                                                                                 : "folded in";
             char msg[64] = "";
             if (step < P - 1)
-                snprintf(msg, sizeof msg, "; sends %s to rank %d",
+                snprintf(msg, sizeof msg, ", %s -> rank %d",
                          t_format_bytes((double)(2 * B * (c.end - c.start) * d_out * 4), bytes, sizeof bytes),
                          (r + 1) % P);
             printf("      rank %d: K/V of rank %d [%lld, %lld) %s%s\n", r, origin, (long long)c.start,
@@ -367,16 +374,17 @@ static void narrate_bytes_sent(const ParallelRun *run) {
     for (int r = 0; r < P && rank == 0; r++) {
         int64_t model = parallel_bytes_sent(run->mode, dims, P, r);
         total += sent[r];
-        narrate_result_text("rank %d sent %lld bytes (model: %lld)", r, (long long)sent[r], (long long)model);
+        if (!narrate_quiet())
+            narrate_result_text("rank %d sent %lld bytes (model: %lld)", r, (long long)sent[r], (long long)model);
     }
     narrate_say("%s in all; %s", t_format_bytes((double)total, bytes, sizeof bytes),
                 run->mode == PARALLEL_HEADS ? "an all-reduce library moves about 2 (P - 1) / P times the buffer "
                                               "per rank over the wire (reduce-scatter, then all-gather)."
                                             : "the ring sends every K/V chunk P - 1 times, plus the gather.");
     cost_table(dims, P);
-    narrate_why("heads: the all-reduce grows with B T d_out but not with P, and each rank still holds "
-                "(T, T) scores for its heads; sequence: messages grow with T d_out too, but memory per "
-                "rank falls as P grows, since each rank keeps only (T / P, T / P) score blocks.");
+    narrate_why("heads: the all-reduce grows with B T d_out but not with P; each rank holds B (H / P) T^2 "
+                "scores, so its memory falls as 1 / P but stays quadratic in T. sequence: messages grow with "
+                "T d_out too, and each rank keeps only (T / P, T / P) score blocks, which fall as 1 / P^2.");
 }
 
 int main(int argc, char **argv) {

@@ -121,6 +121,7 @@ static Tensor *forward_keeping_activations(const Args *args, const MultiHeadAtte
         HeatmapOptions opt = {0};
         opt.title = "attention weights (forward)";
         opt.ascii = args->ascii;
+        opt.scores = cache->trace.scores;   /* (B, H, T, T) after the mask: -inf is drawn '·' */
         heatmap_print_all(cache->trace.attn_weights, &opt);   /* one grid per (batch, head) */
     }
     narrate_why("like llm.c's train_gpt2.c, the forward keeps xq, xk, xv, the weights before and after "
@@ -133,7 +134,8 @@ static void step_output_projection(const MhaGrads *g) {
     char s1[T_SHAPE_STR], s2[T_SHAPE_STR];
     narrate_step("resid_dropout and W_o: the backward of nn.Linear");
     narrate_torch("output = self.resid_dropout(self.wo(output))");
-    narrate_say("dprojected = dy * mask / (1 - p): the same mask the forward drew, the same 1/(1-p)");
+    narrate_say("dprojected = dy: resid_dropout is off in this chapter (--resid-dropout does not apply), so "
+                "its backward passes dy through unchanged");
     narrate_say("wo.weight.grad = dprojected.T @ merged: %s   merged.grad = dprojected @ wo.weight: %s",
                 t_shape_str(g->dwo, s1), t_shape_str(g->dmerged, s2));
     if (g->dbo) narrate_say("wo.bias.grad = dprojected.sum over (B, T): %s", t_shape_str(g->dbo, s1));
@@ -160,7 +162,8 @@ static void step_dropout_and_softmax(const MultiHeadAttention *m, const MhaGrads
     narrate_step("attn_dropout and softmax");
     narrate_torch("scores = F.softmax(scores, dim=-1)");
     narrate_torch("scores = self.attn_dropout(scores)");
-    narrate_say("dweights = dattn_dropped * mask / (1 - p), the same mask, then");
+    narrate_say("dweights = dattn_dropped * mask, the mask the forward drew (0 where dropped, 1/(1-p) where "
+                "kept), then");
     narrate_say("dscores = P * (dP - (dP * P).sum(-1, keepdim=True))");
     narrate_show("dscores", g->dscores);
     narrate_why("softmax ties a row together: raising one score lowers every other weight, so each "
@@ -201,7 +204,9 @@ static void step_gradient_check(const MultiHeadAttention *m, const MhaCache *cac
     GradCheckRow rows[9];
     int n = grad_check_grads(m, cache, dy, g, h, rows);   /* the masks of this forward, too */
     narrate_step("Gradient check: float64 central differences for every entry");
-    narrate_torch("torch.autograd.gradcheck(model.double(), (x.double(),))");
+    narrate_torch("def f(x, *w): torch.manual_seed(S); "
+                  "return functional_call(model.double(), dict(zip(names, w)), (x,))");
+    narrate_torch("torch.autograd.gradcheck(f, (x.double(), *params))   # the same dropout masks every call");
     narrate_say("the reference is chapter 7's forward again, on double arrays (grad_check.c): for "
                 "every number v of x and of every parameter, (loss(v + h) - loss(v - h)) / 2h with "
                 "h = %g (gradcheck's default eps), all in float64, the dropout masks this forward drew held fixed. It is "
@@ -303,7 +308,7 @@ static void say_task_and_model(const Args *args, const ParamList *params) {
                  (long long)n_params);
     narrate_torch("x = tok_emb(idx) + pos_emb(torch.arange(T))");
     narrate_torch("logits = head(attn(x))        # attn: chapter 7, causal");
-    narrate_torch("loss = F.cross_entropy(logits[:, 2:], idx[:, :-2])");
+    narrate_torch("loss = F.cross_entropy(logits[:, 2:].reshape(-1, 8), idx[:, :-2].reshape(-1))");
     narrate_torch("loss.backward(); opt.step()   # by hand; Adam");
     narrate_say("dim %d, %lld heads, batch %d, Adam lr %g, %lld steps, seed %llu", DIM, (long long)args->heads,
                 BATCH, train_lr, (long long)train_steps, (unsigned long long)args->seed);
@@ -394,6 +399,8 @@ static void show_heatmap(const Tensor *weights, const int32_t *seq, const char *
     opt.rows = names;
     opt.cols = names;
     opt.ascii = ascii;
+    /* the tiny model is causal: torch.triu(torch.full((T, T), float("-inf")), diagonal=1) */
+    opt.scores = t_triu(t_full(t_shape(weights), -INFINITY), 1);
     heatmap_print_all(weights, &opt);   /* (1, H, T, T): one grid per head */
 }
 
@@ -458,17 +465,18 @@ static int run_train(const Args *args) {
 int main(int argc, char **argv) {
     CliSpec spec = {
         .program = "chapter10",
-        .summary = "Chapter 10: the backward pass of chapter 7's MultiHeadAttention by hand, a gradient\n"
-                   "check, and a tiny model that learns to attend. Default: a small module (batch 2, seq 4,\n"
-                   "d_in 6, d_out 4, 2 heads, dropout 0.1 in training mode, causal), loss = (y * dy).sum()\n"
-                   "with a random dy, every backward step, and the float64 finite-difference check table.\n"
-                   "With --input/--weights (eval mode, as chapter 7): gradients of chapter 7's module for\n"
-                   "dy from --grad-output; --dump DIR writes grad_x.npy grad_wq.npy grad_wk.npy grad_wv.npy\n"
-                   "grad_wo.npy and grad_b?.npy for each bias in the weights folder; --output FILE writes\n"
-                   "y = model(x) as chapter 7 does.\n"
-                   "With --train: a tiny causal model learns 'output the token two places back'; it ends\n"
-                   "with 'final accuracy: A%' on held-out sequences; --dump DIR writes the loss curve and\n"
-                   "attention snapshots (make plots).",
+        .summary = "Chapter 10: the backward pass of chapter 7's MultiHeadAttention by hand, a\n"
+                   "gradient check, and a tiny model that learns to attend. Default: a small module\n"
+                   "(batch 2, seq 4, d_in 6, d_out 4, 2 heads, dropout 0.1, training mode, causal),\n"
+                   "loss = (y * dy).sum() with a random dy, every backward step, and the float64\n"
+                   "finite-difference check table.\n"
+                   "With --input/--weights (eval mode, as chapter 7): gradients of chapter 7's\n"
+                   "module for dy from --grad-output; --dump DIR writes grad_x.npy grad_wq.npy\n"
+                   "grad_wk.npy grad_wv.npy grad_wo.npy and grad_b?.npy for each bias in the\n"
+                   "weights folder; --output FILE writes y = model(x) as chapter 7 does.\n"
+                   "With --train: a tiny causal model learns 'output the token two places back';\n"
+                   "it ends with 'final accuracy: A%' on held-out sequences; --dump DIR writes the\n"
+                   "loss curve and attention snapshots (make plots).",
         .flags = CLI_SEED | CLI_BATCH | CLI_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_HEADS | CLI_DROPOUT | CLI_EVAL |
                  CLI_CAUSAL | CLI_BIAS | CLI_QUIET | CLI_DUMP | CLI_HEATMAP | CLI_INPUT | CLI_OUTPUT,
         .defaults = {.seed = 123, .batch = 2, .seq_len = 4, .d_in = 6, .d_out = 4, .heads = 2, .dropout = 0.1,

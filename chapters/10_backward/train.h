@@ -14,7 +14,8 @@
  * (LAG = 2). Nothing in a token says what came two places before it, so
  * the only way to solve it is for position t to attend to position t - 2:
  * a diagonal stripe two below the main diagonal of the attention weights.
- * loss = F.cross_entropy(logits[:, LAG:], idx[:, :-LAG]); Adam updates every
+ * loss = F.cross_entropy(logits[:, LAG:].reshape(-1, vocab),
+ *                        idx[:, :-LAG].reshape(-1)); Adam updates every
  * parameter; the gradients come from mha_backward() and the pieces here.
  */
 #ifndef CH10_TRAIN_H
@@ -49,7 +50,8 @@ typedef struct {
 /* logits = model(idx), idx (batch, seq_len) ids in [0, vocab). */
 Tensor *tiny_forward(const TinyModel *model, const int32_t *idx, int64_t batch, TinyCache *cache);
 
-/* F.cross_entropy(logits[:, LAG:], idx[:, :-LAG]) (mean over the predicted
+/* F.cross_entropy(logits[:, LAG:].reshape(-1, vocab), idx[:, :-LAG].reshape(-1))
+ * (mean over the predicted
  * positions); *dlogits (may be NULL) gets its gradient, (B, T, vocab), 0 at
  * the first LAG positions. */
 double task_loss(const Tensor *logits, const int32_t *idx, Tensor **dlogits);
