@@ -1,0 +1,2 @@
+#include "common/program/program.h"
+int main(void) { return 0; }
