@@ -132,15 +132,9 @@ static void test_attention_shapes_and_params(void) {
 
 /* ---- the trap: Hugging Face's rotate_half --------------------------------------------- */
 
-static Tensor *forward_half(const LlamaAttention *m, const Tensor *x, const FreqsCis *f) {
-    int64_t B = t_size(x, 0), T = t_size(x, 1), hd = m->head_dim;
-    Tensor *xq = t_view(nn_linear_forward(m->wq, x), SHAPE(B, T, m->n_local_heads, hd));
-    Tensor *xk = t_view(nn_linear_forward(m->wk, x), SHAPE(B, T, m->n_local_kv_heads, hd));
-    Tensor *xv = t_view(nn_linear_forward(m->wv, x), SHAPE(B, T, m->n_local_kv_heads, hd));
-    xq = t_transpose(rotary_emb_half(xq, f->cos, f->sin), 1, 2);
-    xk = t_transpose(rotary_emb_half(xk, f->cos, f->sin), 1, 2);
-    Tensor *o = grouped_attention(xq, xk, t_transpose(xv, 1, 2), m->mask);
-    return nn_linear_forward(m->wo, t_reshape(t_transpose(o, 1, 2), SHAPE(B, T, -1)));
+static Tensor *forward_half(LlamaAttention *m, const Tensor *x, const FreqsCis *f) {
+    m->rotate_half = true;   /* Hugging Face's layout */
+    return llama_attention_forward(m, x, f->cos, f->sin, NULL);
 }
 
 static void test_rotate_half_trap(void) {
@@ -150,6 +144,7 @@ static void test_rotate_half_trap(void) {
     /* the book's weights in Hugging Face's layout: PyTorch's wrong numbers */
     CHECK_TENSOR_CLOSE(forward_half(m, x, &f), fx("trap", "out_hf_unpermuted"), RTOL, ATOL);
     CHECK(t_max_abs_diff(forward_half(m, x, &f), fx("gqa", "output")) > 1e-3);
+    m->rotate_half = false;
     /* the conversion script's permutation of wq and wk rows */
     Tensor *wq_hf = permute_for_rotate_half(m->wq->weight, m->n_local_heads);
     Tensor *wk_hf = permute_for_rotate_half(m->wk->weight, m->n_local_kv_heads);
@@ -159,6 +154,13 @@ static void test_rotate_half_trap(void) {
     LlamaAttention *hf = llama_attention_from(a, wq_hf, wk_hf, m->wv->weight, m->wo->weight);
     llama_attention_eval(hf);
     CHECK_TENSOR_CLOSE(forward_half(hf, x, &f), fx("gqa", "output"), RTOL, ATOL);
+    /* the cache serves either layout: a decode of the HF module is PyTorch's output too */
+    KVCache *c = kv_cache_new(2, 2, 10, 4);
+    CHECK_TENSOR_CLOSE(llama_attention_step(hf, t_slice(x, 1, 0, 3), &f, c), t_slice(fx("gqa", "output"), 1, 0, 3),
+                       RTOL, ATOL);
+    for (int64_t t = 3; t < 7; t++)
+        CHECK_TENSOR_CLOSE(llama_attention_step(hf, t_slice(x, 1, t, t + 1), &f, c),
+                           t_slice(fx("gqa", "output"), 1, t, t + 1), RTOL, ATOL);
 }
 
 /* ---- the KV cache ----------------------------------------------------------------------- */

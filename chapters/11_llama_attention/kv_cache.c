@@ -11,13 +11,15 @@ Tensor *llama_attention_step(const LlamaAttention *m, const Tensor *x, const Fre
     if (pos + n > t_size(freqs->cos, 0))
         t_error("attention step: positions %lld..%lld need rows of freqs_cos, which has %lld", (long long)pos,
                 (long long)(pos + n - 1), (long long)t_size(freqs->cos, 0));
-    /* BEGIN BLANK cache_step level=3 hint="Only the new positions are projected and turned by RoPE at their own positions (rows pos..pos+n-1 of the tables); their k and v join the cache, and the new queries attend to everything the cache holds; then wo, as in the full forward." helpers="nn_linear_forward, t_view, t_slice, apply_rotary_emb, kv_cache_append, kv_cache_attend." torch="xq, xk, xv = self.wq(x), self.wk(x), self.wv(x); xq, xk = apply_rotary_emb(xq, xk, freqs_cos[pos:pos+n], freqs_sin[pos:pos+n]); cache_k[:, :, pos:pos+n] = xk; cache_v[...] = xv; output = attention(xq, cache_k[:, :, :pos+n], cache_v[:, :, :pos+n]); output = self.wo(output)" */
+    /* BEGIN BLANK cache_step level=3 hint="Only the new positions are projected and turned by RoPE at their own positions (rows pos..pos+n-1 of the tables); their k and v join the cache, and the new queries attend to everything the cache holds; then wo, as in the full forward." helpers="nn_linear_forward, t_view, t_slice, llama_rope, kv_cache_append, kv_cache_attend." torch="xq, xk, xv = self.wq(x), self.wk(x), self.wv(x); xq, xk = apply_rotary_emb(xq, xk, freqs_cos[pos:pos+n], freqs_sin[pos:pos+n]); cache_k[:, :, pos:pos+n] = xk; cache_v[...] = xv; output = attention(xq, cache_k[:, :, :pos+n], cache_v[:, :, :pos+n]); output = self.wo(output)" */
     /* xq, xk, xv = self.wq(x), self.wk(x), self.wv(x): the new positions only */
     Tensor *xq = t_view(nn_linear_forward(m->wq, x), SHAPE(bsz, n, m->n_local_heads, hd));
     Tensor *xk = t_view(nn_linear_forward(m->wk, x), SHAPE(bsz, n, m->n_local_kv_heads, hd));
     Tensor *xv = t_view(nn_linear_forward(m->wv, x), SHAPE(bsz, n, m->n_local_kv_heads, hd));
     /* xq, xk = apply_rotary_emb(xq, xk, freqs_cos[pos : pos + n], freqs_sin[pos : pos + n]) */
-    apply_rotary_emb(xq, xk, t_slice(freqs->cos, 0, pos, pos + n), t_slice(freqs->sin, 0, pos, pos + n), &xq, &xk);
+    Tensor *cos = t_slice(freqs->cos, 0, pos, pos + n), *sin = t_slice(freqs->sin, 0, pos, pos + n);
+    xq = llama_rope(m, xq, cos, sin);  /* each new position turned by its own angle */
+    xk = llama_rope(m, xk, cos, sin);
     /* cache_k[:, :, pos : pos + n] = xk; cache_v[:, :, pos : pos + n] = xv */
     kv_cache_append(c, xk, xv);
     /* softmax(xq @ cache_k[:, :, : pos + n]ᵀ / √head_dim + causal) @ cache_v[:, :, : pos + n], merged */

@@ -28,7 +28,8 @@ Tensor *llama_attention_forward(const LlamaAttention *m, const Tensor *x, const 
     xk = t_view(xk, SHAPE(bsz, seqlen, m->n_local_kv_heads, hd));
     xv = t_view(xv, SHAPE(bsz, seqlen, m->n_local_kv_heads, hd));
     /* xq, xk = apply_rotary_emb(xq, xk, freqs_cos, freqs_sin) */
-    apply_rotary_emb(xq, xk, freqs_cos, freqs_sin, &xq, &xk);
+    xq = llama_rope(m, xq, freqs_cos, freqs_sin);  /* (bsz, seqlen, n_heads, head_dim), turned    */
+    xk = llama_rope(m, xk, freqs_cos, freqs_sin);  /* (bsz, seqlen, n_kv_heads, head_dim), turned */
     if (trace) trace->xq = xq, trace->xk = xk, trace->xv = xv;
     /* xk = repeat_kv(xk, self.n_rep); xv = repeat_kv(xv, self.n_rep) */
     xk = repeat_kv(xk, m->n_rep);               /* (bsz, seqlen, n_heads, head_dim) */
@@ -116,6 +117,10 @@ LlamaAttention *llama_attention_from(ModelConfig args, Tensor *wq, Tensor *wk, T
         t_error("wo.npy has shape %s but must be (dim, n_heads * head_dim) = (%lld, %lld) here", t_shape_str(wo, ws),
                 (long long)D, (long long)(args.n_heads * hd));
     return build(args, q, k, v, nn_linear_from("wo", wo, NULL));
+}
+
+Tensor *llama_rope(const LlamaAttention *m, const Tensor *x, const Tensor *freqs_cos, const Tensor *freqs_sin) {
+    return m->rotate_half ? rotary_emb_half(x, freqs_cos, freqs_sin) : rotary_emb(x, freqs_cos, freqs_sin);
 }
 
 void llama_attention_eval(LlamaAttention *m) {

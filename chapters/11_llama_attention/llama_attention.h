@@ -59,6 +59,7 @@ typedef struct {
     Linear *wo;                               /* (dim, n_heads * head_dim)                     */
     Dropout attn_dropout, resid_dropout;
     Tensor *mask;                             /* (1, 1, max_seq_len, max_seq_len)              */
+    bool rotate_half;                         /* Hugging Face's layout: halves, not pairs      */
 } LlamaAttention;
 
 /* Intermediates of one forward call (narration and --dump). */
@@ -79,6 +80,9 @@ LlamaAttention *llama_attention_new(ModelConfig args);
  * error naming the weight. Training mode. */
 LlamaAttention *llama_attention_from(ModelConfig args, Tensor *wq, Tensor *wk, Tensor *wv, Tensor *wo);
 void llama_attention_eval(LlamaAttention *m);    /* model.eval()  */
+/* RoPE as the module's layout says: apply_rotary_emb (pairs, the book) or, with
+ * m->rotate_half, Hugging Face's halves. x (bsz, seqlen, heads, head_dim). */
+Tensor *llama_rope(const LlamaAttention *m, const Tensor *x, const Tensor *freqs_cos, const Tensor *freqs_sin);
 /* forward(x, freqs_cos, freqs_sin): x (bsz, seqlen, dim), seqlen <= max_seq_len,
  * freqs (seqlen, head_dim / 2). Returns (bsz, seqlen, dim); trace may be NULL. */
 Tensor *llama_attention_forward(const LlamaAttention *m, const Tensor *x, const Tensor *freqs_cos,
