@@ -63,8 +63,26 @@ void kv_cache_append(KVCache *c, const Tensor *xk, const Tensor *xv) {
     c->len += n;
 }
 
+/* q . k over hd numbers, in 8 independent sums (so the compiler can keep them in one vector). */
+static float dot(const float *q, const float *k, int64_t hd) {
+    float acc[8] = {0};
+    int64_t d = 0;
+    for (; d + 8 <= hd; d += 8)
+        for (int l = 0; l < 8; l++) acc[l] += q[d + l] * k[d + l];
+    for (; d < hd; d++) acc[0] += q[d] * k[d];
+    return ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
+}
+
+/* o += w * v over hd numbers, 8 at a time. */
+static void axpy(float *o, float w, const float *v, int64_t hd) {
+    int64_t d = 0;
+    for (; d + 8 <= hd; d += 8)
+        for (int l = 0; l < 8; l++) o[d + l] += w * v[d + l];
+    for (; d < hd; d++) o[d] += w * v[d];
+}
+
 /* The group of n_rep query heads that share kv head g, for the n new queries of one
- * sequence: each key row is read once and scored against every query of the group. */
+ * sequence: each key and value row is read once and used by every query head of the group. */
 static void attend_group(const KVCache *c, int64_t b, int64_t g, int64_t n_rep, const float *xq, int64_t n,
                          float *out, float *scores) {
     int64_t hd = c->head_dim, L = c->len, first = L - n, H = c->n_kv_heads * n_rep;
@@ -72,30 +90,22 @@ static void attend_group(const KVCache *c, int64_t b, int64_t g, int64_t n_rep, 
     const float *values = t_data(c->v) + (b * c->n_kv_heads + g) * c->max_seq_len * hd;
     float scale = (float)sqrt((double)hd);
     for (int64_t i = 0; i < n; i++) {
-        int64_t seen = first + i + 1;              /* query at position first + i sees keys 0 .. first + i */
-        for (int64_t r = 0; r < n_rep; r++) {      /* head h = g * n_rep + r: kv head h / n_rep = g */
-            const float *q = xq + (i * H + g * n_rep + r) * hd;
+        int64_t seen = first + i + 1;            /* the query at position first + i sees keys 0 .. first + i */
+        const float *q = xq + (i * H + g * n_rep) * hd;   /* heads g * n_rep .. g * n_rep + n_rep - 1 */
+        float *o = out + (i * H + g * n_rep) * hd;
+        /* scores = xq @ keys.transpose(2, 3) / math.sqrt(head_dim): key row j read once for the group */
+        for (int64_t j = 0; j < seen; j++)
+            for (int64_t r = 0; r < n_rep; r++) scores[r * L + j] = dot(q + r * hd, keys + j * hd, hd) / scale;
+        /* scores = F.softmax(scores.float(), dim=-1): exp(s - max) / sum, per head */
+        for (int64_t r = 0; r < n_rep; r++) {
             float *s = scores + r * L, m = -INFINITY, sum = 0.0f;
-            for (int64_t j = 0; j < seen; j++) {   /* scores = xq @ keys.transpose(2, 3) / math.sqrt(head_dim) */
-                const float *k = keys + j * hd;
-                float acc[8] = {0};
-                int64_t d = 0;
-                for (; d + 8 <= hd; d += 8)
-                    for (int l = 0; l < 8; l++) acc[l] += q[d + l] * k[d + l];
-                for (; d < hd; d++) acc[0] += q[d] * k[d];
-                s[j] = (((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]))) / scale;
-                m = s[j] > m ? s[j] : m;
-            }
-            for (int64_t j = 0; j < seen; j++) sum += s[j] = expf(s[j] - m);  /* F.softmax(scores, dim=-1) */
+            for (int64_t j = 0; j < seen; j++) m = s[j] > m ? s[j] : m;
+            for (int64_t j = 0; j < seen; j++) sum += s[j] = expf(s[j] - m);
             for (int64_t j = 0; j < seen; j++) s[j] /= sum;
         }
-        for (int64_t j = 0; j < seen; j++) {       /* output = scores @ values, value row j read once */
-            const float *v = values + j * hd;
-            for (int64_t r = 0; r < n_rep; r++) {
-                float w = scores[r * L + j], *o = out + (i * H + g * n_rep + r) * hd;
-                for (int64_t d = 0; d < hd; d++) o[d] += w * v[d];
-            }
-        }
+        /* output = torch.matmul(scores, values): value row j read once for the group */
+        for (int64_t j = 0; j < seen; j++)
+            for (int64_t r = 0; r < n_rep; r++) axpy(o + r * hd, scores[r * L + j], values + j * hd, hd);
     }
 }
 

@@ -21,9 +21,10 @@
  */
 #include <stdio.h>
 
-#include "llama_setup.h"
+#include "llama_bench.h"
 
 static int64_t dim = 16, n_heads = 4, n_kv_heads = 2, decode = 0;
+static bool bench;
 static const CliExtra extra[] = {
     {.name = "--dim", .metavar = "D", .kind = CLI_EXTRA_INT, .value = &dim, .min = 1, .max = CLI_MAX_SIZE,
      .help = "width of x and of the output (ModelConfig.dim)"},
@@ -33,6 +34,8 @@ static const CliExtra extra[] = {
      .max = CLI_MAX_SIZE, .help = "key/value heads, dividing H (H: MHA, 1: MQA)"},
     {.name = "--decode", .metavar = "N", .kind = CLI_EXTRA_INT, .value = &decode, .min = 0, .max = CLI_MAX_SIZE,
      .help = "prefill T - N positions, then decode N one at a time (eval)"},
+    {.name = "--bench", .kind = CLI_EXTRA_FLAG, .value = &bench,
+     .help = "time the cached step, GQA against MHA, and the memory bandwidth (prints only)"},
     {.name = NULL}};
 
 static void show_module(const LlamaRun *r, const Args *args) {
@@ -192,6 +195,11 @@ int main(int argc, char **argv) {
     Args args = program_start(&spec, argc, argv);
     LlamaFlags f = {dim, n_heads, n_kv_heads, decode, cli_extra_given(&spec, &args, "--decode"),
                     cli_extra_given(&spec, &args, "--n-kv-heads")};
+    if (bench) {
+        llama_bench();  /* measured, printed, never asserted */
+        t_scope_end();
+        return 0;
+    }
     llama_refuse_past_budget(&args, &f);
     narrate_title("Chapter 11: LLaMA2's attention: RoPE, grouped-query heads, the KV cache (5.1.3)");
 
