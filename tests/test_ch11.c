@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 #include "tests/harness.h"
-#include "chapters/11_llama_attention/kv_cache.h"
+#include "chapters/11_llama_attention/generate.h"
 
 #define RTOL 1e-5
 #define ATOL 1e-5
@@ -211,6 +211,29 @@ static void test_cache_bytes(void) {
     CHECK_CLOSE(kv_cache_bytes(1, 2, 2, 6, 4, 4), 2.0 * 2 * 2 * 6 * 4 * 4, 0.0);
 }
 
+/* ---- generation: chapter 10's tiny model, with and without the cache ----------------------------- */
+
+static void test_generate_cached_equals_recompute(void) {
+    t_manual_seed(5);
+    TinyModel *model = tiny_model_new(8, 8, 32, 2);   /* untrained: any weights must agree */
+    for (int prompt_len = 1; prompt_len <= 3; prompt_len++) {
+        int32_t a[8] = {3, 0, 6}, b[8] = {3, 0, 6};
+        KVCache *c = tiny_cache_new(model);
+        for (int64_t len = prompt_len; len < 8; len++) {
+            a[len] = len == prompt_len ? tiny_next_cached(model, c, a, len) : tiny_next_cached(model, c, a + len - 1, 1);
+            b[len] = tiny_next_recompute(model, b, len);
+            CHECK_EQ_INT(a[len], b[len]);
+        }
+        CHECK_EQ_INT(c->len, 7);
+        int32_t extra = a[7];
+        tiny_next_cached(model, c, &extra, 1);            /* position 7, the last one */
+        CHECK_EQ_INT(c->len, 8);
+        CHECK_ERROR(tiny_next_cached(model, c, &extra, 1), "the KV cache is full");
+        CHECK_ERROR(tiny_next_cached(model, c, &extra, 1), "position 8 is past them");
+        CHECK_EQ_INT(c->len, 8);
+    }
+}
+
 /* ---- the book's own run -------------------------------------------------------------------- */
 
 static void test_book_run_matches_pytorch(void) {
@@ -273,6 +296,7 @@ int main(void) {
     RUN(test_decode_equals_full_forward_at_every_step);
     RUN(test_cache_full_is_an_error);
     RUN(test_cache_bytes);
+    RUN(test_generate_cached_equals_recompute);
     RUN(test_book_run_matches_pytorch);
     RUN(test_config_errors);
     RUN(test_forward_errors);

@@ -125,6 +125,23 @@ expect_status 0 "--decode on the default run"
 expect_npy_close "$OUT" "$F/default/s123_b2_t6_d16_h4_k2_L32_p0.1_eval/out.npy" 1e-5 1e-5 "--decode runs in eval mode: PyTorch's eval output"
 rm -f "$OUT"
 
+# ---- --generate: chapter 10's tiny model, with the cache and without ---------------------
+run "$P" --generate --prompt "D A" --tokens 6
+expect_status 0 "--generate"
+expect_out_contains "with the cache == without it: yes" "the cached tokens are the recomputed ones"
+expect_out_contains "ms with the cache" "each token's step time"
+# the learned task (output the token two places back) read as the next token: period 3
+gen=$(sed -n 's/^generated: //p' "$TMP/out")
+if echo "$gen" | awk '{ ok = NF == 8; for (i = 4; i <= NF; i++) if ($i != $(i - 3)) ok = 0; exit !ok }'; then _ok; else
+    _bad "generated '$gen': 8 tokens, each new one from position 3 on equal to the one three places back"; fi
+run "$P" --generate --prompt "D A" --tokens 7 --quiet
+expect_status 0 "--generate up to the model's last position"
+expect_out_contains "with the cache == without it: yes" "7 tokens, cached == recomputed"
+run "$P" --generate --prompt "D A" --tokens 8
+expect_runtime_error "the KV cache is full" "generating past seq_len fills the cache"
+run "$P" --generate --prompt "D Z"
+expect_usage_error "'Z' is not a token" "a prompt with an unknown token"
+
 # ---- errors: one sentence, exit 1 or 2, no output file -------------------------------
 bad_runtime "n_kv_heads = 3 must divide n_heads = 4" "n_kv_heads not dividing n_heads" --n-kv-heads 3
 bad_runtime "head_dim must be even and at least 2, but it is 3" "odd head_dim" --dim 12 --n-heads 4

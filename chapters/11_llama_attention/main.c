@@ -21,10 +21,13 @@
  */
 #include <stdio.h>
 
+#include "generate_setup.h"
 #include "llama_bench.h"
 
 static int64_t dim = 16, n_heads = 4, n_kv_heads = 2, decode = 0;
-static bool bench;
+static bool bench, generate;
+static int64_t tokens = 6;
+static const char *prompt = "D A";
 static const CliExtra extra[] = {
     {.name = "--dim", .metavar = "D", .kind = CLI_EXTRA_INT, .value = &dim, .min = 1, .max = CLI_MAX_SIZE,
      .help = "width of x and of the output (ModelConfig.dim)"},
@@ -36,6 +39,12 @@ static const CliExtra extra[] = {
      .help = "prefill T - N positions, then decode N one at a time (eval)"},
     {.name = "--bench", .kind = CLI_EXTRA_FLAG, .value = &bench,
      .help = "time the cached step, GQA against MHA, and the memory bandwidth (prints only)"},
+    {.name = "--generate", .kind = CLI_EXTRA_FLAG, .value = &generate,
+     .help = "train chapter 10's tiny model, then generate with and without the cache"},
+    {.name = "--prompt", .metavar = "TEXT", .kind = CLI_EXTRA_TEXT, .value = &prompt,
+     .help = "--generate's prompt, tokens A..H"},
+    {.name = "--tokens", .metavar = "N", .kind = CLI_EXTRA_INT, .value = &tokens, .min = 1, .max = 64,
+     .help = "--generate: how many tokens"},
     {.name = NULL}};
 
 static void show_module(const LlamaRun *r, const Args *args) {
@@ -195,6 +204,11 @@ int main(int argc, char **argv) {
     Args args = program_start(&spec, argc, argv);
     LlamaFlags f = {dim, n_heads, n_kv_heads, decode, cli_extra_given(&spec, &args, "--decode"),
                     cli_extra_given(&spec, &args, "--n-kv-heads")};
+    if (generate) {
+        int rc = run_generate(&args, prompt, tokens);
+        t_scope_end();
+        return rc;
+    }
     if (bench) {
         llama_bench();  /* measured, printed, never asserted */
         t_scope_end();
