@@ -142,6 +142,22 @@ expect_runtime_error "the KV cache is full" "generating past seq_len fills the c
 run "$P" --generate --prompt "D Z"
 expect_usage_error "'Z' is not a token" "a prompt with an unknown token"
 
+# ---- the README's PyTorch snippet prints what --quiet prints ----------------------------
+if PY=$(sh scripts/find_python.sh torch numpy 2>/dev/null); then
+    for readme in chapters/11_llama_attention/README.md chapters/11_llama_attention/README.zh-CN.md; do
+        awk '/^## / { sect = $0 } /^```python/ { if (sect ~ /Same numbers|同样的数/) on = 1; next } /^```/ { on = 0 } on' \
+            "$readme" >"$TMP/snippet.py"
+        "$PY" "$TMP/snippet.py" >"$TMP/torch.txt" 2>"$TMP/torch.err"
+        run "$P" --quiet
+        sed -n '/^tensor(/,/]])$/p' "$TMP/out" >"$TMP/c.txt"
+        if [ -s "$TMP/torch.txt" ] && cmp -s "$TMP/torch.txt" "$TMP/c.txt"; then _ok; else
+            _bad "$readme: the PyTorch snippet prints what build/chapter11 --quiet prints: $(head -c 300 "$TMP/torch.err")"
+        fi
+    done
+else
+    skip 2 "no Python with torch: the README's PyTorch snippet is not run"
+fi
+
 # ---- errors: one sentence, exit 1 or 2, no output file -------------------------------
 bad_runtime "n_kv_heads = 3 must divide n_heads = 4" "n_kv_heads not dividing n_heads" --n-kv-heads 3
 bad_runtime "head_dim must be even and at least 2, but it is 3" "odd head_dim" --dim 12 --n-heads 4
