@@ -78,8 +78,9 @@ static void test_rope_scores_depend_on_the_offset(void) {
     double dots[2];
     int64_t pos[2][2] = {{5, 2}, {17, 14}};   /* the same offset, 3 */
     for (int p = 0; p < 2; p++) {
-        Tensor *qm = rotary_emb(q, t_slice(f.cos, 0, pos[p][0], pos[p][0] + 1), t_slice(f.sin, 0, pos[p][0], pos[p][0] + 1));
-        Tensor *kn = rotary_emb(k, t_slice(f.cos, 0, pos[p][1], pos[p][1] + 1), t_slice(f.sin, 0, pos[p][1], pos[p][1] + 1));
+        int64_t m = pos[p][0], n = pos[p][1];
+        Tensor *qm = rotary_emb(q, t_slice(f.cos, 0, m, m + 1), t_slice(f.sin, 0, m, m + 1));
+        Tensor *kn = rotary_emb(k, t_slice(f.cos, 0, n, n + 1), t_slice(f.sin, 0, n, n + 1));
         dots[p] = t_sum_all(t_mul(qm, kn));
     }
     CHECK_CLOSE(dots[0], dots[1], 1e-4);
@@ -107,7 +108,8 @@ static void check_group(const char *group) {
     /* the no-copy path: head h reads kv head h / n_rep in place */
     Tensor *xq = t_transpose(tr.xq, 1, 2), *xk = t_transpose(tr.xk, 1, 2), *xv = t_transpose(tr.xv, 1, 2);
     Tensor *grouped = grouped_attention(xq, xk, xv, m->mask);            /* (bsz, n_heads, T, hd) */
-    Tensor *out2 = nn_linear_forward(m->wo, t_reshape(t_transpose(grouped, 1, 2), SHAPE(t_size(out, 0), t_size(out, 1), -1)));
+    Tensor *merged = t_reshape(t_transpose(grouped, 1, 2), SHAPE(t_size(out, 0), t_size(out, 1), -1));
+    Tensor *out2 = nn_linear_forward(m->wo, merged);
     harness_check_tensor_close(__FILE__, __LINE__, group, out2, fx(group, "output"), RTOL, ATOL);
 }
 
@@ -220,7 +222,8 @@ static void test_generate_cached_equals_recompute(void) {
         int32_t a[8] = {3, 0, 6}, b[8] = {3, 0, 6};
         KVCache *c = tiny_cache_new(model);
         for (int64_t len = prompt_len; len < 8; len++) {
-            a[len] = len == prompt_len ? tiny_next_cached(model, c, a, len) : tiny_next_cached(model, c, a + len - 1, 1);
+            a[len] = len == prompt_len ? tiny_next_cached(model, c, a, len)
+                                       : tiny_next_cached(model, c, a + len - 1, 1);
             b[len] = tiny_next_recompute(model, b, len);
             CHECK_EQ_INT(a[len], b[len]);
         }

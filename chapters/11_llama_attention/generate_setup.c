@@ -79,7 +79,8 @@ int run_generate(const Args *args, const char *prompt, int64_t tokens) {
     for (int64_t i = 0; i < tokens; i++) {
         int64_t len = n + i;
         double t0 = stopwatch_seconds();
-        cached[len] = i == 0 ? tiny_next_cached(model, c, cached, len) : tiny_next_cached(model, c, cached + len - 1, 1);
+        cached[len] = i == 0 ? tiny_next_cached(model, c, cached, len)              /* prefill the prompt */
+                             : tiny_next_cached(model, c, cached + len - 1, 1);   /* one new position   */
         double dt = stopwatch_seconds() - t0;
         plain[len] = tiny_next_recompute(model, plain, len);   /* the whole prefix again */
         same = same && plain[len] == cached[len];

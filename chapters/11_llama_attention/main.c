@@ -133,7 +133,8 @@ static void show_gqa(const LlamaRun *r, const LlamaTrace *tr, const Tensor *outp
     Tensor *full = llama_attention_forward(&ev, r->x, r->freqs.cos, r->freqs.sin, NULL);
     Tensor *g = grouped_attention(t_transpose(tr->xq, 1, 2), t_transpose(tr->xk, 1, 2), t_transpose(tr->xv, 1, 2),
                                   m->mask);
-    Tensor *in_place = nn_linear_forward(m->wo, t_reshape(t_transpose(g, 1, 2), SHAPE(t_size(r->x, 0), t_size(r->x, 1), -1)));
+    Tensor *merged = t_reshape(t_transpose(g, 1, 2), SHAPE(t_size(r->x, 0), t_size(r->x, 1), -1));
+    Tensor *in_place = nn_linear_forward(m->wo, merged);
     narrate_say("reading kv head h // n_rep in place, no copy: max |difference| = %.7f",
                 t_max_abs_diff(in_place, full));
     narrate_why("n_kv_heads = n_heads is MHA, 1 is MQA, between is GQA: one code path. repeat_kv copies "
@@ -151,7 +152,8 @@ static Tensor *decode_run(const LlamaRun *r, int64_t n, const Tensor *full, bool
     int64_t B = t_size(r->x, 0), T = t_size(r->x, 1), prompt = T - n;
     KVCache *c = kv_cache_new(B, ev.n_local_kv_heads, ev.args.max_seq_len, ev.head_dim);
     Tensor *out = t_zeros(t_shape(full));
-    if (prompt > 0) t_copy_(t_slice(out, 1, 0, prompt), llama_attention_step(&ev, t_slice(r->x, 1, 0, prompt), &r->freqs, c));
+    if (prompt > 0)  /* prefill: the prompt's positions at once */
+        t_copy_(t_slice(out, 1, 0, prompt), llama_attention_step(&ev, t_slice(r->x, 1, 0, prompt), &r->freqs, c));
     if (say && prompt > 0)
         narrate_say("prefill: positions 0..%lld at once, max |cached - full| = %.7f", (long long)(prompt - 1),
                     t_max_abs_diff(t_slice(out, 1, 0, prompt), t_slice(full, 1, 0, prompt)));
