@@ -116,6 +116,11 @@ $(BENCH_SO): $(PIC_OBJ)
 bench: $(BENCH_BIN) $(BUILD)/chapter8
 	@mkdir -p $(BUILD)/bench
 	@./$(BENCH_BIN) --chapter8 $(BUILD)/chapter8 --csv $(BUILD)/bench/attention.csv
+# make bench-chapter11: chapter 11's KV cache timed in one run (a cached step against
+# recomputing the prefix, GQA against MHA, the step against a triad's bandwidth); prints only.
+.PHONY: bench-chapter11
+bench-chapter11: $(BUILD)/chapter11
+	@./$(BUILD)/chapter11 --bench
 # OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE are unset for the bench alone (never for
 # the tests), so numpy and torch run the kernels OpenBLAS picks for this CPU:
 # the honest opponent. BENCH_KEEP_OPENBLAS_ENV=1 keeps them as they are.

@@ -1,0 +1,130 @@
+/* kv_cache.c — chapter 11: a KV cache and the attention step that reads it. The lesson
+ * is llama_attention_step: project only the new positions, turn them, append, attend. */
+#include "kv_cache.h"
+
+Tensor *llama_attention_step(const LlamaAttention *m, const Tensor *x, const FreqsCis *freqs, KVCache *c) {
+    char xs[T_SHAPE_STR];
+    if (x->ndim != 3 || x->shape[0] != c->bsz || x->shape[2] != m->args.dim)
+        t_error("attention step: x %s must be (bsz, n, dim) = (%lld, n, %lld)", t_shape_str(x, xs),
+                (long long)c->bsz, (long long)m->args.dim);
+    int64_t bsz = x->shape[0], n = x->shape[1], pos = c->len, hd = m->head_dim;
+    if (pos + n > t_size(freqs->cos, 0))
+        t_error("attention step: positions %lld..%lld need rows of freqs_cos, which has %lld", (long long)pos,
+                (long long)(pos + n - 1), (long long)t_size(freqs->cos, 0));
+    /* BEGIN BLANK cache_step level=3 hint="Only the new positions are projected and turned by RoPE at their own positions (rows pos..pos+n-1 of the tables); their k and v join the cache, and the new queries attend to everything the cache holds; then wo, as in the full forward." helpers="nn_linear_forward, t_view, t_slice, llama_rope, kv_cache_append, kv_cache_attend." torch="xq, xk, xv = self.wq(x), self.wk(x), self.wv(x); xq, xk = apply_rotary_emb(xq, xk, freqs_cos[pos:pos+n], freqs_sin[pos:pos+n]); cache_k[:, :, pos:pos+n] = xk; cache_v[...] = xv; output = attention(xq, cache_k[:, :, :pos+n], cache_v[:, :, :pos+n]); output = self.wo(output)" */
+    /* xq, xk, xv = self.wq(x), self.wk(x), self.wv(x): the new positions only */
+    Tensor *xq = t_view(nn_linear_forward(m->wq, x), SHAPE(bsz, n, m->n_local_heads, hd));
+    Tensor *xk = t_view(nn_linear_forward(m->wk, x), SHAPE(bsz, n, m->n_local_kv_heads, hd));
+    Tensor *xv = t_view(nn_linear_forward(m->wv, x), SHAPE(bsz, n, m->n_local_kv_heads, hd));
+    /* xq, xk = apply_rotary_emb(xq, xk, freqs_cos[pos : pos + n], freqs_sin[pos : pos + n]) */
+    Tensor *cos = t_slice(freqs->cos, 0, pos, pos + n), *sin = t_slice(freqs->sin, 0, pos, pos + n);
+    xq = llama_rope(m, xq, cos, sin);  /* each new position turned by its own angle */
+    xk = llama_rope(m, xk, cos, sin);
+    /* cache_k[:, :, pos : pos + n] = xk; cache_v[:, :, pos : pos + n] = xv */
+    kv_cache_append(c, xk, xv);
+    /* softmax(xq @ cache_k[:, :, : pos + n]ᵀ / √head_dim + causal) @ cache_v[:, :, : pos + n], merged */
+    Tensor *output = kv_cache_attend(c, xq);    /* (bsz, n, n_heads * head_dim) */
+    /* output = self.wo(output) */
+    return nn_linear_forward(m->wo, output);    /* (bsz, n, dim) */
+    /* END BLANK */
+}
+
+KVCache *kv_cache_new(int64_t bsz, int64_t n_kv_heads, int64_t max_seq_len, int64_t head_dim) {
+    KVCache *c = (KVCache *)t_alloc(sizeof *c);
+    *c = (KVCache){bsz, n_kv_heads, max_seq_len, head_dim, 0, NULL, NULL};
+    t_check_fits("the KV cache's keys", SHAPE(bsz, n_kv_heads, max_seq_len, head_dim));
+    c->k = t_zeros(SHAPE(bsz, n_kv_heads, max_seq_len, head_dim));  /* cache_k */
+    c->v = t_zeros(SHAPE(bsz, n_kv_heads, max_seq_len, head_dim));  /* cache_v */
+    return c;
+}
+
+double kv_cache_bytes(double layers, double bsz, double n_kv_heads, double seq_len, double head_dim,
+                      double bytes_per) {
+    return 2.0 * layers * bsz * n_kv_heads * seq_len * head_dim * bytes_per;  /* 2: k and v */
+}
+
+void kv_cache_append(KVCache *c, const Tensor *xk, const Tensor *xv) {
+    char ks[T_SHAPE_STR], vs[T_SHAPE_STR];
+    if (xk->ndim != 4 || !t_same_shape(xk, xv) || xk->shape[0] != c->bsz || xk->shape[2] != c->n_kv_heads ||
+        xk->shape[3] != c->head_dim)
+        t_error("kv_cache_append: xk %s and xv %s must both be (bsz, n, n_kv_heads, head_dim) = (%lld, n, %lld, "
+                "%lld)",
+                t_shape_str(xk, ks), t_shape_str(xv, vs), (long long)c->bsz, (long long)c->n_kv_heads,
+                (long long)c->head_dim);
+    int64_t n = xk->shape[1];
+    if (c->len + n > c->max_seq_len)
+        t_error("the KV cache is full: it holds max_seq_len = %lld positions, %lld are filled and %lld more "
+                "do not fit",
+                (long long)c->max_seq_len, (long long)c->len, (long long)n);
+    /* BEGIN BLANK cache_append level=1 hint="The new keys and values go at positions len..len+n-1 of the cache, heads first (the cache is (bsz, n_kv_heads, max_seq_len, head_dim), the new ones (bsz, n, n_kv_heads, head_dim))." helpers="t_slice, t_transpose, t_copy_." torch="cache_k[:, :, pos:pos+n] = xk.transpose(1, 2); cache_v[:, :, pos:pos+n] = xv.transpose(1, 2)" */
+    t_copy_(t_slice(c->k, 2, c->len, c->len + n), t_transpose(xk, 1, 2));  /* (bsz, n_kv_heads, n, head_dim) */
+    t_copy_(t_slice(c->v, 2, c->len, c->len + n), t_transpose(xv, 1, 2));
+    /* END BLANK */
+    c->len += n;
+}
+
+/* q . k over hd numbers, in 8 independent sums (so the compiler can keep them in one vector). */
+static float dot(const float *q, const float *k, int64_t hd) {
+    float acc[8] = {0};
+    int64_t d = 0;
+    for (; d + 8 <= hd; d += 8)
+        for (int l = 0; l < 8; l++) acc[l] += q[d + l] * k[d + l];
+    for (; d < hd; d++) acc[0] += q[d] * k[d];
+    return ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
+}
+
+/* o += w * v over hd numbers, 8 at a time. */
+static void axpy(float *o, float w, const float *v, int64_t hd) {
+    int64_t d = 0;
+    for (; d + 8 <= hd; d += 8)
+        for (int l = 0; l < 8; l++) o[d + l] += w * v[d + l];
+    for (; d < hd; d++) o[d] += w * v[d];
+}
+
+/* The group of n_rep query heads that share kv head g, for the n new queries of one
+ * sequence: each key and value row is read once and used by every query head of the group. */
+static void attend_group(const KVCache *c, int64_t b, int64_t g, int64_t n_rep, const float *xq, int64_t n,
+                         float *out, float *scores) {
+    int64_t hd = c->head_dim, L = c->len, first = L - n, H = c->n_kv_heads * n_rep;
+    const float *keys = t_data(c->k) + (b * c->n_kv_heads + g) * c->max_seq_len * hd;  /* (len, hd) */
+    const float *values = t_data(c->v) + (b * c->n_kv_heads + g) * c->max_seq_len * hd;
+    float scale = (float)sqrt((double)hd);
+    for (int64_t i = 0; i < n; i++) {
+        int64_t seen = first + i + 1;            /* the query at position first + i sees keys 0 .. first + i */
+        const float *q = xq + (i * H + g * n_rep) * hd;   /* heads g * n_rep .. g * n_rep + n_rep - 1 */
+        float *o = out + (i * H + g * n_rep) * hd;
+        /* scores = xq @ keys.transpose(2, 3) / math.sqrt(head_dim): key row j read once for the group */
+        for (int64_t j = 0; j < seen; j++)
+            for (int64_t r = 0; r < n_rep; r++) scores[r * L + j] = dot(q + r * hd, keys + j * hd, hd) / scale;
+        /* scores = F.softmax(scores.float(), dim=-1): exp(s - max) / sum, per head */
+        for (int64_t r = 0; r < n_rep; r++) {
+            float *s = scores + r * L, m = -INFINITY, sum = 0.0f;
+            for (int64_t j = 0; j < seen; j++) m = s[j] > m ? s[j] : m;
+            for (int64_t j = 0; j < seen; j++) sum += s[j] = expf(s[j] - m);
+            for (int64_t j = 0; j < seen; j++) s[j] /= sum;
+        }
+        /* output = torch.matmul(scores, values): value row j read once for the group */
+        for (int64_t j = 0; j < seen; j++)
+            for (int64_t r = 0; r < n_rep; r++) axpy(o + r * hd, scores[r * L + j], values + j * hd, hd);
+    }
+}
+
+Tensor *kv_cache_attend(const KVCache *c, const Tensor *xq) {
+    char qs[T_SHAPE_STR];
+    if (xq->ndim != 4 || xq->shape[0] != c->bsz || xq->shape[3] != c->head_dim || xq->shape[1] > c->len ||
+        xq->shape[2] % c->n_kv_heads != 0)
+        t_error("kv_cache_attend: xq %s must be (bsz, n, n_heads, head_dim) = (%lld, n, n_heads, %lld) with n <= "
+                "%lld cached positions and n_heads a multiple of n_kv_heads = %lld",
+                t_shape_str(xq, qs), (long long)c->bsz, (long long)c->head_dim, (long long)c->len,
+                (long long)c->n_kv_heads);
+    int64_t bsz = c->bsz, n = xq->shape[1], n_heads = xq->shape[2], hd = c->head_dim;
+    int64_t n_rep = n_heads / c->n_kv_heads;
+    const float *q = t_data(t_contiguous(xq));                       /* (bsz, n, n_heads, hd) */
+    Tensor *output = t_zeros(SHAPE(bsz, n, n_heads * hd));           /* merged heads          */
+    float *scores = (float *)t_alloc(sizeof(float) * (size_t)(n_rep * c->len));
+    for (int64_t b = 0; b < bsz; b++)
+        for (int64_t g = 0; g < c->n_kv_heads; g++)
+            attend_group(c, b, g, n_rep, q + b * n * n_heads * hd, n, t_data(output) + b * n * n_heads * hd,
+                         scores);
+    return output;
+}

@@ -1,0 +1,260 @@
+/* main.c — chapter 11: LLaMA2's attention (Happy-LLM 5.1.3): RoPE, grouped-query
+ * heads and the KV cache.
+ *
+ * Runs the book's own test of 5.1.3.3 -- torch.manual_seed(S);
+ * m = Attention(ModelConfig(dim, n_heads, n_kv_heads, max_seq_len, dropout));
+ * x = torch.rand(B, T, dim); cos, sin = precompute_freqs_cis(dim // n_heads, T);
+ * out = m(x, cos, sin) -- and prints the same numbers (common/rng.h draws what
+ * PyTorch draws), then walks through it:
+ *   - RoPE: the tables, neighbouring pairs turned, q_m . k_n depending on m - n
+ *     only, and the rotate_half trap (Hugging Face's layout) with its permutation;
+ *   - grouped-query heads: wk and wv with n_kv_heads, repeat_kv, and the same
+ *     numbers by reading head h / n_rep in place;
+ *   - the KV cache: a prefill and token-by-token decode, each step equal to the
+ *     full forward's row; the cache's bytes for MHA, GQA and MQA, and for
+ *     LLaMA2-7B and 70B.
+ *
+ *     build/chapter11                                        the book's test, small
+ *     build/chapter11 --dim 768 --n-heads 16 --n-kv-heads 8 --seq-len 50 --batch 1 --max-seq-len 512
+ *     build/chapter11 --decode 3 --output out.npy            prefill 3, decode 3
+ *     build/chapter11 --input x.npy --weights DIR --n-heads 4 --eval --output out.npy
+ */
+#include <stdio.h>
+
+#include "generate_setup.h"
+#include "llama_bench.h"
+
+static int64_t dim = 16, n_heads = 4, n_kv_heads = 2, decode = 0;
+static bool bench, generate;
+static int64_t tokens = 6;
+static const char *prompt = "D A";
+static const CliExtra extra[] = {
+    {.name = "--dim", .metavar = "D", .kind = CLI_EXTRA_INT, .value = &dim, .min = 1, .max = CLI_MAX_SIZE,
+     .help = "width of x and of the output"},
+    {.name = "--n-heads", .metavar = "H", .kind = CLI_EXTRA_INT, .value = &n_heads, .min = 1, .max = CLI_MAX_SIZE,
+     .help = "query heads"},
+    {.name = "--n-kv-heads", .metavar = "K", .kind = CLI_EXTRA_INT, .value = &n_kv_heads, .min = 1,
+     .max = CLI_MAX_SIZE, .help = "key/value heads (H: MHA, 1: MQA)"},
+    {.name = "--decode", .metavar = "N", .kind = CLI_EXTRA_INT, .value = &decode, .min = 0, .max = CLI_MAX_SIZE,
+     .help = "prefill T - N, decode N one by one (eval)"},
+    {.name = "--bench", .kind = CLI_EXTRA_FLAG, .value = &bench,
+     .help = "time the KV cache (prints only)"},
+    {.name = "--generate", .kind = CLI_EXTRA_FLAG, .value = &generate,
+     .help = "train chapter 10's model, generate"},
+    {.name = "--prompt", .metavar = "TEXT", .kind = CLI_EXTRA_TEXT, .value = &prompt,
+     .help = "--generate's prompt, tokens A..H"},
+    {.name = "--tokens", .metavar = "N", .kind = CLI_EXTRA_INT, .value = &tokens, .min = 1, .max = 64,
+     .help = "--generate: how many tokens"},
+    {.name = NULL}};
+
+static void show_module(const LlamaRun *r, const Args *args) {
+    const LlamaAttention *m = r->m;
+    char s1[T_SHAPE_STR], s2[T_SHAPE_STR], s3[T_SHAPE_STR];
+    narrate_step("The module and a random input, as in the book's test (5.1.3.3)");
+    if (!args->input) {
+        narrate_torch_seed(args->seed);
+        narrate_torch("m = Attention(ModelConfig(dim, n_heads, n_kv_heads, max_seq_len, dropout))");
+        narrate_torch("x = torch.rand(batch_size, seq_len, dim)");
+    } else {
+        narrate_say("x from %s, wq wk wv wo from %s (--dim is the width of x)", args->input, args->weights);
+    }
+    narrate_say("dim = %lld, n_heads = %lld, n_kv_heads = %lld, n_rep = %lld, head_dim = %lld, max_seq_len = "
+                "%lld, dropout = %g (%s)",
+                (long long)m->args.dim, (long long)m->n_local_heads, (long long)m->n_local_kv_heads,
+                (long long)m->n_rep, (long long)m->head_dim, (long long)m->args.max_seq_len, m->args.dropout,
+                m->attn_dropout.training ? "training" : "eval");
+    narrate_say("wq %s, wk %s, wv %s, wo %s: %lld parameters", t_shape_str(m->wq->weight, s1),
+                t_shape_str(m->wk->weight, s2), t_shape_str(m->wv->weight, s3), t_shape_str(m->wo->weight, s1),
+                (long long)llama_attention_num_params(m));
+    narrate_why("wk and wv map dim to n_kv_heads * head_dim, fewer numbers than wq's n_heads * head_dim "
+                "when n_kv_heads < n_heads; no bias anywhere.");
+    narrate_show("x", r->x);
+}
+
+/* q_m . k_n of one q and one k vector turned to positions m and n. */
+static double turned_dot(const Tensor *q, const Tensor *k, const FreqsCis *f, int64_t m, int64_t n) {
+    Tensor *qm = rotary_emb(q, t_slice(f->cos, 0, m, m + 1), t_slice(f->sin, 0, m, m + 1));
+    Tensor *kn = rotary_emb(k, t_slice(f->cos, 0, n, n + 1), t_slice(f->sin, 0, n, n + 1));
+    return t_sum_all(t_mul(qm, kn));
+}
+
+static void show_rope(const LlamaRun *r, const LlamaTrace *tr) {
+    const LlamaAttention *m = r->m;
+    narrate_step("RoPE: the tables and the turn (5.1.3.2)");
+    narrate_torch("freqs_cos, freqs_sin = precompute_freqs_cis(dim // n_heads, seq_len)");
+    narrate_show("freqs_cos", r->freqs.cos);
+    narrate_torch("xq, xk = apply_rotary_emb(xq, xk, freqs_cos, freqs_sin)");
+    narrate_show("xq[0, :, 0] after RoPE", t_select(t_select(tr->xq, 0, 0), 1, 0));
+    narrate_why("pair i of a head, (x[2i], x[2i+1]), is turned by the angle m * theta^(-2i/head_dim) at "
+                "position m; row 0 is not turned (cos 1, sin 0), the first pair turns fastest.");
+    /* the same q and k vectors (token 0, head 0), turned to several positions */
+    int64_t L = m->args.max_seq_len > 8 ? m->args.max_seq_len : 8;
+    FreqsCis f = precompute_freqs_cis(m->head_dim, L, 10000.0);
+    int64_t hd = m->head_dim;
+    Tensor *x0 = t_slice(r->x, 1, 0, 1);  /* (bsz, 1, dim) */
+    Tensor *q = t_slice(t_view(nn_linear_forward(m->wq, x0), SHAPE(t_size(x0, 0), 1, m->n_local_heads, hd)), 2, 0, 1);
+    Tensor *k = t_slice(t_view(nn_linear_forward(m->wk, x0), SHAPE(t_size(x0, 0), 1, m->n_local_kv_heads, hd)), 2, 0,
+                        1);
+    q = t_slice(q, 0, 0, 1), k = t_slice(k, 0, 0, 1);
+    narrate_say("one q and one k (token 0, head 0) turned to positions m and n:");
+    narrate_say("q_2 . k_0 = %.6f   q_%lld . k_%lld = %.6f   (offset 2 both)", turned_dot(q, k, &f, 2, 0),
+                (long long)(L - 1), (long long)(L - 3), turned_dot(q, k, &f, L - 1, L - 3));
+    narrate_say("q_2 . k_1 = %.6f   (offset 1)", turned_dot(q, k, &f, 2, 1));
+    narrate_why("a turn by m then a turn back by n is a turn by m - n: the score sees how far apart two "
+                "tokens are, not where they are.");
+}
+
+static void show_trap(const LlamaRun *r, const Tensor *output) {
+    LlamaAttention hf = *r->m;
+    llama_attention_eval(&hf);
+    hf.rotate_half = true;  /* Hugging Face's layout, the book's weights */
+    Tensor *wrong = llama_attention_forward(&hf, r->x, r->freqs.cos, r->freqs.sin, NULL);
+    hf.wq = nn_linear_from("wq", permute_for_rotate_half(r->m->wq->weight, hf.n_local_heads), NULL);
+    hf.wk = nn_linear_from("wk", permute_for_rotate_half(r->m->wk->weight, hf.n_local_kv_heads), NULL);
+    Tensor *right = llama_attention_forward(&hf, r->x, r->freqs.cos, r->freqs.sin, NULL);
+    narrate_step("The trap: Hugging Face rotates halves, not neighbouring pairs");
+    narrate_torch("q * cos + rotate_half(q) * sin   # transformers: (x[i], x[i + head_dim/2])");
+    narrate_say("the same weights in that layout: max |difference| = %.4f", t_max_abs_diff(wrong, output));
+    narrate_torch("w.view(n_heads, head_dim // 2, 2, dim).transpose(1, 2).reshape(-1, dim)");
+    narrate_say("after permuting wq and wk rows per head: max |difference| = %.7f", t_max_abs_diff(right, output));
+    narrate_why("each head's rows 0, 2, 4, .. then 1, 3, 5, ..: a pair (2i, 2i+1) becomes (i, i + head_dim/2). "
+                "Weights move between the two layouts only with this permutation.");
+}
+
+static void show_gqa(const LlamaRun *r, const LlamaTrace *tr, const Tensor *output) {
+    const LlamaAttention *m = r->m;
+    char s1[T_SHAPE_STR], s2[T_SHAPE_STR];
+    narrate_step("Grouped-query heads: repeat_kv (5.1.3.1)");
+    narrate_torch("xk = repeat_kv(xk, self.n_rep)   # expand + reshape");
+    narrate_say("xk %s -> %s: query head h reads kv head h // %lld", t_shape_str(tr->xk, s1),
+                t_shape_str(tr->keys, s2), (long long)m->n_rep);
+    LlamaAttention ev = *m;
+    llama_attention_eval(&ev);
+    Tensor *full = llama_attention_forward(&ev, r->x, r->freqs.cos, r->freqs.sin, NULL);
+    Tensor *g = grouped_attention(t_transpose(tr->xq, 1, 2), t_transpose(tr->xk, 1, 2), t_transpose(tr->xv, 1, 2),
+                                  m->mask);
+    Tensor *merged = t_reshape(t_transpose(g, 1, 2), SHAPE(t_size(r->x, 0), t_size(r->x, 1), -1));
+    Tensor *in_place = nn_linear_forward(m->wo, merged);
+    narrate_say("reading kv head h // n_rep in place, no copy: max |difference| = %.7f",
+                t_max_abs_diff(in_place, full));
+    narrate_why("n_kv_heads = n_heads is MHA, 1 is MQA, between is GQA: one code path. repeat_kv copies "
+                "each kv head n_rep times; the index h // n_rep gives the same numbers.");
+    narrate_step("Scores, mask, softmax, dropout, wo: chapters 2-7");
+    narrate_torch("scores = softmax(xq @ xk.transpose(2, 3) / sqrt(head_dim) + mask); output = self.wo(...)");
+    narrate_show("attn_weights[0, 0]", t_select(t_select(tr->attn_weights, 0, 0), 0, 0));
+    narrate_show("output", output);
+}
+
+/* Prefill T - n positions, then the last n one at a time (eval); rows of all T. */
+static Tensor *decode_run(const LlamaRun *r, int64_t n, const Tensor *full, bool say) {
+    LlamaAttention ev = *r->m;
+    llama_attention_eval(&ev);
+    int64_t B = t_size(r->x, 0), T = t_size(r->x, 1), prompt = T - n;
+    KVCache *c = kv_cache_new(B, ev.n_local_kv_heads, ev.args.max_seq_len, ev.head_dim);
+    Tensor *out = t_zeros(t_shape(full));
+    if (prompt > 0)  /* prefill: the prompt's positions at once */
+        t_copy_(t_slice(out, 1, 0, prompt), llama_attention_step(&ev, t_slice(r->x, 1, 0, prompt), &r->freqs, c));
+    if (say && prompt > 0)
+        narrate_say("prefill: positions 0..%lld at once, max |cached - full| = %.7f", (long long)(prompt - 1),
+                    t_max_abs_diff(t_slice(out, 1, 0, prompt), t_slice(full, 1, 0, prompt)));
+    for (int64_t t = prompt; t < T; t++) {
+        Tensor *row = llama_attention_step(&ev, t_slice(r->x, 1, t, t + 1), &r->freqs, c);  /* (B, 1, dim) */
+        t_copy_(t_slice(out, 1, t, t + 1), row);
+        if (say)
+            narrate_say("step %lld: position %lld against %lld cached, max |cached - full| = %.7f",
+                        (long long)(t - prompt + 1), (long long)t, (long long)c->len,
+                        t_max_abs_diff(row, t_slice(full, 1, t, t + 1)));
+    }
+    return out;
+}
+
+static void show_cache_bytes(const LlamaAttention *m, int64_t B) {
+    char b1[32], b2[32], b3[32];
+    int64_t H = m->n_local_heads, K = m->n_local_kv_heads, hd = m->head_dim, L = m->args.max_seq_len;
+    narrate_step("What the cache costs: 2 x layers x bsz x n_kv_heads x T x head_dim numbers");
+    narrate_say("this module, bsz %lld, T = max_seq_len %lld, float32: MHA (%lld kv heads) %s, GQA (%lld) %s, "
+                "MQA (1) %s",
+                (long long)B, (long long)L, (long long)H, t_format_bytes(kv_cache_bytes(1, B, H, L, hd, 4), b1, 32),
+                (long long)K, t_format_bytes(kv_cache_bytes(1, B, K, L, hd, 4), b2, 32),
+                t_format_bytes(kv_cache_bytes(1, B, 1, L, hd, 4), b3, 32));
+    narrate_say("fp16, bsz 1, head_dim 128:  LLaMA2-7B    LLaMA2-70B    70B as MHA");
+    narrate_say("                            32 layers    80 layers     80 layers");
+    narrate_say("                            32 kv heads  8 kv heads    64 kv heads");
+    static const int64_t Ts[] = {512, 4096, 32768};
+    for (int i = 0; i < 3; i++)
+        narrate_say("T = %5lld                   %-12s %-13s %s", (long long)Ts[i],
+                    t_format_bytes(kv_cache_bytes(32, 1, 32, (double)Ts[i], 128, 2), b1, 32),
+                    t_format_bytes(kv_cache_bytes(80, 1, 8, (double)Ts[i], 128, 2), b2, 32),
+                    t_format_bytes(kv_cache_bytes(80, 1, 64, (double)Ts[i], 128, 2), b3, 32));
+    narrate_why("the cache grows with T and with n_kv_heads, not with n_heads: 70B's 8 kv heads for 64 query "
+                "heads keep 8 times fewer bytes, and each decode step reads them all once.");
+}
+
+int main(int argc, char **argv) {
+    CliSpec spec = {.program = "chapter11",
+                    .summary = "Chapter 11: LLaMA2's attention (Happy-LLM 5.1.3): RoPE, grouped-query heads\n"
+                               "(n_kv_heads, repeat_kv) and the KV cache. Default: the book's test,\n"
+                               "torch.manual_seed(N); Attention(ModelConfig(dim, n_heads, n_kv_heads,\n"
+                               "max_seq_len, dropout)); x = torch.rand(B, T, dim), with PyTorch's numbers.\n"
+                               "--decode N (eval) prefills T - N positions and decodes the last N through\n"
+                               "the cache; --output then holds all T rows. --input/--weights read x and\n"
+                               "wq wk wv wo (and freqs_cos freqs_sin when there); --dump writes them.",
+                    .flags = CLI_SEED | CLI_BATCH | CLI_SEQ_LEN | CLI_MAX_SEQ_LEN | CLI_DROPOUT | CLI_EVAL |
+                             CLI_QUIET | CLI_DUMP | CLI_INPUT | CLI_OUTPUT,
+                    .defaults = {.seed = 123, .batch = 2, .seq_len = 6, .max_seq_len = 32, .dropout = 0.0},
+                    .extra = extra};
+    Args args = program_start(&spec, argc, argv);
+    LlamaFlags f = {dim, n_heads, n_kv_heads, decode, cli_extra_given(&spec, &args, "--decode"),
+                    cli_extra_given(&spec, &args, "--n-kv-heads")};
+    if (generate) {
+        int rc = run_generate(&args, prompt, tokens);
+        t_scope_end();
+        return rc;
+    }
+    if (bench) {
+        llama_bench();  /* measured, printed, never asserted */
+        t_scope_end();
+        return 0;
+    }
+    llama_refuse_past_budget(&args, &f);
+    narrate_title("Chapter 11: LLaMA2's attention: RoPE, grouped-query heads, the KV cache (5.1.3)");
+
+    LlamaRun r = llama_from_args(&args, &f);
+    if (args.eval || f.decode_given) llama_attention_eval(r.m);  /* model.eval(); --decode runs in eval */
+    show_module(&r, &args);
+    LlamaTrace tr;
+    Tensor *output = llama_attention_forward(r.m, r.x, r.freqs.cos, r.freqs.sin, &tr);  /* (bsz, seqlen, dim) */
+    show_rope(&r, &tr);
+    show_trap(&r, output);
+    show_gqa(&r, &tr, output);
+
+    int64_t T = t_size(r.x, 1);
+    int64_t n = f.decode_given ? f.decode : T / 2;
+    narrate_step("The KV cache: prefill %lld positions, decode %lld one at a time", (long long)(T - n), (long long)n);
+    narrate_torch("cache_k[:, :, pos] = xk; scores = xq @ cache_k[:, :, :pos + 1].transpose(2, 3) / sqrt(hd)");
+    LlamaAttention ev = *r.m;
+    llama_attention_eval(&ev);
+    Tensor *full = (r.m->attn_dropout.training && r.m->args.dropout > 0)
+                       ? llama_attention_forward(&ev, r.x, r.freqs.cos, r.freqs.sin, NULL)
+                       : output;
+    Tensor *decoded = decode_run(&r, n, full, !narrate_quiet());
+    narrate_why("each step projects one token, appends its k and v (turned at its own position) and reads "
+                "the cache: T numbers of work per head, not T x T. Happy-LLM's generate() recomputes "
+                "the whole prefix instead.");
+    show_cache_bytes(r.m, t_size(r.x, 0));
+
+    if (f.decode_given) output = decoded;
+    if (narrate_quiet()) narrate_result("output", output);
+    if (f.decode_given)
+        narrate_result_text("decode: %lld steps, max |cached - full| = %.7f", (long long)n,
+                            t_max_abs_diff(decoded, full));
+    if (args.dump) {
+        npy_make_dir(args.dump);
+        llama_save(&r, args.dump);                              /* x wq wk wv wo freqs_cos freqs_sin */
+        npy_save_in(args.dump, "attn_weights", tr.attn_weights);  /* (bsz, n_heads, seqlen, seqlen) */
+        npy_save_in(args.dump, "output", output);               /* (bsz, seqlen, dim) */
+    }
+    if (args.output) npy_save(args.output, output);
+    t_scope_end();
+    return 0;
+}

@@ -1,0 +1,307 @@
+/* test_ch11.c — chapter 11, LLaMA2's attention, against PyTorch (tests/fixtures/ch11,
+ * written by scripts/golden/ch11.py from Happy-LLM 5.1.3): precompute_freqs_cis,
+ * apply_rotary_emb (neighbouring pairs), repeat_kv, the Attention class for MHA, GQA,
+ * MQA, dim % n_heads != 0 and a longer sequence; the rotate_half trap (other numbers
+ * with the same weights, PyTorch's numbers after the row permutation); the no-copy
+ * h / n_rep indexing; the KV cache: a prefill and token-by-token decode equal to
+ * PyTorch's full forward at every step, for every prompt length; the book's own run
+ * (dim 768, 16 heads, 8 kv heads, 50 tokens); and every error sentence. */
+#include <math.h>
+#include <stdio.h>
+
+#include "tests/harness.h"
+#include "chapters/11_llama_attention/generate.h"
+
+#define RTOL 1e-5
+#define ATOL 1e-5
+
+static Tensor *fx(const char *group, const char *name) {
+    char rel[256];
+    snprintf(rel, sizeof rel, "ch11/%s/%s.npy", group, name);
+    return load_fixture(rel);
+}
+
+/* The module of a fixture group, in eval mode, with its freqs tables. */
+static LlamaAttention *load_group(const char *group, FreqsCis *freqs) {
+    Tensor *config = fx(group, "config");   /* [dim, n_heads, n_kv_heads, max_seq_len] */
+    ModelConfig a = {(int64_t)t_get(config, 0), (int64_t)t_get(config, 1), (int64_t)t_get(config, 2),
+                     (int64_t)t_get(config, 3), 0.1};
+    LlamaAttention *m = llama_attention_from(a, fx(group, "wq"), fx(group, "wk"), fx(group, "wv"), fx(group, "wo"));
+    llama_attention_eval(m);
+    freqs->cos = fx(group, "freqs_cos");
+    freqs->sin = fx(group, "freqs_sin");
+    return m;
+}
+
+/* ---- RoPE ------------------------------------------------------------------------- */
+
+static void test_precompute_freqs_cis_matches_pytorch(void) {
+    FreqsCis f = precompute_freqs_cis(16, 12, 10000.0);   /* (12, 8) */
+    CHECK_TENSOR_CLOSE(f.cos, load_fixture("ch11/rope/table/freqs_cos.npy"), RTOL, ATOL);
+    CHECK_TENSOR_CLOSE(f.sin, load_fixture("ch11/rope/table/freqs_sin.npy"), RTOL, ATOL);
+    f = precompute_freqs_cis(8, 5, 10000.0);
+    CHECK_TENSOR_CLOSE(f.cos, fx("rope", "freqs_cos"), RTOL, ATOL);
+    CHECK_TENSOR_CLOSE(f.sin, fx("rope", "freqs_sin"), RTOL, ATOL);
+    /* position 0 is not turned at all: cos 1, sin 0 */
+    CHECK_CLOSE(t_get(f.cos, 0, 3), 1.0, 0.0);
+    CHECK_CLOSE(t_get(f.sin, 0, 3), 0.0, 0.0);
+}
+
+static void test_apply_rotary_emb_matches_pytorch(void) {
+    Tensor *xq_out, *xk_out;   /* xq has 3 heads, xk 1: the same tables serve both */
+    apply_rotary_emb(fx("rope", "xq"), fx("rope", "xk"), fx("rope", "freqs_cos"), fx("rope", "freqs_sin"), &xq_out,
+                     &xk_out);
+    CHECK_TENSOR_CLOSE(xq_out, fx("rope", "xq_out"), RTOL, ATOL);
+    CHECK_TENSOR_CLOSE(xk_out, fx("rope", "xk_out"), RTOL, ATOL);
+}
+
+static void test_rope_turns_pairs_and_keeps_lengths(void) {
+    /* each pair (x[2i], x[2i+1]) keeps its length: a rotation */
+    Tensor *x = fx("rope", "xq");
+    Tensor *y = rotary_emb(x, fx("rope", "freqs_cos"), fx("rope", "freqs_sin"));
+    for (int64_t t = 0; t < 5; t++)
+        for (int64_t i = 0; i < 4; i++) {
+            double a = t_get(x, 1, t, 2, 2 * i), b = t_get(x, 1, t, 2, 2 * i + 1);
+            double c = t_get(y, 1, t, 2, 2 * i), d = t_get(y, 1, t, 2, 2 * i + 1);
+            CHECK_CLOSE(a * a + b * b, c * c + d * d, 1e-5);
+        }
+    /* the halves layout is another function: different numbers on the same x */
+    Tensor *z = rotary_emb_half(x, fx("rope", "freqs_cos"), fx("rope", "freqs_sin"));
+    CHECK(t_max_abs_diff(y, z) > 1e-2);
+}
+
+/* q·k after RoPE depends on the offset m - n only. */
+static void test_rope_scores_depend_on_the_offset(void) {
+    FreqsCis f = precompute_freqs_cis(8, 20, 10000.0);
+    t_manual_seed(3);
+    Tensor *q = t_randn(SHAPE(1, 1, 1, 8)), *k = t_randn(SHAPE(1, 1, 1, 8));
+    double dots[2];
+    int64_t pos[2][2] = {{5, 2}, {17, 14}};   /* the same offset, 3 */
+    for (int p = 0; p < 2; p++) {
+        int64_t m = pos[p][0], n = pos[p][1];
+        Tensor *qm = rotary_emb(q, t_slice(f.cos, 0, m, m + 1), t_slice(f.sin, 0, m, m + 1));
+        Tensor *kn = rotary_emb(k, t_slice(f.cos, 0, n, n + 1), t_slice(f.sin, 0, n, n + 1));
+        dots[p] = t_sum_all(t_mul(qm, kn));
+    }
+    CHECK_CLOSE(dots[0], dots[1], 1e-4);
+}
+
+/* ---- repeat_kv -------------------------------------------------------------------- */
+
+static void test_repeat_kv_matches_pytorch(void) {
+    Tensor *x = fx("repeat_kv", "x");
+    CHECK_TENSOR_CLOSE(repeat_kv(x, 3), fx("repeat_kv", "out"), 0.0, 0.0);
+    CHECK(repeat_kv(x, 1) == x);   /* if n_rep == 1: return x */
+    CHECK_EQ_INT(kv_head_of(5, 3), 1);
+    CHECK_EQ_INT(kv_head_of(2, 3), 0);
+    CHECK_EQ_INT(n_rep_of(8, 2), 4);
+}
+
+/* ---- the Attention class ------------------------------------------------------------ */
+
+static void check_group(const char *group) {
+    FreqsCis f;
+    LlamaAttention *m = load_group(group, &f);
+    LlamaTrace tr = {0};
+    Tensor *out = llama_attention_forward(m, fx(group, "x"), f.cos, f.sin, &tr);
+    harness_check_tensor_close(__FILE__, __LINE__, group, out, fx(group, "output"), RTOL, ATOL);
+    /* the no-copy path: head h reads kv head h / n_rep in place */
+    Tensor *xq = t_transpose(tr.xq, 1, 2), *xk = t_transpose(tr.xk, 1, 2), *xv = t_transpose(tr.xv, 1, 2);
+    Tensor *grouped = grouped_attention(xq, xk, xv, m->mask);            /* (bsz, n_heads, T, hd) */
+    Tensor *merged = t_reshape(t_transpose(grouped, 1, 2), SHAPE(t_size(out, 0), t_size(out, 1), -1));
+    Tensor *out2 = nn_linear_forward(m->wo, merged);
+    harness_check_tensor_close(__FILE__, __LINE__, group, out2, fx(group, "output"), RTOL, ATOL);
+}
+
+static void test_attention_mha_gqa_mqa_match_pytorch(void) {
+    check_group("mha");    /* n_kv_heads = n_heads = 4   */
+    check_group("gqa");    /* n_kv_heads = 2, n_rep = 2 */
+    check_group("mqa");    /* n_kv_heads = 1, batch 3   */
+    check_group("odd");    /* dim 10, 4 heads of 2      */
+    check_group("long");   /* 12 tokens, 6 heads, 3 kv  */
+}
+
+static void test_attention_shapes_and_params(void) {
+    FreqsCis f;
+    LlamaAttention *m = load_group("gqa", &f);
+    CHECK_EQ_INT(m->n_rep, 2);
+    CHECK_EQ_INT(m->head_dim, 4);
+    CHECK(t_same_shape(m->wk->weight, t_zeros(SHAPE(8, 16))));   /* n_kv_heads * head_dim = 8 */
+    CHECK_EQ_INT(llama_attention_num_params(m), 16 * 16 + 8 * 16 * 2 + 16 * 16);
+    m = load_group("odd", &f);
+    CHECK(t_same_shape(m->wo->weight, t_zeros(SHAPE(10, 8))));   /* dim 10, n_heads * head_dim 8 */
+}
+
+/* ---- the trap: Hugging Face's rotate_half --------------------------------------------- */
+
+static Tensor *forward_half(LlamaAttention *m, const Tensor *x, const FreqsCis *f) {
+    m->rotate_half = true;   /* Hugging Face's layout */
+    return llama_attention_forward(m, x, f->cos, f->sin, NULL);
+}
+
+static void test_rotate_half_trap(void) {
+    FreqsCis f;
+    LlamaAttention *m = load_group("gqa", &f);
+    Tensor *x = fx("gqa", "x");
+    /* the book's weights in Hugging Face's layout: PyTorch's wrong numbers */
+    CHECK_TENSOR_CLOSE(forward_half(m, x, &f), fx("trap", "out_hf_unpermuted"), RTOL, ATOL);
+    CHECK(t_max_abs_diff(forward_half(m, x, &f), fx("gqa", "output")) > 1e-3);
+    m->rotate_half = false;
+    /* the conversion script's permutation of wq and wk rows */
+    Tensor *wq_hf = permute_for_rotate_half(m->wq->weight, m->n_local_heads);
+    Tensor *wk_hf = permute_for_rotate_half(m->wk->weight, m->n_local_kv_heads);
+    CHECK_TENSOR_CLOSE(wq_hf, fx("trap", "wq_hf"), 0.0, 0.0);
+    CHECK_TENSOR_CLOSE(wk_hf, fx("trap", "wk_hf"), 0.0, 0.0);
+    ModelConfig a = m->args;
+    LlamaAttention *hf = llama_attention_from(a, wq_hf, wk_hf, m->wv->weight, m->wo->weight);
+    llama_attention_eval(hf);
+    CHECK_TENSOR_CLOSE(forward_half(hf, x, &f), fx("gqa", "output"), RTOL, ATOL);
+    /* the cache serves either layout: a decode of the HF module is PyTorch's output too */
+    KVCache *c = kv_cache_new(2, 2, 10, 4);
+    CHECK_TENSOR_CLOSE(llama_attention_step(hf, t_slice(x, 1, 0, 3), &f, c), t_slice(fx("gqa", "output"), 1, 0, 3),
+                       RTOL, ATOL);
+    for (int64_t t = 3; t < 7; t++)
+        CHECK_TENSOR_CLOSE(llama_attention_step(hf, t_slice(x, 1, t, t + 1), &f, c),
+                           t_slice(fx("gqa", "output"), 1, t, t + 1), RTOL, ATOL);
+}
+
+/* ---- the KV cache ----------------------------------------------------------------------- */
+
+/* Prefill T - n_decode positions, then one at a time; every step against PyTorch's full forward. */
+static void check_decode(const char *group, int64_t n_decode) {
+    FreqsCis f;
+    LlamaAttention *m = load_group(group, &f);
+    Tensor *x = fx(group, "x"), *want = fx(group, "output");
+    int64_t B = t_size(x, 0), T = t_size(x, 1);
+    KVCache *c = kv_cache_new(B, m->n_local_kv_heads, m->args.max_seq_len, m->head_dim);
+    int64_t prompt = T - n_decode;
+    if (prompt > 0) {
+        Tensor *out = llama_attention_step(m, t_slice(x, 1, 0, prompt), &f, c);
+        harness_check_tensor_close(__FILE__, __LINE__, group, out, t_slice(want, 1, 0, prompt), RTOL, ATOL);
+    }
+    for (int64_t t = prompt; t < T; t++) {
+        Tensor *out = llama_attention_step(m, t_slice(x, 1, t, t + 1), &f, c);   /* (B, 1, dim) */
+        harness_check_tensor_close(__FILE__, __LINE__, group, out, t_slice(want, 1, t, t + 1), RTOL, ATOL);
+    }
+    CHECK_EQ_INT(c->len, T);
+}
+
+static void test_decode_equals_full_forward_at_every_step(void) {
+    const char *groups[] = {"mha", "gqa", "mqa", "odd", "long"};
+    for (int i = 0; i < 5; i++) {
+        int64_t T = t_size(fx(groups[i], "x"), 1);
+        for (int64_t n = 0; n <= T; n++) check_decode(groups[i], n);   /* n = T - 1: a prompt of one token */
+    }
+}
+
+static void test_cache_full_is_an_error(void) {
+    KVCache *c = kv_cache_new(1, 2, 3, 4);
+    Tensor *k = t_zeros(SHAPE(1, 2, 2, 4));
+    kv_cache_append(c, k, k);
+    float before = t_get(c->k, 0, 0, 2, 0);
+    CHECK_ERROR(kv_cache_append(c, k, k), "the KV cache is full: it holds max_seq_len = 3 positions, 2 are filled");
+    CHECK_EQ_INT(c->len, 2);
+    CHECK_CLOSE(t_get(c->k, 0, 0, 2, 0), before, 0.0);
+    CHECK_ERROR(kv_cache_append(c, t_zeros(SHAPE(1, 1, 3, 4)), t_zeros(SHAPE(1, 1, 3, 4))),
+                "must both be (bsz, n, n_kv_heads, head_dim)");
+}
+
+static void test_cache_bytes(void) {
+    /* LLaMA2-7B: 32 layers, 32 kv heads of 128, fp16: 0.5 MiB per token; 70B: 80 layers, 8 kv heads */
+    CHECK_CLOSE(kv_cache_bytes(32, 1, 32, 1, 128, 2), 524288.0, 0.0);
+    CHECK_CLOSE(kv_cache_bytes(80, 1, 8, 4096, 128, 2), 1.25 * 1024 * 1024 * 1024, 0.0);
+    CHECK_CLOSE(kv_cache_bytes(1, 2, 2, 6, 4, 4), 2.0 * 2 * 2 * 6 * 4 * 4, 0.0);
+}
+
+/* ---- generation: chapter 10's tiny model, with and without the cache ----------------------------- */
+
+static void test_generate_cached_equals_recompute(void) {
+    t_manual_seed(5);
+    TinyModel *model = tiny_model_new(8, 8, 32, 2);   /* untrained: any weights must agree */
+    for (int prompt_len = 1; prompt_len <= 3; prompt_len++) {
+        int32_t a[8] = {3, 0, 6}, b[8] = {3, 0, 6};
+        KVCache *c = tiny_cache_new(model);
+        for (int64_t len = prompt_len; len < 8; len++) {
+            a[len] = len == prompt_len ? tiny_next_cached(model, c, a, len)
+                                       : tiny_next_cached(model, c, a + len - 1, 1);
+            b[len] = tiny_next_recompute(model, b, len);
+            CHECK_EQ_INT(a[len], b[len]);
+        }
+        CHECK_EQ_INT(c->len, 7);
+        int32_t extra = a[7];
+        tiny_next_cached(model, c, &extra, 1);            /* position 7, the last one */
+        CHECK_EQ_INT(c->len, 8);
+        CHECK_ERROR(tiny_next_cached(model, c, &extra, 1), "the KV cache is full");
+        CHECK_ERROR(tiny_next_cached(model, c, &extra, 1), "position 8 is past them");
+        CHECK_EQ_INT(c->len, 8);
+    }
+}
+
+/* ---- the book's own run -------------------------------------------------------------------- */
+
+static void test_book_run_matches_pytorch(void) {
+    /* torch.manual_seed(123); Attention(ModelConfig()); x = torch.rand(1, 50, 768) */
+    t_manual_seed(123);
+    ModelConfig a = {768, 16, 8, 512, 0.0};
+    LlamaAttention *m = llama_attention_new(a);
+    Tensor *x = t_rand(SHAPE(1, 50, 768));
+    FreqsCis f = precompute_freqs_cis(768 / 16, 50, 10000.0);
+    Tensor *out = llama_attention_forward(m, x, f.cos, f.sin, NULL);
+    CHECK(t_same_shape(out, t_zeros(SHAPE(1, 50, 768))));
+    CHECK_TENSOR_CLOSE(t_slice(t_slice(t_select(out, 0, 0), 0, 0, 4), 1, 0, 8), fx("book", "out_head"), RTOL, ATOL);
+    CHECK_TENSOR_CLOSE(t_slice(t_slice(t_select(out, 0, 0), 0, 46, 50), 1, 760, 768), fx("book", "out_tail"), RTOL,
+                       ATOL);
+    Tensor *sums = fx("book", "out_sum");
+    CHECK_CLOSE(t_sum_all(out), t_get(sums, 0), 1e-3);
+    double abs_sum = 0.0;
+    for (int64_t i = 0; i < t_numel(out); i++) abs_sum += fabs(t_flat_get(out, i));
+    CHECK_CLOSE(abs_sum, t_get(sums, 1), 1e-2);
+}
+
+/* ---- errors ---------------------------------------------------------------------------------- */
+
+static void test_config_errors(void) {
+    ModelConfig a = {16, 4, 3, 8, 0.0};
+    CHECK_ERROR(llama_attention_new(a), "n_kv_heads = 3 must divide n_heads = 4");
+    a = (ModelConfig){12, 4, 2, 8, 0.0};
+    CHECK_ERROR(llama_attention_new(a), "head_dim must be even and at least 2, but it is 3");
+    a = (ModelConfig){2, 4, 2, 8, 0.0};
+    CHECK_ERROR(llama_attention_new(a), "dim = 2 is smaller than n_heads = 4");
+    a = (ModelConfig){16, 4, 2, 8, 1.5};
+    CHECK_ERROR(llama_attention_new(a), "dropout = 1.5 is not a probability");
+    CHECK_ERROR(precompute_freqs_cis(7, 4, 10000.0), "head_dim must be even");
+}
+
+static void test_forward_errors(void) {
+    FreqsCis f;
+    LlamaAttention *m = load_group("gqa", &f);   /* max_seq_len 10 */
+    CHECK_ERROR(llama_attention_forward(m, t_zeros(SHAPE(1, 11, 16)), f.cos, f.sin, NULL),
+                "seqlen 11 is longer than max_seq_len 10");
+    CHECK_ERROR(llama_attention_forward(m, t_zeros(SHAPE(1, 3, 12)), f.cos, f.sin, NULL), "must be (bsz, seqlen, dim)");
+    CHECK_ERROR(llama_attention_forward(m, t_zeros(SHAPE(1, 3, 16)), f.cos, f.sin, NULL),
+                "must both be (seqlen, head_dim / 2) = (3, 2)");
+    ModelConfig a = m->args;
+    CHECK_ERROR(llama_attention_from(a, m->wq->weight, m->wq->weight, m->wv->weight, m->wo->weight),
+                "wk.npy has shape (16, 16) but must be (n_kv_heads * head_dim, dim) = (8, 16)");
+    CHECK_ERROR(llama_attention_from(a, m->wq->weight, m->wk->weight, m->wv->weight, m->wk->weight),
+                "wo.npy has shape (8, 16) but must be (dim, n_heads * head_dim) = (16, 16)");
+}
+
+int main(void) {
+    RUN(test_precompute_freqs_cis_matches_pytorch);
+    RUN(test_apply_rotary_emb_matches_pytorch);
+    RUN(test_rope_turns_pairs_and_keeps_lengths);
+    RUN(test_rope_scores_depend_on_the_offset);
+    RUN(test_repeat_kv_matches_pytorch);
+    RUN(test_attention_mha_gqa_mqa_match_pytorch);
+    RUN(test_attention_shapes_and_params);
+    RUN(test_rotate_half_trap);
+    RUN(test_decode_equals_full_forward_at_every_step);
+    RUN(test_cache_full_is_an_error);
+    RUN(test_cache_bytes);
+    RUN(test_generate_cached_equals_recompute);
+    RUN(test_book_run_matches_pytorch);
+    RUN(test_config_errors);
+    RUN(test_forward_errors);
+    return harness_finish("test_ch11");
+}

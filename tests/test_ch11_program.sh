@@ -1,0 +1,196 @@
+#!/bin/sh
+# test_ch11_program.sh — build/chapter11, LLaMA2's attention: the narrated demo,
+# --quiet, --help; the book's test run with no input file equal to PyTorch for
+# every default-run fixture (tests/fixtures/ch11/default, scripts/golden/ch11.py);
+# --input/--weights runs for MHA, GQA, MQA against PyTorch; the --dump/--weights
+# round trip; --decode through the KV cache equal to PyTorch's full forward
+# (batch > 1, prompts of length 1, every position decoded); and every bad input
+# (one line on stderr, exit 1 or 2, no output file left behind).
+. tests/lib.sh
+suite test_ch11_program
+
+P="$BUILD/chapter11"
+F=tests/fixtures/ch11
+OUT="$TMP/out.npy"
+
+# ---- the demo -------------------------------------------------------------------
+run "$P"
+expect_status 0 "default run"
+expect_out_contains "[1]" "numbered steps"
+expect_out_contains "PyTorch: torch.manual_seed(123)" "names the seed it replays"
+expect_out_contains "PyTorch: xq, xk = apply_rotary_emb(xq, xk, freqs_cos, freqs_sin)" "the RoPE step"
+expect_out_contains "q_2 . k_0 = " "q_m . k_n at two pairs of positions"
+expect_out_contains "rotate_half" "the trap"
+expect_out_contains "xk (2, 6, 2, 4) -> (2, 4, 6, 4): query head h reads kv head h // 2" "repeat_kv's shapes"
+expect_out_contains "step 3: position 5 against 6 cached" "a cached decode"
+expect_out_contains "LLaMA2-70B" "the cache's bytes at LLaMA2's sizes"
+expect_out_contains "2.0 GiB      1.2 GiB       10.0 GiB" "7B, 70B and 70B as MHA at T = 4096"
+expect_out_contains "shape (2, 6, 16)" "output (2, 6, 16)"
+
+# the offset lesson: q_2 . k_0 and q_31 . k_29 print the same value
+line=$(grep -F "q_2 . k_0 = " "$TMP/out")
+a=$(echo "$line" | sed 's/.*q_2 \. k_0 = \([-0-9.]*\).*/\1/')
+b=$(echo "$line" | sed 's/.*q_31 \. k_29 = \([-0-9.]*\).*/\1/')
+if awk -v a="$a" -v b="$b" 'BEGIN { d = a - b; exit !(d < 1e-5 && d > -1e-5 && a != "") }'; then _ok; else
+    _bad "q_2 . k_0 = $a and q_31 . k_29 = $b should be equal (the same offset)"; fi
+
+run "$P" --quiet
+expect_status 0 "--quiet"
+expect_out_contains "output =" "--quiet prints the output"
+expect_out_lacks "[1]" "--quiet does not narrate"
+
+run "$P" --help
+expect_status 0 "--help"
+expect_out_contains "--n-kv-heads" "--help lists --n-kv-heads"
+expect_out_contains "--decode" "--help lists --decode"
+expect_out_contains "--weights" "--help lists --weights"
+
+# ---- the book's test, with no input file, == PyTorch -------------------------------
+# default/s<S>_b<B>_t<T>_d<D>_h<H>_k<K>_L<L>_p<P>_<train|eval>:
+#   torch.manual_seed(S); m = Attention(ModelConfig(D, H, K, L, P)); x = torch.rand(B, T, D)
+flags_of() { # NAME
+    _f=""
+    for _part in $(echo "$1" | tr '_' ' '); do
+        case $_part in
+            train) ;;
+            eval) _f="$_f --eval" ;;
+            s*) _f="$_f --seed ${_part#s}" ;;
+            b*) _f="$_f --batch ${_part#b}" ;;
+            t*) _f="$_f --seq-len ${_part#t}" ;;
+            d*) _f="$_f --dim ${_part#d}" ;;
+            h*) _f="$_f --n-heads ${_part#h}" ;;
+            k*) _f="$_f --n-kv-heads ${_part#k}" ;;
+            L*) _f="$_f --max-seq-len ${_part#L}" ;;
+            p*) _f="$_f --dropout ${_part#p}" ;;
+        esac
+    done
+    echo "$_f"
+}
+n=0
+for d in "$F"/default/*/; do
+    name=$(basename "$d")
+    rm -rf "$TMP/dflt" "$TMP/dflt.npy"
+    # shellcheck disable=SC2046
+    run "$P" $(flags_of "$name") --quiet --output "$TMP/dflt.npy" --dump "$TMP/dflt"
+    expect_status 0 "default run $name"
+    expect_npy_close "$TMP/dflt.npy" "$d/out.npy" 1e-5 1e-5 "default run $name == PyTorch"
+    expect_npy_close "$TMP/dflt/x.npy" "$d/x.npy" 0 0 "default run $name: x == torch.rand"
+    n=$((n + 1))
+done
+if [ "$n" -ge 16 ]; then _ok; else _bad "only $n default-run fixtures (want 16)"; fi
+
+# ---- files: MHA, GQA, MQA, dim % n_heads != 0 == PyTorch ----------------------------
+group_flags() { # GROUP: --n-heads from its config.npy
+    case $1 in
+        mha | gqa | mqa | odd) echo "--n-heads 4" ;;
+        long) echo "--n-heads 6" ;;
+    esac
+}
+for g in mha gqa mqa odd long; do
+    # shellcheck disable=SC2046
+    run "$P" --input "$F/$g/x.npy" --weights "$F/$g" $(group_flags $g) --eval --quiet --output "$OUT"
+    expect_status 0 "$g from files"
+    expect_npy_close "$OUT" "$F/$g/output.npy" 1e-5 1e-5 "$g from files == PyTorch"
+    rm -f "$OUT"
+done
+
+# --dump then --weights: the same run replayed from its own files
+rm -rf "$TMP/d1"
+run "$P" --seed 7 --batch 3 --seq-len 5 --dim 12 --n-heads 6 --n-kv-heads 2 --quiet --dump "$TMP/d1" --output "$TMP/o1.npy"
+expect_status 0 "a run with --dump"
+for w in x wq wk wv wo freqs_cos freqs_sin output; do expect_file "$TMP/d1/$w.npy" "--dump writes $w.npy"; done
+run "$P" --input "$TMP/d1/x.npy" --weights "$TMP/d1" --n-heads 6 --quiet --output "$OUT"
+expect_status 0 "replay of the dump"
+expect_npy_close "$OUT" "$TMP/d1/output.npy" 0 1e-7 "the replay prints the same numbers"
+rm -f "$OUT"
+
+# ---- --decode: the KV cache == PyTorch's full forward at every step ---------------------
+decode_case() { # GROUP N DESC
+    # shellcheck disable=SC2046
+    run "$P" --input "$F/$1/x.npy" --weights "$F/$1" $(group_flags "$1") --decode "$2" --quiet --output "$OUT"
+    expect_status 0 "$3"
+    expect_npy_close "$OUT" "$F/$1/output.npy" 1e-5 1e-5 "$3 == PyTorch's full forward"
+    expect_out_contains "decode: $2 steps" "$3 says how many steps"
+    rm -f "$OUT"
+}
+decode_case mha 3 "MHA, batch 2: prefill 4, decode 3"
+decode_case gqa 6 "GQA, batch 2: a prompt of one token"
+decode_case gqa 7 "GQA: every position decoded"
+decode_case mqa 4 "MQA, batch 3: a prompt of one token"
+decode_case long 11 "12 tokens, 6 heads over 3: a prompt of one token"
+decode_case odd 1 "dim % n_heads != 0: one step"
+
+run "$P" --seed 123 --dropout 0.1 --decode 5 --quiet --output "$OUT"
+expect_status 0 "--decode on the default run"
+expect_npy_close "$OUT" "$F/default/s123_b2_t6_d16_h4_k2_L32_p0.1_eval/out.npy" 1e-5 1e-5 "--decode runs in eval mode: PyTorch's eval output"
+rm -f "$OUT"
+
+# ---- --generate: chapter 10's tiny model, with the cache and without ---------------------
+run "$P" --generate --prompt "D A" --tokens 6
+expect_status 0 "--generate"
+expect_out_contains "with the cache == without it: yes" "the cached tokens are the recomputed ones"
+expect_out_contains "ms with the cache" "each token's step time"
+# the learned task (output the token two places back) read as the next token: period 3
+gen=$(sed -n 's/^generated: //p' "$TMP/out")
+if echo "$gen" | awk '{ ok = NF == 8; for (i = 4; i <= NF; i++) if ($i != $(i - 3)) ok = 0; exit !ok }'; then _ok; else
+    _bad "generated '$gen': 8 tokens, each new one from position 3 on equal to the one three places back"; fi
+run "$P" --generate --prompt "D A" --tokens 7 --quiet
+expect_status 0 "--generate up to the model's last position"
+expect_out_contains "with the cache == without it: yes" "7 tokens, cached == recomputed"
+run "$P" --generate --prompt "D A" --tokens 8
+expect_runtime_error "the KV cache is full" "generating past seq_len fills the cache"
+run "$P" --generate --prompt "D Z"
+expect_usage_error "'Z' is not a token" "a prompt with an unknown token"
+
+# ---- the README's PyTorch snippet prints what --quiet prints ----------------------------
+if PY=$(sh scripts/find_python.sh torch numpy 2>/dev/null); then
+    for readme in chapters/11_llama_attention/README.md chapters/11_llama_attention/README.zh-CN.md; do
+        awk '/^## / { sect = $0 } /^```python/ { if (sect ~ /Same numbers|同样的数/) on = 1; next } /^```/ { on = 0 } on' \
+            "$readme" >"$TMP/snippet.py"
+        "$PY" "$TMP/snippet.py" >"$TMP/torch.txt" 2>"$TMP/torch.err"
+        run "$P" --quiet
+        sed -n '/^tensor(/,/]])$/p' "$TMP/out" >"$TMP/c.txt"
+        if [ -s "$TMP/torch.txt" ] && cmp -s "$TMP/torch.txt" "$TMP/c.txt"; then _ok; else
+            _bad "$readme: the PyTorch snippet prints what build/chapter11 --quiet prints: $(head -c 300 "$TMP/torch.err")"
+        fi
+    done
+else
+    skip 2 "no Python with torch: the README's PyTorch snippet is not run"
+fi
+
+# ---- errors: one sentence, exit 1 or 2, no output file -------------------------------
+bad_runtime "n_kv_heads = 3 must divide n_heads = 4" "n_kv_heads not dividing n_heads" --n-kv-heads 3
+bad_runtime "head_dim must be even and at least 2, but it is 3" "odd head_dim" --dim 12 --n-heads 4
+bad_runtime "dim = 2 is smaller than n_heads = 4" "dim smaller than n_heads" --dim 2
+bad_runtime "--seq-len 40 is longer than --max-seq-len 32" "prompt longer than max_seq_len" --seq-len 40
+bad_runtime "has seqlen 7, longer than --max-seq-len 5" "an input longer than max_seq_len" \
+    --input "$F/gqa/x.npy" --weights "$F/gqa" --max-seq-len 5
+bad_runtime "--decode 7 asks for more steps than the 6 positions" "--decode past T" --decode 7
+bad_usage "--decode" "a negative --decode" --decode -1
+bad_usage "--n-kv-heads" "--n-kv-heads 0" --n-kv-heads 0
+bad_usage "missing --weights" "--input alone" --input "$F/gqa/x.npy"
+bad_usage "missing --input" "--weights alone" --weights "$F/gqa"
+
+W="$TMP/w"
+fresh_weights() { rm -rf "$W"; mkdir -p "$W"; cp "$F/gqa"/w?.npy "$F/gqa"/freqs_*.npy "$W"/; }
+fresh_weights; cp "$F/gqa/wq.npy" "$W/wk.npy"
+bad_runtime "wv.npy has shape (8, 16) but must be (n_kv_heads * head_dim, dim) = (16, 16)" \
+    "wk with the rows of wq (n_kv_heads read from wk)" --input "$F/gqa/x.npy" --weights "$W" --n-heads 4
+bad_runtime "wk.npy has shape (16, 16) but must be (n_kv_heads * head_dim, dim) = (8, 16)" \
+    "wk of the wrong shape for --n-kv-heads" --input "$F/gqa/x.npy" --weights "$W" --n-heads 4 --n-kv-heads 2
+fresh_weights; cp "$F/gqa/wk.npy" "$W/wo.npy"
+bad_runtime "wo.npy has shape (8, 16) but must be (dim, n_heads * head_dim) = (16, 16)" "wo of the wrong shape" \
+    --input "$F/gqa/x.npy" --weights "$W" --n-heads 4
+fresh_weights; rm "$W/wv.npy"
+bad_runtime "wv.npy" "a missing weight" --input "$F/gqa/x.npy" --weights "$W" --n-heads 4
+fresh_weights; rm "$W/freqs_sin.npy"
+bad_runtime "has only one of freqs_cos.npy and freqs_sin.npy" "one table without the other" \
+    --input "$F/gqa/x.npy" --weights "$W" --n-heads 4
+fresh_weights; cp "$F/rope/freqs_cos.npy" "$W/freqs_cos.npy"; cp "$F/rope/freqs_sin.npy" "$W/freqs_sin.npy"
+bad_runtime "must both be (T, head_dim / 2) = (7, 2)" "tables of the wrong shape" \
+    --input "$F/gqa/x.npy" --weights "$W" --n-heads 4
+bad_runtime "wq.npy has shape (16, 16) but must be (n_heads * head_dim, dim) = (10, 10)" "x narrower than the weights" \
+    --input "$F/odd/x.npy" --weights "$F/gqa" --n-heads 5 --n-kv-heads 5
+bad_runtime "--input must be (bsz, seqlen, dim)" "an input that is not 3-D" --input "$F/gqa/wq.npy" --weights "$F/gqa"
+
+finish
