@@ -338,7 +338,7 @@ test-plots: all
 help:
 	@echo "attention-in-c: make targets"
 	@echo "  make                build everything into $(BUILD)/"
-	@echo "  make chapterN       build and run chapter N (N = 0..10); ARGS='--help' passes flags"
+	@echo "  make chapterN       build and run chapter N (N = 0..11); ARGS='--help' passes flags"
 	@echo "  make test           run all tests; last line 'N passed, M failed, K skipped'"
 	@echo "  make test-docs      every transcript, PyTorch snippet and figure of the docs against the programs"
 	@echo "  make test-common    tests of common/ only"
@@ -354,6 +354,7 @@ help:
 	@echo "  make hint BLANK=name [TIER=1|2|3]  a blank's hint: 1 the idea, 2 which helpers, 3 the PyTorch line"
 	@echo "  make bugs           write bugs/: one realistic mistake per chapter, the key beside it in bugs.ANSWERS.md"
 	@echo "  make bench          chapter 8: time each attention version over T (BENCH_QUICK=1: short)"
+	@echo "  make bench-chapter11  chapter 11: the KV cache, GQA and memory bandwidth timed in one run"
 	@echo "  make bench-torch    chapter 8 and PyTorch in one process, one thread, interleaved rounds (numpy, torch)"
 	@echo "  BENCH_KEEP_OPENBLAS_ENV=1  bench-torch keeps OPENBLAS_CORETYPE/OPENBLAS_L2_SIZE (default: unset for it)"
 	@echo "  OMP=1               chapter 8's flash attention on all cores (OpenMP); default one thread"

@@ -22,7 +22,7 @@ TinyModel *train_tiny_model(uint64_t seed, int64_t steps) {
         for (int i = 0; i < BATCH * GEN_SEQ_LEN; i++) batch[i] = (int32_t)rng_randint(&data, 0, GEN_VOCAB);
         TinyCache c;
         Tensor *dlogits;
-        lag_loss(tiny_forward(model, batch, BATCH, &c), batch, &dlogits);   /* loss = F.cross_entropy(...) */
+        task_loss(tiny_forward(model, batch, BATCH, &c), batch, &dlogits);   /* loss = F.cross_entropy(...) */
         ParamList grads = tiny_backward(model, &c, dlogits);               /* loss.backward()            */
         adam_step(opt, &grads);                                            /* optimizer.step()           */
         t_scope_end();

@@ -45,14 +45,14 @@ Tensor *llama_attention_forward(const LlamaAttention *m, const Tensor *x, const 
     /* scores = F.softmax(scores.float(), dim=-1).type_as(xq) */
     Tensor *attn_weights = t_softmax(scores, -1);
     /* scores = self.attn_dropout(scores)                                         chapter 6 */
-    Tensor *dropped = dropout_forward(&m->attn_dropout, attn_weights);
+    Tensor *dropped = dropout_forward(&m->attn_dropout, attn_weights, NULL);
     /* output = torch.matmul(scores, xv)                                          chapter 1 */
     Tensor *output = weighted_sum(dropped, xv); /* (bsz, n_heads, seqlen, head_dim) */
     /* output = output.transpose(1, 2).contiguous().view(bsz, seqlen, -1)         chapter 5 */
     output = merge_heads(output);               /* (bsz, seqlen, n_heads * head_dim) */
     /* output = self.wo(output); output = self.resid_dropout(output)              chapter 7 */
     output = nn_linear_forward(m->wo, output);  /* (bsz, seqlen, dim) */
-    output = dropout_forward(&m->resid_dropout, output);
+    output = dropout_forward(&m->resid_dropout, output, NULL);
     if (trace) trace->keys = xk, trace->scores = scores, trace->attn_weights = attn_weights;
     return output;
 }
@@ -80,8 +80,8 @@ static LlamaAttention *build(ModelConfig args, Linear *wq, Linear *wk, Linear *w
     m->n_rep = n_rep_of(args.n_heads, args.n_kv_heads);    /* self.n_local_heads // self.n_local_kv_heads */
     m->head_dim = args.dim / args.n_heads;                 /* args.dim // args.n_heads */
     m->wq = wq, m->wk = wk, m->wv = wv, m->wo = wo;
-    m->attn_dropout = (Dropout){args.dropout, true};      /* self.attn_dropout = nn.Dropout(args.dropout) */
-    m->resid_dropout = (Dropout){args.dropout, true};     /* self.resid_dropout = nn.Dropout(args.dropout) */
+    m->attn_dropout = dropout_new(args.dropout);          /* self.attn_dropout = nn.Dropout(args.dropout) */
+    m->resid_dropout = dropout_new(args.dropout);         /* self.resid_dropout = nn.Dropout(args.dropout) */
     /* mask = torch.triu(torch.full((1, 1, args.max_seq_len, args.max_seq_len), float("-inf")), diagonal=1) */
     m->mask = causal_mask(args.max_seq_len, 1);
     return m;
