@@ -125,8 +125,12 @@ expect_status 0 "--decode on the default run"
 expect_npy_close "$OUT" "$F/default/s123_b2_t6_d16_h4_k2_L32_p0.1_eval/out.npy" 1e-5 1e-5 "--decode runs in eval mode: PyTorch's eval output"
 rm -f "$OUT"
 
-# ---- --generate: chapter 10's tiny model, with the cache and without ---------------------
-run "$P" --generate --prompt "D A" --tokens 6
+# ---- --generate DIR: chapter 10's trained model, with the cache and without -------------
+TINY=$TMP/tiny
+run "$BUILD/chapter10" --train --quiet --dump "$TINY"
+expect_status 0 "chapter 10 --train --dump: the model to generate with"
+run "$P" --generate "$TINY" --prompt "D A" --tokens 6
+expect_out_contains "from $TINY: vocab A..H, seq_len 8, dim 32, 2 heads" "the model comes from chapter 10's folder"
 expect_status 0 "--generate"
 expect_out_contains "with the cache == without it: yes" "the cached tokens are the recomputed ones"
 expect_out_contains "ms with the cache" "each token's step time"
@@ -134,13 +138,27 @@ expect_out_contains "ms with the cache" "each token's step time"
 gen=$(sed -n 's/^generated: //p' "$TMP/out")
 if echo "$gen" | awk '{ ok = NF == 8; for (i = 4; i <= NF; i++) if ($i != $(i - 3)) ok = 0; exit !ok }'; then _ok; else
     _bad "generated '$gen': 8 tokens, each new one from position 3 on equal to the one three places back"; fi
-run "$P" --generate --prompt "D A" --tokens 7 --quiet
+run "$P" --generate "$TINY" --prompt "D A" --tokens 7 --quiet
 expect_status 0 "--generate up to the model's last position"
 expect_out_contains "with the cache == without it: yes" "7 tokens, cached == recomputed"
-run "$P" --generate --prompt "D A" --tokens 8
+run "$P" --generate "$TINY" --prompt "D A" --tokens 8
 expect_runtime_error "the KV cache is full" "generating past seq_len fills the cache"
-run "$P" --generate --prompt "D Z"
+run "$P" --generate "$TINY" --prompt "D Z"
 expect_usage_error "'Z' is not a token" "a prompt with an unknown token"
+run "$P" --generate "$TMP/no_such_folder"
+expect_runtime_error "no_such_folder" "--generate on a missing folder"
+mkdir -p "$TMP/bad_tiny" && cp "$TINY"/*.npy "$TMP/bad_tiny/"
+cp "$TINY/wq.npy" "$TMP/bad_tiny/tok_emb.npy"             # (32, 32), not (vocab 8, dim 32)
+run "$P" --generate "$TMP/bad_tiny"
+expect_runtime_error "tok_emb.npy has shape (32, 32); the model_config of the folder wants (8, 32)" "a parameter of the wrong shape"
+rm -f "$TMP/bad_tiny/model_config.npy"
+run "$P" --generate "$TMP/bad_tiny"
+expect_runtime_error "model_config.npy" "a folder without the model's config (a chapter 7 dump, say)"
+cp "$TINY/attn_on_target.npy" "$TMP/bad_tiny/model_config.npy"  # (2,): not (vocab, seq_len, dim, n_heads)
+run "$P" --generate "$TMP/bad_tiny"
+expect_runtime_error "it holds (vocab, seq_len, dim, n_heads): shape (4,)" "a config of the wrong shape"
+run "$P" --generate
+expect_usage_error "flag '--generate' needs a value" "--generate names the folder"
 
 # ---- the README's PyTorch snippet prints what --quiet prints ----------------------------
 if PY=$(sh scripts/find_python.sh torch numpy 2>/dev/null); then

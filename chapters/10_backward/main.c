@@ -26,6 +26,7 @@
 #include "chapters/07_output_projection/mha_setup.h"
 #include "grad_check.h"
 #include "train.h"
+#include "train_setup.h"
 
 /* ---- this chapter's flags: the defaults, then the values given ---------------------- */
 
@@ -457,7 +458,10 @@ static int run_train(const Args *args) {
     TrainingRecord rec = train_model(args, model, opt, train, held, &data);
     double on_target[64] = {0};
     double acc = show_what_was_learned(args, model, held, &rec, on_target);
-    if (args->dump) save_training(args->dump, &rec, held, on_target, args->heads);
+    if (args->dump) {
+        save_training(args->dump, &rec, held, on_target, args->heads);
+        tiny_model_save(model, args->dump);   /* the model itself: chapter 11 generates with it */
+    }
     printf("final accuracy: %.1f%%\n", 100.0 * acc);
     return 0;
 }
@@ -476,7 +480,8 @@ int main(int argc, char **argv) {
                    "weights folder; --output FILE writes y = model(x) as chapter 7 does.\n"
                    "With --train: a tiny causal model learns 'output the token two places back';\n"
                    "it ends with 'final accuracy: A%' on held-out sequences; --dump DIR writes the\n"
-                   "loss curve and attention snapshots (make plots).",
+                   "loss curve and attention snapshots (make plots) and the model, which\n"
+                   "build/chapter11 --generate DIR reads.",
         .flags = CLI_SEED | CLI_BATCH | CLI_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_HEADS | CLI_DROPOUT | CLI_EVAL |
                  CLI_CAUSAL | CLI_BIAS | CLI_QUIET | CLI_DUMP | CLI_HEATMAP | CLI_INPUT | CLI_OUTPUT,
         .defaults = {.seed = 123, .batch = 2, .seq_len = 4, .d_in = 6, .d_out = 4, .heads = 2, .dropout = 0.1,

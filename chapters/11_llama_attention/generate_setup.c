@@ -1,5 +1,5 @@
-/* generate_setup.c — chapter 11's --generate run. The training loop is chapter 10's,
- * kept short here (chapter 10's own loop is in its main.c, not exported). */
+/* generate_setup.c — chapter 11's --generate run: chapter 10's trained model from the
+ * folder of its --train --dump, then greedy generation with and without the cache. */
 #include <stdio.h>
 #include <string.h>
 
@@ -8,29 +8,7 @@
 
 static const char *const TOKEN_NAMES[GEN_VOCAB] = {"A", "B", "C", "D", "E", "F", "G", "H"};
 
-TinyModel *train_tiny_model(uint64_t seed, int64_t steps) {
-    enum { BATCH = 32 };
-    t_manual_seed(seed);
-    TinyModel *model = tiny_model_new(GEN_VOCAB, GEN_SEQ_LEN, GEN_DIM, GEN_HEADS);
-    ParamList params = tiny_params(model);
-    Adam *opt = adam_new(&params, 0.001);
-    Rng data;
-    rng_seed(&data, seed);
-    for (int64_t step = 0; step < steps; step++) {
-        t_scope_begin();
-        int32_t batch[BATCH * GEN_SEQ_LEN];
-        for (int i = 0; i < BATCH * GEN_SEQ_LEN; i++) batch[i] = (int32_t)rng_randint(&data, 0, GEN_VOCAB);
-        TinyCache c;
-        Tensor *dlogits;
-        task_loss(tiny_forward(model, batch, BATCH, &c), batch, &dlogits);   /* loss = F.cross_entropy(...) */
-        ParamList grads = tiny_backward(model, &c, dlogits);               /* loss.backward()            */
-        adam_step(opt, &grads);                                            /* optimizer.step()           */
-        t_scope_end();
-    }
-    return model;
-}
-
-int parse_prompt(const char *text, int32_t *ids, char *err, size_t errlen) {
+int parse_prompt(const char *text, int32_t *ids, int max_tokens, char *err, size_t errlen) {
     int n = 0;
     const char *p = text;
     while (*p) {
@@ -45,8 +23,8 @@ int parse_prompt(const char *text, int32_t *ids, char *err, size_t errlen) {
                      (int)(len < 20 ? len : 20), p);
             return -1;
         }
-        if (n == GEN_SEQ_LEN) {
-            snprintf(err, errlen, "--prompt: more than %d tokens, the model's seq_len", GEN_SEQ_LEN);
+        if (n == max_tokens) {
+            snprintf(err, errlen, "--prompt: more than %d tokens, the model's seq_len", max_tokens);
             return -1;
         }
         ids[n++] = (int32_t)id;
@@ -56,20 +34,24 @@ int parse_prompt(const char *text, int32_t *ids, char *err, size_t errlen) {
     return n > 0 ? n : -1;
 }
 
-int run_generate(const Args *args, const char *prompt, int64_t tokens) {
+int run_generate(const char *dir, const char *prompt, int64_t tokens) {
     int32_t ids[GEN_SEQ_LEN], cached[GEN_SEQ_LEN + 64], plain[GEN_SEQ_LEN + 64];
     char err[160];
-    int n = parse_prompt(prompt, ids, err, sizeof err);
+    int n = parse_prompt(prompt, ids, GEN_SEQ_LEN, err, sizeof err);
     if (n < 0) {
         fprintf(stderr, "chapter11: %s (see --help)\n", err);
         return EXIT_USAGE;
     }
+    TinyModel *model = tiny_model_load(dir);   /* model.load_state_dict(...): chapter 10's files */
+    if (model->vocab != GEN_VOCAB || model->seq_len != GEN_SEQ_LEN)
+        t_error("%s: a model of vocab %lld and seq_len %lld; --generate knows chapter 10's tokens A..H and "
+                "sequences of %d", dir, (long long)model->vocab, (long long)model->seq_len, GEN_SEQ_LEN);
     narrate_title("Chapter 11: generating with the KV cache (chapter 10's tiny model)");
-    narrate_step("Train chapter 10's tiny model: output the token two places back");
+    narrate_step("Load chapter 10's trained model: it outputs the token two places back");
+    narrate_torch("model.load_state_dict(...)   # build/chapter10 --train --dump DIR");
     narrate_torch("x = tok_emb(idx) + pos_emb(arange(T)); logits = head(attn(x))   # chapter 10");
-    TinyModel *model = train_tiny_model(args->seed, 400);
-    narrate_say("400 Adam steps, seed %llu: vocab A..H, seq_len %d, dim %d, %d heads", (unsigned long long)args->seed,
-                GEN_SEQ_LEN, GEN_DIM, GEN_HEADS);
+    narrate_say("from %s: vocab A..H, seq_len %lld, dim %lld, %lld heads", dir, (long long)model->seq_len,
+                (long long)model->dim, (long long)model->n_heads);
     narrate_step("Greedy generation: prefill the prompt, then one position per token");
     narrate_torch("logits = self(idx_cond).logits[:, -1, :]; idx_next = torch.topk(logits, k=1)[1]");
     memcpy(cached, ids, sizeof(int32_t) * (size_t)n);
