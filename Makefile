@@ -150,7 +150,7 @@ $(PROGRAM_LIB): $(PROGRAM_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(BUILD)/npyinfo: $(BUILD)/obj/tests/npyinfo.o $(COMMON_LIB)
+$(BUILD)/npyinfo: $(BUILD)/obj/tests/npyinfo.o $(PROGRAM_LIB) $(COMMON_LIB)
 	$(CC) $(ALL_CFLAGS) $(EXTRA_LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/randnpy: $(BUILD)/obj/tests/randnpy.o $(LIB)

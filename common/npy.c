@@ -497,22 +497,124 @@ static float to_float(double d)
     return (float)d;
 }
 
-static float read_elem(const unsigned char *p, size_t esize, bool swap)
+static uint32_t swap32(uint32_t u)
 {
-    unsigned char b[8];
+    return u >> 24 | (u >> 8 & 0xff00u) | (u << 8 & 0xff0000u) | u << 24;
+}
+
+static uint64_t swap64(uint64_t u)
+{
+    return (uint64_t)swap32((uint32_t)u) << 32 | swap32((uint32_t)(u >> 32));
+}
+
+/* n elements of esize bytes (4: float32, 8: float64) at src, in the file's
+ * byte order (swap: not this machine's), into n floats at dst. One loop for
+ * each kind of element over a whole block: no decision per element. */
+static void convert_block(float *dst, const unsigned char *src, size_t n, size_t esize, bool swap)
+{
     size_t i;
-    if (swap)
-        for (i = 0; i < esize; i++) b[i] = p[esize - 1 - i];
-    else
-        memcpy(b, p, esize);
-    if (esize == 4) {
-        float f;
-        memcpy(&f, b, 4);
-        return f;
+    if (esize == 4 && !swap) {
+        memcpy(dst, src, n * 4);
+    } else if (esize == 4) {
+        for (i = 0; i < n; i++) {
+            uint32_t u;
+            memcpy(&u, src + 4 * i, 4);
+            u = swap32(u);
+            memcpy(dst + i, &u, 4);
+        }
+    } else if (!swap) {
+        for (i = 0; i < n; i++) {
+            double d;
+            memcpy(&d, src + 8 * i, 8);
+            dst[i] = to_float(d);
+        }
     } else {
-        double d;
-        memcpy(&d, b, 8);
-        return to_float(d);
+        for (i = 0; i < n; i++) {
+            uint64_t u;
+            double d;
+            memcpy(&u, src + 8 * i, 8);
+            u = swap64(u);
+            memcpy(&d, &u, 8);
+            dst[i] = to_float(d);
+        }
+    }
+}
+
+/* What a header says about the data after it. */
+typedef struct {
+    Shape shape;               /* as loaded: float32, C order */
+    int64_t numel;
+    size_t esize;              /* bytes of one element in the file: 4 or 8 */
+    const char *dtype_name;    /* "float32" or "float64", for messages */
+    bool swap;                 /* the file's byte order is not this machine's */
+    bool fortran;              /* fortran_order is True */
+    size_t data_start;         /* where the data starts in the file */
+    uint64_t need;             /* bytes of data: numel * esize */
+    char shape_str[T_SHAPE_STR];
+} Layout;
+
+/* Can the data go into the tensor as it is (float32 in this machine's byte
+ * order, C order)? Then loading is one read into the tensor's storage. */
+static bool layout_is_direct(const Layout *lay)
+{
+    return lay->esize == 4 && !lay->swap && !(lay->fortran && lay->shape.ndim >= 2);
+}
+
+/* Where decoded elements go, in blocks of any size taken in file order:
+ * straight on (C order), or each to its place in C order when the file is in
+ * Fortran order (there the first index varies fastest). */
+typedef struct {
+    float *dst;
+    size_t esize;
+    bool swap, fortran;
+    int ndim;
+    int64_t dims[T_MAX_DIMS], cstride[T_MAX_DIMS];
+    int64_t idx[T_MAX_DIMS], off;    /* the next element's index and place in dst */
+    int64_t done;                    /* elements decoded so far */
+} Decoder;
+
+static void decoder_init(Decoder *d, float *dst, const Layout *lay)
+{
+    int k;
+    memset(d, 0, sizeof *d);
+    d->dst = dst;
+    d->esize = lay->esize;
+    d->swap = lay->swap;
+    d->fortran = lay->fortran && lay->shape.ndim >= 2;
+    d->ndim = lay->shape.ndim;
+    for (k = 0; k < d->ndim; k++) d->dims[k] = lay->shape.dims[k];
+    if (d->fortran) {
+        d->cstride[d->ndim - 1] = 1;
+        for (k = d->ndim - 2; k >= 0; k--) d->cstride[k] = d->cstride[k + 1] * d->dims[k + 1];
+    }
+}
+
+/* The next n elements of the file: n * esize bytes at src. */
+static void decode_block(Decoder *d, const unsigned char *src, size_t n)
+{
+    if (!d->fortran) {
+        convert_block(d->dst + d->done, src, n, d->esize, d->swap);
+        d->done += (int64_t)n;
+        return;
+    }
+    while (n > 0) {
+        float chunk[1024];
+        size_t m = n < 1024 ? n : 1024, i;
+        int k;
+        convert_block(chunk, src, m, d->esize, d->swap);
+        for (i = 0; i < m; i++) {
+            d->dst[d->off] = chunk[i];
+            for (k = 0; k < d->ndim; k++) { /* the next index, first one fastest */
+                d->idx[k]++;
+                d->off += d->cstride[k];
+                if (d->idx[k] < d->dims[k]) break;
+                d->off -= d->cstride[k] * d->dims[k];
+                d->idx[k] = 0;
+            }
+        }
+        src += m * d->esize;
+        n -= m;
+        d->done += (int64_t)m;
     }
 }
 
@@ -607,61 +709,16 @@ static size_t dtype_size(const char *descr, char *order)
     return 0;
 }
 
-/* numel elements of esize bytes at src into dst in C order (the file holds
- * them in Fortran order when fortran is true). */
-static void decode_data(float *dst, const unsigned char *src, int64_t numel, size_t esize, bool swap,
-                        bool fortran, int ndim, const int64_t *dims)
-{
-    size_t i;
-    int k;
-    if (!fortran || ndim < 2) {
-        for (i = 0; i < (size_t)numel; i++) dst[i] = read_elem(src + i * esize, esize, swap);
-        return;
-    }
-    {
-        /* Fortran order: the first index varies fastest in the file. Walk the
-         * file in that order and put each element where C order wants it. */
-        int64_t idx[T_MAX_DIMS] = {0}, cstride[T_MAX_DIMS], off = 0;
-        cstride[ndim - 1] = 1;
-        for (k = ndim - 2; k >= 0; k--) cstride[k] = cstride[k + 1] * dims[k + 1];
-        for (i = 0; i < (size_t)numel; i++) {
-            dst[off] = read_elem(src + i * esize, esize, swap);
-            for (k = 0; k < ndim; k++) {
-                idx[k]++;
-                off += cstride[k];
-                if (idx[k] < dims[k]) break;
-                off -= cstride[k] * dims[k];
-                idx[k] = 0;
-            }
-        }
-    }
-}
-
-/* The parser behind npy_parse and the reader. With prefix == false, buf is
- * the whole file. With prefix == true, buf is only the bytes read so far:
- * where the full parser would say "truncated", this returns 1 and sets *want
- * to the number of bytes needed to go on; once the header is complete it
- * returns 2 and *want is the size of the whole file. So a reader can stop at
- * the first byte that cannot belong to a .npy file. file_size is the size
- * of the whole file when known (a regular file), else UINT64_MAX. */
-static int parse_core(const unsigned char *buf, size_t len, bool prefix, uint64_t file_size,
-                      uint64_t *want, Shape *shape_out, Tensor **out, char *err, size_t errlen)
+/* Everything the header says, checked: magic, version, the dict, the dtype
+ * and the element count. 0, or what parse_core returns (-1, or 1 with *want). */
+static int parse_layout(const unsigned char *buf, size_t len, bool prefix, uint64_t file_size, uint64_t *want,
+                        Layout *lay, char *err, size_t errlen)
 {
     Header h;
-    size_t header_start = 0, header_len = 0, data_start, avail, esize;
+    size_t header_start = 0, header_len = 0;
     int major = 0, k;
     char order;
-    const char *dtype_name;
-    bool swap;
     int64_t numel;
-    uint64_t need, out_bytes;
-    char shape_buf[T_SHAPE_STR];
-    Shape s;
-    Tensor *t;
-
-    if (out) *out = NULL;
-    if (err && errlen > 0) err[0] = '\0';
-    if (!buf && len > 0) return fail(err, errlen, "no data");
 
     /* magic, version and header length */
     {
@@ -675,19 +732,18 @@ static int parse_core(const unsigned char *buf, size_t len, bool prefix, uint64_
     if (parse_header(buf + header_start, header_len, major, &h, err, errlen) != 0) return -1;
 
     /* dtype: the spellings numpy.dtype() reads as float32 or float64 */
-    esize = dtype_size(h.descr, &order);
-    if (esize) {
-        dtype_name = esize == 4 ? "float32" : "float64";
-    } else {
+    lay->esize = dtype_size(h.descr, &order);
+    if (!lay->esize)
         return fail(err, errlen,
                     "unsupported dtype '%s': only float32 ('<f4') and float64 ('<f8') are read",
                     h.descr);
-    }
-    swap = (order == '<' && !host_is_little_endian()) ||
-           (order == '>' && host_is_little_endian());
+    lay->dtype_name = lay->esize == 4 ? "float32" : "float64";
+    lay->swap = (order == '<' && !host_is_little_endian()) ||
+                (order == '>' && host_is_little_endian());
+    lay->fortran = h.fortran_order;
 
     /* sizes: checked before anything is allocated */
-    dims_str(h.ndim, h.dims, shape_buf, sizeof shape_buf);
+    dims_str(h.ndim, h.dims, lay->shape_str, sizeof lay->shape_str);
     /* The product of the non-zero dims must fit even when a zero dim makes
      * the count 0: the strides of the tensor are such products. */
     numel = 1;
@@ -695,71 +751,95 @@ static int parse_core(const unsigned char *buf, size_t len, bool prefix, uint64_
         if (h.dims[k] == 0) continue;
         if (numel > INT64_MAX / h.dims[k])
             return fail(err, errlen, "shape %s has too many elements (the count overflows 64 bits)",
-                        shape_buf);
+                        lay->shape_str);
         numel *= h.dims[k];
     }
     for (k = 0; k < h.ndim; k++)
         if (h.dims[k] == 0) numel = 0;
-    if ((uint64_t)numel > UINT64_MAX / esize)
+    if ((uint64_t)numel > UINT64_MAX / lay->esize)
         return fail(err, errlen, "shape %s has too many elements (the byte size overflows 64 bits)",
-                    shape_buf);
-    need = (uint64_t)numel * esize;
-    data_start = header_start + header_len;
-    out_bytes = (uint64_t)numel * sizeof(float);
-    if (prefix) {
-        uint64_t have;
-        if (shape_out) {
-            shape_out->ndim = h.ndim;
-            for (k = 0; k < T_MAX_DIMS; k++) shape_out->dims[k] = k < h.ndim ? h.dims[k] : 0;
-        }
-        if (need > UINT64_MAX - data_start)
-            return fail(err, errlen, "shape %s has too many elements (the byte size overflows 64 bits)",
-                        shape_buf);
-        have = file_size == UINT64_MAX ? 0 : file_size - data_start;
-        if (file_size != UINT64_MAX && need > have)
-            return fail(err, errlen, "truncated data: shape %s needs %llu bytes of %s data, the file has %llu",
-                        shape_buf, (unsigned long long)need, dtype_name, (unsigned long long)have);
-        if (file_size != UINT64_MAX && need < have)
-            return fail(err, errlen,
-                        "extra bytes after the data: shape %s needs %llu bytes of %s data, the file has %llu",
-                        shape_buf, (unsigned long long)need, dtype_name, (unsigned long long)have);
-        if (out_bytes > (uint64_t)t_max_bytes())
-            return fail(err, errlen,
-                        "shape %s needs %llu bytes as float32, more than the limit of %zu bytes (set ATTN_MAX_BYTES to raise it)",
-                        shape_buf, (unsigned long long)out_bytes, t_max_bytes());
-        *want = data_start + need;
-        return 2;
-    }
-    avail = len - data_start;
-    if (need > (uint64_t)avail)
-        return fail(err, errlen, "truncated data: shape %s needs %llu bytes of %s data, the file has %zu",
-                    shape_buf, (unsigned long long)need, dtype_name, avail);
-    if (need < (uint64_t)avail)
+                    lay->shape_str);
+    lay->numel = numel;
+    lay->need = (uint64_t)numel * lay->esize;
+    lay->data_start = header_start + header_len;
+    lay->shape.ndim = h.ndim;
+    for (k = 0; k < T_MAX_DIMS; k++) lay->shape.dims[k] = k < h.ndim ? h.dims[k] : 0;
+    return 0;
+}
+
+/* The data's size against the have bytes the file holds after the header. */
+static int check_data_size(const Layout *lay, uint64_t have, char *err, size_t errlen)
+{
+    if (lay->need > have)
+        return fail(err, errlen, "truncated data: shape %s needs %llu bytes of %s data, the file has %llu",
+                    lay->shape_str, (unsigned long long)lay->need, lay->dtype_name, (unsigned long long)have);
+    if (lay->need < have)
         return fail(err, errlen,
-                    "extra bytes after the data: shape %s needs %llu bytes of %s data, the file has %zu",
-                    shape_buf, (unsigned long long)need, dtype_name, avail);
+                    "extra bytes after the data: shape %s needs %llu bytes of %s data, the file has %llu",
+                    lay->shape_str, (unsigned long long)lay->need, lay->dtype_name, (unsigned long long)have);
+    return 0;
+}
+
+/* The tensor against the largest allocation allowed. */
+static int check_limit(const Layout *lay, char *err, size_t errlen)
+{
+    uint64_t out_bytes = (uint64_t)lay->numel * sizeof(float);
     if (out_bytes > (uint64_t)t_max_bytes())
         return fail(err, errlen,
                     "shape %s needs %llu bytes as float32, more than the limit of %zu bytes (set ATTN_MAX_BYTES to raise it)",
-                    shape_buf, (unsigned long long)out_bytes, t_max_bytes());
+                    lay->shape_str, (unsigned long long)out_bytes, t_max_bytes());
+    return 0;
+}
+
+/* The parser behind npy_parse and the reader. With prefix == false, buf is
+ * the whole file. With prefix == true, buf is only the bytes read so far:
+ * where the full parser would say "truncated", this returns 1 and sets *want
+ * to the number of bytes needed to go on; once the header is complete it
+ * returns 2, *lay holds what it says and *want is the size of the whole
+ * file. So a reader can stop at the first byte that cannot belong to a .npy
+ * file. file_size is the size of the whole file when known (a regular file),
+ * else UINT64_MAX. With prefix == false and out == NULL it only checks. */
+static int parse_core(const unsigned char *buf, size_t len, bool prefix, uint64_t file_size,
+                      uint64_t *want, Layout *lay, Tensor **out, char *err, size_t errlen)
+{
+    Decoder dec;
+    Tensor *t;
+
+    if (out) *out = NULL;
+    if (err && errlen > 0) err[0] = '\0';
+    if (!buf && len > 0) return fail(err, errlen, "no data");
+    {
+        int st = parse_layout(buf, len, prefix, file_size, want, lay, err, errlen);
+        if (st != 0) return st;
+    }
+    if (prefix) {
+        if (lay->need > UINT64_MAX - lay->data_start)
+            return fail(err, errlen, "shape %s has too many elements (the byte size overflows 64 bits)",
+                        lay->shape_str);
+        if (file_size != UINT64_MAX && check_data_size(lay, file_size - lay->data_start, err, errlen) != 0)
+            return -1;
+        if (check_limit(lay, err, errlen) != 0) return -1;
+        *want = lay->data_start + lay->need;
+        return 2;
+    }
+    if (check_data_size(lay, len - lay->data_start, err, errlen) != 0) return -1;
+    if (check_limit(lay, err, errlen) != 0) return -1;
+    if (!out) return 0;
 
     /* the tensor */
-    s.ndim = h.ndim;
-    for (k = 0; k < T_MAX_DIMS; k++) s.dims[k] = k < h.ndim ? h.dims[k] : 0;
-    t = t_zeros(s);
-    if (numel == 0) {
-        if (out) *out = t;
-        return 0;
+    t = t_zeros(lay->shape);
+    if (lay->numel > 0) {
+        decoder_init(&dec, t->storage->data + t->offset, lay);
+        decode_block(&dec, buf + lay->data_start, (size_t)lay->numel);
     }
-    decode_data(t->storage->data + t->offset, buf + data_start, numel, esize, swap, h.fortran_order, h.ndim,
-                h.dims);
-    if (out) *out = t;
+    *out = t;
     return 0;
 }
 
 int npy_parse(const unsigned char *buf, size_t len, Tensor **out, char *err, size_t errlen)
 {
-    return parse_core(buf, len, false, UINT64_MAX, NULL, NULL, out, err, errlen);
+    Layout lay;
+    return parse_core(buf, len, false, UINT64_MAX, NULL, &lay, out, err, errlen);
 }
 
 /* ---- npy_load -------------------------------------------------------------- */
@@ -771,50 +851,69 @@ static uint64_t file_limit(void)
     return 2 * (uint64_t)t_max_bytes() + ((uint64_t)1 << 20);
 }
 
-/* Read until len >= want or the end of the file. 0, or an errno value. */
-static int read_upto(int fd, unsigned char **buf, size_t *cap, size_t *len, size_t want, bool *eof)
+#define NPY_FIRST_READ 16             /* the first bytes read: magic, version, header length */
+#define NPY_BLOCK ((size_t)1 << 20)   /* bytes converted at a time when the data is not float32 as is */
+
+/* Read n bytes into dst, fewer only at the end of the file (then *eof);
+ * *got says how many. 0, or an errno value. */
+static int read_full(int fd, unsigned char *dst, size_t n, size_t *got, bool *eof)
 {
-    if (want > *cap) {
-        unsigned char *bigger = realloc(*buf, want);
-        if (!bigger) return ENOMEM;
-        *buf = bigger;
-        *cap = want;
-    }
-    while (*len < want) {
-        ssize_t n = read(fd, *buf + *len, want - *len);
-        if (n < 0) {
+    *got = 0;
+    while (*got < n) {
+        size_t ask = n - *got;
+        ssize_t r;
+        if (ask > (size_t)1 << 30) ask = (size_t)1 << 30;
+        r = read(fd, dst + *got, ask);
+        if (r < 0) {
             if (errno == EINTR) continue;
             return errno;
         }
-        if (n == 0) {
+        if (r == 0) {
             *eof = true;
             return 0;
         }
-        *len += (size_t)n;
+        *got += (size_t)r;
     }
     return 0;
 }
 
-/* Read a .npy file into a malloc'd buffer, stopping at the first byte that
- * shows it cannot be one (a wrong magic string after 6 bytes, a bad version,
- * header or dtype as soon as the header is in), so /dev/zero or a large file
- * of something else is refused at once. Only regular files and pipes (a
- * FIFO, `<(...)`, /dev/stdin from a pipe) are read: a device or terminal is
- * refused, and a FIFO with no writer reads as empty instead of blocking. */
-static int read_file(const char *path, unsigned char **out, size_t *out_len, Shape *shape_only,
-                     char *err, size_t errlen)
-{
+/* A .npy file being read: its descriptor and the bytes of its header. */
+typedef struct {
+    int fd;
     struct stat st;
-    unsigned char *buf = NULL;
-    size_t cap = 0, len = 0, want = 16;
-    bool eof = false;
-    int fd, flags, e, rc;
-    uint64_t need;
+    unsigned char *buf;  /* the preamble and header, as read so far */
+    size_t cap, len;
+    bool eof;            /* a read met the end of the file */
+} NpyFile;
 
-    *out = NULL;
-    *out_len = 0;
-    fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
-    if (fd < 0) {
+/* Read f->buf on until it holds want bytes or the file ends. 0, or an errno value. */
+static int read_upto(NpyFile *f, size_t want)
+{
+    size_t got;
+    int e;
+    if (want > f->cap) {
+        unsigned char *bigger = realloc(f->buf, want);
+        if (!bigger) return ENOMEM;
+        f->buf = bigger;
+        f->cap = want;
+    }
+    if (f->len >= want) return 0;
+    e = read_full(f->fd, f->buf + f->len, want - f->len, &got, &f->eof);
+    f->len += got;
+    return e;
+}
+
+/* Open a .npy for reading. Only regular files and pipes (a FIFO, `<(...)`,
+ * /dev/stdin from a pipe) are read: a device or terminal is refused, and a
+ * FIFO with no writer reads as empty instead of blocking. 0 (then the caller
+ * closes f->fd and frees f->buf), or -1 with the sentence in err. */
+static int open_npy(const char *path, NpyFile *f, char *err, size_t errlen)
+{
+    int flags, e;
+
+    memset(f, 0, sizeof *f);
+    f->fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+    if (f->fd < 0) {
         e = errno;
         {
             struct stat lst;
@@ -824,87 +923,150 @@ static int read_file(const char *path, unsigned char **out, size_t *out_len, Sha
         if (e == ENXIO) return fail(err, errlen, "cannot open the file: it is a socket or a device with nothing behind it");
         return fail(err, errlen, "cannot open the file: %s", strerror(e));
     }
-    if (fstat(fd, &st) != 0) {
+    if (fstat(f->fd, &f->st) != 0) {
         e = errno;
-        close(fd);
+        close(f->fd);
         return fail(err, errlen, "cannot read the file: %s", strerror(e));
     }
-    if (S_ISDIR(st.st_mode)) {
-        close(fd);
+    if (S_ISDIR(f->st.st_mode)) {
+        close(f->fd);
         return fail(err, errlen, "is a directory, not a .npy file");
     }
-    if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
-        close(fd);
+    if (!S_ISREG(f->st.st_mode) && !S_ISFIFO(f->st.st_mode)) {
+        close(f->fd);
         return fail(err, errlen, "is a %s, not a .npy file (only regular files and pipes are read)",
-                    S_ISCHR(st.st_mode) ? "character device" : S_ISBLK(st.st_mode) ? "block device"
-                    : S_ISSOCK(st.st_mode) ? "socket" : "special file");
+                    S_ISCHR(f->st.st_mode) ? "character device" : S_ISBLK(f->st.st_mode) ? "block device"
+                    : S_ISSOCK(f->st.st_mode) ? "socket" : "special file");
     }
     /* blocking reads from here on: a pipe with a writer waits for its data */
-    flags = fcntl(fd, F_GETFL);
-    if (flags != -1) fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+    flags = fcntl(f->fd, F_GETFL);
+    if (flags != -1) fcntl(f->fd, F_SETFL, flags & ~O_NONBLOCK);
+    return 0;
+}
 
+/* Read the preamble and header, stopping at the first byte that shows the
+ * file cannot be a .npy (a wrong magic string after 6 bytes, a bad version,
+ * header or dtype as soon as the header is in), so /dev/zero or a large file
+ * of something else is refused at once. 0 with *lay, or -1. */
+static int read_header(NpyFile *f, Layout *lay, char *err, size_t errlen)
+{
+    size_t want = NPY_FIRST_READ;
+    bool regular = S_ISREG(f->st.st_mode) && f->st.st_size >= 0;
     for (;;) {
-        e = read_upto(fd, &buf, &cap, &len, want, &eof);
-        if (e) break;
-        if (eof && len == 0) {
-            free(buf);
-            close(fd);
-            return fail(err, errlen, "not a .npy file (bad magic bytes): the file is empty");
-        }
-        rc = parse_core(buf, len, true, S_ISREG(st.st_mode) && st.st_size >= 0 ? (uint64_t)st.st_size : UINT64_MAX,
-                        &need, shape_only, NULL, err, errlen);
-        if (rc < 0) {
-            free(buf);
-            close(fd);
-            return -1;
-        }
-        if (eof) break;  /* it ends too soon: npy_parse names what is missing */
-        if (rc == 2 && shape_only) { /* npy_peek_shape: the header is all it wants */
-            free(buf);
-            close(fd);
-            return 0;
-        }
-        if (rc == 2) {
-            /* the header is complete: read the data and one byte more, to see
-             * trailing bytes without reading an endless stream to its end
-             * (a regular file: no more than it holds) */
-            uint64_t whole = need + 1;
-            if (S_ISREG(st.st_mode) && st.st_size >= 0 && (uint64_t)st.st_size + 1 < whole)
-                whole = (uint64_t)st.st_size + 1;
-            if (whole > file_limit() || whole > SIZE_MAX) {
-                free(buf);
-                close(fd);
-                return fail(err, errlen, "the file is larger than any tensor this program may load (set ATTN_MAX_BYTES to raise the limit)");
-            }
-            if (whole > len) e = read_upto(fd, &buf, &cap, &len, (size_t)whole, &eof);
-            break;
-        }
+        uint64_t need;
+        int rc, e = read_upto(f, want);
+        if (e == ENOMEM) return fail(err, errlen, "out of memory reading %zu bytes", want);
+        if (e) return fail(err, errlen, "cannot read the file: %s", strerror(e));
+        if (f->eof && f->len == 0) return fail(err, errlen, "not a .npy file (bad magic bytes): the file is empty");
+        rc = parse_core(f->buf, f->len, true, regular ? (uint64_t)f->st.st_size : UINT64_MAX, &need, lay, NULL,
+                        err, errlen);
+        if (rc < 0) return -1;
+        if (rc == 2) return 0;
+        /* it ends too soon: the whole-file parser names what is missing */
+        if (f->eof) return parse_core(f->buf, f->len, false, UINT64_MAX, NULL, lay, NULL, err, errlen);
         want = (size_t)need;  /* more of the preamble or the header (at most 40 kB) */
     }
-    if (e) {
-        free(buf);
-        close(fd);
-        if (e == ENOMEM) return fail(err, errlen, "out of memory reading %zu bytes", want);
-        return fail(err, errlen, "cannot read the file: %s", strerror(e));
+}
+
+/* The data after the header, when it is not float32 as is: read a block at a
+ * time and converted (byte order, float64, Fortran order) into dst. *have
+ * counts the data bytes read, early (n_early bytes read with the header) included. */
+static int read_converting(NpyFile *f, const Layout *lay, float *dst, const unsigned char *early, size_t n_early,
+                           uint64_t *have, char *err, size_t errlen)
+{
+    size_t cap = lay->need < NPY_BLOCK ? (size_t)lay->need : NPY_BLOCK, fill;
+    unsigned char *block;
+    Decoder dec;
+    if (cap < NPY_FIRST_READ) cap = NPY_FIRST_READ;
+    block = malloc(cap);
+    if (!block) return fail(err, errlen, "out of memory reading %zu bytes", cap);
+    decoder_init(&dec, dst, lay);
+    fill = n_early < lay->need ? n_early : (size_t)lay->need;
+    memcpy(block, early, fill);
+    *have = fill;
+    for (;;) {
+        size_t elems, used, got = 0;
+        if (*have < lay->need && !f->eof) {
+            size_t ask = cap - fill;
+            int e;
+            if (ask > lay->need - *have) ask = (size_t)(lay->need - *have);
+            e = read_full(f->fd, block + fill, ask, &got, &f->eof);
+            if (e) {
+                free(block);
+                return fail(err, errlen, "cannot read the file: %s", strerror(e));
+            }
+            fill += got;
+            *have += got;
+        }
+        elems = fill / lay->esize;
+        used = elems * lay->esize;
+        decode_block(&dec, block, elems);
+        memmove(block, block + used, fill - used);
+        fill -= used;
+        if (*have >= lay->need || f->eof) break;
     }
-    close(fd);
-    *out = buf;
-    *out_len = len;
+    free(block);
     return 0;
+}
+
+/* The data after the header into a new tensor: float32 as is is read
+ * straight into the tensor's storage (one read, no copy), anything else is
+ * converted a block at a time. Then one byte more is asked for, to see
+ * trailing bytes without reading an endless stream to its end. */
+static int read_data(NpyFile *f, const Layout *lay, Tensor **out, char *err, size_t errlen)
+{
+    unsigned char early[NPY_FIRST_READ]; /* data bytes that came with the header */
+    size_t n_early = f->len - lay->data_start;
+    uint64_t have = 0;
+    Tensor *t;
+
+    if (lay->need + 1 > file_limit() || lay->need >= SIZE_MAX)
+        return fail(err, errlen, "the file is larger than any tensor this program may load (set ATTN_MAX_BYTES to raise the limit)");
+    /* the header was read up to want bytes, the first read of NPY_FIRST_READ */
+    if (n_early > sizeof early) n_early = sizeof early;
+    memcpy(early, f->buf + lay->data_start, n_early);
+    free(f->buf); /* before t_zeros, whose failure is t_error */
+    f->buf = NULL;
+    t = t_zeros(lay->shape);
+    *out = t;
+    if (layout_is_direct(lay)) {
+        unsigned char *dst = (unsigned char *)(t->storage->data + t->offset);
+        size_t k = n_early < lay->need ? n_early : (size_t)lay->need, got = 0;
+        int e = 0;
+        memcpy(dst, early, k);
+        if (k < lay->need && !f->eof) e = read_full(f->fd, dst + k, (size_t)lay->need - k, &got, &f->eof);
+        if (e) return fail(err, errlen, "cannot read the file: %s", strerror(e));
+        have = k + got;
+    } else if (read_converting(f, lay, t->storage->data + t->offset, early, n_early, &have, err, errlen) != 0) {
+        return -1;
+    }
+    if (have < lay->need) return check_data_size(lay, have, err, errlen);
+    if (n_early > lay->need) {
+        have = n_early;
+    } else if (!f->eof) {
+        unsigned char one;
+        size_t got = 0;
+        int e = read_full(f->fd, &one, 1, &got, &f->eof);
+        if (e) return fail(err, errlen, "cannot read the file: %s", strerror(e));
+        have += got;
+    }
+    return check_data_size(lay, have, err, errlen);
 }
 
 Tensor *npy_load(const char *path)
 {
     char err[512];
-    unsigned char *buf;
-    size_t len;
+    NpyFile f;
+    Layout lay;
     Tensor *t = NULL;
     int rc;
 
     if (!path || !*path) t_error("npy_load: no file name given");
-    if (read_file(path, &buf, &len, NULL, err, sizeof err) != 0) t_error("%s: %s", path, err);
-    rc = npy_parse(buf, len, &t, err, sizeof err);
-    free(buf);  /* before t_error, which does not return */
+    if (open_npy(path, &f, err, sizeof err) != 0) t_error("%s: %s", path, err);
+    rc = read_header(&f, &lay, err, sizeof err);
+    if (rc == 0) rc = read_data(&f, &lay, &t, err, sizeof err);
+    free(f.buf);  /* before t_error, which does not return */
+    close(f.fd);
     if (rc != 0) t_error("%s: %s", path, err);
     return t;
 }
@@ -912,17 +1074,18 @@ Tensor *npy_load(const char *path)
 bool npy_peek_shape(const char *path, Shape *shape)
 {
     char err[256];
-    unsigned char *buf = NULL;
-    size_t len = 0;
+    NpyFile f;
+    Layout lay;
     struct stat st;
-    Shape s;
-    memset(&s, 0, sizeof s);
-    s.ndim = -1;
+    int rc;
     /* only a regular file can be read twice */
     if (!path || stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return false;
-    if (read_file(path, &buf, &len, &s, err, sizeof err) != 0 || s.ndim < 0) return false;
-    free(buf);
-    *shape = s;
+    if (open_npy(path, &f, err, sizeof err) != 0) return false;
+    rc = read_header(&f, &lay, err, sizeof err);
+    free(f.buf);
+    close(f.fd);
+    if (rc != 0) return false;
+    *shape = lay.shape;
     return true;
 }
 
@@ -955,33 +1118,55 @@ static size_t make_header(const Tensor *x, unsigned char *buf, size_t cap)
     return total;
 }
 
-/* Write x's elements in row-major order as little-endian float32.
- * Returns 0, or an errno value. */
+/* Write x's elements in row-major order as little-endian float32: a
+ * contiguous tensor on a little-endian machine in one fwrite of its storage
+ * (the stream hands a large buffer to the system in one write), anything
+ * else gathered a row at a time into blocks of up to 1 MiB. Returns 0, or an
+ * errno value. */
 static int write_data(FILE *f, const Tensor *x)
 {
-    unsigned char chunk[4096];
-    size_t used = 0;
-    int64_t idx[T_MAX_DIMS] = {0}, i, numel = 1, off = x->offset;
+    float small[1024], *block;
+    size_t cap = NPY_BLOCK / sizeof(float), used = 0;
+    int64_t idx[T_MAX_DIMS] = {0}, numel = 1, off = x->offset, row, row_stride, rows, r, j;
     bool swap = !host_is_little_endian();
-    int k;
+    int k, last = x->ndim - 1, e = 0;
 
     for (k = 0; k < x->ndim; k++) numel *= x->shape[k];
-    for (i = 0; i < numel; i++) {
-        unsigned char *b = chunk + used;
-        memcpy(b, &x->storage->data[off], 4);
-        if (swap) {
-            unsigned char t0 = b[0], t1 = b[1];
-            b[0] = b[3];
-            b[1] = b[2];
-            b[2] = t1;
-            b[3] = t0;
+    if (numel == 0) return 0;
+    if (!swap && t_is_contiguous(x)) {
+        if (fwrite(x->storage->data + x->offset, sizeof(float), (size_t)numel, f) != (size_t)numel)
+            return errno ? errno : EIO;
+        return 0;
+    }
+    block = malloc(cap * sizeof(float));
+    if (!block) {
+        block = small;
+        cap = sizeof small / sizeof small[0];
+    }
+    row = last >= 0 ? x->shape[last] : 1;
+    row_stride = last >= 0 ? x->strides[last] : 1;
+    rows = numel / row;
+    for (r = 0; r < rows && !e; r++) {
+        for (j = 0; j < row; j++) {
+            block[used++] = x->storage->data[off + j * row_stride];
+            if (used == cap || (r == rows - 1 && j == row - 1)) {
+                if (swap) {
+                    size_t i;
+                    for (i = 0; i < used; i++) {
+                        uint32_t u;
+                        memcpy(&u, block + i, 4);
+                        u = swap32(u);
+                        memcpy(block + i, &u, 4);
+                    }
+                }
+                if (fwrite(block, sizeof(float), used, f) != used) {
+                    e = errno ? errno : EIO;
+                    break;
+                }
+                used = 0;
+            }
         }
-        used += 4;
-        if (used == sizeof chunk) {
-            if (fwrite(chunk, 1, used, f) != used) return errno ? errno : EIO;
-            used = 0;
-        }
-        for (k = x->ndim - 1; k >= 0; k--) {
+        for (k = last - 1; k >= 0; k--) { /* the next row */
             idx[k]++;
             off += x->strides[k];
             if (idx[k] < x->shape[k]) break;
@@ -989,8 +1174,8 @@ static int write_data(FILE *f, const Tensor *x)
             idx[k] = 0;
         }
     }
-    if (used > 0 && fwrite(chunk, 1, used, f) != used) return errno ? errno : EIO;
-    return 0;
+    if (block != small) free(block);
+    return e;
 }
 
 /* ---- where the bytes go: plain files, or a program's (npy_set_files) ---- */

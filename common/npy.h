@@ -14,6 +14,11 @@
  * numpy.lib.format (at most 10000 characters, no NUL byte, UTF-8 in 3.0).
  * Regular files and pipes are read; devices and terminals are refused.
  *
+ * Speed: data that is float32 in this machine's byte order and C order goes
+ * straight into the tensor's storage with one read (no element-by-element
+ * decoding, no second buffer); other dtypes and orders are converted a block
+ * of 1 MiB at a time. A contiguous tensor is saved with one write of its data.
+ *
  * Save: always '<f4', C order, version 1.0. Plain files by default ("-" is
  * standard output); a chapter program (common/program/out.h) installs its
  * own files with npy_set_files: a temporary file renamed into place only when

@@ -7,7 +7,9 @@
  *
  * A file that cannot be read ends the program with one line on stderr that
  * names it and says why, and exit status 1; so do two files that are not
- * close. Usage errors exit 2 with one line on stderr.
+ * close, and standard output that cannot be written (a full disk, a closed
+ * descriptor), as in the chapter programs. Usage errors exit 2 with one line
+ * on stderr; so does a bad ATTN_MAX_BYTES (the largest tensor it loads).
  */
 #include <math.h>
 #include <stdio.h>
@@ -17,6 +19,8 @@
 #include "common/error.h"
 #include "common/npy.h"
 #include "common/print.h"
+#include "common/program/budget.h"
+#include "common/program/out.h"
 #include "common/tensor.h"
 
 static void usage(FILE *f)
@@ -115,6 +119,7 @@ int main(int argc, char **argv)
     const char *file_args[4];
 
     t_set_program_name("npyinfo");
+    out_run_begin(); /* standard output is checked at exit: lost output is exit 1 and a sentence */
     for (i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (is_file_arg(a, i, dashdash)) {
@@ -133,6 +138,11 @@ int main(int argc, char **argv)
             fprintf(stderr, "npyinfo: unknown option '%s' (try --help)\n", a);
             return EXIT_USAGE;
         }
+    }
+
+    {
+        char err[256];  /* ATTN_MAX_BYTES (and ATTN_MAX_SECONDS), refused as the chapters refuse them */
+        if (budget_check_env(err, sizeof err) != 0) return usage_error(err);
     }
 
     if (do_compare) {

@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define BUF_MAX 8192
@@ -776,6 +777,153 @@ static void test_refuse_extra_bytes(void)
                 "extra bytes after the data: shape (2, 3) needs 24 bytes of float32 data, the file has 28");
 }
 
+/* ---- large files: the block paths (read into the tensor, convert a block at a time) ---- */
+
+/* (3, 250, 700): 2.1 MB as float32 (past the 2 MiB of a huge page), 4.2 MB as
+ * float64 (several blocks of the 1 MiB the loader converts at a time). */
+#define BIG_I 3
+#define BIG_J 250
+#define BIG_K 700
+#define BIG_N (BIG_I * BIG_J * BIG_K)
+#define BIG_DICT(descr, fortran) "{'descr': '" descr "', 'fortran_order': " fortran ", 'shape': (3, 250, 700), }"
+
+static double big_value(int64_t i, int64_t j, int64_t k) { return (double)((i * BIG_J + j) * BIG_K + k) * 0.25 - 1000.0; }
+
+/* The whole .npy of the big tensor in one layout (malloc'd; *len its size). */
+static unsigned char *big_npy(const char *dict, size_t esize, bool big_endian, bool fortran, size_t *len)
+{
+    unsigned char *buf = malloc(256 + (size_t)BIG_N * 8), *p;
+    int64_t i, j, k, n = 0;
+    if (!buf) return NULL;
+    *len = make_npy(buf, 1, dict, 64, NULL, 0);
+    p = buf + *len;
+    for (n = 0; n < BIG_N; n++) {
+        /* element n of the file: C order, or the first index fastest */
+        if (fortran) i = n % BIG_I, j = n / BIG_I % BIG_J, k = n / (BIG_I * BIG_J);
+        else i = n / (BIG_J * BIG_K), j = n / BIG_K % BIG_J, k = n % BIG_K;
+        if (esize == 4) {
+            float f = (float)big_value(i, j, k);
+            p += f4_bytes(p, &f, 1, big_endian);
+        } else {
+            double d = big_value(i, j, k);
+            p += f8_bytes(p, &d, 1, big_endian);
+        }
+    }
+    *len = (size_t)(p - buf);
+    return buf;
+}
+
+static void check_big(const Tensor *t, const char *what)
+{
+    int64_t n, bad = 0;
+    if (!t) return;
+    CHECK_MSG(t->ndim == 3 && t->shape[0] == BIG_I && t->shape[1] == BIG_J && t->shape[2] == BIG_K,
+              "%s: wrong shape", what);
+    if (t_numel(t) != BIG_N) return;
+    for (n = 0; n < BIG_N; n++)
+        if (t->storage->data[t->offset + n] != (float)big_value(n / (BIG_J * BIG_K), n / BIG_K % BIG_J, n % BIG_K))
+            bad++;
+    CHECK_MSG(bad == 0, "%s: %lld of %d elements differ", what, (long long)bad, BIG_N);
+}
+
+/* Write buf to a pipe in uneven pieces from a child process and load it
+ * from /dev/fd/N, as from `<(...)`: reads that stop anywhere. */
+static Tensor *load_through_pipe(const unsigned char *buf, size_t len)
+{
+    int fds[2];
+    pid_t pid;
+    Tensor *t;
+    if (pipe(fds) != 0) return NULL;
+    pid = fork();
+    if (pid == 0) {
+        size_t at = 0;
+        close(fds[0]);
+        while (at < len) {
+            size_t piece = len - at < 4099 ? len - at : 4099;
+            ssize_t w = write(fds[1], buf + at, piece);
+            if (w <= 0) _exit(1);
+            at += (size_t)w;
+        }
+        _exit(0);
+    }
+    close(fds[1]);
+    t = npy_load(str("/dev/fd/%d", fds[0]));
+    close(fds[0]);
+    waitpid(pid, NULL, 0);
+    return t;
+}
+
+static void test_big_files_every_layout(void)
+{
+    static const struct {
+        const char *dict;
+        size_t esize;
+        bool big_endian, fortran;
+    } cases[] = {
+        {BIG_DICT("<f4", "False"), 4, false, false}, {BIG_DICT(">f4", "False"), 4, true, false},
+        {BIG_DICT("<f8", "False"), 8, false, false}, {BIG_DICT(">f8", "False"), 8, true, false},
+        {BIG_DICT("<f4", "True"), 4, false, true},   {BIG_DICT(">f8", "True"), 8, true, true},
+    };
+    size_t c, len;
+    for (c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        unsigned char *buf = big_npy(cases[c].dict, cases[c].esize, cases[c].big_endian, cases[c].fortran, &len);
+        CHECK(buf != NULL);
+        if (!buf) return;
+        check_big(parse_ok(buf, len), str("parsed %s", cases[c].dict));
+        write_file(tmp_path("big.npy"), buf, len);
+        check_big(npy_load(tmp_path("big.npy")), str("loaded %s", cases[c].dict));
+        check_big(load_through_pipe(buf, len), str("through a pipe %s", cases[c].dict));
+        free(buf);
+    }
+}
+
+/* Through a pipe the sizes are known only at the end: the same sentences. */
+static void check_pipe_refuses(const unsigned char *buf, size_t len, const char *want)
+{
+    CHECK_ERROR(load_through_pipe(buf, len), want);
+}
+
+static void test_big_pipe_truncated_and_extra(void)
+{
+    size_t len, k;
+    const char *dicts[2] = {BIG_DICT("<f4", "False"), BIG_DICT("<f8", "False")};
+    for (k = 0; k < 2; k++) {
+        size_t esize = k ? 8 : 4, need = (size_t)BIG_N * esize;
+        const char *dtype = k ? "float64" : "float32";
+        unsigned char *buf = big_npy(dicts[k], esize, false, false, &len), *more;
+        CHECK(buf != NULL);
+        if (!buf) return;
+        check_pipe_refuses(buf, len - 3,
+                           str("truncated data: shape (3, 250, 700) needs %zu bytes of %s data, the file has %zu",
+                               need, dtype, need - 3));
+        more = realloc(buf, len + 5);
+        CHECK(more != NULL);
+        if (!more) {
+            free(buf);
+            return;
+        }
+        memset(more + len, 0, 5);
+        check_pipe_refuses(more, len + 5,
+                           str("extra bytes after the data: shape (3, 250, 700) needs %zu bytes of %s data, "
+                               "the file has %zu", need, dtype, need + 1));
+        free(more);
+    }
+}
+
+/* A large tensor saved contiguous (one write) and transposed (gathered in blocks). */
+static void test_big_save_roundtrip(void)
+{
+    const char *path = tmp_path("big_saved.npy");
+    Tensor *x = t_randn(SHAPE(2, 600, 700)), *xt = t_transpose(x, 0, 2); /* (700, 600, 2) */
+    npy_make_dir(tmp_dir);
+    npy_save(path, x);
+    CHECK_TENSOR_CLOSE(npy_load(path), x, 0, 0);
+    npy_save(path, xt);
+    CHECK_TENSOR_CLOSE(npy_load(path), xt, 0, 0);
+    npy_save(path, t_slice(xt, 1, 5, 305));
+    CHECK_TENSOR_CLOSE(npy_load(path), t_slice(xt, 1, 5, 305), 0, 0);
+}
+
 /* ---- robustness ------------------------------------------------------------ */
 
 static void test_every_truncation_is_refused(void)
@@ -928,6 +1076,9 @@ int main(void)
     RUN(test_refuse_huge_shape_in_tiny_file);
     RUN(test_refuse_over_memory_limit);
     RUN(test_refuse_extra_bytes);
+    RUN(test_big_files_every_layout);
+    RUN(test_big_pipe_truncated_and_extra);
+    RUN(test_big_save_roundtrip);
     RUN(test_every_truncation_is_refused);
     RUN(test_byte_mutations_never_crash);
     RUN(test_headers_agree_with_numpy);

@@ -203,8 +203,12 @@ mkfifo "$TMP/in_fifo"
 run timeout 20 "$C1" --quiet --q "$TMP/in_fifo" --k "$Q" --v "$Q"
 expect_runtime_error "in_fifo: not a .npy file (bad magic bytes): the file is empty" "a FIFO with no writer does not block"
 cat "$Q" >"$TMP/in_fifo" &
+writer=$!
+sleep 1   # the writer opens first: the loader does not wait for one (see above)
 run timeout 20 "$C1" --quiet --q "$TMP/in_fifo" --k "$Q" --v "$Q" --output "$TMP/fifo_in.npy"
-wait
+# a writer that came too late waits in open() for a reader that is gone: end it, never hang
+kill "$writer" 2>/dev/null
+wait "$writer" 2>/dev/null
 expect_status 0 "a FIFO input with a writer"
 run "$C1" --quiet --output "$TMP/ref.npy" --q "$Q" --k "$Q" --v "$Q"
 expect_npy_close "$TMP/fifo_in.npy" "$TMP/ref.npy" 0 0 "a FIFO input gives the same output"

@@ -9,8 +9,10 @@
 # valid_*.npy must load (exit 0, one line naming the file on stdout, nothing
 # on stderr); every other corpus file must be refused with exit 1 and exactly
 # one line on stderr that names the file; no file at all, or an unknown
-# option, is a usage error (exit 2, one line on stderr). --compare says
-# whether two files are close (exit 0) or not (exit 1, one line).
+# option, is a usage error (exit 2, one line on stderr), and so is a bad
+# ATTN_MAX_BYTES; standard output that cannot be written (/dev/full, closed)
+# is exit 1 and one line. --compare says whether two files are close (exit 0)
+# or not (exit 1, one line).
 # Prints one line per failing check and ends with
 #     test_npyinfo: N passed, M failed
 set -u
@@ -133,6 +135,46 @@ if [ "$status" -eq 1 ] && { lines "$tmp/err" && [ "$n" -eq 1 ]; } && grep -F -q 
 run --compare "$good" "$good" abc
 if [ "$status" -eq 2 ] && { lines "$tmp/err" && [ "$n" -eq 1 ]; }; then pass; else
     fail "--compare with RTOL abc: exit status $status (expected 2), stderr: $(cat "$tmp/err")"; fi
+
+# standard output that cannot be written: exit 1 and one sentence, never a silent success
+if [ -w /dev/full ]; then
+    ${RUNNER:-} "$prog" "$good" > /dev/full 2> "$tmp/err"
+    status=$?
+    if [ "$status" -eq 1 ] && { lines "$tmp/err" && [ "$n" -eq 1 ]; } && has "writing standard output" "$tmp/err"; then
+        pass
+    else
+        fail "stdout on /dev/full: exit status $status (expected 1), stderr: $(cat "$tmp/err")"
+    fi
+    ${RUNNER:-} "$prog" --compare "$good" "$good" > /dev/full 2> "$tmp/err"
+    status=$?
+    if [ "$status" -eq 1 ] && { lines "$tmp/err" && [ "$n" -eq 1 ]; } && has "writing standard output" "$tmp/err"; then
+        pass
+    else
+        fail "--compare with stdout on /dev/full: exit status $status (expected 1), stderr: $(cat "$tmp/err")"
+    fi
+fi
+${RUNNER:-} "$prog" "$good" >&- 2> "$tmp/err"
+status=$?
+if [ "$status" -eq 1 ] && { lines "$tmp/err" && [ "$n" -eq 1 ]; } && has "writing standard output" "$tmp/err"; then
+    pass
+else
+    fail "closed stdout: exit status $status (expected 1), stderr: $(cat "$tmp/err")"
+fi
+
+# a bad memory limit is a usage error, as in the chapter programs; a good one is used
+ATTN_MAX_BYTES=garbage run "$good"
+if [ "$status" -eq 2 ] && { lines "$tmp/err" && [ "$n" -eq 1 ]; } && has "ATTN_MAX_BYTES='garbage'" "$tmp/err" &&
+    [ ! -s "$tmp/out" ]; then
+    pass
+else
+    fail "ATTN_MAX_BYTES=garbage: exit status $status (expected 2), stderr: $(cat "$tmp/err")"
+fi
+ATTN_MAX_BYTES=16 run "$good"
+if [ "$status" -eq 1 ] && { lines "$tmp/err" && [ "$n" -eq 1 ]; } && has "more than the limit of 16 bytes" "$tmp/err"; then
+    pass
+else
+    fail "ATTN_MAX_BYTES=16: exit status $status (expected 1), stderr: $(cat "$tmp/err")"
+fi
 
 # usage errors: exit 2, one line on stderr
 run
