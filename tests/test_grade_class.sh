@@ -20,7 +20,7 @@
 . tests/lib.sh
 suite test_grade_class
 
-NCHECKS=95
+NCHECKS=110
 if ! command -v bwrap >/dev/null 2>&1 || ! command -v timeout >/dev/null 2>&1 ||
     ! bwrap --unshare-all --die-with-parent --ro-bind / / --proc /proc --dev /dev /bin/true >/dev/null 2>&1; then
     skip $NCHECKS "grading runs student code in bubblewrap, which does not work here (apt-get install bubblewrap)"
@@ -446,6 +446,44 @@ refuse "'#' is not accepted" "$S2" scale '    scores = t_div_scalar(scores, 2); 
 refuse "'harness_finish' is not a name" "$S2" scale '    harness_finish("x");'
 refuse "'environ' is not a name" "$S2" scale '    (void)environ; scores = t_div_scalar(scores, 2);'
 
+# ---- gradetool: the trusted side's own error paths and strict comparison -------------
+GT=$TMP/gradetool
+${CC:-cc} -std=c99 -O2 scripts/exercises/gradetool.c -lm -o "$GT" 2>"$TMP/gt.err" && ok || bad "gradetool.c builds" "$(cat "$TMP/gt.err")"
+"$GT" >/dev/null 2>"$TMP/gt.err"; st=$?
+[ "$st" -eq 2 ] && [ "$(grep -c '' "$TMP/gt.err")" -eq 1 ] && ok || bad "gradetool without arguments: one line, exit 2" "exit $st: $(cat "$TMP/gt.err")"
+"$GT" list "$TMP/no-such-folder" >/dev/null 2>"$TMP/gt.err"; st=$?
+[ "$st" -eq 2 ] && grep -q 'cannot read the folder of submissions' "$TMP/gt.err" && ok || bad "gradetool list of a missing folder: a sentence, exit 2" "exit $st: $(cat "$TMP/gt.err")"
+printf 'a shape (2)\na 0 1.5\na 1 nan\nb error no\nprobe done\n' >"$TMP/want"
+cmpw() { # GOT-TEXT WANT-STATUS WANT-TEXT WHY
+    printf "$1" >"$TMP/got"
+    _o=$("$GT" compare "$TMP/want" "$TMP/got")
+    _s=$?
+    if [ "$_s" -eq "$2" ] && case $_o in *"$3"*) true ;; *) false ;; esac; then ok; else bad "gradetool compare: $4" "exit $_s: $_o"; fi
+}
+cmpw 'a shape (2)\na 0 1.50001\na 1 nan\nb error other words\nprobe done\n' 0 "" "equal within tolerance, NaN equals NaN, any error where the teacher's errs"
+cmpw 'a shape (2)\na 0 1.6\na 1 nan\nb error x\nprobe done\n' 1 "a: element 0 is 1.6, expected 1.5" "a different value is named"
+cmpw 'a shape (3)\n' 1 "a has shape (3), expected (2)" "a different shape is named"
+cmpw 'a shape (2)\na 0 1.5\n' 1 "a: your code stopped before this check" "output that stops early"
+cmpw 'a shape (2)\na 0 1.5\na 1 nan\nb error x\nprobe done\nprobe done\n' 1 "printed more than the teacher" "output after the end"
+cmpw 'a shape (2)\na 0 1.5\nscale\t1\t1\tcorrect\n' 1 "printed something else" "a forged line is just a difference"
+cmpw 'a shape (2)\na 0 1.5\na 1 nan\nb 0 1\nprobe done\n' 1 "refuses these inputs" "no error where the teacher's code raises one"
+head -c 70000000 /dev/zero | tr '\0' 'x' >"$TMP/got"
+_o=$("$GT" compare "$TMP/want" "$TMP/got"); st=$?
+[ "$st" -eq 1 ] && case $_o in *"printed more than"*) true ;; *) false ;; esac && ok || bad "gradetool compare: output past the cap is a difference" "exit $st: $_o"
+printf 'broken\n' >"$TMP/badwant"
+"$GT" compare "$TMP/badwant" "$TMP/got" >/dev/null 2>"$TMP/gt.err"; st=$?
+[ "$st" -eq 2 ] && [ "$(grep -c '' "$TMP/gt.err")" -eq 1 ] && ok || bad "gradetool compare: a malformed teacher's output is one sentence, exit 2" "exit $st: $(cat "$TMP/gt.err")"
+mkdir -p "$TMP/gtrun/s/1"
+printf 'b1\t1\t01\tx\t-\t1\t-\t-\n' >"$TMP/gtrun/blanks.tsv"
+printf 'id\tok\n' >"$TMP/gtrun/students.tsv"
+printf 'b1\t5\t1\tforged\n' >"$TMP/gtrun/s/1/result.tsv"
+"$GT" csv "$TMP/gtrun" "$TMP/gtrun/c.csv" >/dev/null 2>"$TMP/gt.err"; st=$?
+[ "$st" -eq 2 ] && grep -q 'malformed' "$TMP/gt.err" && ok || bad "gradetool csv: points above the maximum are refused" "exit $st: $(cat "$TMP/gt.err")"
+# make grade-class: a folder without student folders is one sentence, exit 2
+mkdir -p "$TMP/nobody" && echo x >"$TMP/nobody/file.txt"
+GRADE_OUT=$TMP/outnb sh scripts/exercises/grade_class.sh "$TMP/nobody" 1 2 >/dev/null 2>"$TMP/nb.err"; st=$?
+[ "$st" -eq 2 ] && grep -q 'has no subfolders' "$TMP/nb.err" && ok || bad "grade-class of a folder without students: exit 2, a sentence" "exit $st: $(cat "$TMP/nb.err")"
+
 # make grade: one student, last line score: X/Y
 GRADE_OUT=$OUT GRADE_TIME=3 sh scripts/exercises/grade.sh "$C/onewrong" 1 2,6 >"$TMP/one.out" 2>&1
 [ "$(tail -n 1 "$TMP/one.out")" = "score: 2/3" ] && ok || bad "make grade ends 'score: 2/3'" "$(tail -n 5 "$TMP/one.out")"
@@ -457,6 +495,10 @@ PATH="$TMP/fakebin:$PATH" GRADE_OUT=$OUT sh scripts/exercises/grade.sh "$C/corre
 st=$?
 [ "$st" -eq 2 ] && ok || bad "without a sandbox make grade exits 2" "exit $st"
 grep -q 'REFUSED.*sandbox' "$TMP/ns.err" && grep -q 'GRADE_UNSAFE=1' "$TMP/ns.err" && ok || bad "without a sandbox make grade says why and how" "$(cat "$TMP/ns.err")"
+# GRADE_UNSAFE=1: grades the same (an honest student only), with a loud warning
+PATH="$TMP/fakebin:$PATH" GRADE_UNSAFE=1 GRADE_OUT=$OUT GRADE_TIME=5 sh scripts/exercises/grade.sh "$C/onewrong" 1 2,6 >"$TMP/us.out" 2>"$TMP/us.err"
+[ "$(tail -n 1 "$TMP/us.out")" = "score: 2/3" ] && grep -q 'WARNING: no working sandbox' "$TMP/us.err" && ok ||
+    bad "GRADE_UNSAFE=1 grades without the sandbox and warns" "$(tail -n 3 "$TMP/us.out"; cat "$TMP/us.err")"
 # the teacher's tree reuses $BUILD only when it is up to date and built with the same flags
 reuse() { # BUILD-DIR: g_reuse_build into a fresh folder; its status
     rm -rf "$TMP/rb" && mkdir -p "$TMP/rb" && cp Makefile "$TMP/rb/" &&

@@ -214,13 +214,23 @@ static void put_clean(const char *s, size_t n) {
 static int cmd_compare(const char *want_path, const char *got_path) {
     Lines w, g;
     if (read_lines(want_path, MAX_GOT, &w) != 0) die("cannot read the teacher's probe output ", want_path);
+    char wl[128], wk[128], gl[128], gk[128];
+    int done = 0;
+    for (size_t i = 0; i < w.n && !done; i++) {   /* the teacher's output first: it must be well formed */
+        const char *wr;
+        double y;
+        if (!strcmp(w.line[i], "probe done")) done = 1;
+        else if (!split3(w.line[i], wl, wk, &wr) ||
+                 !(!strcmp(wk, "shape") || !strcmp(wk, "error") || !strcmp(wk, "null") || (is_index(wk) && parse_num(wr, &y))))
+            die("the teacher's probe output is malformed: ", w.line[i]);
+    }
+    if (!done) die("the teacher's probe output does not end with 'probe done'", NULL);
     int r = read_lines(got_path, MAX_GOT, &g);
     if (r < 0) g.n = 0, g.line = NULL;
     if (r > 0) {
         printf("printed more than %ld bytes\n", MAX_GOT);
         return 1;
     }
-    char wl[128], wk[128], gl[128], gk[128];
     for (size_t i = 0; i < w.n; i++) {
         const char *wr, *gr;
         if (!strcmp(w.line[i], "probe done")) {
