@@ -71,14 +71,15 @@ student syntax handout
 fill "$C/syntax/$S2" scale '    scores = t_div_scalar(scores, sqrtf((float)t_size(query, -1))'
 fill "$C/syntax/$S6" dropout_keep "$KEEP_OK"
 fill "$C/syntax/$S6" dropout_scale "$DSCALE_OK"
-# 5. correct, written their own way: comments gone, reformatted, a helper: 3/3
+# 5. correct, written their own way: comments gone, reformatted, a helper, a debugging print: 3/3
 student ownway handout
 fill "$C/ownway/$S2" scale '    scores = t_mul_scalar(scores,
                           inv_sqrt_dk(query));'
 $AWKP '/^Tensor \*scaled_scores/ { print "static float inv_sqrt_dk(const Tensor *q) { return 1.0f / sqrtf((float)t_size(q, -1)); }\n" } { print }' \
     "$C/ownway/$S2" | sed -e 's|/\*.*\*/||' >"$TMP/o.c" && mv "$TMP/o.c" "$C/ownway/$S2"
 fill "$C/ownway/$S6" dropout_keep '        { double q = 1.0 - d->p; keep = rng_bernoulli(t_default_rng(), q); }'
-fill "$C/ownway/$S6" dropout_scale '        scale = 1.0f / (float)(1.0 - d->p);'
+fill "$C/ownway/$S6" dropout_scale '        scale = 1.0f / (float)(1.0 - d->p);
+        t_print(x); /* a debugging print left in: it does not mix with the results */'
 # 6. cheat: atexit handler prints a perfect summary and _Exit(0); the rest untouched: 0/3
 student atexit handout
 fill "$C/atexit/$S2" scale '    atexit(fake); (void)query;'
@@ -176,7 +177,7 @@ ${CC:-cc} -std=c99 -O0 -I. scripts/exercises/probe.c "$BUILD/libattn.a" -lm -o "
     bad "probe.c builds" "$(cat "$TMP/probe.err")"
 SEED=
 for s in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30; do
-    dk=$("$TMP/probe" 2 "$s" | sed -n 's/^input.q shape (.*, \([0-9]*\))$/\1/p' | $AWKP '$1 > 8 && $1 != 64' | head -n 1)
+    dk=$("$TMP/probe" 2 "$s" 3>&1 >/dev/null | sed -n 's/^input.q shape (.*, \([0-9]*\))$/\1/p' | $AWKP '$1 > 8 && $1 != 64' | head -n 1)
     [ -n "$dk" ] && [ "$dk" -gt 8 ] && [ "$dk" -ne 64 ] && { SEED=$s; break; }
 done
 [ -n "$SEED" ] && ok || bad "found a probe seed with d_k > 8"

@@ -91,11 +91,13 @@ g_box() {
 # compile: CFLAGS CHAPTER-DIR SOURCE -> the object on stdout, or "error" and the messages
 G_COMPILE='$CC $1 -I"$K/inc" -I"$K/inc/$2" -c "$IN/$3" -o a.o >cc.log 2>&1 && exec cat a.o
 echo "error"; head -c 4000 cc.log'
-# probe: HOLE CHAPTER SEED -> "link ok" then the probe output, or "link failed" and the messages
+# probe: HOLE CHAPTER SEED -> "link ok" then the probe's results (its descriptor 3; what
+# the code under test prints on its standard output goes to a file nobody reads),
+# or "link failed" and the messages
 G_PROBE_RUN='set -- "$@" "$IN"/*.o; h=$1 ch=$2 seed=$3; shift 3; [ -f "$1" ] || shift
 $CC -o p "$K/obj/probe.o" "$@" -Wl,--start-group "$K/lib/$h"/*.a -Wl,--end-group -lm >ld.log 2>&1 ||
     { echo "link failed"; head -c 4000 ld.log; exit 0; }
-echo "link ok"; exec timeout -k 1 "$T" ./p "$ch" "$seed" 2>err'
+echo "link ok"; exec timeout -k 1 "$T" ./p "$ch" "$seed" 3>&1 >out 2>err'
 # tests: HOLE NN -> "link ok" then what the test program prints (for the feedback only)
 G_TEST_RUN='set -- "$@" "$IN"/*.o; h=$1 nn=$2; shift 2; [ -f "$1" ] || shift
 $CC -o t "$K/obj/test_ch$nn.o" "$K/obj/harness.o" "$@" -Wl,--start-group "$K/lib/$h"/*.a -Wl,--end-group -lm >ld.log 2>&1 ||
@@ -284,6 +286,10 @@ g_setup() {
     # the teacher's code on the same inputs, in the same kind of sandbox
     for nn in $GCHS; do
         g_box "$RUN/want/raw$nn" "$RUN/want/in" "$G_PROBE_RUN" full "$(chapter_num "$nn")" "$G_SEED"
+        if [ "$(sed -n 2p "$RUN/want/raw$nn")" = "no probe for chapter $(chapter_num "$nn")" ]; then
+            echo "grade: chapter $(chapter_num "$nn") has blanks but no hidden checks in scripts/exercises/probe.c; its answers cannot be graded until it has them" >&2
+            return 1
+        fi
         if [ "$(head -n 1 "$RUN/want/raw$nn")" != "link ok" ] || [ "$(tail -n 1 "$RUN/want/raw$nn")" != "probe done" ]; then
             echo "grade: the teacher's hidden checks of chapter $(chapter_num "$nn") do not run in the sandbox (exit $(cat "$RUN/want/raw$nn.rc")):" >&2
             head -c 600 "$RUN/want/raw$nn" >&2

@@ -1,7 +1,8 @@
 /* probe.c — make grade's hidden checks: call a chapter's functions on fresh
  * random inputs and print every result, one value per line.
  *
- *     probe CHAPTER SEED        (CHAPTER = 1..10; prints "label index value")
+ *     probe CHAPTER SEED 3>RESULTS   (CHAPTER = 1..10; writes "label index value"
+ *                                    lines to descriptor 3)
  *
  * The grader links this once with the teacher's chapters and once with a
  * student's answer in place of the teacher's, runs both with the same fresh
@@ -9,9 +10,11 @@
  * compares the numbers itself. Shapes and values come from SEED, so an
  * answer that fits the test fixtures but not the general case shows here.
  * Every chapter runs ROUNDS times, each with its own shapes and values.
- * Only the numbers on standard output count; the grader reads them through a
- * pipe and compares them in its own process. A chapter with no probe prints
- * nothing and exits 3. */
+ * The results go to descriptor 3 (the grader's pipe), so what the code under
+ * test prints on standard output (a debugging t_print) does not mix with
+ * them; the grader compares them in its own process. A chapter with no probe
+ * writes "no probe for chapter N" and exits 3. */
+#define _POSIX_C_SOURCE 200809L   /* fdopen */
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +35,7 @@
 #define ROUNDS 3
 
 static jmp_buf probe_jmp;
+static FILE *out;   /* descriptor 3 */
 static uint64_t lcg;
 
 static void probe_hook(const char *message) {
@@ -46,19 +50,19 @@ static int64_t pick(int64_t lo, int64_t hi) {
 }
 
 static void put_value(const char *label, long long i, double v) {
-    if (v != v) printf("%s %lld nan\n", label, i);
-    else if (v > 1e300 * 1e10) printf("%s %lld inf\n", label, i);
-    else if (v < -1e300 * 1e10) printf("%s %lld -inf\n", label, i);
-    else printf("%s %lld %.9g\n", label, i, v);
+    if (v != v) fprintf(out, "%s %lld nan\n", label, i);
+    else if (v > 1e300 * 1e10) fprintf(out, "%s %lld inf\n", label, i);
+    else if (v < -1e300 * 1e10) fprintf(out, "%s %lld -inf\n", label, i);
+    else fprintf(out, "%s %lld %.9g\n", label, i, v);
 }
 
 static void put(const char *label, const Tensor *t) {
     if (!t) {
-        printf("%s null\n", label);
+        fprintf(out, "%s null\n", label);
         return;
     }
     char s[T_SHAPE_STR];
-    printf("%s shape %s\n", label, t_shape_str(t, s));
+    fprintf(out, "%s shape %s\n", label, t_shape_str(t, s));
     int64_t n = t_numel(t);
     for (int64_t i = 0; i < n; i++) put_value(label, (long long)i, t_flat_get(t, i));
 }
@@ -66,7 +70,7 @@ static void put(const char *label, const Tensor *t) {
 /* the shape of an input, so that feedback can say what was tried */
 static void put_shape(const char *label, const Tensor *t) {
     char s[T_SHAPE_STR];
-    printf("%s shape %s\n", label, t_shape_str(t, s));
+    fprintf(out, "%s shape %s\n", label, t_shape_str(t, s));
 }
 
 static void put_num(const char *label, double v) { put_value(label, 0, v); }
@@ -79,7 +83,7 @@ static void put_num(const char *label, double v) { put_value(label, 0, v); }
         if (setjmp(probe_jmp) == 0) {                        \
             __VA_ARGS__;                                     \
         } else {                                             \
-            printf("%s error %s\n", label, t_last_error());  \
+            fprintf(out, "%s error %s\n", label, t_last_error());  \
         }                                                    \
         t_scope_end_to(depth0);                              \
     } while (0)
@@ -325,7 +329,16 @@ int main(int argc, char **argv) {
     }
     int ch = atoi(argv[1]);
     unsigned long long seed = strtoull(argv[2], NULL, 10);
-    if (ch < 1 || ch > 10) return 3;
+    out = fdopen(3, "w");
+    if (!out) {
+        fprintf(stderr, "probe: descriptor 3 (where the results go) is not open\n");
+        return 2;
+    }
+    if (ch < 1 || ch > 10) {
+        fprintf(out, "no probe for chapter %d\n", ch);
+        fclose(out);
+        return 3;
+    }
     t_set_error_hook(probe_hook);
     int depth0 = t_scope_depth();
     for (unsigned long long round = 0; round < ROUNDS; round++) {
@@ -344,6 +357,6 @@ int main(int argc, char **argv) {
         default: probe_ch10(depth0); break;
         }
     }
-    printf("probe done\n");
-    return 0;
+    fprintf(out, "probe done\n");
+    return fclose(out) ? 1 : 0;
 }
