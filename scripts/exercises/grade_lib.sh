@@ -97,7 +97,7 @@ echo "error"; head -c 4000 cc.log'
 G_PROBE_RUN='set -- "$@" "$IN"/*.o; h=$1 ch=$2 seed=$3; shift 3; [ -f "$1" ] || shift
 $CC -o p "$K/obj/probe.o" "$@" -Wl,--start-group "$K/lib/$h"/*.a -Wl,--end-group -lm >ld.log 2>&1 ||
     { echo "link failed"; head -c 4000 ld.log; exit 0; }
-echo "link ok"; exec timeout -k 1 "$T" ./p "$ch" "$seed" 3>&1 >out 2>err'
+echo "link ok"; exec timeout -k 1 "$T" ./p "$ch" "$seed" "$K/tests/fixtures" 3>&1 >out 2>err'
 # tests: HOLE NN -> "link ok" then what the test program prints (for the feedback only)
 G_TEST_RUN='set -- "$@" "$IN"/*.o; h=$1 nn=$2; shift 2; [ -f "$1" ] || shift
 $CC -o t "$K/obj/test_ch$nn.o" "$K/obj/harness.o" "$@" -Wl,--start-group "$K/lib/$h"/*.a -Wl,--end-group -lm >ld.log 2>&1 ||

@@ -1,20 +1,24 @@
 /* probe.c — make grade's hidden checks: call a chapter's functions on fresh
  * random inputs and print every result, one value per line.
  *
- *     probe CHAPTER SEED 3>RESULTS   (CHAPTER = 1..10; writes "label index value"
- *                                    lines to descriptor 3)
+ *     probe CHAPTER SEED [FIXTURES] 3>RESULTS   (CHAPTER = 1..10; writes
+ *                         "label index value" lines to descriptor 3)
  *
  * The grader links this once with the teacher's chapters and once with a
  * student's answer in place of the teacher's, runs both with the same fresh
  * SEED (a different one every grading run, never shown to the student) and
  * compares the numbers itself. Shapes and values come from SEED, so an
  * answer that fits the test fixtures but not the general case shows here.
- * Every chapter runs ROUNDS times, each with its own shapes and values.
+ * Every chapter runs ROUNDS times, each with its own shapes and values;
+ * with FIXTURES (the tests' fixture folder), chapters 1 to 4 then also run
+ * on the inputs of the tests (every NAME_q/_k/_v.npy, or NAME_x.npy with
+ * NAME_wq/_wk/_wv.npy and optional biases, of the chapter's folder).
  * The results go to descriptor 3 (the grader's pipe), so what the code under
  * test prints on standard output (a debugging t_print) does not mix with
  * them; the grader compares them in its own process. A chapter with no probe
  * writes "no probe for chapter N" and exits 3. */
 #define _POSIX_C_SOURCE 200809L   /* fdopen */
+#include <dirent.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -322,9 +326,91 @@ static void probe_ch10(int depth0) {
     });
 }
 
+/* ---- the tests' inputs ---------------------------------------------------------- */
+
+#define MAX_SETS 64
+static char set_name[MAX_SETS][64];
+
+static int cmp_names(const void *a, const void *b) { return strcmp((const char *)a, (const char *)b); }
+
+/* the NAMEs of DIR/NAME<first> whose NAME<other> files all exist, sorted */
+static int fixture_sets(const char *dir, const char *first, const char *const *others, int n_others) {
+    DIR *d = opendir(dir);
+    int n = 0;
+    if (!d) return 0;
+    struct dirent *e;
+    size_t fl = strlen(first);
+    while ((e = readdir(d)) && n < MAX_SETS) {
+        size_t l = strlen(e->d_name);
+        if (l <= fl || l - fl >= sizeof set_name[0] || strcmp(e->d_name + l - fl, first)) continue;
+        memcpy(set_name[n], e->d_name, l - fl);
+        set_name[n][l - fl] = 0;
+        int ok = 1;
+        for (int i = 0; i < n_others && ok; i++) {
+            char path[4096];
+            snprintf(path, sizeof path, "%s/%s%s", dir, set_name[n], others[i]);
+            ok = npy_exists(path);
+        }
+        for (const char *c = set_name[n]; *c && ok; c++)
+            ok = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_';
+        n += ok;
+    }
+    closedir(d);
+    qsort(set_name, (size_t)n, sizeof set_name[0], cmp_names);
+    return n;
+}
+
+static Tensor *fx_load(const char *dir, const char *name, const char *suffix) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s%s", dir, name, suffix);
+    return npy_exists(path) ? npy_load(path) : NULL;
+}
+
+/* one set of the tests' inputs, NAME, of chapter CH's fixture folder DIR */
+static void probe_set(int ch, const char *dir, const char *name, int depth0) {
+    char label[160];
+    snprintf(label, sizeof label, "fixture.%s", name);
+    if (ch == 3) {
+        PROBE(label, {
+            QKVProjection p;
+            p.wq = nn_linear_from("wq", fx_load(dir, name, "_wq.npy"), fx_load(dir, name, "_bq.npy"));
+            p.wk = nn_linear_from("wk", fx_load(dir, name, "_wk.npy"), fx_load(dir, name, "_bk.npy"));
+            p.wv = nn_linear_from("wv", fx_load(dir, name, "_wv.npy"), fx_load(dir, name, "_bv.npy"));
+            p.d_in = p.wq->in_features;
+            p.d_out = p.wq->out_features;
+            Attention a = self_attention(&p, fx_load(dir, name, "_x.npy"));
+            put(label, a.output);
+            put(label, a.weights);
+        });
+        return;
+    }
+    PROBE(label, {
+        Tensor *q = fx_load(dir, name, "_q.npy"), *k = fx_load(dir, name, "_k.npy"), *v = fx_load(dir, name, "_v.npy");
+        Attention a = {NULL, NULL, NULL};
+        if (t_numel(q) + t_numel(k) + t_numel(v) > 200000) { /* too large to print: left to the tests */
+        } else if (ch == 1) a = dot_product_attention(q, k, v);
+        else if (ch == 2) a = attention(q, k, v);
+        else if (t_size(q, -2) == t_size(k, -2)) a = masked_attention(q, k, v, causal_mask(t_size(q, -2), 1));
+        if (a.output) {
+            put(label, a.output);
+            put(label, a.weights);
+        }
+    });
+}
+
+static void probe_fixtures(int ch, const char *root, int depth0) {
+    static const char *const kv[] = {"_k.npy", "_v.npy"}, *const w[] = {"_wq.npy", "_wk.npy", "_wv.npy"};
+    char dir[4096];
+    int n = 0;
+    snprintf(dir, sizeof dir, "%s/ch%02d", root, ch);
+    if (ch == 1 || ch == 2 || ch == 4) n = fixture_sets(dir, "_q.npy", kv, 2);
+    else if (ch == 3) n = fixture_sets(dir, "_x.npy", w, 3);
+    for (int i = 0; i < n; i++) probe_set(ch, dir, set_name[i], depth0);
+}
+
 int main(int argc, char **argv) {
-    if (argc != 3) {
-        fprintf(stderr, "usage: probe CHAPTER SEED\n");
+    if (argc != 3 && argc != 4) {
+        fprintf(stderr, "usage: probe CHAPTER SEED [FIXTURES] 3>RESULTS\n");
         return 2;
     }
     int ch = atoi(argv[1]);
@@ -357,6 +443,7 @@ int main(int argc, char **argv) {
         default: probe_ch10(depth0); break;
         }
     }
+    if (argc == 4) probe_fixtures(ch, argv[3], depth0);
     fprintf(out, "probe done\n");
     return fclose(out) ? 1 : 0;
 }
