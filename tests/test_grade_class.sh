@@ -387,7 +387,7 @@ done
 [ -e build/grade/x ] && bad "an answer created a file in the grader's folder" || ok
 grep -q 'does not compile' "$OUT3/feedback/devzero.txt" && grep -q 'does not compile' "$OUT3/feedback/devtty.txt" && ok ||
     bad "#include of /dev/zero and /dev/tty: does not compile (no /dev in the sandbox)" "$(cat "$OUT3/feedback/devzero.txt" "$OUT3/feedback/devtty.txt")"
-grep -q 'does not define scaled_scores\|does not link' "$OUT3/feedback/rename.txt" && ok || bad "a renamed function is missing from the student's object" "$(cat "$OUT3/feedback/rename.txt")"
+grep -q 'not accepted: your scaling.c does not define scaled_scores() itself' "$OUT3/feedback/rename.txt" && ok || bad "a renamed function is missing from the student's object" "$(cat "$OUT3/feedback/rename.txt")"
 grep -q 'sqrtf((float)d_k)' "$OUT3/feedback/reader.txt" && bad "the teacher's source reached the feedback" "$(cat "$OUT3/feedback/reader.txt")" || ok
 
 # ---- the allow-list: every reference answer passes; honest rewrites too; refusals name the token
