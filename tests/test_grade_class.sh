@@ -20,7 +20,7 @@
 . tests/lib.sh
 suite test_grade_class
 
-NCHECKS=111
+NCHECKS=113
 if ! command -v bwrap >/dev/null 2>&1 || ! command -v timeout >/dev/null 2>&1 ||
     ! bwrap --unshare-all --die-with-parent --ro-bind / / --proc /proc --dev /dev /bin/true >/dev/null 2>&1; then
     skip $NCHECKS "grading runs student code in bubblewrap, which does not work here (apt-get install bubblewrap)"
@@ -448,6 +448,27 @@ refuse "'%:include <math.h>'" "$S2" scale '    %:include <math.h>
 refuse "'#' is not accepted" "$S2" scale '    scores = t_div_scalar(scores, 2); %: x'
 refuse "'harness_finish' is not a name" "$S2" scale '    harness_finish("x");'
 refuse "'environ' is not a name" "$S2" scale '    (void)environ; scores = t_div_scalar(scores, 2);'
+
+# ---- every blank of every chapter goes through its hidden checks ----------------------
+# the solution with a no-op statement in every blank (so none is the teacher's code
+# token for token): full marks at levels 2 and 3, chapters 1-10, every answer compared
+for lv in 2 3; do
+    CA=$TMP/class-all$lv
+    mkdir -p "$CA"
+    sh scripts/exercises/generate.sh "$CA/noop" 0 >/dev/null 2>&1 || bad "make exercises LEVEL=0 writes a solution tree"
+    for f in $(. scripts/exercises/lib.sh && concept_files); do
+        grep -q 'BEGIN BLANK' "$f" || continue
+        $AWKP -v lv="$lv" '/BEGIN BLANK [A-Za-z_0-9]* level=/ { print; l = $0; sub(/.* level=/, "", l); if (l + 0 <= lv) print "    (void)0;"; next }
+            /BEGIN BLANK/ || /END BLANK/ { next } { print }' "$f" >"$CA/noop/$f"
+    done
+    GRADE_OUT=$TMP/outall$lv GRADE_TIME=20 sh scripts/exercises/grade_class.sh "$CA" "$lv" all 2 >"$TMP/ga.out" 2>"$TMP/ga.err"
+    fa=$TMP/outall$lv/feedback/noop.txt
+    nb=$(tail -n +3 "$fa" 2>/dev/null | grep -c '')
+    nh=$(grep -c 'hidden checks on fresh random inputs agree' "$fa" 2>/dev/null)
+    if [ "$(tail -n 1 "$TMP/ga.out")" = "graded: 1 students, mean 100.0%" ] && [ "$nb" -gt 10 ] && [ "$nh" -eq "$nb" ]; then ok; else
+        bad "level $lv, chapters 1-10: every blank's honest variant passes its hidden checks ($nh of $nb compared)" "$(tail -n 3 "$TMP/ga.err"; grep -v 'agree' "$fa" 2>/dev/null | head -n 5)"
+    fi
+done
 
 # ---- gradetool: the trusted side's own error paths and strict comparison -------------
 GT=$TMP/gradetool
