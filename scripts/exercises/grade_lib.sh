@@ -65,7 +65,9 @@ G_PRELUDE='ulimit -v "$MEMKB" && ulimit -f 65536 && ulimit -c 0 && ulimit -t "$(
 
 # g_box OUT IN SCRIPT [ARGS]: run SCRIPT in a fresh sandbox; its standard output
 # (at most GRADE_OUTPUT_BYTES) goes to OUT, the exit status of the sandbox (124:
-# stopped by the time limit) to OUT.rc. Standard error is dropped.
+# stopped by the time limit) to OUT.rc. Standard error is dropped. The sandbox
+# sees the kit, or only its part G_KIT_PART (e.g. /inc: what a compile needs).
+G_KIT_PART=
 g_box() {
     _bo=$1 _bi=$2 _bs=$3
     shift 3
@@ -82,7 +84,7 @@ g_box() {
         --setenv K /k --setenv IN /in --setenv W /w --setenv T "$GRADE_TIME" --setenv MEMKB "$GRADE_MEM_KB" \
         --setenv CC "$CC" \
         --proc /proc --size 268435456 --tmpfs /tmp --size 268435456 --tmpfs /w $G_SYSBINDS \
-        --ro-bind "$G_KIT" /k --ro-bind "$_bi" /in --chdir /w \
+        --ro-bind "$G_KIT$G_KIT_PART" "/k$G_KIT_PART" --ro-bind "$_bi" /in --chdir /w \
         /bin/sh -c "$G_PRELUDE; $_bs" sh "$@" </dev/null 2>/dev/null
         echo $? >"$_bo.rc"; } | head -c "$GRADE_OUTPUT_BYTES" >"$_bo"
 }
@@ -384,7 +386,9 @@ g_grade_answer() { # NAME NN FILE FUNC SYMBOL
     _hole=$(basename "$_file" .c)
     mkdir -p "$_w/src" "$_w/obj"
     cp "$_s/x/$_nm.c" "$_w/src/$_hole.c"
+    G_KIT_PART=/inc  # the compiler sees the headers and the answer, nothing else
     g_box "$_w/cc.out" "$_w/src" "$G_COMPILE" "$(g_cflags "$_nn")" "$(dirname "$_file")" "$_hole.c"
+    G_KIT_PART=
     if [ "$(head -c 4 "$_w/cc.out" | od -An -c | tr -d ' \n')" != '177ELF' ]; then
         case $(cat "$_w/cc.out.rc") in
             0) g_msg="does not compile: $(g_clean "$(tail -n +2 "$_w/cc.out" >"$_w/cc.log"; first_error "$_w/cc.log" | sed 's|/in/||g')")" ;;
