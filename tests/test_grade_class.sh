@@ -20,7 +20,7 @@
 . tests/lib.sh
 suite test_grade_class
 
-NCHECKS=113
+NCHECKS=114
 if ! command -v bwrap >/dev/null 2>&1 || ! command -v timeout >/dev/null 2>&1 ||
     ! bwrap --unshare-all --die-with-parent --ro-bind / / --proc /proc --dev /dev /bin/true >/dev/null 2>&1; then
     skip $NCHECKS "grading runs student code in bubblewrap, which does not work here (apt-get install bubblewrap)"
@@ -37,6 +37,7 @@ mkdir -p "$C"
 gen() { sh scripts/exercises/generate.sh "$1" "$2" 2,6 >/dev/null 2>&1 || bad "make exercises writes $1"; }
 gen "$TMP/handout" 1
 gen "$TMP/solution" 0
+S1=chapters/01_dot_product/dot_product.c
 S2=chapters/02_scaling/scaling.c
 S6=chapters/06_dropout/dropout.c
 # a student's tree: a copy of the handout or solution, hard links where cp can make
@@ -416,7 +417,6 @@ put() { # FILE NAME ANSWER [PREFIX]
     printf '%s' "${4:-}" | cat - "$D/s.c" >"$D/t.c"
     ext "$1" "$2" "$D/t.c" | cut -f2-
 }
-S1=chapters/01_dot_product/dot_product.c
 accept() { case $(put "$@") in answer* | same*) ok ;; *) bad "an honest rewrite is accepted: $3" "$(put "$@")" ;; esac; }
 refuse() { # WANT FILE NAME ANSWER [PREFIX]
     _w=$1; shift
@@ -426,13 +426,13 @@ accept "$S2" scale '    scores = t_mul_scalar(scores, 1.0f / sqrtf((float)t_size
 accept "$S2" scale '    { float s = sqrtf((float)t_size(query, -1)), u = 1.0f / s; scores = t_mul_scalar(scores, u); }'
 accept "$S2" scale '    scores = inv(scores, query);' 'static Tensor *inv(Tensor *s, const Tensor *q) { int64_t d = t_size(q, -1); return t_div_scalar(s, sqrtf((float)d)); }
 '
-accept "$S1" stable_softmax '    Tensor *mx = t_unsqueeze(t_max_last(x), -1);
-    Tensor *e = t_exp(t_sub(x, mx));
+accept "$S1" stable_softmax '    Tensor *mx = t_unsqueeze(t_max_last(scores), -1);
+    Tensor *e = t_exp(t_sub(scores, mx));
     return t_div(e, t_unsqueeze(t_sum_last(e), -1));'
 accept "$S6" dropout_scale '        scale = 1.0f / (1.0f - (float)d->p);' '#include <math.h>
 '
-refuse "'t_softmax' computes this blank's own concept" "$S1" stable_softmax '    return t_softmax(x, -1);'
-refuse "'t_softmax' computes" "$S1" naive_softmax '    return t_softmax(x, -1);'
+refuse "'t_softmax' computes this blank's own concept" "$S1" stable_softmax '    return t_softmax(scores, -1);'
+refuse "'t_softmax' computes" "$S1" naive_softmax '    return t_softmax(scores, -1);'
 refuse "'masked_attention' is not a name" "$S2" attention_forward '    return masked_attention(query, key, value, NULL);'
 refuse "'printf' is not a name" "$S2" scale '    printf("%d", 1);'
 refuse "'symlink' is not a name" "$S2" scale '    scores = t_div_scalar(scores, (float)symlink("a", "b"));' 'int symlink(const char *a, const char *b);
@@ -461,14 +461,26 @@ for lv in 2 3; do
         $AWKP -v lv="$lv" '/BEGIN BLANK [A-Za-z_0-9]* level=/ { print; l = $0; sub(/.* level=/, "", l); if (l + 0 <= lv) print "    (void)0;"; next }
             /BEGIN BLANK/ || /END BLANK/ { next } { print }' "$f" >"$CA/noop/$f"
     done
+    if [ "$lv" = 3 ]; then
+        # (policy) stable_softmax answered with the library's own softmax: refused, 0/3; the rest full marks
+        sh scripts/exercises/generate.sh "$CA/policy" 0 >/dev/null 2>&1
+        $AWKP '/^Tensor \*softmax_stable/ { print; print "    return t_softmax(scores, -1);"; skip = 1; next }
+            skip && /^}/ { skip = 0 } skip { next } { print }' "$S1" >"$CA/policy/$S1"
+    fi
     GRADE_OUT=$TMP/outall$lv GRADE_TIME=20 sh scripts/exercises/grade_class.sh "$CA" "$lv" all 2 >"$TMP/ga.out" 2>"$TMP/ga.err"
     fa=$TMP/outall$lv/feedback/noop.txt
     nb=$(tail -n +3 "$fa" 2>/dev/null | grep -c '')
     nh=$(grep -c 'hidden checks on fresh random inputs agree' "$fa" 2>/dev/null)
-    if [ "$(tail -n 1 "$TMP/ga.out")" = "graded: 1 students, mean 100.0%" ] && [ "$nb" -gt 10 ] && [ "$nh" -eq "$nb" ]; then ok; else
+    if [ "$(tail -n 1 "$TMP/ga.out" | cut -d, -f1)" = "graded: $((lv - 1)) students" ] && [ "$nb" -gt 10 ] && [ "$nh" -eq "$nb" ]; then ok; else
         bad "level $lv, chapters 1-10: every blank's honest variant passes its hidden checks ($nh of $nb compared)" "$(tail -n 3 "$TMP/ga.err"; grep -v 'agree' "$fa" 2>/dev/null | head -n 5)"
     fi
 done
+fp=$TMP/outall3/feedback/policy.txt
+set -- $(head -n 1 "$fp" 2>/dev/null | sed -n 's/.*: \([0-9]*\)\/\([0-9]*\) points.*/\1 \2/p') x x
+if grep -q "^stable_softmax .* 0/3  not accepted: 't_softmax' computes this blank's own concept" "$fp" &&
+    [ "$2" != x ] && [ "$(($2 - $1))" -eq 3 ]; then ok; else
+    bad "level 3: stable_softmax answered with t_softmax is refused and costs exactly its 3 points" "$(head -n 5 "$fp" 2>/dev/null)"
+fi
 
 # ---- gradetool: the trusted side's own error paths and strict comparison -------------
 GT=$TMP/gradetool
