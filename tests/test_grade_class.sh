@@ -20,7 +20,7 @@
 . tests/lib.sh
 suite test_grade_class
 
-NCHECKS=114
+NCHECKS=115
 if ! command -v bwrap >/dev/null 2>&1 || ! command -v timeout >/dev/null 2>&1 ||
     ! bwrap --unshare-all --die-with-parent --ro-bind / / --proc /proc --dev /dev /bin/true >/dev/null 2>&1; then
     skip $NCHECKS "grading runs student code in bubblewrap, which does not work here (apt-get install bubblewrap)"
@@ -182,8 +182,9 @@ for s in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27
     [ -n "$dk" ] && [ "$dk" -gt 8 ] && [ "$dk" -ne 64 ] && { SEED=$s; break; }
 done
 [ -n "$SEED" ] && ok || bad "found a probe seed with d_k > 8"
-# the hidden checks also run on the tests' own inputs (chapters 1-4)
+# the hidden checks also run on the tests' own inputs (chapters 1-5)
 "$TMP/probe" 2 1 tests/fixtures 3>&1 >/dev/null | grep -q '^fixture.basic shape' && ok || bad "the probe runs chapter 2 on the tests' inputs too"
+"$TMP/probe" 5 1 tests/fixtures 3>&1 >/dev/null | grep -q '^fixture.b2_t4_din4_dout6_h2_full_bias shape' && ok || bad "the probe runs chapter 5 on the tests' inputs too"
 
 # the state of everything the grader must not touch
 snapshot() { (find . -path ./build -prune -o -type f -exec cksum {} +; find "$C" "$TMP/canary" -type f -exec cksum {} +) | LC_ALL=C sort; }

@@ -10,9 +10,10 @@
  * compares the numbers itself. Shapes and values come from SEED, so an
  * answer that fits the test fixtures but not the general case shows here.
  * Every chapter runs ROUNDS times, each with its own shapes and values;
- * with FIXTURES (the tests' fixture folder), chapters 1 to 4 then also run
- * on the inputs of the tests (every NAME_q/_k/_v.npy, or NAME_x.npy with
- * NAME_wq/_wk/_wv.npy and optional biases, of the chapter's folder).
+ * with FIXTURES (the tests' fixture folder), chapters 1 to 5 then also run
+ * on the inputs of the tests (every NAME_q/_k/_v.npy, NAME_x.npy with
+ * NAME_wq/_wk/_wv.npy and optional biases, or chapter 5's folders of
+ * per-head xq/xk/xv.npy, of the chapter's folder).
  * The results go to descriptor 3 (the grader's pipe), so what the code under
  * test prints on standard output (a debugging t_print) does not mix with
  * them; the grader compares them in its own process. A chapter with no probe
@@ -361,7 +362,7 @@ static int fixture_sets(const char *dir, const char *first, const char *const *o
 }
 
 static Tensor *fx_load(const char *dir, const char *name, const char *suffix) {
-    char path[4096];
+    char path[4400];
     snprintf(path, sizeof path, "%s/%s%s", dir, name, suffix);
     return npy_exists(path) ? npy_load(path) : NULL;
 }
@@ -398,6 +399,25 @@ static void probe_set(int ch, const char *dir, const char *name, int depth0) {
     });
 }
 
+/* chapter 5: a folder bB_tT_dinD_doutO_hH_causal|full[_bias] holding xq, xk, xv.npy */
+static void probe_heads(const char *dir, const char *name, int depth0) {
+    char label[160], sub[4200], kind[32];
+    long long t, h;
+    if (sscanf(name, "b%*d_t%lld_din%*d_dout%*d_h%lld_%31[a-z]", &t, &h, kind) != 3) return;
+    snprintf(label, sizeof label, "fixture.%s", name);
+    snprintf(sub, sizeof sub, "%s/%s", dir, name);
+    PROBE(label, {
+        Tensor *xq = fx_load(sub, "xq", ".npy"), *xk = fx_load(sub, "xk", ".npy"), *xv = fx_load(sub, "xv", ".npy");
+        if (xq && xk && xv) {   /* (B, H, T, hd), glued back to (B, T, d_out) first */
+            Tensor *q = merge_heads(xq), *k = merge_heads(xk), *v = merge_heads(xv);
+            put(label, q);
+            Attention a = multi_head_attention(q, k, v, (int64_t)h, strcmp(kind, "causal") ? NULL : causal_mask((int64_t)t, 1));
+            put(label, a.output);
+            put(label, a.weights);
+        }
+    });
+}
+
 static void probe_fixtures(int ch, const char *root, int depth0) {
     static const char *const kv[] = {"_k.npy", "_v.npy"}, *const w[] = {"_wq.npy", "_wk.npy", "_wv.npy"};
     char dir[4096];
@@ -405,6 +425,21 @@ static void probe_fixtures(int ch, const char *root, int depth0) {
     snprintf(dir, sizeof dir, "%s/ch%02d", root, ch);
     if (ch == 1 || ch == 2 || ch == 4) n = fixture_sets(dir, "_q.npy", kv, 2);
     else if (ch == 3) n = fixture_sets(dir, "_x.npy", w, 3);
+    else if (ch == 5) {
+        DIR *d = opendir(dir);
+        struct dirent *e;
+        while (d && (e = readdir(d)) && n < MAX_SETS) {
+            long long t, h;
+            char kind[32];
+            if (strlen(e->d_name) < sizeof set_name[0] &&
+                sscanf(e->d_name, "b%*d_t%lld_din%*d_dout%*d_h%lld_%31[a-z]", &t, &h, kind) == 3)
+                strcpy(set_name[n++], e->d_name);
+        }
+        if (d) closedir(d);
+        qsort(set_name, (size_t)n, sizeof set_name[0], cmp_names);
+        for (int i = 0; i < n; i++) probe_heads(dir, set_name[i], depth0);
+        return;
+    }
     for (int i = 0; i < n; i++) probe_set(ch, dir, set_name[i], depth0);
 }
 
