@@ -1,17 +1,26 @@
 #!/bin/sh
 # test_grade_class.sh — make grade-class on a small class (level 1, chapters
 # 2 and 6: the blanks scale, dropout_scale, dropout_keep) with honest and
-# cheating students. Asserts: the reference scores full marks (also with its
-# comments deleted, reformatted and a helper added), the handout scores 0, a
-# wrong blank or a syntax error costs exactly that blank's points, every
-# cheater gets no point it did not earn, class.csv has one row per student,
-# and nothing outside the grader's folders changes; the teacher's tree reuses
-# $BUILD only when it is up to date and built with the same flags. Needs
-# bubblewrap: without a working sandbox these checks are counted as skipped.
+# cheating students, one submission per attack class of the trust model
+# (docs/TEACHING.md section 4): links and files left in the sandbox, #define
+# renames, digraphs/trigraphs/splices, #include of devices, newlines in
+# messages, folder names that are not data (newline, tab, formulas, '..'),
+# reading the teacher's sources, and (chapters 9 and 10, level 2) forged
+# verdicts; the same attacks with the allow-list off (GRADE_ALLOWLIST=0) show
+# that the sandbox and the comparison hold alone. Asserts: the reference
+# scores full marks (also with its comments deleted, reformatted and a helper
+# added), the handout scores 0, a wrong blank or a syntax error costs exactly
+# that blank's points, every cheater gets no point it did not earn, class.csv
+# parses (an RFC 4180 reader here) into exactly one row per folder, a canary
+# file outside the grader's folder and the repository are unchanged; every
+# reference answer passes the allow-list, honest rewrites too, and each
+# refused token is named; the teacher's tree reuses $BUILD only when it is up
+# to date and built with the same flags. Needs bubblewrap: without a working
+# sandbox these checks are counted as skipped.
 . tests/lib.sh
 suite test_grade_class
 
-NCHECKS=37
+NCHECKS=115
 if ! command -v bwrap >/dev/null 2>&1 || ! command -v timeout >/dev/null 2>&1 ||
     ! bwrap --unshare-all --die-with-parent --ro-bind / / --proc /proc --dev /dev /bin/true >/dev/null 2>&1; then
     skip $NCHECKS "grading runs student code in bubblewrap, which does not work here (apt-get install bubblewrap)"
@@ -28,6 +37,7 @@ mkdir -p "$C"
 gen() { sh scripts/exercises/generate.sh "$1" "$2" 2,6 >/dev/null 2>&1 || bad "make exercises writes $1"; }
 gen "$TMP/handout" 1
 gen "$TMP/solution" 0
+S1=chapters/01_dot_product/dot_product.c
 S2=chapters/02_scaling/scaling.c
 S6=chapters/06_dropout/dropout.c
 # a student's tree: a copy of the handout or solution, hard links where cp can make
@@ -62,14 +72,15 @@ student syntax handout
 fill "$C/syntax/$S2" scale '    scores = t_div_scalar(scores, sqrtf((float)t_size(query, -1))'
 fill "$C/syntax/$S6" dropout_keep "$KEEP_OK"
 fill "$C/syntax/$S6" dropout_scale "$DSCALE_OK"
-# 5. correct, written their own way: comments gone, reformatted, a helper: 3/3
+# 5. correct, written their own way: comments gone, reformatted, a helper, a debugging print: 3/3
 student ownway handout
 fill "$C/ownway/$S2" scale '    scores = t_mul_scalar(scores,
                           inv_sqrt_dk(query));'
 $AWKP '/^Tensor \*scaled_scores/ { print "static float inv_sqrt_dk(const Tensor *q) { return 1.0f / sqrtf((float)t_size(q, -1)); }\n" } { print }' \
     "$C/ownway/$S2" | sed -e 's|/\*.*\*/||' >"$TMP/o.c" && mv "$TMP/o.c" "$C/ownway/$S2"
 fill "$C/ownway/$S6" dropout_keep '        { double q = 1.0 - d->p; keep = rng_bernoulli(t_default_rng(), q); }'
-fill "$C/ownway/$S6" dropout_scale '        scale = 1.0f / (float)(1.0 - d->p);'
+fill "$C/ownway/$S6" dropout_scale '        scale = 1.0f / (float)(1.0 - d->p);
+        t_print(x); /* a debugging print left in: it does not mix with the results */'
 # 6. cheat: atexit handler prints a perfect summary and _Exit(0); the rest untouched: 0/3
 student atexit handout
 fill "$C/atexit/$S2" scale '    atexit(fake); (void)query;'
@@ -112,6 +123,52 @@ fill "$C/loop/$S6" dropout_keep "$KEEP_OK"
 fill "$C/loop/$S6" dropout_scale "$DSCALE_OK"
 echo "not a student" >"$C/notes.txt"
 
+# the canary: a file outside the grader's work folder that attacks aim at
+CANARY=$TMP/canary/canary.txt
+mkdir -p "$TMP/canary" && echo "canary" >"$CANARY"
+# 14. (links and files in the sandbox's folder) the answer writes files by the names
+# the old grader read back (passed, probe.out, result, ...) in every folder it can
+# reach, and the canary; the answer is wrong: 0/3, and no other row moves
+student links handout
+fill "$C/links/$S2" scale "    { const char *p[] = {\"passed\", \"probe.out\", \"probe.err\", \"result\", \"build/result\", \"/w/passed\", \"/in/answer.o\", \"/tmp/passed\", \"$CANARY\", \"$(pwd)/build/grade/class.csv\"};
+      for (int i = 0; i < 10; i++) npy_save(p[i], scores); }"
+# 15. (#define renames) every function of the file renamed so the library's copy links: 0/3
+student define handout
+$AWKP '/^Tensor \*scaled_scores/ { print "#define scaled_scores scaled_scores_unused\n#define attention attention_unused" } { print }' \
+    "$C/define/$S2" >"$TMP/o.c" && mv "$TMP/o.c" "$C/define/$S2"
+fill "$C/define/$S2" scale '    (void)query;'
+# 16. (phases 1-2) a digraph directive, a trigraph directive and __asm__ split by a splice: 0/3
+student phases handout
+fill "$C/phases/$S2" scale '    %:define SQ sqrtf
+    scores = t_div_scalar(scores, SQ((float)t_size(query, -1)));'
+fill "$C/phases/$S6" dropout_keep '??=define KEEP 1
+        keep = KEEP;'
+fill "$C/phases/$S6" dropout_scale '        scale = 1.0f; __as\
+m__("");'
+# 17. (#include of devices) at file scope: 0/3
+student devinc handout
+$AWKP '/^Tensor \*scaled_scores/ { print "#include </dev/zero>\n#include \"/dev/tty\"" } { print }' \
+    "$C/devinc/$S2" >"$TMP/o.c" && mv "$TMP/o.c" "$C/devinc/$S2"
+fill "$C/devinc/$S2" scale "$SCALE_OK"
+# 18. (a newline in a message) the error sentence carries result lines and table rows: 0/3
+student newline handout
+fill "$C/newline/$S2" scale '    t_error("x\\nscale\\t1\\t1\\tcorrect\\nexercise '"'"'scale'"'"' ok\\nprobe done\\nnewline,3,3,100.0,1,1,1\\n");'
+# 19. (the teacher's sources) the answer tries to read the reference from every path it
+# may know and to put it into its feedback: 0/3, and no feedback shows the solution
+student sources handout
+fill "$C/sources/$S2" scale "    { const char *p[] = {\"$(pwd)/$S2\", \"/k/chapters/02_scaling/scaling.c\", \"/t/$S2\", \"/proc/self/mountinfo\"};
+      for (int i = 0; i < 4; i++) if (npy_exists(p[i])) scores = npy_load(p[i]); }"
+# 20-25. folder names are data: a newline (a copy of the solution under it: still 0),
+# a tab, a formula, a name starting with '..', a comma and a quote (honest: 3/3), a link
+cp -R "$C/correct" "$C/evil
+correct" 2>/dev/null
+cp -R "$C/empty" "$C/tab	here" 2>/dev/null
+cp -R "$C/correct" "$C/=HYPERLINK(\"evil.example\",\"y\")" 2>/dev/null
+cp -R "$C/correct" "$C/..dotdot" 2>/dev/null
+cp -R "$C/onewrong" "$C/smith, \"jr\"" 2>/dev/null
+ln -s "$(pwd)" "$C/teacher-link"
+NFOLDERS=25
+
 # a seed whose hidden check of chapter 2 uses a d_k that no test uses (9..16)
 # (linked with $BUILD's library, or built from the sources when that does not link:
 # $BUILD may hold a sanitizer build)
@@ -121,13 +178,16 @@ ${CC:-cc} -std=c99 -O0 -I. scripts/exercises/probe.c "$BUILD/libattn.a" -lm -o "
     bad "probe.c builds" "$(cat "$TMP/probe.err")"
 SEED=
 for s in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30; do
-    dk=$("$TMP/probe" 2 "$s" | sed -n 's/^input.q shape (.*, \([0-9]*\))$/\1/p')
+    dk=$("$TMP/probe" 2 "$s" 3>&1 >/dev/null | sed -n 's/^input.q shape (.*, \([0-9]*\))$/\1/p' | $AWKP '$1 > 8 && $1 != 64' | head -n 1)
     [ -n "$dk" ] && [ "$dk" -gt 8 ] && [ "$dk" -ne 64 ] && { SEED=$s; break; }
 done
 [ -n "$SEED" ] && ok || bad "found a probe seed with d_k > 8"
+# the hidden checks also run on the tests' own inputs (chapters 1-5)
+"$TMP/probe" 2 1 tests/fixtures 3>&1 >/dev/null | grep -q '^fixture.basic shape' && ok || bad "the probe runs chapter 2 on the tests' inputs too"
+"$TMP/probe" 5 1 tests/fixtures 3>&1 >/dev/null | grep -q '^fixture.b2_t4_din4_dout6_h2_full_bias shape' && ok || bad "the probe runs chapter 5 on the tests' inputs too"
 
 # the state of everything the grader must not touch
-snapshot() { (find . -path ./build -prune -o -type f -print; find "$C" -type f) | LC_ALL=C sort | xargs cksum; }
+snapshot() { (find . -path ./build -prune -o -type f -exec cksum {} +; find "$C" "$TMP/canary" -type f -exec cksum {} +) | LC_ALL=C sort; }
 snapshot >"$TMP/before"
 NRUNS=$(ls build/grade/runs 2>/dev/null | grep -c .)
 rm -f /tmp/pwned
@@ -139,13 +199,38 @@ snapshot >"$TMP/after"
 CSV=$OUT/class.csv
 if [ "$(head -n 1 "$CSV")" = "student,score,max,percent,scale,dropout_scale,dropout_keep" ]; then ok; else
     bad "class.csv header names the blanks" "$(head -n 1 "$CSV")"; fi
-rows=$(($(grep -c . "$CSV") - 1))
-[ "$rows" -eq 13 ] && ok || bad "class.csv has one row per student (13), got $rows" "$(cat "$CSV")"
+# an RFC 4180 reader: one record per line of output, fields separated by a tab,
+# a newline inside a field shown as \n; a malformed file prints "MALFORMED"
+csv_read() {
+    $AWKP 'BEGIN { RS = "\001" } {
+        n = length($0); f = ""; rec = ""; q = 0; i = 1; start = 1
+        while (i <= n) {
+            c = substr($0, i, 1)
+            if (q) {
+                if (c == "\"") { if (substr($0, i + 1, 1) == "\"") { f = f "\""; i += 2; continue } q = 0; i++; continue }
+                f = f (c == "\n" ? "\\n" : c); i++; continue
+            }
+            if (c == "\"" && start) { q = 1; start = 0; i++; continue }
+            if (c == "\"") { print "MALFORMED"; exit 1 }
+            if (c == ",") { rec = rec f "\t"; f = ""; start = 1; i++; continue }
+            if (c == "\r" && substr($0, i + 1, 1) == "\n") { i++; continue }
+            if (c == "\n") { print rec f; rec = ""; f = ""; start = 1; i++; continue }
+            f = f c; start = 0; i++
+        }
+        if (q) { print "MALFORMED"; exit 1 }
+        if (rec f != "") print rec f
+    }' "$1"
+}
+csv_read "$CSV" >"$TMP/csv.tsv"
+if grep -q MALFORMED "$TMP/csv.tsv"; then bad "class.csv is RFC 4180 CSV" "$(cat "$CSV")"; else ok; fi
+rows=$(($(grep -c '' "$TMP/csv.tsv") - 1))
+[ "$rows" -eq "$NFOLDERS" ] && ok || bad "class.csv has one row per folder ($NFOLDERS), got $rows" "$(cat "$CSV")"
+[ "$($AWKP -F '\t' 'NF != 7' "$TMP/csv.tsv" | grep -c '')" -eq 0 ] && ok || bad "every row of class.csv has 7 cells" "$(cat "$TMP/csv.tsv")"
 last=$(tail -n 1 "$TMP/g.out")
-case $last in "graded: 13 students, mean "*%) ok ;; *) bad "last line 'graded: S students, mean P%'" "$last" ;; esac
+case $last in "graded: $NFOLDERS students, mean "*%) ok ;; *) bad "last line 'graded: S students, mean P%'" "$last" ;; esac
 grep -q 'students$' "$TMP/g.out" && bad "no progress line when stdout is not a terminal" || ok
 
-row() { grep "^$1," "$CSV"; }
+row() { $AWKP -F '\t' -v id="$1" '$1 == id { $1 = $1; print }' OFS=, "$TMP/csv.tsv"; }
 expect_row() { # STUDENT ROW WHY
     if [ "$(row "$1")" = "$1,$2" ]; then ok; else
         bad "$1: $3" "got '$(row "$1")', want '$1,$2'; feedback: $(tr '\n' '|' <"$OUT/feedback/$1.txt" 2>/dev/null | head -c 700)"
@@ -167,19 +252,274 @@ expect_row loop "2,3,66.7,0,1,1" "an endless loop costs its blank (time limit)"
 
 # feedback in plain words
 fb() { cat "$OUT/feedback/$1.txt" 2>/dev/null; }
-fb onewrong | grep -q '^dropout_scale .*0/1 .*fail; first: test_' && ok || bad "feedback names the first failing check" "$(fb onewrong)"
+fb onewrong | grep -q '^dropout_scale .*0/1 .*hidden check.*expected.*tests of chapter 6 fail too, first: test_' && ok || bad "feedback names the first failing check" "$(fb onewrong)"
 fb syntax | grep -q '^scale .*does not compile: .*error' && ok || bad "feedback quotes the compiler's first error" "$(fb syntax)"
 fb fixture | grep -q 'hidden check.*expected' && ok || bad "feedback says the hidden check failed, expected vs got" "$(fb fixture)"
 fb empty | grep -q 'not answered' && ok || bad "feedback says a blank is not answered" "$(fb empty)"
-fb ctor | grep -q '__attribute__' && ok || bad "feedback says why an answer is not accepted" "$(fb ctor)"
+fb ctor | grep -q "not accepted: '__attribute__'" && ok || bad "feedback says why an answer is not accepted" "$(fb ctor)"
 fb loop | grep -q 'stopped after' && ok || bad "feedback says the tests were stopped" "$(fb loop)"
 [ -f "$OUT/feedback/notes.txt.txt" ] && bad "a file in SUBMISSIONS is not a student" || ok
+expect_row links "0,3,0.0,0,0,0" "files and links left in the sandbox earn nothing"
+expect_row define "0,3,0.0,0,0,0" "#define renames earn nothing"
+expect_row phases "0,3,0.0,0,0,0" "digraph, trigraph and spliced directives earn nothing"
+expect_row devinc "0,3,0.0,0,0,0" "#include of a device earns nothing"
+expect_row newline "0,3,0.0,0,0,0" "a newline in a message earns nothing"
+expect_row sources "0,3,0.0,0,0,0" "reading the teacher's sources earns nothing"
+expect_row "'=HYPERLINK(\"evil.example\",\"y\")" "3,3,100.0,1,1,1" "a formula-like folder name is graded and guarded"
+expect_row "..dotdot" "3,3,100.0,1,1,1" "a folder name starting with .. is graded"
+expect_row 'smith, "jr"' "2,3,66.7,1,0,1" "a comma and a quote in a folder name stay in one cell"
+grep -q '^"'"'"'=HYPERLINK(""evil.example"",""y"")",3,' "$CSV" && ok || bad "the formula cell is quoted and starts with an apostrophe (OWASP)" "$(grep HYPER "$CSV")"
+nbad=$($AWKP -F '\t' '$1 ~ /^folder-[0-9]+$/ && $2 == 0' "$TMP/csv.tsv" | grep -c '')
+[ "$nbad" -eq 3 ] && ok || bad "the newline, tab and link folders get a made-up id and 0 points" "$(cat "$TMP/csv.tsv")"
+grep -l 'control character' "$OUT"/feedback/folder-*.txt >/dev/null 2>&1 && grep -l 'symbolic link' "$OUT"/feedback/folder-*.txt >/dev/null 2>&1 &&
+    ok || bad "their feedback says why" "$(cat "$OUT"/feedback/folder-*.txt 2>/dev/null | head -c 600)"
+fb define | grep -q "not accepted: the preprocessor line '#define" && ok || bad "a #define is refused with a sentence naming it" "$(fb define)"
+fb phases | grep -q "scale .*not accepted: the preprocessor line '%:define" && fb phases | grep -q "dropout_keep .*'#define KEEP" &&
+    fb phases | grep -q "dropout_scale .*'__asm__'" && ok || bad "digraphs, trigraphs and splices are seen through" "$(fb phases)"
+fb devinc | grep -q "not accepted: the preprocessor line '#include </dev/zero>'" && ok || bad "an #include of a path is refused" "$(fb devinc)"
+fb newline | grep -q '^scale .*0/1 .*hidden check' && [ "$(grep -c '' "$OUT/feedback/newline.txt")" -eq 5 ] && ok ||
+    bad "a newline in a message stays inside one feedback line" "$(fb newline)"
+grep -rq 'sqrtf((float)d_k)' "$OUT/feedback/" && bad "the teacher's solution reached a feedback file" || ok
+[ "$(cat "$CANARY")" = canary ] && ok || bad "the canary outside the grader's folder is unchanged" "$(head -c 200 "$CANARY")"
 
 # nothing outside the grader's folders changed
 if cmp -s "$TMP/before" "$TMP/after"; then ok; else bad "the repository and the submissions are unchanged" "$(diff "$TMP/before" "$TMP/after" | head -n 5)"; fi
 [ -e /tmp/pwned ] && bad "student code wrote /tmp/pwned outside the sandbox" || ok
 grep -q '^gradebook,3' "$CSV" && bad "forged rows reached class.csv" || ok
 [ "$(ls build/grade/runs 2>/dev/null | grep -c .)" -le "$NRUNS" ] && ok || bad "the run folder is removed at the end"
+
+# ---- chapters 9 and 10 (level 2): every blank judged outside the sandbox -------------
+C2=$TMP/class910
+mkdir -p "$C2"
+gen910() { sh scripts/exercises/generate.sh "$1" "$2" 9,10 >/dev/null 2>&1 || bad "make exercises writes $1"; }
+gen910 "$TMP/h910" 2
+S9=chapters/09_parallel_attention/parallel_attention.c
+S10=chapters/10_backward/backward.c
+cp -R "$TMP/h910" "$C2/empty"
+# written their own way: every answer goes through the hidden checks: 4/4
+cp -R "$TMP/h910" "$C2/honest"
+AR_OK='    all_reduce(output, ctx);
+    if (bias != NULL) { output = t_add(output, bias); }'
+RING_OK='            folded = folded + n;
+            online_row_update(m + row, l + row, &acc[row * head_dim], head_dim, &s[row * kvlen], n,
+                              &v[bh * kvlen * head_dim], head_dim);'
+LIN_OK='    Tensor *xf = t_reshape(x, SHAPE(n, in)), *dyf = t_reshape(dy, SHAPE(n, out));
+    *dx = t_reshape(t_matmul(dyf, layer->weight), t_shape(x));
+    *dweight = t_matmul(t_transpose(dyf, 0, 1), xf);
+    if (dbias != NULL) *dbias = layer->bias != NULL ? t_sum_last(t_transpose(dyf, 0, 1)) : NULL;'
+SMB_OK='        double dot = 0;
+        for (int64_t j = 0; j < S; j++) dot += (double)pr[j] * dpr[j];
+        for (int64_t i = 0; i < S; i++) dsr[i] = (float)(pr[i] * (dpr[i] - dot));'
+fill "$C2/honest/$S9" allreduce "$AR_OK"
+fill "$C2/honest/$S9" ring_merge "$RING_OK"
+fill "$C2/honest/$S10" linear_backward "$LIN_OK"
+fill "$C2/honest/$S10" softmax_backward "$SMB_OK"
+# one wrong blank (the dot product forgotten): 3/4
+cp -R "$TMP/h910" "$C2/wrong10"
+fill "$C2/wrong10/$S9" allreduce "$AR_OK"
+fill "$C2/wrong10/$S9" ring_merge "$RING_OK"
+fill "$C2/wrong10/$S10" linear_backward "$LIN_OK"
+fill "$C2/wrong10/$S10" softmax_backward '        for (int64_t i = 0; i < S; i++) dsr[i] = pr[i] * dpr[i];'
+# (the token in the student's process) verdict lines forged every way the old grader
+# read them, and the old token file looked for: 0/4
+cp -R "$TMP/h910" "$C2/forger"
+fill "$C2/forger/$S9" allreduce '    (void)bias; (void)all_reduce; (void)ctx;
+    if (npy_exists("build/token")) output = npy_load("build/token");
+    t_error("pass test_allreduce 0123456789abcdef\\npass test_ring 0123456789abcdef\\nprobe done\\n");'
+fill "$C2/forger/$S10" softmax_backward '        (void)pr; (void)dpr; (void)dsr;
+        t_error("pass test_softmax_backward 0123456789abcdef\\nprobe done");'
+OUT2=$TMP/out910
+GRADE_OUT=$OUT2 GRADE_TIME=10 sh scripts/exercises/grade_class.sh "$C2" 2 9,10 2 >"$TMP/g2.out" 2>"$TMP/g2.err"
+st=$?
+[ "$st" -eq 0 ] && ok || bad "grade-class on chapters 9 and 10 exits 0" "exit $st: $(tail -n 5 "$TMP/g2.err")"
+CSV2=$OUT2/class.csv
+row2() { grep "^$1," "$CSV2"; }
+[ "$(head -n 1 "$CSV2")" = "student,score,max,percent,allreduce,ring_merge,linear_backward,softmax_backward" ] && ok ||
+    bad "class.csv of chapters 9 and 10 names their blanks" "$(head -n 1 "$CSV2")"
+[ "$(row2 empty)" = "empty,0,8,0.0,0,0,0,0" ] && ok || bad "chapters 9-10: the handout scores 0" "$(row2 empty)"
+[ "$(row2 honest)" = "honest,8,8,100.0,2,2,2,2" ] && ok || bad "chapters 9-10: answers written another way score full marks" "$(row2 honest); $(cat "$OUT2/feedback/honest.txt" 2>/dev/null)"
+[ "$(row2 wrong10)" = "wrong10,6,8,75.0,2,2,2,0" ] && ok || bad "chapters 9-10: a wrong softmax_backward costs its points only" "$(row2 wrong10)"
+[ "$(row2 forger)" = "forger,0,8,0.0,0,0,0,0" ] && ok || bad "chapters 9-10: forged verdict lines earn nothing" "$(row2 forger)"
+grep -q '^allreduce .*0/2 .*hidden check' "$OUT2/feedback/forger.txt" && grep -q '^ring_merge .*2/2 .*hidden checks' "$OUT2/feedback/honest.txt" &&
+    ok || bad "chapters 9 and 10 are judged by the hidden checks" "$(cat "$OUT2/feedback/forger.txt" "$OUT2/feedback/honest.txt")"
+
+# ---- the sandbox alone: the same attacks with the allow-list off ----------------------
+C3=$TMP/class-noallow
+mkdir -p "$C3"
+student3() { cp -R "$TMP/$2" "$C3/$1"; }
+student3 honest solution
+own "$C3/honest/$S2" 2>/dev/null
+fill "$C3/honest/$S2" scale "$SCALE_OK"
+# links and writes everywhere, with libc: symlinks by the old result names, the canary
+student3 symlinks handout
+$AWKP '/^Tensor \*scaled_scores/ { print "#include <stdio.h>\n#include <unistd.h>" } { print }' "$C3/symlinks/$S2" >"$TMP/o.c" && mv "$TMP/o.c" "$C3/symlinks/$S2"
+fill "$C3/symlinks/$S2" scale "    { const char *n[] = {\"passed\", \"probe.out\", \"probe.err\", \"result\", \"/w/a.o\", \"/tmp/x\", \"/in/answer.o\"};
+      for (int i = 0; i < 7; i++) { unlink(n[i]); if (symlink(\"$CANARY\", n[i]) != 0) { FILE *f = fopen(n[i], \"w\"); if (f) fclose(f); } }
+      FILE *c = fopen(\"$CANARY\", \"w\"); if (c) { fputs(\"owned\", c); fclose(c); }
+      FILE *g = fopen(\"$(pwd)/build/grade/x\", \"w\"); if (g) fclose(g); }"
+# #define renames: the library has no copy of this file to fall back on
+student3 rename handout
+$AWKP '/^Tensor \*scaled_scores/ { print "#define scaled_scores scaled_scores_x\n#define attention attention_x" } { print }' "$C3/rename/$S2" >"$TMP/o.c" && mv "$TMP/o.c" "$C3/rename/$S2"
+fill "$C3/rename/$S2" scale '    (void)query;'
+# compiling a device: no /dev in the sandbox, and the limits
+student3 devzero handout
+$AWKP '/^Tensor \*scaled_scores/ { print "#include </dev/zero>" } { print }' "$C3/devzero/$S2" >"$TMP/o.c" && mv "$TMP/o.c" "$C3/devzero/$S2"
+fill "$C3/devzero/$S2" scale "$SCALE_OK"
+student3 devtty handout
+$AWKP '/^Tensor \*scaled_scores/ { print "#include \"/dev/tty\"" } { print }' "$C3/devtty/$S2" >"$TMP/o.c" && mv "$TMP/o.c" "$C3/devtty/$S2"
+fill "$C3/devtty/$S2" scale "$SCALE_OK"
+# the teacher's sources, every path the sandbox could show: printed into the feedback
+student3 reader handout
+$AWKP '/^Tensor \*scaled_scores/ { print "#include <stdio.h>" } { print }' "$C3/reader/$S2" >"$TMP/o.c" && mv "$TMP/o.c" "$C3/reader/$S2"
+fill "$C3/reader/$S2" scale "    { const char *p[] = {\"$(pwd)/$S2\", \"/k/$S2\", \"/k/inc/$S2\", \"/in/scaling.c\", \"/t/$S2\"}; char buf[4096] = \"\";
+      for (int i = 0; i < 5; i++) { FILE *f = fopen(p[i], \"r\"); if (f) { size_t k = fread(buf, 1, sizeof buf - 1, f); buf[k] = 0; fclose(f); } }
+      for (char *c = buf; *c; c++) if (*c == '\\\\n') *c = ' ';
+      t_error(\"%s\", buf); }"
+# the policy is the allow-list's, so t_softmax is not exercised here
+OUT3=$TMP/outna
+GRADE_OUT=$OUT3 GRADE_ALLOWLIST=0 GRADE_TIME=5 GRADE_MEM_KB=1048576 sh scripts/exercises/grade_class.sh "$C3" 1 2 2 >"$TMP/g3.out" 2>"$TMP/g3.err"
+st=$?
+[ "$st" -eq 0 ] && ok || bad "grade-class with the allow-list off exits 0" "exit $st: $(tail -n 5 "$TMP/g3.err")"
+grep -q 'GRADE_ALLOWLIST=0' "$TMP/g3.err" && ok || bad "the allow-list turned off is said loudly" "$(cat "$TMP/g3.err")"
+CSV3=$OUT3/class.csv
+for r in "honest,1,1,100.0,1" "symlinks,0,1,0.0,0" "rename,0,1,0.0,0" "devzero,0,1,0.0,0" "devtty,0,1,0.0,0" "reader,0,1,0.0,0"; do
+    grep -qx "$r" "$CSV3" && ok || bad "with the allow-list off: $r" "$(cat "$CSV3"); $(cat "$OUT3/feedback/${r%%,*}.txt" 2>/dev/null)"
+done
+[ "$(cat "$CANARY")" = canary ] && ok || bad "the canary is unchanged with libc in the answer" "$(head -c 200 "$CANARY")"
+[ -e build/grade/x ] && bad "an answer created a file in the grader's folder" || ok
+grep -q 'does not compile' "$OUT3/feedback/devzero.txt" && grep -q 'does not compile' "$OUT3/feedback/devtty.txt" && ok ||
+    bad "#include of /dev/zero and /dev/tty: does not compile (no /dev in the sandbox)" "$(cat "$OUT3/feedback/devzero.txt" "$OUT3/feedback/devtty.txt")"
+grep -q 'not accepted: your scaling.c does not define scaled_scores() itself' "$OUT3/feedback/rename.txt" && ok || bad "a renamed function is missing from the student's object" "$(cat "$OUT3/feedback/rename.txt")"
+grep -q 'sqrtf((float)d_k)' "$OUT3/feedback/reader.txt" && bad "the teacher's source reached the feedback" "$(cat "$OUT3/feedback/reader.txt")" || ok
+
+# ---- the allow-list: every reference answer passes; honest rewrites too; refusals name the token
+D=$TMP/al
+mkdir -p "$D/x"
+(. scripts/exercises/lib.sh && list_blanks) >"$D/all.tsv"
+ls common/*.h >"$D/api.list"
+ls chapters/*/*.h >"$D/chh.list"
+$AWKP -f scripts/exercises/extract.awk -v mode=harvest -v api="$D/api.list" -v chh="$D/chh.list" /dev/null >"$D/allow.txt"
+$AWKP -F '\t' 'FILENAME == ARGV[1] { if ($0 !~ /^#/ && NF >= 2) ex[$1] = ex[$1] " " $2; next }
+    { r = ($12 == "-") ? "" : $12; printf "%s\t%s\t-\t%s\t%s\t1\t%s\t%s\n", $1, $7, $3, $8, $9, r ex[$1] }' scripts/exercises/refuse.txt "$D/all.tsv" >"$D/info.tsv"
+ext() { # REF BLANK STUDENT-FILE
+    $AWKP -f scripts/exercises/extract.awk -v ref="$1" -v blanks="$2" -v outdir="$D/x" -v allow="$D/allow.txt" -v info="$D/info.tsv" -v check_all=1 "$3"
+}
+nref=0 nbad=0
+while IFS='	' read -r name _ file _; do
+    nref=$((nref + 1))
+    r=$(ext "$file" "$name" "$file")
+    case $r in "$name	same	"*) ;; *) nbad=$((nbad + 1)); echo "      $r" ;; esac
+done <"$D/all.tsv"
+[ "$nbad" -eq 0 ] && [ "$nref" -gt 30 ] && ok || bad "the allow-list accepts every reference answer ($nbad of $nref refused)"
+# an answer in place of blank NAME of FILE (the marked file), with TEXT before the first line
+put() { # FILE NAME ANSWER [PREFIX]
+    $AWKP -v nm="$2" -v txt="$3" 'index($0, "BEGIN BLANK " nm " ") { print; print txt; skip = 1; next }
+        skip && index($0, "END BLANK") { skip = 0 } skip { next } { print }' "$1" >"$D/s.c"
+    printf '%s' "${4:-}" | cat - "$D/s.c" >"$D/t.c"
+    ext "$1" "$2" "$D/t.c" | cut -f2-
+}
+accept() { case $(put "$@") in answer* | same*) ok ;; *) bad "an honest rewrite is accepted: $3" "$(put "$@")" ;; esac; }
+refuse() { # WANT FILE NAME ANSWER [PREFIX]
+    _w=$1; shift
+    case $(put "$@") in "denied	"*"$_w"*) ok ;; *) bad "refused, naming $_w: $3" "$(put "$@")" ;; esac
+}
+accept "$S2" scale '    scores = t_mul_scalar(scores, 1.0f / sqrtf((float)t_size(query, -1)));'
+accept "$S2" scale '    { float s = sqrtf((float)t_size(query, -1)), u = 1.0f / s; scores = t_mul_scalar(scores, u); }'
+accept "$S2" scale '    scores = inv(scores, query);' 'static Tensor *inv(Tensor *s, const Tensor *q) { int64_t d = t_size(q, -1); return t_div_scalar(s, sqrtf((float)d)); }
+'
+accept "$S1" stable_softmax '    Tensor *mx = t_unsqueeze(t_max_last(scores), -1);
+    Tensor *e = t_exp(t_sub(scores, mx));
+    return t_div(e, t_unsqueeze(t_sum_last(e), -1));'
+accept "$S6" dropout_scale '        scale = 1.0f / (1.0f - (float)d->p);' '#include <math.h>
+'
+refuse "'t_softmax' computes this blank's own concept" "$S1" stable_softmax '    return t_softmax(scores, -1);'
+refuse "'t_softmax' computes" "$S1" naive_softmax '    return t_softmax(scores, -1);'
+refuse "'masked_attention' is not a name" "$S2" attention_forward '    return masked_attention(query, key, value, NULL);'
+refuse "'printf' is not a name" "$S2" scale '    printf("%d", 1);'
+refuse "'symlink' is not a name" "$S2" scale '    scores = t_div_scalar(scores, (float)symlink("a", "b"));' 'int symlink(const char *a, const char *b);
+'
+refuse "'__asm__'" "$S2" scale '    scores = t_div_scalar(scores, 2);
+    __as\
+m__("");'
+refuse "'_Pragma'" "$S2" scale '    _Pragma("GCC diagnostic ignored \"-Wall\"") scores = t_div_scalar(scores, 2);'
+refuse "'#define X 1'" "$S2" scale '    scores = t_div_scalar(scores, 2);' '??=define X 1
+'
+refuse "'%:include <math.h>'" "$S2" scale '    %:include <math.h>
+    scores = t_div_scalar(scores, 2);'
+refuse "'#' is not accepted" "$S2" scale '    scores = t_div_scalar(scores, 2); %: x'
+refuse "'harness_finish' is not a name" "$S2" scale '    harness_finish("x");'
+refuse "'environ' is not a name" "$S2" scale '    (void)environ; scores = t_div_scalar(scores, 2);'
+
+# ---- every blank of every chapter goes through its hidden checks ----------------------
+# the solution with a no-op statement in every blank (so none is the teacher's code
+# token for token): full marks at levels 2 and 3, chapters 1-10, every answer compared
+for lv in 2 3; do
+    CA=$TMP/class-all$lv
+    mkdir -p "$CA"
+    sh scripts/exercises/generate.sh "$CA/noop" 0 >/dev/null 2>&1 || bad "make exercises LEVEL=0 writes a solution tree"
+    for f in $(. scripts/exercises/lib.sh && concept_files); do
+        grep -q 'BEGIN BLANK' "$f" || continue
+        $AWKP -v lv="$lv" '/BEGIN BLANK [A-Za-z_0-9]* level=/ { print; l = $0; sub(/.* level=/, "", l); if (l + 0 <= lv) print "    (void)0;"; next }
+            /BEGIN BLANK/ || /END BLANK/ { next } { print }' "$f" >"$CA/noop/$f"
+    done
+    if [ "$lv" = 3 ]; then
+        # (policy) stable_softmax answered with the library's own softmax: refused, 0/3; the rest full marks
+        sh scripts/exercises/generate.sh "$CA/policy" 0 >/dev/null 2>&1
+        $AWKP '/^Tensor \*softmax_stable/ { print; print "    return t_softmax(scores, -1);"; skip = 1; next }
+            skip && /^}/ { skip = 0 } skip { next } { print }' "$S1" >"$CA/policy/$S1"
+    fi
+    GRADE_OUT=$TMP/outall$lv GRADE_TIME=20 sh scripts/exercises/grade_class.sh "$CA" "$lv" all 2 >"$TMP/ga.out" 2>"$TMP/ga.err"
+    fa=$TMP/outall$lv/feedback/noop.txt
+    nb=$(tail -n +3 "$fa" 2>/dev/null | grep -c '')
+    nh=$(grep -c 'hidden checks on fresh random inputs agree' "$fa" 2>/dev/null)
+    if [ "$(tail -n 1 "$TMP/ga.out" | cut -d, -f1)" = "graded: $((lv - 1)) students" ] && [ "$nb" -gt 10 ] && [ "$nh" -eq "$nb" ]; then ok; else
+        bad "level $lv, chapters 1-10: every blank's honest variant passes its hidden checks ($nh of $nb compared)" "$(tail -n 3 "$TMP/ga.err"; grep -v 'agree' "$fa" 2>/dev/null | head -n 5)"
+    fi
+done
+fp=$TMP/outall3/feedback/policy.txt
+set -- $(head -n 1 "$fp" 2>/dev/null | sed -n 's/.*: \([0-9]*\)\/\([0-9]*\) points.*/\1 \2/p') x x
+if grep -q "^stable_softmax .* 0/3  not accepted: 't_softmax' computes this blank's own concept" "$fp" &&
+    [ "$2" != x ] && [ "$(($2 - $1))" -eq 3 ]; then ok; else
+    bad "level 3: stable_softmax answered with t_softmax is refused and costs exactly its 3 points" "$(head -n 5 "$fp" 2>/dev/null)"
+fi
+
+# ---- gradetool: the trusted side's own error paths and strict comparison -------------
+GT=$TMP/gradetool
+${CC:-cc} -std=c99 -O2 scripts/exercises/gradetool.c -lm -o "$GT" 2>"$TMP/gt.err" && ok || bad "gradetool.c builds" "$(cat "$TMP/gt.err")"
+"$GT" >/dev/null 2>"$TMP/gt.err"; st=$?
+[ "$st" -eq 2 ] && [ "$(grep -c '' "$TMP/gt.err")" -eq 1 ] && ok || bad "gradetool without arguments: one line, exit 2" "exit $st: $(cat "$TMP/gt.err")"
+"$GT" list "$TMP/no-such-folder" >/dev/null 2>"$TMP/gt.err"; st=$?
+[ "$st" -eq 2 ] && grep -q 'cannot read the folder of submissions' "$TMP/gt.err" && ok || bad "gradetool list of a missing folder: a sentence, exit 2" "exit $st: $(cat "$TMP/gt.err")"
+printf 'a shape (2)\na 0 1.5\na 1 nan\nb error no\nprobe done\n' >"$TMP/want"
+cmpw() { # GOT-TEXT WANT-STATUS WANT-TEXT WHY
+    printf "$1" >"$TMP/got"
+    _o=$("$GT" compare "$TMP/want" "$TMP/got")
+    _s=$?
+    if [ "$_s" -eq "$2" ] && case $_o in *"$3"*) true ;; *) false ;; esac; then ok; else bad "gradetool compare: $4" "exit $_s: $_o"; fi
+}
+cmpw 'a shape (2)\na 0 1.50001\na 1 nan\nb error other words\nprobe done\n' 0 "" "equal within tolerance, NaN equals NaN, any error where the teacher's errs"
+cmpw 'a shape (2)\na 0 1.6\na 1 nan\nb error x\nprobe done\n' 1 "a: element 0 is 1.6, expected 1.5" "a different value is named"
+cmpw 'a shape (3)\n' 1 "a has shape (3), expected (2)" "a different shape is named"
+cmpw 'a shape (2)\na 0 1.5\n' 1 "a: your code stopped before this check" "output that stops early"
+cmpw 'a shape (2)\na 0 1.5\na 1 nan\nb error x\nprobe done\nprobe done\n' 1 "printed more than the teacher" "output after the end"
+cmpw 'a shape (2)\na 0 1.5\nscale\t1\t1\tcorrect\n' 1 "printed something else" "a forged line is just a difference"
+cmpw 'a shape (2)\na 0 1.5\na 1 nan\nb 0 1\nprobe done\n' 1 "refuses these inputs" "no error where the teacher's code raises one"
+head -c 70000000 /dev/zero | tr '\0' 'x' >"$TMP/got"
+_o=$("$GT" compare "$TMP/want" "$TMP/got"); st=$?
+[ "$st" -eq 1 ] && case $_o in *"printed more than"*) true ;; *) false ;; esac && ok || bad "gradetool compare: output past the cap is a difference" "exit $st: $_o"
+printf 'broken\n' >"$TMP/badwant"
+"$GT" compare "$TMP/badwant" "$TMP/got" >/dev/null 2>"$TMP/gt.err"; st=$?
+[ "$st" -eq 2 ] && [ "$(grep -c '' "$TMP/gt.err")" -eq 1 ] && ok || bad "gradetool compare: a malformed teacher's output is one sentence, exit 2" "exit $st: $(cat "$TMP/gt.err")"
+mkdir -p "$TMP/gtrun/s/1"
+printf 'b1\t1\t01\tx\t-\t1\t-\t-\n' >"$TMP/gtrun/blanks.tsv"
+printf 'id\tok\n' >"$TMP/gtrun/students.tsv"
+printf 'b1\t5\t1\tforged\n' >"$TMP/gtrun/s/1/result.tsv"
+"$GT" csv "$TMP/gtrun" "$TMP/gtrun/c.csv" >/dev/null 2>"$TMP/gt.err"; st=$?
+[ "$st" -eq 2 ] && grep -q 'malformed' "$TMP/gt.err" && ok || bad "gradetool csv: points above the maximum are refused" "exit $st: $(cat "$TMP/gt.err")"
+# make grade-class: a folder without student folders is one sentence, exit 2
+mkdir -p "$TMP/nobody" && echo x >"$TMP/nobody/file.txt"
+GRADE_OUT=$TMP/outnb sh scripts/exercises/grade_class.sh "$TMP/nobody" 1 2 >/dev/null 2>"$TMP/nb.err"; st=$?
+[ "$st" -eq 2 ] && grep -q 'has no subfolders' "$TMP/nb.err" && ok || bad "grade-class of a folder without students: exit 2, a sentence" "exit $st: $(cat "$TMP/nb.err")"
 
 # make grade: one student, last line score: X/Y
 GRADE_OUT=$OUT GRADE_TIME=3 sh scripts/exercises/grade.sh "$C/onewrong" 1 2,6 >"$TMP/one.out" 2>&1
@@ -192,6 +532,10 @@ PATH="$TMP/fakebin:$PATH" GRADE_OUT=$OUT sh scripts/exercises/grade.sh "$C/corre
 st=$?
 [ "$st" -eq 2 ] && ok || bad "without a sandbox make grade exits 2" "exit $st"
 grep -q 'REFUSED.*sandbox' "$TMP/ns.err" && grep -q 'GRADE_UNSAFE=1' "$TMP/ns.err" && ok || bad "without a sandbox make grade says why and how" "$(cat "$TMP/ns.err")"
+# GRADE_UNSAFE=1: grades the same (an honest student only), with a loud warning
+PATH="$TMP/fakebin:$PATH" GRADE_UNSAFE=1 GRADE_OUT=$OUT GRADE_TIME=5 sh scripts/exercises/grade.sh "$C/onewrong" 1 2,6 >"$TMP/us.out" 2>"$TMP/us.err"
+[ "$(tail -n 1 "$TMP/us.out")" = "score: 2/3" ] && grep -q 'WARNING: no working sandbox' "$TMP/us.err" && ok ||
+    bad "GRADE_UNSAFE=1 grades without the sandbox and warns" "$(tail -n 3 "$TMP/us.out"; cat "$TMP/us.err")"
 # the teacher's tree reuses $BUILD only when it is up to date and built with the same flags
 reuse() { # BUILD-DIR: g_reuse_build into a fresh folder; its status
     rm -rf "$TMP/rb" && mkdir -p "$TMP/rb" && cp Makefile "$TMP/rb/" &&

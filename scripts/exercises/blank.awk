@@ -4,7 +4,7 @@
 #   awk -f blank.awk -v mode=list -v path=chapters/02_scaling/scaling.c FILE
 #       one line per blank, tab-separated:
 #       name  level  path  line  outer-blank-or-"-"  hint  points  function
-#       helpers-or-"-"  torch-or-"-"  end-line
+#       helpers-or-"-"  torch-or-"-"  end-line  refuse-or-"-"
 #   awk -f blank.awk -v mode=stub -v level=N [-v only=NAME] [-v manifest=F] -v path=P FILE
 #       the file on stdout with every blank of level <= N (or only the blank
 #       NAME) replaced by a stub; all marker lines removed, every other line
@@ -19,7 +19,9 @@
 #   /* BEGIN BLANK name level=1|2|3 hint="..." */
 # optionally with points=N (default: the level) after level=, and after the
 # hint the further hint tiers helpers="..." (which helpers) and torch="..."
-# (the PyTorch line) for make hint TIER=2|3.
+# (the PyTorch line) for make hint TIER=2|3, and refuse="f g" naming the
+# functions that compute the blank's own concept (make grade refuses an answer
+# that calls them; scripts/exercises/refuse.txt adds to this list).
 #   /* END BLANK */
 # A blank may nest only inside one of strictly higher level. Mistakes are
 # refused with path:line and exit status 2 (3: blank NAME not in this file).
@@ -54,7 +56,7 @@ function isword(c) { return c ~ /^[A-Za-z0-9_]$/ }
 # (tier 3); a quoted value may hold \" and \\. Sets m_* globals; returns
 # "" or what is wrong.
 function parse_attrs(s,    key, val, c, j) {
-    m_level = ""; m_points = ""; m_hint = ""; m_helpers = ""; m_torch = ""; m_has_hint = 0
+    m_level = ""; m_points = ""; m_hint = ""; m_helpers = ""; m_torch = ""; m_refuse = ""; m_has_hint = 0
     while (1) {
         sub(/^[ \t]+/, "", s)
         if (s ~ /^\*\/[ \t]*$/) break
@@ -65,7 +67,7 @@ function parse_attrs(s,    key, val, c, j) {
             if (!match(s, /^[0-9]+/)) return key "= needs a number"
             val = substr(s, 1, RLENGTH)
             s = substr(s, RLENGTH + 1)
-        } else if (key == "hint" || key == "helpers" || key == "torch") {
+        } else if (key == "hint" || key == "helpers" || key == "torch" || key == "refuse") {
             if (substr(s, 1, 1) != "\"") return key "= needs a quoted text"
             val = ""
             for (j = 2; j <= length(s); j++) {
@@ -76,11 +78,12 @@ function parse_attrs(s,    key, val, c, j) {
             }
             if (j > length(s)) return key "= has no closing quote"
             s = substr(s, j + 1)
-        } else return "unknown attribute '" key "' (known: level, points, hint, helpers, torch)"
+        } else return "unknown attribute '" key "' (known: level, points, hint, helpers, torch, refuse)"
         if (key == "level") m_level = val
         else if (key == "points") m_points = val
         else if (key == "hint") { m_hint = val; m_has_hint = 1 }
         else if (key == "helpers") m_helpers = val
+        else if (key == "refuse") m_refuse = val
         else m_torch = val
     }
     if (m_level == "") return "no level="
@@ -124,6 +127,7 @@ function parse_markers(    i, line, s, nm, lv, h, sp, stack, top, why) {
             rpoints[nr] = m_points != "" ? m_points + 0 : lv + 0
             rhelpers[nr] = m_helpers
             rtorch[nr] = m_torch
+            rrefuse[nr] = m_refuse
             rb[nr] = i
             re[nr] = 0
             match(line, /^[ \t]*/)
@@ -564,9 +568,10 @@ END {
 
     if (mode == "list") {
         for (r = 1; r <= nr; r++)
-            printf "%s\t%d\t%s\t%d\t%s\t%s\t%d\t%s\t%s\t%s\t%d\n", rname[r], rlvl[r], path, rb[r],
+            printf "%s\t%d\t%s\t%d\t%s\t%s\t%d\t%s\t%s\t%s\t%d\t%s\n", rname[r], rlvl[r], path, rb[r],
                    rparent[r] ? rname[rparent[r]] : "-", rhint[r], rpoints[r], fname[rfn[r]],
-                   rhelpers[r] == "" ? "-" : rhelpers[r], rtorch[r] == "" ? "-" : rtorch[r], re[r]
+                   rhelpers[r] == "" ? "-" : rhelpers[r], rtorch[r] == "" ? "-" : rtorch[r], re[r],
+                   rrefuse[r] == "" ? "-" : rrefuse[r]
         exit 0
     }
 

@@ -6,7 +6,10 @@
 #      test binary reports failed > 0; a stub that does not compile under
 #      the strict flags with $CC, or with the other of gcc/clang, is missed);
 #   3. the trees of every level (1, 2, 3: every blank stubbed) build with
-#      both compilers, and each chapter with blanks fails its tests;
+#      both compilers, each chapter with blanks fails its tests, and the
+#      handout's make test ends (with failures) within HANDOUT_TEST_SECONDS
+#      (default 900): nothing in it waits forever on a chapter that stops at
+#      its blank;
 #   and each bug of bugs.txt, injected alone, makes its chapter's tests fail.
 # The last line is exactly "exercises: B blanks, C caught, M missed"; the
 # exit status is non-zero when anything above fails.
@@ -18,6 +21,7 @@ ex_jobs
 
 W=build/exercise-check
 T=$W/tree
+HANDOUT_TEST_SECONDS=${HANDOUT_TEST_SECONDS:-900}
 STAGE=$W/stage
 LOG=$W/make.log
 mkdir -p "$W"
@@ -142,6 +146,17 @@ for lv in 1 2 3; do
             msg="FAIL: the tests of chapter(s)$bad do not fail (or crash)"
         else
             msg="builds with $CC${OTHER:+ and $OTHER}; every chapter's tests fail"
+            # what every student runs first: the handout's make test ends, with failures
+            _t0=$(date +%s)
+            (cd "$T" && with_timeout "$HANDOUT_TEST_SECONDS" $MAKE --no-print-directory -s BUILD=build CC="$CC" test) </dev/null >"$W/mt.log" 2>&1
+            _rc=$?
+            _last=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$W/mt.log" | tail -n 1)
+            case $_rc:$_last in
+                124:* | 137:*) msg="FAIL: make test in the handout did not end within $HANDOUT_TEST_SECONDS s" ;;
+                0:*) msg="FAIL: make test in the handout passes although its blanks are empty" ;;
+                *:*" passed, "[1-9]*" failed"*) msg="$msg; make test ends in $(($(date +%s) - _t0)) s: $_last" ;;
+                *) msg="FAIL: make test in the handout ended without its summary line: $(tail -n 1 "$W/mt.log")" ;;
+            esac
         fi
     fi
     case $msg in FAIL*) problems=$((problems + 1)) ;; esac

@@ -36,10 +36,11 @@ trap 'rm -rf "${RUN:-/nonexistent}"' EXIT
 trap 'exit 2' INT TERM
 g_setup "$LEVEL" "$CHAPTERS" || exit 2
 echo "grade: $DIR (student '$STUDENT'), level $LEVEL, chapters $(num_list "$GCHS"); $(grep -c . "$RUN/blanks.tsv") blanks"
-g_grade_student "$DIR" "$STUDENT"
+g_grade_student "$DIR" 1 "$STUDENT"
 mkdir -p "$OUT/feedback"
-g_feedback "$STUDENT" "$RUN/s/$STUDENT/result.tsv" "$LEVEL" >"$OUT/feedback/$STUDENT.txt.$$" &&
-    mv "$OUT/feedback/$STUDENT.txt.$$" "$OUT/feedback/$STUDENT.txt"
+G_ID=$STUDENT
+export G_ID
+g_feedback "$STUDENT" "$RUN/s/1/result.tsv" "$LEVEL" >"$RUN/fb" && mv "$RUN/fb" "$OUT/feedback/$STUDENT.txt"
 tail -n +3 "$OUT/feedback/$STUDENT.txt"
 echo "feedback: $OUT/feedback/$STUDENT.txt"
-$AWK -F '\t' '{ x += $2; y += $3 } END { printf "score: %d/%d\n", x, y }' "$RUN/s/$STUDENT/result.tsv"
+$AWK -F '\t' '{ x += $2; y += $3 } END { printf "score: %d/%d\n", x, y }' "$RUN/s/1/result.tsv"
