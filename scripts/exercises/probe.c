@@ -36,6 +36,7 @@
 #include "chapters/08_fast_attention/fast_attention.h"
 #include "chapters/09_parallel_attention/parallel_attention.h"
 #include "chapters/10_backward/backward.h"
+#include "chapters/11_llama_attention/kv_cache.h"
 
 #define ROUNDS 3
 
@@ -210,7 +211,10 @@ static void probe_ch06(int depth0) {
         snprintf(label, sizeof label, "dropout_forward.p%d", i);
         PROBE(label, {
             Dropout d = dropout_new(ps[i]);
+            Tensor *mask = NULL;
             put(label, dropout_forward(&d, x, NULL));
+            put(label, dropout_forward(&d, x, &mask));   /* and the mask it applied: chapter 10's backward */
+            put(label, mask);                             /* reads it from chapter 7's trace */
         });
     }
     PROBE("dropout_eval", {
@@ -311,7 +315,7 @@ static void probe_ch10(int depth0) {
     });
     PROBE("mha_backward", {
         int64_t h = pick(1, 3), hd = pick(1, 3);
-        ModelArgs args = seed_args(din, h * hd, t + pick(0, 2), 0.0, h);
+        ModelArgs args = handwritten_mha_args(din, h * hd, t + pick(0, 2), 0.0, h);
         args.qkv_bias = pick(0, 1);
         args.causal = pick(0, 1);
         MultiHeadAttention *m = mha_new(args);
@@ -368,6 +372,35 @@ static Tensor *fx_load(const char *dir, const char *name, const char *suffix) {
 }
 
 /* one set of the tests' inputs, NAME, of chapter CH's fixture folder DIR */
+static void probe_ch11(int depth0) {
+    int64_t b = pick(1, 2), t = pick(1, 6), hk = pick(1, 2), n_rep = pick(1, 3), hd = 2 * pick(1, 3);
+    int64_t hq = hk * n_rep;
+    FreqsCis f = precompute_freqs_cis(hd, t + 2, 10000.0);   /* (t + 2, hd / 2) */
+    Tensor *cos = t_slice(f.cos, 0, 0, t), *sin = t_slice(f.sin, 0, 0, t);
+    PROBE("apply_rotary_emb", {
+        Tensor *oq, *ok;
+        apply_rotary_emb(t_randn(SHAPE(b, t, hq, hd)), t_randn(SHAPE(b, t, hk, hd)), cos, sin, &oq, &ok);
+        put("apply_rotary_emb.xq", oq);
+        put("apply_rotary_emb.xk", ok);
+    });
+    PROBE("repeat_kv", put("repeat_kv", repeat_kv(t_randn(SHAPE(b, t, hk, hd)), n_rep)));
+    PROBE("cache_step", {
+        /* Happy-LLM's Attention in eval mode, decoded through the cache: a prompt, then one
+         * position at a time; every step's output and the cache's keys and values */
+        ModelConfig cfg = {hq * hd, hq, hk, t + 2, 0.0};
+        LlamaAttention *m = llama_attention_new(cfg);
+        llama_attention_eval(m);
+        Tensor *x = t_rand(SHAPE(b, t + 2, cfg.dim));
+        KVCache *c = kv_cache_new(b, hk, t + 2, hd);
+        int64_t prompt = pick(1, t);
+        put("cache_step.prefill", llama_attention_step(m, t_slice(x, 1, 0, prompt), &f, c));
+        for (int64_t pos = prompt; pos < t + 2; pos++)
+            put("cache_step.step", llama_attention_step(m, t_slice(x, 1, pos, pos + 1), &f, c));
+        put("cache_step.k", c->k);
+        put("cache_step.v", c->v);
+    });
+}
+
 static void probe_set(int ch, const char *dir, const char *name, int depth0) {
     char label[160];
     snprintf(label, sizeof label, "fixture.%s", name);
@@ -455,7 +488,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "probe: descriptor 3 (where the results go) is not open\n");
         return 2;
     }
-    if (ch < 1 || ch > 10) {
+    if (ch < 1 || ch > 11) {
         fprintf(out, "no probe for chapter %d\n", ch);
         fclose(out);
         return 3;
@@ -475,7 +508,8 @@ int main(int argc, char **argv) {
         case 7: probe_ch07(depth0); break;
         case 8: probe_ch08(depth0); break;
         case 9: probe_ch09(depth0); break;
-        default: probe_ch10(depth0); break;
+        case 10: probe_ch10(depth0); break;
+        default: probe_ch11(depth0); break;
         }
     }
     if (argc == 4) probe_fixtures(ch, argv[3], depth0);
