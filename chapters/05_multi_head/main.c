@@ -226,14 +226,7 @@ static void as_single_heads(const QKVProjection *p, const Tensor *x, int64_t n_h
 static void save_files(const Args *args, const QKVProjection *p, const Tensor *x, const Tensor *q,
                        const Tensor *k, const Tensor *v, const Attention *heads, const Tensor *output) {
     if (args->dump) {
-        npy_make_dir(args->dump);
-        npy_save_in(args->dump, "x", x);  /* the input; with the weights below, a run to replay */
-        qkv_save(p, args->dump);          /* wq.npy ... as --weights reads them */
-        npy_save_in(args->dump, "xq", q);                         /* (bsz, n_heads, seqlen, head_dim) */
-        npy_save_in(args->dump, "xk", k);
-        npy_save_in(args->dump, "xv", v);
-        npy_save_in(args->dump, "scores", heads->scores);         /* scaled (and masked), before softmax */
-        npy_save_in(args->dump, "attn_weights", heads->weights);  /* after softmax */
+        save_heads_dump(args->dump, p, x, q, k, v, heads->scores, heads->weights);
         npy_save_in(args->dump, "output", output);                /* (bsz, seqlen, d_out) */
     }
     if (args->output) npy_save(args->output, output);

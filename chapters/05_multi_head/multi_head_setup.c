@@ -73,3 +73,15 @@ QKVProjection *qkv_default(const Args *args, Tensor **x, int64_t *max_seq_len) {
     if (max_seq_len) *max_seq_len = L;
     return p;
 }
+
+void save_heads_dump(const char *dir, const QKVProjection *p, const Tensor *x, const Tensor *xq, const Tensor *xk,
+                     const Tensor *xv, const Tensor *scores, const Tensor *attn_weights) {
+    npy_make_dir(dir);
+    npy_save_in(dir, "x", x);  /* the input; with the weights below, a run to replay */
+    qkv_save(p, dir);          /* wq.npy ... as --weights reads them */
+    npy_save_in(dir, "xq", xq);                     /* (bsz, n_heads, seqlen, head_dim) */
+    npy_save_in(dir, "xk", xk);
+    npy_save_in(dir, "xv", xv);
+    npy_save_in(dir, "scores", scores);             /* scaled (and masked), before softmax */
+    npy_save_in(dir, "attn_weights", attn_weights); /* after softmax */
+}

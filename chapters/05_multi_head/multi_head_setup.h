@@ -42,4 +42,10 @@ QKVProjection *qkv_load_for_heads(const Args *args, int64_t d_in, int64_t n_head
  * first. *max_seq_len gets --max-seq-len, or 2 * seq_len by default. */
 QKVProjection *qkv_default(const Args *args, Tensor **x, int64_t *max_seq_len);
 
+/* --dump DIR of chapters 5 and 6: x and wq wk wv (a run that --input/--weights
+ * replays), then the heads' xq, xk, xv (bsz, n_heads, seqlen, head_dim), the
+ * scores and the weights (bsz, n_heads, seqlen, seqlen). The caller adds its own. */
+void save_heads_dump(const char *dir, const QKVProjection *p, const Tensor *x, const Tensor *xq, const Tensor *xk,
+                     const Tensor *xv, const Tensor *scores, const Tensor *attn_weights);
+
 #endif

@@ -185,15 +185,8 @@ static void save_files(const Args *args, const QKVProjection *p, const Tensor *x
                        const Tensor *k, const Tensor *v, const Tensor *scores, const Tensor *attn_weights, const Tensor *attn_dropped,
                        const Tensor *output) {
     if (args->dump) {
-        npy_make_dir(args->dump);
-        npy_save_in(args->dump, "x", x);  /* the input; with the weights below, a run to replay */
-        qkv_save(p, args->dump);          /* wq.npy ... as --weights reads them */
-        npy_save_in(args->dump, "xq", q);                           /* (bsz, n_heads, seqlen, head_dim) */
-        npy_save_in(args->dump, "xk", k);
-        npy_save_in(args->dump, "xv", v);
-        npy_save_in(args->dump, "scores", scores);                  /* scaled (and masked), before softmax */
-        npy_save_in(args->dump, "attn_weights", attn_weights);      /* after softmax, before dropout */
-        npy_save_in(args->dump, "attn_dropped", attn_dropped);      /* after attn_dropout */
+        save_heads_dump(args->dump, p, x, q, k, v, scores, attn_weights);   /* chapter 5's files */
+        npy_save_in(args->dump, "attn_dropped", attn_dropped);              /* after attn_dropout */
         npy_save_in(args->dump, "output", output);                  /* (bsz, seqlen, d_out) */
     }
     if (args->output) npy_save(args->output, output);
