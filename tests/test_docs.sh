@@ -150,8 +150,18 @@ check_pages() {
 check_pages "$TMP/docs" $PAGES
 
 # ---- --help fits 80 columns ----
-for n in 0 1 2 3 4 5 6 7 8 9 10; do
-    run "$BUILD/chapter$n" --help
+for n in 0 1 2 3 4 5 6 7 8 9 10 11; do
+    if [ "$n" = 9 ]; then
+        # an MPI program: Open MPI keeps memory until exit in modules it has unloaded,
+        # so LeakSanitizer and valgrind report it (test_ch09_program.sh does the same)
+        _runner=$RUNNER _asan=${ASAN_OPTIONS-}
+        RUNNER=
+        export ASAN_OPTIONS="detect_leaks=0${_asan:+:$_asan}"
+        run "$BUILD/chapter$n" --help
+        RUNNER=$_runner ASAN_OPTIONS=$_asan
+    else
+        run "$BUILD/chapter$n" --help
+    fi
     expect_status 0 "chapter$n --help"
     set -- $(od -An -v -tu1 "$TMP/out" | awk -f tests/columns.awk)
     if [ "$1" -le 80 ]; then _ok; else _bad "chapter$n --help: line $2 is $1 columns wide (at most 80)"; fi

@@ -172,7 +172,7 @@ NFOLDERS=25
 # a seed whose hidden check of chapter 2 uses a d_k that no test uses (9..16)
 # (linked with $BUILD's library, or built from the sources when that does not link:
 # $BUILD may hold a sanitizer build)
-srcs=$(ls common/*.c chapters/[0-9][0-9]_*/*.c | grep -v -e '/main\.c$' -e '_mpi\.c$')
+srcs=$(ls common/*.c common/program/*.c chapters/[0-9][0-9]_*/*.c | grep -v -e '/main\.c$' -e '_mpi\.c$')
 ${CC:-cc} -std=c99 -O0 -I. scripts/exercises/probe.c "$BUILD/libattn.a" -lm -o "$TMP/probe" 2>/dev/null ||
     ${CC:-cc} -std=c99 -O0 -I. scripts/exercises/probe.c $srcs -lm -o "$TMP/probe" 2>"$TMP/probe.err" ||
     bad "probe.c builds" "$(cat "$TMP/probe.err")"
