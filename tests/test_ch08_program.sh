@@ -51,6 +51,15 @@ expect_out_contains "output: shape (1, 2, 40, 16)" "--quiet names the output sha
 expect_out_contains "output[0, 0, :3, :6] =" "--quiet prints a corner of the output"
 expect_out_lacks "PyTorch:" "--quiet has no narration"
 expect_out_lacks "naive:" "--quiet runs only --impl"
+expect_out_contains "kernel: " "--quiet closes with the kernel's time"
+line=$(grep '^kernel: ' "$TMP/out")
+kernel=$(echo "$line" | sed -n 's/^kernel: \([0-9.]*\) ms ([0-9.]* GFLOP\/s); whole process so far: [0-9.]* ms$/\1/p')
+whole=$(echo "$line" | sed -n 's/.*; whole process so far: \([0-9.]*\) ms$/\1/p')
+first=$(sed -n 's/^flash: \([0-9.]*\) ms, .*/\1/p' "$TMP/out")
+if [ -n "$kernel" ] && [ "$kernel" = "$first" ] && awk -v k="$kernel" -v w="$whole" 'BEGIN { exit !(w >= k) }'; then
+    _ok; else _bad "--quiet's last line: the kernel's time ($kernel, first line $first) beside the whole process ($whole): '$line'"; fi
+last=$(tail -n 1 "$TMP/out")
+case $last in kernel:*) _ok ;; *) _bad "--quiet's last line is '$last'" ;; esac
 
 run "$P" --quiet --heads 1 --seq-len 5 --d-k 4
 expect_status 0 "--quiet, small output"
