@@ -342,7 +342,7 @@ run "$BUILD/chapter4" --max-seq-len 32000 --quiet
 expect_runtime_error "this run " "chapter 4 at --max-seq-len 32000 refuses before it starts"
 expect_err_contains "lower --max-seq-len" "names the flag"
 ATTN_MAX_BYTES=8G run "$BUILD/chapter4" --max-seq-len 32000 --quiet
-expect_runtime_error "needs about 30.5 GiB of memory (the max_seq_len x max_seq_len mask buffers), more than the budget of 8.0 GiB (ATTN_MAX_BYTES); lower --max-seq-len, or raise ATTN_MAX_BYTES" "chapter 4 past the memory budget"
+expect_runtime_error "needs about 26.7 GiB of memory (the max_seq_len x max_seq_len mask buffers), more than the budget of 8.0 GiB (ATTN_MAX_BYTES); lower --max-seq-len, or raise ATTN_MAX_BYTES" "chapter 4 past the memory budget"
 run "$BUILD/chapter7" --max-seq-len 60000 --seq-len 4 --quiet
 expect_runtime_error "60000" "chapter 7: a huge mask buffer refuses before it starts"
 ATTN_MAX_BYTES=2G run "$BUILD/chapter4" --max-seq-len 20000 --quiet

@@ -18,6 +18,7 @@
  *
  * --quiet runs only --impl (default flash) and prints its output and time.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -454,6 +455,18 @@ static double attention_seconds(const double *rate, bool quiet, int impl, double
     return seconds;
 }
 
+/* The scores a score-storing version holds in a --quiet run: all of them, or, when
+ * run_chosen cuts the run in pieces (random inputs, so the batch dims match, and an
+ * estimate of 2 s or more), one piece's, whose rows it chooses the same way. */
+static double stored_score_bytes(const Args *a, double B, double T, double S, double seconds) {
+    double rows = a->causal ? T : ceil(T * B / 100);
+    if (rows < 64) rows = 64;
+    if (rows > T) rows = T;
+    double pieces = a->causal ? B : B * ceil(T / rows);
+    if (!a->q && seconds >= 2 && pieces >= 2) return BUDGET_F4 * rows * S;
+    return 2 * BUDGET_F4 * B * T * S; /* the scores and the weights */
+}
+
 static void refuse_past_budget(const Args *a) {
     /* (B, H, T, d) random or loaded q, k, v; the reference (chapters 2/4) and the
      * score-storing versions only when their (..., T, S) scores fit in 512 MiB. */
@@ -468,10 +481,11 @@ static void refuse_past_budget(const Args *a) {
     score_bytes = BUDGET_F4 * B * T * S;
     bool fits = score_bytes <= budget;
     BudgetEstimate e;
-    e.bytes = BUDGET_OVERHEAD + BUDGET_F4 * B * (T * dk + S * dk + S * dv + 2 * T * dv);
+    /* q, k, v and the output (cut in pieces, the pieces are written into it), and one
+     * slice's packed keys and values with the tiles (measured, t_peak_bytes) */
+    e.bytes = BUDGET_OVERHEAD + BUDGET_F4 * (B * (T * dk + S * dk + S * dv + T * dv) + S * (dk + dv)) + 1048576.0;
     e.largest = BUDGET_F4 * B * T * (dk > dv ? dk : dv);
     e.flops = 0;
-    if (a->quiet && impl <= 2 && fits) e.bytes += 2 * score_bytes;
     if (!a->quiet) {
         seconds += 0.5; /* this core's ceiling */
         if (fits) {
@@ -497,6 +511,7 @@ static void refuse_past_budget(const Args *a) {
         e.seconds = seconds + attention_seconds(rate, a->quiet, impl, F, fits);
         measured = true;
     }
+    if (a->quiet && impl <= 2 && fits) e.bytes += stored_score_bytes(a, B, T, S, e.seconds);
     snprintf(what, sizeof what, "%.3g GFLOP of attention over T = %.0f, S = %.0f, %.0f slices%s", F / 1e9, T, S, B,
              a->quiet ? "" : ", every version timed");
     if (measured && a->quiet)
