@@ -26,7 +26,7 @@ check() {
     line=$(grep ': peak [0-9]* bytes' "$TMP/err")
     peak=$(echo "$line" | sed -n 's/.*: peak \([0-9]*\) bytes.*/\1/p')
     est=$(echo "$line" | sed -n 's/.*, estimate \([0-9]*\) bytes.*/\1/p')
-    rss=$(echo "$line" | sed -n 's/.*(resident \([0-9]*\) bytes).*/\1/p')
+    rss=$(echo "$line" | sed -n 's/.*; resident at most \([0-9]*\) bytes$/\1/p')
     if [ "$status" -eq 0 ] && [ -n "$peak" ] && [ -n "$est" ] &&
         awk -v p="$peak" -v e="$est" -v m="$MiB" 'BEGIN { exit !(p >= 100 * m && e >= p && e <= 1.1 * p) }'; then
         _ok

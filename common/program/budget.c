@@ -220,9 +220,9 @@ static void report_peak(void)
 {
     double rss = resident_peak();
     char resident[64] = "";
-    if (rss > 0) snprintf(resident, sizeof resident, " (resident %.0f bytes)", rss);
-    fprintf(stderr, "%s: peak %.0f bytes%s, estimate %.0f bytes, %.2f s\n", t_program_name() ? t_program_name() : "",
-            (double)t_peak_bytes(), resident, estimate_bytes_seen, estimate_seconds_seen);
+    if (rss > 0) snprintf(resident, sizeof resident, "; resident at most %.0f bytes", rss);
+    fprintf(stderr, "%s: peak %.0f bytes, estimate %.0f bytes, %.2f s%s\n", t_program_name() ? t_program_name() : "",
+            (double)t_peak_bytes(), estimate_bytes_seen, estimate_seconds_seen, resident);
 }
 
 void budget_refuse_if_over(double bytes, double largest, double seconds, const char *what, const char *flag)
