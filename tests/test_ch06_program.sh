@@ -117,6 +117,24 @@ unset ATTN_MAX_BYTES
 expect_runtime_error "chapter 8" "scores that do not fit in memory"
 expect_no_file "$TMP/bad.npy" "scores that do not fit in memory"
 
+# T = 43540 with the budget at this machine's memory: refused before any allocation.
+# Without --causal no mask is built; the estimate used to count one anyway, call it the
+# largest buffer, leave the refusing to the mask's own check (which never came) and
+# allocate 14 GiB of scores. A limit on the address space keeps a regression from
+# taking the machine's memory: it would then end in another sentence, and fail here.
+mem=$(awk '/^MemTotal:/ { print $2 "K" }' /proc/meminfo 2>/dev/null)
+[ -n "$mem" ] || mem=24G
+for causal in --causal --no-causal; do
+    (ulimit -v 2000000 2>/dev/null; ATTN_MAX_BYTES=$mem run "$P" --seq-len 43540 $causal --output "$TMP/bad.npy"
+     echo "$status" >"$TMP/status")
+    status=$(cat "$TMP/status")
+    _cmd="ATTN_MAX_BYTES=$mem $P --seq-len 43540 $causal"
+    expect_status 1 "T = 43540 $causal: refused up front"
+    expect_one_line "T = 43540 $causal: one sentence"
+    expect_err_contains "ATTN_MAX_BYTES" "T = 43540 $causal: names the budget"
+    expect_no_file "$TMP/bad.npy" "T = 43540 $causal"
+done
+
 run "$P" --impl flash
 expect_usage_error "--impl" "--impl does not apply to chapter 6"
 

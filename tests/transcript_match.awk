@@ -34,7 +34,8 @@ function glob(s, p,   n, parts, i, at, end, first, last) {
     return 1
 }
 
-FNR == NR { E[++ne] = $0; next }
+BEGIN { ne = 0; na = 0 }   # numbers from the start: a command may print nothing
+FNR == NR && FILENAME == ARGV[1] { E[++ne] = $0; next }
 { A[++na] = $0 }
 
 END {

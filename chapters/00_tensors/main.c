@@ -10,6 +10,7 @@
  *     build/chapter0                      sizes: --batch 2 --seq-len 3 --d-in 3 --d-out 4 --heads 2
  *     build/chapter0 --d-out 8 --heads 4  four heads of head_dim 2
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -55,9 +56,13 @@ static void show_storage(const char *name, const Tensor *x) {
  * before any work when it is past the memory or time budget. */
 static void refuse_past_budget(const Args *a) {
     char what[160];
+    /* no (B, H, T, T) buffer, but five (T, T) at once, whatever B and H (measured,
+     * t_peak_bytes): the mask's making and matmul's demonstrations */
     BudgetModule m = {(double)a->batch, (double)a->heads, (double)a->seq_len, (double)a->d_in, (double)a->d_out,
-                      0, 16, false};
+                      0, 0, false, 0};
     BudgetEstimate e = budget_attention_module(&m, what, sizeof what);
+    e.bytes += BUDGET_F4 * 5 * m.T * m.T;
+    e.largest = BUDGET_F4 * fmax(m.T * m.T, m.B * m.T * fmax(m.d_in, m.d_out));
     budget_refuse(&e, a->quiet);
 }
 

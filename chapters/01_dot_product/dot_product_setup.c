@@ -23,11 +23,12 @@ QKVSizes qkv_sizes(const Args *args, double T, double d_k) {
     return s;
 }
 
-BudgetEstimate qkv_attention_estimate(const Args *args, const QKVSizes *s, char *what, size_t len) {
+BudgetEstimate qkv_attention_estimate(const Args *args, const QKVSizes *s, double score_buffers, char *what,
+                                      size_t len) {
     /* (..., T, d_k) x (..., S, d_k): scores, weights, their copies */
     double B = s->B, T = s->T, S = s->S, dk = s->d_k, dv = s->d_v;
     BudgetEstimate e;
-    e.bytes = BUDGET_OVERHEAD + BUDGET_F4 * (8 * B * T * S + 4 * B * (T * dk + S * dk + S * dv + T * dv));
+    e.bytes = BUDGET_OVERHEAD + BUDGET_F4 * (score_buffers * B * T * S + 4 * B * (T * dk + S * dk + S * dv + T * dv));
     e.flops = 2 * B * T * S * (dk + dv) * 3;
     e.seconds = args->q ? 0 : 3 * T * dk / BUDGET_RATE_RANDN;
     e.largest = BUDGET_F4 * B * (T * S > T * dk ? T * S : T * dk);

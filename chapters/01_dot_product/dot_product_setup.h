@@ -27,9 +27,11 @@ typedef struct {
 QKVSizes qkv_sizes(const Args *args, double T, double d_k);
 
 /* What one attention call on these sizes holds and costs (the (..., T, S)
- * scores and weights dominate), for budget_refuse; `what` is written into
- * the caller's buffer. Chapters 2 and 4 add their own work to it. */
-BudgetEstimate qkv_attention_estimate(const Args *args, const QKVSizes *s, char *what, size_t len);
+ * scores and weights dominate: score_buffers of them at once, measured for
+ * each chapter's program), for budget_refuse; `what` is written into the
+ * caller's buffer. Chapters 2 and 4 add their own work to it. */
+BudgetEstimate qkv_attention_estimate(const Args *args, const QKVSizes *s, double score_buffers, char *what,
+                                      size_t len);
 
 /* --heatmap: every (T, S) grid of the weights, titled "index (i, ...)" for the
  * plain batch dims of --q/--k/--v; scores (may be NULL) mark masked entries,

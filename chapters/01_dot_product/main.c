@@ -192,7 +192,7 @@ static void the_inputs(const Tensor *query, const Tensor *key, const Tensor *val
 static void refuse_past_budget(const Args *a) {
     char what[160];
     QKVSizes s = qkv_sizes(a, (double)a->seq_len, (double)a->d_k); /* the sentence: 6, 3 */
-    BudgetEstimate e = qkv_attention_estimate(a, &s, what, sizeof what);
+    BudgetEstimate e = qkv_attention_estimate(a, &s, 4, what, sizeof what); /* scores, weights, 2 more */
     budget_refuse(&e, a->quiet);
 }
 

@@ -191,7 +191,7 @@ static void write_outputs(const Args *args, const Attention *a, const Attention 
 static void refuse_past_budget(const Args *a) {
     char what[160];
     QKVSizes s = qkv_sizes(a, (double)a->seq_len, (double)a->d_k);
-    BudgetEstimate e = qkv_attention_estimate(a, &s, what, sizeof what);
+    BudgetEstimate e = qkv_attention_estimate(a, &s, 7, what, sizeof what); /* unscaled and scaled */
     if (!a->q) {
         /* the d_k table: 1000 pairs (q, k) and 200 rows of seq_len random keys for each
          * d_k = 1, 2, 4, ..., 1024 and --d-k, one d_k at a time */

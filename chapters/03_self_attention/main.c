@@ -186,7 +186,8 @@ static void write_outputs(const Args *args, const Tensor *x, const QKVProjection
  * before any work when it is past the memory or time budget. */
 static void refuse_past_budget(const Args *a) {
     char what[160];
-    BudgetModule m = {(double)a->batch, 1, (double)a->seq_len, (double)a->d_in, (double)a->d_out, 0, 40, a->input != NULL};
+    /* 8 (B, T, T) buffers at once: both attentions' scores and weights (measured) */
+    BudgetModule m = {(double)a->batch, 1, (double)a->seq_len, (double)a->d_in, (double)a->d_out, 0, 8, a->input != NULL, 0};
     if (a->input) budget_peek_input(a->input, a->weights, &m.B, &m.T, &m.d_in, &m.d_out);
     BudgetEstimate e = budget_attention_module(&m, what, sizeof what);
     budget_refuse(&e, a->quiet);

@@ -283,8 +283,10 @@ static void refuse_past_budget(const Args *a) {
     char what[160];
     QKVSizes s = qkv_sizes(a, 6, 3);
     double L = (a->given & CLI_MAX_SEQ_LEN) ? (double)a->max_seq_len : a->q ? s.T : 6;
-    BudgetEstimate e = qkv_attention_estimate(a, &s, what, sizeof what);
-    e.bytes += BUDGET_F4 * 8 * L * L;
+    /* (..., T, S): 4 buffers at once with the mask, 3 without; the mask's making holds
+     * 7 L x L buffers (measured, t_peak_bytes) */
+    BudgetEstimate e = qkv_attention_estimate(a, &s, a->causal ? 4 : 3, what, sizeof what);
+    e.bytes += BUDGET_F4 * 7 * L * L;
     e.seconds += L * L * 6e-7;
     if (BUDGET_F4 * L * L > e.largest) e.largest = BUDGET_F4 * L * L;
     if (L * L > s.T * s.S) {

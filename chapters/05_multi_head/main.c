@@ -244,7 +244,7 @@ int main(int argc, char **argv) {
         .defaults = {.seed = 123, .batch = 1, .seq_len = 4, .d_in = 6, .d_out = 4, .heads = 2, .causal = true},
     };
     Args args = program_start(&spec, argc, argv);
-    multi_head_refuse_past_budget(&args);  /* before any work: memory and time */
+    multi_head_refuse_past_budget(&args, args.causal ? 16 : 12, 0); /* (B, H, T, T) buffers, measured */  /* before any work: memory and time */
     const int64_t n_heads = args.heads;
     narrate_title("Chapter 5: multi-head attention, split and merge (Happy-LLM 2.1.6)%s",
                   args.causal ? "" : " -- with --no-causal");

@@ -4,17 +4,22 @@
  * as PyTorch draws it. The lesson is in multi_head.c. */
 #include "multi_head_setup.h"
 
-void multi_head_refuse_past_budget(const Args *a) {
+void multi_head_refuse_past_budget(const Args *a, double score_buffers, double square_buffers) {
     char what[160];
     /* chapters 5-7 build the causal mask for max_seq_len and slice it to T: --max-seq-len,
-     * else (with --input) --seq-len or T, else (the default run) 2 * T */
+     * else (with --input) --seq-len or T, else (the default run) 2 * T; none without --causal */
     BudgetModule m = {.B = (double)a->batch, .H = (double)a->heads, .T = (double)a->seq_len,
-                      .d_in = (double)a->d_in, .d_out = (double)a->d_out, .score_buffers = 16,
+                      .d_in = (double)a->d_in, .d_out = (double)a->d_out, .score_buffers = score_buffers,
+                      .mask_buffers = 2,
                       .from_files = a->input != NULL};  /* .L below */
     if (a->input) budget_peek_input(a->input, a->weights, &m.B, &m.T, &m.d_in, &m.d_out);
     m.L = (a->given & CLI_MAX_SEQ_LEN) ? (double)a->max_seq_len
           : a->input ? ((a->given & CLI_SEQ_LEN) ? (double)a->seq_len : m.T) : 2 * m.T;
+    /* --no-causal builds no mask: counting one would call it the largest buffer and
+     * leave the refusing to its own check, which then never comes */
+    if (!a->causal) m.L = 0;
     BudgetEstimate e = budget_attention_module(&m, what, sizeof what);
+    e.bytes += BUDGET_F4 * square_buffers * m.B * m.T * m.T;
     budget_refuse(&e, a->quiet);
 }
 

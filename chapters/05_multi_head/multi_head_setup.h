@@ -11,8 +11,9 @@
 
 /* What a run of chapter 5, 6 or 7 may cost (common/program/budget.h), from its
  * flags and the headers of its files: refused in one sentence, before any work,
- * when it is past the memory or time budget. */
-void multi_head_refuse_past_budget(const Args *a);
+ * when it is past the memory or time budget. score_buffers (B, H, T, T) and
+ * square_buffers (B, T, T) buffers are held at once, as each chapter measured. */
+void multi_head_refuse_past_budget(const Args *a, double score_buffers, double square_buffers);
 
 /* The first step of chapters 5 and 6: W_q, W_k, W_v and x, from the files
  * (load_input_for_heads, qkv_load_for_heads) or the default run (qkv_default,

@@ -207,7 +207,7 @@ int main(int argc, char **argv) {
                      .causal = true},
     };
     Args args = program_start(&spec, argc, argv);
-    multi_head_refuse_past_budget(&args);  /* before any work: memory and time */
+    multi_head_refuse_past_budget(&args, args.causal ? 9 : 7, args.causal ? 2 : 0); /* measured */  /* before any work: memory and time */
     const int64_t n_heads = args.heads;
     narrate_title("Chapter 6: dropout on the attention weights (Happy-LLM 2.1.6)%s",
                   args.eval ? " -- in eval mode" : "");

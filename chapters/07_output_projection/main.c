@@ -243,7 +243,7 @@ int main(int argc, char **argv) {
                      .causal = true},
     };
     Args args = program_start(&spec, argc, argv);
-    multi_head_refuse_past_budget(&args);  /* before any work: memory and time */
+    multi_head_refuse_past_budget(&args, args.causal ? 6 : 5, 0); /* (B, H, T, T) buffers, measured */  /* before any work: memory and time */
     narrate_title("Chapter 7: the output projection, the complete MultiHeadAttention (2.1.6)");
 
     Tensor *x;  /* (bsz, seqlen, d_in) */

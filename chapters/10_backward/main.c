@@ -466,6 +466,40 @@ static int run_train(const Args *args) {
     return 0;
 }
 
+/* What this run may cost (common/program/budget.h): refused, in one sentence, before any
+ * work when it is past the memory or time budget. The backward keeps chapter 7's
+ * forward (its cache) and adds a gradient of each: SCORE_BUFFERS (B, H, T, T) and
+ * MASK_BUFFERS L x L buffers at once (measured, t_peak_bytes). Without files
+ * the gradient check runs chapter 7's forward twice in float64 for every number of x
+ * and of the parameters, at about GRAD_CHECK_RATE (half of what it reached here). */
+#define SCORE_BUFFERS 11
+#define MASK_BUFFERS 2
+#define GRAD_CHECK_RATE 4e8
+static void refuse_past_budget(const Args *a) {
+    char what[160];
+    if (train_mode) { /* a tiny model of fixed size: about 10 MiB however long it trains */
+        BudgetEstimate e = {.bytes = 16.0 * 1024 * 1024, .largest = 1024.0 * 1024, .what = "the tiny model's training",
+                            .flag = "--steps"};
+        budget_refuse(&e, a->quiet);
+        return;
+    }
+    BudgetModule m = {.B = (double)a->batch, .H = (double)a->heads, .T = (double)a->seq_len, .d_in = (double)a->d_in,
+                      .d_out = (double)a->d_out, .score_buffers = SCORE_BUFFERS, .from_files = a->input != NULL,
+                      .mask_buffers = a->causal ? MASK_BUFFERS : 0};
+    if (a->input) budget_peek_input(a->input, a->weights, &m.B, &m.T, &m.d_in, &m.d_out);
+    m.L = a->input ? m.T : 2 * m.T; /* chapter 7's max_seq_len */
+    BudgetEstimate e = budget_attention_module(&m, what, sizeof what);
+    e.flops *= 3; /* the forward, the backward (about twice the forward) */
+    if (!a->input) {
+        double entries = m.B * m.T * m.d_in + 3 * m.d_in * m.d_out + m.d_out * m.d_out + 4 * m.d_out;
+        double forward = 6 * m.B * m.T * m.d_in * m.d_out + 4 * m.B * m.T * m.T * m.d_out +
+                         2 * m.B * m.T * m.d_out * m.d_out + 5 * m.B * m.H * m.T * m.T;
+        e.seconds += 2 * entries * forward / GRAD_CHECK_RATE;
+        e.bytes += BUDGET_F4 * 6 * m.B * m.H * m.T * m.T; /* its float64 scores and weights */
+    }
+    budget_refuse(&e, a->quiet);
+}
+
 int main(int argc, char **argv) {
     CliSpec spec = {
         .program = "chapter10",
@@ -494,6 +528,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "chapter10: %s (see --help)\n", clash);
         return EXIT_USAGE;
     }
+    refuse_past_budget(&args); /* before any work: memory and time */
     int rc = train_mode ? run_train(&args) : run_backward(&args);
     t_scope_end();
     return rc;

@@ -82,8 +82,11 @@ void llama_save(const LlamaRun *r, const char *dir) {
 
 void llama_refuse_past_budget(const Args *a, const LlamaFlags *f) {
     char what[160];
+    /* 24 (B, H, T, T), 2 L x L and one (T, T) buffer at once, 90 (B, T, dim) activations
+     * (30 counted by budget_attention_module) and about 2000 floats per position of
+     * max_seq_len (measured, t_peak_bytes, from T = 500 to 2000) */
     BudgetModule m = {(double)a->batch, (double)f->n_heads, (double)a->seq_len, (double)f->dim, (double)f->dim,
-                      (double)a->max_seq_len, 16, a->input != NULL};
+                      (double)a->max_seq_len, 24, a->input != NULL, 2};
     if (a->input) {
         Shape s;
         if (budget_peek(a->input, &s) && s.ndim == 3) m.B = (double)s.dims[0], m.T = (double)s.dims[1],
@@ -91,5 +94,6 @@ void llama_refuse_past_budget(const Args *a, const LlamaFlags *f) {
         if (!(a->given & CLI_MAX_SEQ_LEN)) m.L = m.T;
     }
     BudgetEstimate e = budget_attention_module(&m, what, sizeof what);
+    e.bytes += BUDGET_F4 * (m.T * m.T + 60 * m.B * m.T * m.d_in + 2000 * m.L);
     budget_refuse(&e, a->quiet);
 }

@@ -87,11 +87,13 @@ void budget_peek_qkv(const char *q, const char *k, const char *v, double *B, dou
 void budget_peek_input(const char *input, const char *weights, double *B, double *T, double *d_in, double *d_out);
 
 /* An attention module's run: x (B, T, d_in), W_q/W_k/W_v (d_out, d_in), W_o,
- * H heads, score_buffers (B, H, T, T) buffers held at once, an L x L mask. */
+ * H heads, score_buffers (B, H, T, T) buffers held at once, mask_buffers of an
+ * L x L mask. The counts are measured (t_peak_bytes) for each chapter's program. */
 typedef struct {
     double B, H, T, d_in, d_out, L;
     double score_buffers;
     bool from_files;       /* x and weights from --input/--weights: no random draws */
+    double mask_buffers;   /* L x L buffers held at once (0 when no mask is built) */
 } BudgetModule;
 /* Its estimate (what is written into the caller's buffer). */
 BudgetEstimate budget_attention_module(const BudgetModule *m, char *what, size_t len);
