@@ -135,6 +135,14 @@ bad_usage() { # TEXT DESC ARGS...
 # skip N WHY: N checks cannot run here (a missing tool, not root); they are
 # counted as skipped on the summary line, never silently dropped.
 _skipped=0
+# sanitized: the programs of $BUILD are built with a sanitizer (make sanitize): they run
+# several times slower, hold shadow memory beside their own and cannot start under a
+# small ulimit -v, so checks of speed, resident memory or address-space limits skip
+sanitized() {
+    case $(cat "$BUILD/.flags" 2>/dev/null) in *-fsanitize=*) return 0 ;; esac
+    return 1
+}
+
 skip() { # N WHY
     _skipped=$((_skipped + $1))
     echo "SKIP: $1 check(s): $2"
