@@ -12,7 +12,9 @@ reference). Draws two log-log panels against T: the median time per call
 and the peak extra memory, one line per implementation (solid: causal,
 dashed: not causal), with T^2 and T guide lines. --column NAME draws another
 time column (make bench-torch's CSV has tuned_ms: the tuned allocator);
---skip IMPL leaves one implementation out.
+--skip IMPL leaves one implementation out. A column heads (make bench-torch:
+fewer heads above T = 4096) makes the time one head's, time / heads, so the
+rows of different H lie on one curve.
 """
 
 import argparse
@@ -44,7 +46,9 @@ def read(path, column="median_ms"):
         try:
             causal = r["causal"].strip().lower() in ("1", "true", "yes", "causal")
             key = (r["impl"].strip(), causal)
-            data.setdefault(key, []).append((int(r["T"]), float(r[column]), float(r["peak_bytes"] or "nan")))
+            heads = float(r.get("heads") or 1)
+            data.setdefault(key, []).append((int(r["T"]), float(r[column]) / heads,
+                                             float(r["peak_bytes"] or "nan")))
         except ValueError as e:
             pl.die(PROG, "%s line %d: %s" % (path, n, e))
     return {k: np.array(sorted(v)) for k, v in data.items()}
@@ -99,7 +103,8 @@ def main():
         if last_mem:
             guide(a1, all_T, max(last_mem), 2, "∝ T²")
             guide(a1, all_T, min(last_mem), 1, "∝ T")
-    a0.set_title("time per attention call (median, %s)" % args.column)
+    per_head = "heads" in open(args.csv).readline().strip().split(",")
+    a0.set_title("time per attention call%s (median, %s)" % (" and head" if per_head else "", args.column))
     a0.set_ylabel("milliseconds")
     a0.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
     a0.yaxis.set_major_formatter(FuncFormatter(lambda v, _pos: "%g" % v))

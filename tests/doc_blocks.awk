@@ -12,6 +12,11 @@
 #   ```                     «span» stands for any text on its line (a figure that
 #                           depends on the machine; the span shows one run's).
 #
+#   <!-- measured: FILE --> before a console block: a run too long for the tests
+#                           (make bench-torch): its lines are checked against
+#                           FILE, the committed printout of that run, and the
+#                           command is run only with DOCS_MEASURED=1.
+#
 #   ```python               a PyTorch snippet: a block that imports torch runs as
 #   import torch            shown. The HTML comment right before it may say
 #   ...                     <!-- pytorch: same numbers as build/chapter1 --seq-len 8 -->
@@ -21,16 +26,37 @@
 #
 # Writes, per command of a transcript, DIR/tN.cmd (the command) and DIR/tN.exp
 # (the expected lines); per snippet, DIR/pN.py; and one line per item to
-# DIR/index (and the commands of block B, in order, to DIR/bB.cmds), tab-separated: kind (t or p), N, PAGE:LINE, the block's number
+# DIR/index (and the commands of block B, in order, to DIR/bB.cmds), tab-separated: kind (t, m or p), N, PAGE:LINE, the block's number
 # (commands of one block share a folder), and for a snippet the command whose
-# numbers it must print (else "-"), and whether it imports torch (1 or 0). Problems with the markup itself (a console block with
+# numbers it must print (for a measured block its FILE; else "-"), and whether it imports torch (1 or 0). Problems with the markup itself (a console block with
 # no "$ " line first, a fragment with nothing before it, a fence left open) go
 # to DIR/errors, one sentence each.
 
 function fail(msg) { printf "%s:%d: %s\n", FILENAME, FNR, msg >> (out "/errors") }
 
-function close_block(   i, k, n, cmdline) {
-    if (kind == "console") {
+function close_block(   i, k, n, cmdline, printout) {
+    if (kind == "console" && note ~ /measured: /) {
+        # a measured run (minutes, one machine's figures): not run here; its lines
+        # are checked against the printout it was copied from
+        printout = note
+        sub(/.*measured: /, "", printout)
+        sub(/[ ,;].*/, "", printout)
+        blocks++
+        if (nl < 1 || L[1] !~ /^\$ / || nl < 2) {
+            fail("a measured console block must be one \"$ \" command line and its output")
+        } else {
+            k = ++items
+            printf "%s\n", substr(L[1], 3) > (out "/t" k ".cmd")
+            close(out "/t" k ".cmd")
+            printf "" > (out "/t" k ".exp")
+            for (n = 2; n <= nl; n++) {
+                if (L[n] ~ /^\$ /) fail("a measured console block has one command only (line " start + n ")")
+                printf "%s\n", L[n] > (out "/t" k ".exp")
+            }
+            close(out "/t" k ".exp")
+            printf "m\t%d\t%s:%d\t%d\t%s\t0\n", k, FILENAME, start + 1, blocks, printout > (out "/index")
+        }
+    } else if (kind == "console") {
         blocks++
         for (i = 1; i <= nl; i++) {
             if (L[i] ~ /^\$ /) {

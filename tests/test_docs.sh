@@ -10,7 +10,10 @@
 # "continues the block above" run after their block), and one marked
 # "same numbers as CMD" must print only tensors that CMD prints too
 # (tests/tensor_numbers.awk); without a Python that imports torch and numpy
-# these count as skipped. The conventions are in README.md, "Contributing".
+# these count as skipped. A console block marked <!-- measured: FILE --> (a run
+# of minutes: make bench-torch) is checked against FILE, the committed printout
+# of that run, and run again only with DOCS_MEASURED=1 (else counted as skipped).
+# The conventions are in README.md, "Contributing".
 # What a transcript's command prints, and chapters 0-7's --help, fit 80
 # terminal columns (tests/columns.awk).
 # The checks check themselves at the end: a planted page with one printed digit
@@ -55,6 +58,42 @@ run_doc_command() {
     status=$?
 }
 
+# check_measured N WHERE LOG: measured block N (doc_blocks.awk: a run of minutes,
+# shown as it printed) against LOG, the committed printout of that run: the lines
+# as shown (words exact, «spans» any text), the figures inside the «spans» exactly
+# LOG's, and LOG within 80 columns. Its command runs again only with
+# DOCS_MEASURED=1 (then the run's fresh printout, the file LOG was copied from,
+# must match the block, «spans» as any text); otherwise that counts as skipped.
+check_measured() {
+    _cmd="$2: \$ $(cat "$dir/t$1.cmd")"
+    status=0
+    : >"$TMP/err"
+    if [ ! -f "$3" ]; then _bad "$2: the printout $3 of this measured run is missing"; return; fi
+    if awk -f tests/transcript_match.awk "$dir/t$1.exp" "$3" >"$TMP/err"; then _ok; else
+        _bad "$2: the block is not what its printout $3 says"
+    fi
+    sed 's/«//g; s/»//g' "$dir/t$1.exp" >"$dir/t$1.lit"
+    if awk -f tests/transcript_match.awk "$dir/t$1.lit" "$3" >"$TMP/err"; then _ok; else
+        _bad "$2: a figure in «» is not the one in its printout $3"
+    fi
+    # shellcheck disable=SC2046  # two numbers
+    set -- "$1" "$2" "$3" $(od -An -v -tu1 "$3" | awk -f tests/columns.awk)
+    if [ "$4" -le 80 ]; then _ok; else sed -n "$5p" "$3" >"$TMP/err"; _bad "$2: line $5 of $3 is $4 columns wide (at most 80)"; fi
+    if [ "${DOCS_MEASURED:-}" != 1 ]; then
+        skip 1 "$2: a measured run of minutes (its printout is $3); DOCS_MEASURED=1 runs it again"
+        return
+    fi
+    (sh -c "$(cat "$dir/t$1.cmd")") >"$dir/t$1.out" 2>&1 </dev/null
+    status=$?
+    fresh=$(awk '/^wrote .*\.csv$/ { sub(/\.csv$/, ".txt", $2); f = $2 } END { print f }' "$dir/t$1.out")
+    if [ "$status" -eq 0 ] && [ -f "$fresh" ] && awk -f tests/transcript_match.awk "$dir/t$1.exp" "$fresh" >"$TMP/err"; then
+        _ok
+    else
+        [ -s "$TMP/err" ] || tail -n 5 "$dir/t$1.out" >"$TMP/err"
+        _bad "$2: run again, the command no longer prints what the block shows"
+    fi
+}
+
 # check_pages DIR PAGE...: cut the blocks of the pages into DIR and check each
 check_pages() {
     dir=$1
@@ -83,7 +122,9 @@ check_pages() {
         PYTHONDONTWRITEBYTECODE=1 "$PY" "$ROOT/tests/torch_snippets.py" "$dir" $snippets
     fi
     while IFS='	' read -r kind n where block same imports; do
-        if [ "$kind" = t ]; then
+        if [ "$kind" = m ]; then
+            check_measured "$n" "$where" "$same"
+        elif [ "$kind" = t ]; then
             cmd=$(cat "$dir/t$n.cmd")
             case $cmd in
                 *mpirun*)
@@ -208,6 +249,22 @@ one more line'
 planted_fails "a line the program does not print fails"
 printf 'Text.\n\n```console\nbuild/chapter1\n```\n' >"$TMP/plant/page.md"
 planted_fails "a console block without a \"\$ \" line fails"
+# a measured block against its printout (the command is not run without DOCS_MEASURED=1)
+printf 'run: 12.5 ms\nrate: 80.1 GFLOP/s  met\n' >"$TMP/plant/measured.txt"
+# plant_measured LINE2: the page shows the printout with LINE2 as its second line
+plant_measured() {
+    printf 'Text.\n\n<!-- measured: %s -->\n```console\n$ make nothing-here\nrun: «12.5» ms\n%s\n```\n' \
+        "$TMP/plant/measured.txt" "$1" >"$TMP/plant/page.md"
+}
+_measured=${DOCS_MEASURED:-}
+DOCS_MEASURED=
+plant_measured 'rate: «80.1» GFLOP/s  met'
+planted_passes "a measured block equal to its printout passes"
+plant_measured 'rate: «80.2» GFLOP/s  met'
+planted_fails "a measured figure in «» that is not its printout's fails"
+plant_measured 'rate: «80.1» GFLOP/s  NOT MET'
+planted_fails "a measured block whose words are not its printout's fails"
+DOCS_MEASURED=$_measured
 # a snippet's numbers, without torch: tensor_numbers.awk on our own print
 awk -f tests/tensor_numbers.awk "$TMP/plant/real" "$TMP/plant/real" >/dev/null 2>&1 && _ok ||
     { _cmd="tensor_numbers.awk"; status=1; : >"$TMP/err"; _bad "a program's tensors equal themselves"; }

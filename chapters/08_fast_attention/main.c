@@ -148,9 +148,11 @@ static void write_outputs(const Args *args, const Tensor *weights, const Tensor 
 
 /* The chosen version once, for --output and --quiet: a version that refuses stops the
  * program here, with its sentence, before anything is narrated or written.
- * A long run is computed one piece at a time, (batch, head) slice by slice and, when
- * not causal, a block of queries at a time, with a progress line between pieces
- * (budget.h: on a terminal only); Ctrl-C then leaves nothing behind (out.h). */
+ * A long run watched on a terminal is computed one piece at a time, (batch, head) slice
+ * by slice and, when not causal, a block of queries at a time, with a progress line
+ * between pieces (budget.h). Elsewhere (a script, a pipe) nobody sees the line, so the
+ * run is one call: no piece packs its keys again, no output is copied. Either way
+ * Ctrl-C leaves nothing behind (out.h). */
 static Tensor *run_chosen(AttnImpl impl, const Tensor *q, const Tensor *k, const Tensor *v, bool causal,
                           double *ms) {
     double t0 = stopwatch_seconds();
@@ -165,7 +167,8 @@ static Tensor *run_chosen(AttnImpl impl, const Tensor *q, const Tensor *k, const
     int64_t rows = causal ? T : (T * slices + 99) / 100;
     if (rows < 64) rows = 64;
     if (rows > T) rows = T;
-    if (!same_lead || budget_estimated_seconds() < 2 || slices * ((T + rows - 1) / rows) < 2) {
+    if (!same_lead || !budget_progress_shown() || budget_estimated_seconds() < 2 ||
+        slices * ((T + rows - 1) / rows) < 2) {
         out = fast_attention(impl, q, k, v, causal);
     } else {
         Shape lead = t_shape(q);
@@ -456,14 +459,15 @@ static double attention_seconds(const double *rate, bool quiet, int impl, double
 }
 
 /* The scores a score-storing version holds in a --quiet run: all of them, or, when
- * run_chosen cuts the run in pieces (random inputs, so the batch dims match, and an
- * estimate of 2 s or more), one piece's, whose rows it chooses the same way. */
+ * run_chosen cuts the run in pieces (random inputs, so the batch dims match, an
+ * estimate of 2 s or more, and a terminal to show the progress on), one piece's, whose
+ * rows it chooses the same way. */
 static double stored_score_bytes(const Args *a, double B, double T, double S, double seconds) {
     double rows = a->causal ? T : ceil(T * B / 100);
     if (rows < 64) rows = 64;
     if (rows > T) rows = T;
     double pieces = a->causal ? B : B * ceil(T / rows);
-    if (!a->q && seconds >= 2 && pieces >= 2) return BUDGET_F4 * rows * S;
+    if (!a->q && seconds >= 2 && pieces >= 2 && budget_progress_shown()) return BUDGET_F4 * rows * S;
     return 2 * BUDGET_F4 * B * T * S; /* the scores and the weights */
 }
 

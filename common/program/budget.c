@@ -160,6 +160,8 @@ void budget_progress(double done, double total)
     show_line(done / total, elapsed, left);
 }
 
+bool budget_progress_shown(void) { return isatty(STDERR_FILENO) != 0; }
+
 /* The other chapters cannot tick from inside their concept code: once a
  * second, the share of the estimated time gone by. */
 static volatile sig_atomic_t alarm_elapsed = 0;

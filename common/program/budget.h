@@ -114,5 +114,7 @@ double budget_estimated_seconds(void);
 void budget_progress(double done, double total);
 /* Erase the progress line (at the end; also done at exit). */
 void budget_progress_end(void);
+/* Whether a progress line can be shown at all: standard error is a terminal. */
+bool budget_progress_shown(void);
 
 #endif
