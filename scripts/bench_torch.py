@@ -590,8 +590,8 @@ def summary(results, Ts, peak, sg, rss, flash3, procs):
             # that round (a neighbour that slows the machine for a while slows both).
             ratio = statistics.median(f / s for f, s in flash3[T])
             g3 = statistics.median(f for f, _ in flash3[T])
-            say("  T = %5d: %.2fx  %-7s (%.1f vs sgemm %.1f GFLOP/s, %d rounds)"
-                % (T, ratio, met(ratio >= 0.85), g3, sg, len(flash3[T])))
+            say("  T = %5d: %.2fx  %-7s (%.1f vs sgemm %.1f GFLOP/s, %d round%s)"
+                % (T, ratio, met(ratio >= 0.85), g3, sg, len(flash3[T]), "" if len(flash3[T]) == 1 else "s"))
         say("  flash's one call a round (after the other contenders), against the")
         say("  median sgemm: " + ", ".join("T = %d %.2fx" % (T, get("flash", False, T, "gflops_t") / sg)
                                           for T in rows if get("flash", False, T, "gflops_t")))
