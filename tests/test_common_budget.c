@@ -87,6 +87,35 @@ static void test_refuse_over_budget(void)
     t_set_max_bytes(old);
 }
 
+/* The draws at the fixed rate while it fits; past the limit at the rate measured
+ * here (never slower than the fixed one), once per run, without a draw of the
+ * run's generator. */
+static void test_draws_calibrated_only_past_the_limit(void)
+{
+    BudgetEstimate e = {.flops = 1e8, .seconds = 1, .draws = 5e6};
+    float before[4], after[4];
+    double s, rate;
+    int i;
+    unsetenv("ATTN_MAX_SECONDS"); /* the default 60 s */
+    CHECK_CLOSE(budget_seconds(&e), 3.0, 1e-9); /* 1 + 1 + 1 at the fixed rates */
+    CHECK(budget_randn_rate() == BUDGET_RATE_RANDN); /* nothing measured */
+    t_manual_seed(7);
+    (void)t_randn(SHAPE(3));
+    for (i = 0; i < 4; i++) before[i] = t_data(t_randn(SHAPE(20)))[i]; /* the 16-wide path */
+    t_manual_seed(7);
+    (void)t_randn(SHAPE(3)); /* leaves a cached second normal, as torch does */
+    e.draws = 5e8; /* 102 s at the fixed rates */
+    s = budget_seconds(&e);
+    rate = budget_randn_rate();
+    for (i = 0; i < 4; i++) after[i] = t_data(t_randn(SHAPE(20)))[i];
+    for (i = 0; i < 4; i++) CHECK_MSG(before[i] == after[i], "draw %d: %g before, %g after", i, before[i], after[i]);
+    CHECK_MSG(rate >= BUDGET_RATE_RANDN, "calibrated rate %g", rate);
+    CHECK_CLOSE(s, 2 + 5e8 / rate, 1e-6);
+    setenv("ATTN_MAX_SECONDS", "0", 1); /* no limit: the same rate, measured once */
+    CHECK_CLOSE(budget_seconds(&e), s, 1e-9);
+    unsetenv("ATTN_MAX_SECONDS");
+}
+
 static void test_run_budget_caps_what_is_held(void)
 {
     t_set_run_budget(1000);
@@ -160,6 +189,7 @@ int main(void)
     RUN(test_parse_seconds);
     RUN(test_default_budget_is_half_of_memory);
     RUN(test_refuse_over_budget);
+    RUN(test_draws_calibrated_only_past_the_limit);
     RUN(test_run_budget_caps_what_is_held);
     RUN(test_escape);
     RUN(test_peek_shape);

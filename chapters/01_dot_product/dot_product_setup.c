@@ -30,7 +30,8 @@ BudgetEstimate qkv_attention_estimate(const Args *args, const QKVSizes *s, doubl
     BudgetEstimate e;
     e.bytes = BUDGET_OVERHEAD + BUDGET_F4 * (score_buffers * B * T * S + 4 * B * (T * dk + S * dk + S * dv + T * dv));
     e.flops = 2 * B * T * S * (dk + dv) * 3;
-    e.seconds = args->q ? 0 : 3 * T * dk / BUDGET_RATE_RANDN;
+    e.seconds = 0;
+    e.draws = args->q ? 0 : 3 * T * dk;
     e.largest = BUDGET_F4 * B * (T * S > T * dk ? T * S : T * dk);
     snprintf(what, len, "the (..., T, S) scores and weights, T = %.0f, S = %.0f", T, S);
     e.what = what;

@@ -197,7 +197,7 @@ static void refuse_past_budget(const Args *a) {
          * d_k = 1, 2, 4, ..., 1024 and --d-k, one d_k at a time */
         double T = s.T, dmax = s.d_k > 1024 ? s.d_k : 1024;
         e.bytes += BUDGET_F4 * (1.25 * 200 * T * dmax + 5 * 1000 * dmax);
-        e.seconds += (200 * T + 2000) * (2047 + s.d_k) / BUDGET_RATE_RANDN;
+        e.draws += (200 * T + 2000) * (2047 + s.d_k);
         if (BUDGET_F4 * 200 * T * dmax > e.largest) e.largest = BUDGET_F4 * 200 * T * dmax;
     }
     budget_refuse(&e, a->quiet);

@@ -475,12 +475,12 @@ static void refuse_past_budget(const Args *a) {
     /* (B, H, T, d) random or loaded q, k, v; the reference (chapters 2/4) and the
      * score-storing versions only when their (..., T, S) scores fit in 512 MiB. */
     double B = (double)a->batch * (double)a->heads, T = (double)a->seq_len, S = T;
-    double dk = (double)a->d_k, dv = dk, F, score_bytes, budget = 512.0 * 1024 * 1024, seconds = 0;
+    double dk = (double)a->d_k, dv = dk, F, score_bytes, budget = 512.0 * 1024 * 1024, seconds = 0, draws = 0;
     int impl = a->impl ? (int)attn_impl_parse(a->impl) : ATTN_FLASH;
     char what[200];
     if ((double)t_max_bytes() < budget) budget = (double)t_max_bytes();
     if (a->q) budget_peek_qkv(a->q, a->k, a->v, &B, &T, &S, &dk, &dv);
-    else seconds += B * T * 3 * dk / BUDGET_RATE_RANDN;
+    else draws = B * T * 3 * dk;
     F = 2 * B * T * S * (dk + dv) / (a->causal ? 2 : 1); /* causal: only the keys j <= i */
     score_bytes = BUDGET_F4 * B * T * S;
     bool fits = score_bytes <= budget;
@@ -490,6 +490,7 @@ static void refuse_past_budget(const Args *a) {
     e.bytes = BUDGET_OVERHEAD + BUDGET_F4 * (B * (T * dk + S * dk + S * dv + T * dv) + S * (dk + dv)) + 1048576.0;
     e.largest = BUDGET_F4 * B * T * (dk > dv ? dk : dv);
     e.flops = 0;
+    e.draws = draws;
     if (!a->quiet) {
         seconds += 0.5; /* this core's ceiling */
         if (fits) {
@@ -505,7 +506,7 @@ static void refuse_past_budget(const Args *a) {
     e.seconds = seconds + attention_seconds(FIXED_RATE, a->quiet, impl, F, fits);
     double max_s = budget_max_seconds(), rate[ATTN_N_IMPLS];
     bool measured = false;
-    if (max_s > 0 && e.seconds > max_s) {
+    if (max_s > 0 && e.seconds + draws / BUDGET_RATE_RANDN > max_s) {
         /* refused at the fixed rates: measure the versions this run uses, once */
         for (int i = 0; i < ATTN_N_IMPLS; i++) {
             bool used = (a->quiet ? i == impl : true) && (i > 2 || fits);
@@ -515,7 +516,7 @@ static void refuse_past_budget(const Args *a) {
         e.seconds = seconds + attention_seconds(rate, a->quiet, impl, F, fits);
         measured = true;
     }
-    if (a->quiet && impl <= 2 && fits) e.bytes += stored_score_bytes(a, B, T, S, e.seconds);
+    if (a->quiet && impl <= 2 && fits) e.bytes += stored_score_bytes(a, B, T, S, budget_seconds(&e));
     snprintf(what, sizeof what, "%.3g GFLOP of attention over T = %.0f, S = %.0f, %.0f slices%s", F / 1e9, T, S, B,
              a->quiet ? "" : ", every version timed");
     if (measured && a->quiet)

@@ -15,10 +15,12 @@
  * (t_set_run_budget), so a low estimate still ends in a sentence, never in
  * the out-of-memory killer.
  *
- * Time: the same estimate gives floating-point operations; at a rate measured
- * for each chapter's code on a slow machine it gives seconds. A run estimated
- * at more than ATTN_MAX_SECONDS (default 60) refuses, naming the estimate and
- * the variable to set (ATTN_MAX_SECONDS=0 means no limit).
+ * Time: the same estimate gives floating-point operations and normal draws;
+ * at rates measured for each chapter's code on a slow machine it gives
+ * seconds. Only when those fixed rates would refuse, the draws are timed here,
+ * once per run (budget_seconds). A run still estimated at more than
+ * ATTN_MAX_SECONDS (default 60) refuses, naming the estimate and the variable
+ * to set (ATTN_MAX_SECONDS=0 means no limit).
  *
  * Progress: a run estimated at more than 2 s shows, on standard error and
  * only when that is a terminal, one line "chapterN: 40% ... about 12 s left"
@@ -49,7 +51,8 @@ typedef struct {
     double bytes;          /* held at once, at most (every tensor alive together) */
     double largest;        /* the largest single buffer among them               */
     double flops;          /* floating-point operations at BUDGET_RATE_TENSOR     */
-    double seconds;        /* any other time (random draws, other rates)          */
+    double seconds;        /* any other time (other rates)                        */
+    double draws;          /* normal samples t_randn will draw (BUDGET_RATE_RANDN) */
     const char *what;      /* the buffers or work that dominate, for the sentence */
     const char *flag;      /* what to lower                                       */
 } BudgetEstimate;
@@ -57,11 +60,34 @@ typedef struct {
 /* Rates measured on one shared core and rounded down: floating-point
  * operations per second of the Tensor library (it sums in double and walks
  * any strides), and normal samples per second of t_randn (it draws what
- * PyTorch draws). Bytes per float32, and the small change of every run. */
+ * PyTorch draws). Bytes per float32, and the small change of every run.
+ *
+ * The flops rate stands for whole attention modules, not matmul alone: the
+ * chapters count their matmuls' operations (and 20 per score for softmax and
+ * the rest), while a run also copies, masks and first touches every (B, H, T,
+ * T) buffer. matmul alone reaches 2.5e9 to 5e9 on that core, but chapter 11
+ * with two-wide heads (T = 1000) reaches only 1.7e8 per counted operation,
+ * so the flops rate stays fixed: timing matmul would promise too much. The
+ * draws are one operation: t_randn reaches 2.2e7 to 2.5e7 samples per second
+ * there, and budget_seconds measures it when the fixed rate would refuse. */
 #define BUDGET_RATE_TENSOR 1e8
 #define BUDGET_RATE_RANDN 5e6
+/* The share of a measured rate the estimate counts on, and never less than
+ * the fixed rate (a slow or sanitized build measures slower). */
+#define BUDGET_RATE_MARGIN 0.5
 #define BUDGET_F4 4.0
 #define BUDGET_OVERHEAD 65536.0
+
+/* The seconds of e: flops / BUDGET_RATE_TENSOR + seconds + draws at
+ * BUDGET_RATE_RANDN; when that is past ATTN_MAX_SECONDS, the draws at
+ * max(BUDGET_RATE_RANDN, BUDGET_RATE_MARGIN x the rate measured here) instead.
+ * The measuring (best of up to 3 fills of a small sample, a few ms) happens
+ * once per run, on a generator of its own: the run's draws stay what PyTorch
+ * draws after torch.manual_seed. */
+double budget_seconds(const BudgetEstimate *e);
+/* The normal samples per second counted on: BUDGET_RATE_RANDN, or the
+ * calibrated rate once budget_seconds measured it. */
+double budget_randn_rate(void);
 
 /* Refuse (t_error) a run past the memory or time budget, set the run budget
  * for t_alloc and start the progress line for a long run. quiet: --quiet
