@@ -11,6 +11,10 @@
 #      4   «4.25» ...       that is only "…" stands for any number of lines; a
 #   ```                     «span» stands for any text on its line (a figure that
 #                           depends on the machine; the span shows one run's).
+#                           The comment <!-- console: runs in a copy of the
+#                           repository --> right before it runs its commands in
+#                           a throwaway copy of the repository (make, scripts/)
+#                           instead of a clean folder.
 #
 #   <!-- measured: FILE --> before a console block: a run too long for the tests
 #                           (make bench-torch): its lines are checked against
@@ -27,8 +31,9 @@
 # Writes, per command of a transcript, DIR/tN.cmd (the command) and DIR/tN.exp
 # (the expected lines); per snippet, DIR/pN.py; and one line per item to
 # DIR/index (and the commands of block B, in order, to DIR/bB.cmds), tab-separated: kind (t, m or p), N, PAGE:LINE, the block's number
-# (commands of one block share a folder), and for a snippet the command whose
-# numbers it must print (for a measured block its FILE; else "-"), and whether it imports torch (1 or 0). Problems with the markup itself (a console block with
+# (commands of one block share a folder), for a snippet the command whose
+# numbers it must print (for a measured block its FILE; for a command "repo"
+# when its block runs in a copy of the repository; else "-"), and whether it imports torch (1 or 0). Problems with the markup itself (a console block with
 # no "$ " line first, a fragment with nothing before it, a fence left open) go
 # to DIR/errors, one sentence each.
 
@@ -58,6 +63,7 @@ function close_block(   i, k, n, cmdline, printout) {
         }
     } else if (kind == "console") {
         blocks++
+        where = (note ~ /console: runs in a copy of the repository/) ? "repo" : "-"
         for (i = 1; i <= nl; i++) {
             if (L[i] ~ /^\$ /) {
                 k = ++items
@@ -70,7 +76,7 @@ function close_block(   i, k, n, cmdline, printout) {
                 for (n = i + 1; n <= nl && L[n] !~ /^\$ /; n++)
                     printf "%s\n", L[n] > (out "/t" k ".exp")
                 close(out "/t" k ".exp")
-                printf "t\t%d\t%s:%d\t%d\t-\t0\n", k, FILENAME, start + i, blocks > (out "/index")
+                printf "t\t%d\t%s:%d\t%d\t%s\t0\n", k, FILENAME, start + i, blocks, where > (out "/index")
             } else if (i == 1) {
                 fail("a console block must start with a \"$ \" command line (line " start + 1 ")")
             }

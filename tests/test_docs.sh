@@ -13,11 +13,20 @@
 # these count as skipped. A console block marked <!-- measured: FILE --> (a run
 # of minutes: make bench-torch) is checked against FILE, the committed printout
 # of that run, and run again only with DOCS_MEASURED=1 (else counted as skipped).
+# A console block marked <!-- console: runs in a copy of the repository -->
+# (docs/TEACHING.md grades a class with make) runs instead in a throwaway copy
+# of the repository, whose build/ links to the built programs but keeps its
+# own build/grade/ (the real build is never written), without the make
+# variables of the make test around it; when a command of it runs make grade
+# or make grade-class, the block needs a working bubblewrap, as the grader
+# does: without one its commands count as skipped.
 # The conventions are in README.md, "Contributing".
 # What a transcript's command prints, and chapters 0-7's --help, fit 80
 # terminal columns (tests/columns.awk).
 # The checks check themselves at the end: a planted page with one printed digit
-# changed, a line missing, a broken snippet, must fail.
+# changed, a line missing, a broken snippet, must fail; a block marked to run
+# in a copy sees the repository (and unmarked, it does not) and leaves the
+# repository as it was; a grading block without bubblewrap is skipped.
 #
 # DOCS_PAGES="a.md b.md" checks those pages instead (one at a time while writing).
 . tests/lib.sh
@@ -44,13 +53,48 @@ export MPIRUN MPIRUN_FLAGS
 PRELUDE='mpirun() { $MPIRUN $MPIRUN_FLAGS "$@"; }
 '
 
+# a block that grades needs the grader's sandbox (as tests/test_grade_class.sh does)
+if [ -z "${HAVE_BWRAP:-}" ]; then
+    HAVE_BWRAP=no
+    if command -v bwrap >/dev/null 2>&1 && command -v timeout >/dev/null 2>&1 &&
+        bwrap --unshare-all --die-with-parent --ro-bind / / --proc /proc --dev /dev /bin/true >/dev/null 2>&1; then
+        HAVE_BWRAP=yes
+    fi
+fi
+# the first folder of the path to the programs, when it lies in the repository
+case $ABS_BUILD in "$ROOT"/*) BUILD_TOP=${ABS_BUILD#"$ROOT"/} BUILD_TOP=${BUILD_TOP%%/*} ;; *) BUILD_TOP=build ;; esac
+
 PY=$(sh scripts/find_python.sh torch numpy 2>/dev/null) || PY=
 # outputs of the blocks run so far, by their commands (tests/doc_blocks.awk's bB.cmds)
 CACHE=$TMP/ran
 
-# run_doc_command FOLDER CMDFILE OUTFILE: run the command in FOLDER (made on first
-# use, with build/ linking to the programs); status in $status
+# repo_copy FOLDER: a throwaway copy of the repository (no .git, no build, no
+# generated trees) whose build/ links to each entry of the built programs'
+# folder except grade/, so a grading writes its class.csv in the copy
+repo_copy() {
+    mkdir -p "$1/build" || return 1
+    for e in "$ROOT"/* "$ROOT"/.[!.]*; do
+        [ -e "$e" ] || continue
+        case ${e##*/} in build | "$BUILD_TOP" | .git | exercises | bugs | bugs.ANSWERS.md) continue ;; esac
+        cp -Rp "$e" "$1/" || return 1
+    done
+    for e in "$ABS_BUILD"/* "$ABS_BUILD"/.[!.]*; do
+        [ -e "$e" ] && [ "${e##*/}" != grade ] || continue
+        ln -s "$e" "$1/build/" || return 1
+    done
+}
+
+# run_doc_command FOLDER CMDFILE OUTFILE [repo]: run the command in FOLDER (made on
+# first use, with build/ linking to the programs; with "repo", a copy of the
+# repository, where make runs as from a shell); status in $status
 run_doc_command() {
+    if [ "${4:-}" = repo ]; then
+        [ -d "$1" ] || repo_copy "$1"
+        (cd "$1" && unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES BUILD GRADE_OUT GRADE_SEED &&
+            sh -c "$PRELUDE$(cat "$2")") >"$3" 2>&1 </dev/null
+        status=$?
+        return
+    fi
     if [ ! -d "$1" ]; then
         mkdir -p "$1" && ln -s "$ABS_BUILD" "$1/build"
     fi
@@ -135,12 +179,20 @@ check_pages() {
             if [ "$block" != "$lastblock" ]; then
                 lastblock=$block pos=0
                 key=$(cksum <"$dir/b$block.cmds")
-                key=$CACHE/${key%% *}
+                key=$CACHE/$same${key%% *}
                 if [ -d "$key" ]; then fresh=no; else fresh=yes; mkdir -p "$key"; fi
+                nobwrap=no
+                if [ "$same" = repo ] && [ "$HAVE_BWRAP" != yes ] && grep -q 'make grade' "$dir/b$block.cmds"; then
+                    nobwrap=yes
+                fi
             fi
             pos=$((pos + 1))
+            if [ "$nobwrap" = yes ]; then
+                skip 1 "$where: grading needs a working bubblewrap (apt-get install bubblewrap)"
+                continue
+            fi
             if [ "$fresh" = yes ]; then
-                run_doc_command "$dir/work$block" "$dir/t$n.cmd" "$dir/t$n.out"
+                run_doc_command "$dir/work$block" "$dir/t$n.cmd" "$dir/t$n.out" "$same"
                 cp "$dir/t$n.out" "$key/$pos"
                 echo "$status" >"$key/$pos.rc"
             else
@@ -272,6 +324,26 @@ sed '0,/[1-8]/s/[1-8]/9/' "$TMP/plant/real" >"$TMP/plant/mutated"
 if awk -f tests/tensor_numbers.awk "$TMP/plant/mutated" "$TMP/plant/real" >/dev/null 2>&1; then
     _cmd="tensor_numbers.awk"; status=0; : >"$TMP/err"; _bad "a tensor with one digit changed is not the program's"
 else _ok; fi
+# a block marked to run in a copy of the repository sees it, writes only in
+# the copy, and keeps its own build/grade/; unmarked, the same block fails
+printf 'Text.\n\n<!-- console: runs in a copy of the repository -->\n```console\n$ ls Makefile scripts/exercises/grade.sh && touch planted-by-test-docs\nMakefile\nscripts/exercises/grade.sh\n$ mkdir -p build/grade && ls build/chapter1 && test ! -h build/grade && echo own grade folder\nbuild/chapter1\nown grade folder\n```\n' >"$TMP/plant/page.md"
+planted_passes "a block marked to run in a copy of the repository sees its files"
+if [ -e "$ROOT/planted-by-test-docs" ]; then
+    rm -f "$ROOT/planted-by-test-docs"
+    _cmd="check_pages $TMP/plant/page.md"; status=0; : >"$TMP/err"
+    _bad "a block marked to run in a copy of the repository wrote into the repository"
+else _ok; fi
+sed '/console: runs in a copy/d' "$TMP/plant/page.md" >"$TMP/plant/unmarked" && mv "$TMP/plant/unmarked" "$TMP/plant/page.md"
+planted_fails "an unmarked block does not see the repository"
+# without bubblewrap a grading block is skipped: neither passed nor failed
+printf 'Text.\n\n<!-- console: runs in a copy of the repository -->\n```console\n$ make grade-class SUBMISSIONS=nobody LEVEL=1\nnot what it prints\n```\n' >"$TMP/plant/page.md"
+rm -rf "$TMP/plant/cut"
+if (_failed=0 _passed=0 _skipped=0 HAVE_BWRAP=no; check_pages "$TMP/plant/cut" "$TMP/plant/page.md" >"$TMP/plant/log" 2>&1
+    [ "$_failed $_passed $_skipped" = "0 0 1" ]); then _ok; else
+    _cmd="HAVE_BWRAP=no check_pages $TMP/plant/page.md"; status=0; cp "$TMP/plant/log" "$TMP/err"
+    _bad "without bubblewrap a grading block counts as skipped"
+fi
+
 if [ -n "$PY" ]; then
     # two snippets on one page (torch is imported once): both must fail
     printf 'Text.\n\n<!-- pytorch: same numbers as build/chapter1 --seq-len 4 --d-k 3 --quiet -->\n```python\nimport torch\nprint(torch.tensor([[0.5, 2.0]]))\n```\n\n```python\nimport torch\nprint(torch.tensor([1.0]) @ torch.ones(2, 2))\n```\n' >"$TMP/plant/page.md"
