@@ -28,6 +28,7 @@ OUT=${GRADE_OUT:-build/grade}
 case $LEVEL in 1 | 2 | 3) ;; *) die "make grade-class: LEVEL=$LEVEL: the level must be 1, 2 or 3" ;; esac
 [ -n "$NJOBS" ] || NJOBS=1
 case $NJOBS in *[!0-9]* | 0) die "make grade-class: JOBS=$NJOBS: give a number of students to grade at once (1, 2, ...)" ;; esac
+GIVEN=$SUBS
 SUBS=$(cd "$SUBS" && pwd)
 
 trap 'rm -rf "${RUN:-/nonexistent}"' EXIT
@@ -39,7 +40,7 @@ g_setup "$LEVEL" "$CHAPTERS" || exit 2
 S=$(grep -c '' "$RUN/students.tsv")
 [ "$S" -gt 0 ] || die "make grade-class: $SUBS has no subfolders (one per student)"
 NB=$(grep -c . "$RUN/blanks.tsv")
-echo "grade-class: $S students in $SUBS, level $LEVEL, chapters $(num_list "$GCHS"), $NB blanks, $NJOBS at a time"
+echo "grade-class: $S students in $GIVEN, level $LEVEL, chapters $(num_list "$GCHS"), $NB blanks, $NJOBS at a time"
 
 : >"$RUN/done"
 j=0
