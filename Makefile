@@ -325,7 +325,7 @@ plots: all
 	@BUILD=$(BUILD) sh scripts/plot_all.sh $(BUILD)/plots
 
 # make figures: the same, drawn into docs/img/ with the data beside each PNG
-# (NAME.txt; ch08_bench.csv when make bench-torch or make bench has run), for
+# (NAME.txt; ch08_bench.csv, and bench-torch's printout ch08_bench.txt, when make bench-torch or make bench has run), for
 # committing; tests/test_figures.sh checks the programs still dump that data.
 .PHONY: figures
 figures: all

@@ -7,8 +7,8 @@
 # NAME.txt byte for byte: a change in a program that moves the figure fails
 # until make figures redraws it. Every PNG in docs/img must be one of the list
 # or chapter 8's measured benchmark (ch08_bench.png, drawn from make
-# bench-torch's table, committed as ch08_bench.csv beside it: counted as
-# skipped while it is missing). Needs no Python. The programs run without
+# bench-torch's table, committed as ch08_bench.csv beside it with the run's
+# printout, ch08_bench.txt: check_bench). Needs no Python. The programs run without
 # $RUNNER (valgrind): what is checked is the data, and ch10's training is slow
 # under valgrind.
 . tests/lib.sh
@@ -20,6 +20,27 @@ same_data() {
         _cmd="make figures ($1)"; status=0
         diff "docs/img/$1.txt" "$2" | sed -n '2,5p' >"$TMP/err"
         _bad "docs/img/$1.png is stale: the program no longer dumps the data it was drawn from (make figures redraws it)"
+    fi
+}
+
+# check_bench: chapter 8's figure is measured (make bench-torch, then make figures):
+# beside it its table ch08_bench.csv and the run's printout ch08_bench.txt (the
+# chapter's README shows it, tests/test_docs.sh). Every row the printout's table
+# shows is in the CSV with the same times (the figure and the README come from one
+# run), with the columns make bench-torch writes today.
+check_bench() {
+    _cmd="docs/img/ch08_bench.csv against docs/img/ch08_bench.txt"; status=0; : >"$TMP/err"
+    for f in docs/img/ch08_bench.csv docs/img/ch08_bench.txt; do
+        if [ -f "$f" ]; then _ok; else _bad "$f is missing (make bench-torch, then make figures)"; return; fi
+    done
+    if [ "$(sed -n 1p docs/img/ch08_bench.csv)" = "impl,causal,T,median_ms,gflops,peak_bytes,tuned_ms,wall_ms,max_abs_diff,heads" ] &&
+        grep -q '"max_abs_diff",$' scripts/bench_torch.py && grep -q '^            "heads"\]$' scripts/bench_torch.py; then
+        _ok
+    else
+        _bad "docs/img/ch08_bench.csv does not have the columns scripts/bench_torch.py writes (make bench-torch, then make figures)"
+    fi
+    if awk -f tests/bench_rows.awk docs/img/ch08_bench.csv docs/img/ch08_bench.txt >"$TMP/err"; then _ok; else
+        _bad "docs/img/ch08_bench.csv is not the table of the run docs/img/ch08_bench.txt printed"
     fi
 }
 
@@ -51,14 +72,18 @@ for f in docs/img/*.png; do
     name=${name%.png}
     case $listed in *" $name "*) continue ;; esac
     if [ "$name" = ch08_bench ]; then
-        if [ -f docs/img/ch08_bench.csv ]; then _ok; else
-            skip 1 "docs/img/ch08_bench.png is measured (make bench-torch, then make figures); its table ch08_bench.csv is not committed yet"
-        fi
+        check_bench
         continue
     fi
     _cmd=; status=0; : >"$TMP/err"
     _bad "$f is not drawn by make figures (not in scripts/figures.list)"
 done
+
+# the bench check checks itself: a time changed in a copy of the printout fails
+awk 'done == 0 && / flash  *[0-9]/ { sub(/[0-9]\./, "9."); done = 1 } { print }' docs/img/ch08_bench.txt >"$TMP/bench.txt"
+if awk -f tests/bench_rows.awk docs/img/ch08_bench.csv "$TMP/bench.txt" >/dev/null 2>&1; then
+    _cmd=; status=0; : >"$TMP/err"; _bad "a bench printout with one time changed still matched its table"
+else _ok; fi
 
 # the check checks itself: one digit changed in a copy of a figure's data fails
 sed '2s/[0-9]/X/' docs/img/ch04_causal_mask.txt >"$TMP/mutated.txt"
