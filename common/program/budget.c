@@ -379,9 +379,9 @@ static double measured_tensor_rate(const BudgetEstimate *e)
     double n = SAMPLE_FIRST, half = floor(e->sample_n / 2), start = now_seconds(), rate = 0;
     if (half < 1) half = 1;
     if (n > half) n = half;
-    narrate_set_quiet(true);
     for (;;) {
         double t0, dt, flops;
+        narrate_set_quiet(true);
         t_scope_begin();
         t0 = now_seconds();
         flops = e->sample(e->sample_ctx, n);
