@@ -221,6 +221,7 @@ size_t t_max_bytes(void) {
 
 size_t t_live_bytes(void) { return live_bytes; }
 size_t t_peak_bytes(void) { return peak_bytes; }
+void t_restore_peak_bytes(size_t bytes) { peak_bytes = bytes > live_bytes ? bytes : live_bytes; }
 void t_set_run_budget(size_t bytes) { run_budget = bytes; }
 
 void t_set_max_bytes(size_t bytes) { max_bytes = bytes; }

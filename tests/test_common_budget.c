@@ -8,6 +8,7 @@
 
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static char dir[512];
@@ -116,6 +117,69 @@ static void test_draws_calibrated_only_past_the_limit(void)
     unsetenv("ATTN_MAX_SECONDS");
 }
 
+/* A sampler that spends n * n * 1e-7 s (1e9 counted operations a second) and
+ * disturbs what it may: it allocates, draws and (once) turns the narration on. */
+static int sample_calls = 0;
+static double sample_first = 0, sample_last = 0;
+static bool sample_saw_quiet = true;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static double spinning_sample(const void *ctx, double n)
+{
+    double t0 = now_s();
+    CHECK(ctx == &sample_calls);
+    if (sample_calls++ == 0) sample_first = n;
+    sample_last = n;
+    sample_saw_quiet = sample_saw_quiet && narrate_quiet();
+    if (sample_calls == 1) narrate_set_quiet(false); /* the next call must be quiet again */
+    (void)t_zeros(SHAPE(4 * 1024 * 1024)); /* 16 MiB: past the peak so far */
+    (void)t_randn(SHAPE(20));
+    while (now_s() - t0 < n * n * 1e-7) {
+    }
+    return n * n * 100;
+}
+
+/* The operations at the fixed rate while they fit; past the limit at half the rate
+ * of the chapter's sampler (n = 64, 128, ... up to half the run's n), once per run,
+ * leaving the generator, the narration and the peak as they were. */
+static void test_flops_calibrated_by_the_sampler(void)
+{
+    BudgetEstimate e = {.flops = 1e9, .sample = spinning_sample, .sample_ctx = &sample_calls, .sample_n = 1000};
+    float before[4], after[4];
+    size_t peak, live;
+    double s;
+    int i;
+    unsetenv("ATTN_MAX_SECONDS");
+    CHECK_CLOSE(budget_seconds(&e), 10.0, 1e-9); /* within 60 s: not timed */
+    CHECK(sample_calls == 0 && budget_tensor_rate() == BUDGET_RATE_TENSOR);
+    t_manual_seed(7);
+    for (i = 0; i < 4; i++) before[i] = t_data(t_randn(SHAPE(20)))[i];
+    t_manual_seed(7);
+    narrate_set_quiet(false);
+    peak = t_peak_bytes();
+    live = t_live_bytes();
+    e.flops = 1e11; /* 1000 s at the fixed rate */
+    s = budget_seconds(&e);
+    CHECK_MSG(sample_calls == 3 && sample_first == 64 && sample_last == 256, "%d calls, n from %g to %g",
+              sample_calls, sample_first, sample_last);
+    CHECK(sample_saw_quiet);
+    CHECK(!narrate_quiet());
+    CHECK_MSG(t_peak_bytes() == peak && t_live_bytes() == live, "peak %zu -> %zu, live %zu -> %zu", peak,
+              t_peak_bytes(), live, t_live_bytes());
+    for (i = 0; i < 4; i++) after[i] = t_data(t_randn(SHAPE(20)))[i];
+    for (i = 0; i < 4; i++) CHECK_MSG(before[i] == after[i], "draw %d: %g before, %g after", i, before[i], after[i]);
+    CHECK_MSG(budget_tensor_rate() > 2e8 && budget_tensor_rate() <= 5e8 * 1.01, "rate %g (half of 1e9 wanted)",
+              budget_tensor_rate());
+    CHECK_CLOSE(s, 1e11 / budget_tensor_rate(), 1e-6);
+    CHECK(budget_seconds(&e) == s && sample_calls == 3); /* once per run */
+}
+
 static void test_run_budget_caps_what_is_held(void)
 {
     t_set_run_budget(1000);
@@ -190,6 +254,7 @@ int main(void)
     RUN(test_default_budget_is_half_of_memory);
     RUN(test_refuse_over_budget);
     RUN(test_draws_calibrated_only_past_the_limit);
+    RUN(test_flops_calibrated_by_the_sampler);
     RUN(test_run_budget_caps_what_is_held);
     RUN(test_escape);
     RUN(test_peek_shape);

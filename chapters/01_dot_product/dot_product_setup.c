@@ -36,7 +36,25 @@ BudgetEstimate qkv_attention_estimate(const Args *args, const QKVSizes *s, doubl
     snprintf(what, len, "the (..., T, S) scores and weights, T = %.0f, S = %.0f", T, S);
     e.what = what;
     e.flag = args->q ? "the sizes of --q/--k/--v" : "--seq-len";
+    e.sample = NULL; /* the chapter adds its own (qkv_sample) */
+    e.sample_ctx = NULL;
+    e.sample_n = T > S ? T : S;
     return e;
+}
+
+double qkv_sample(const void *ctx, double n) {
+    const QKVSampler *s = ctx;
+    int64_t len = (int64_t)n;
+    Tensor *query = t_randn(SHAPE(len, (int64_t)s->sizes.d_k)); /* (n, d_k) */
+    Tensor *key = t_randn(SHAPE(len, (int64_t)s->sizes.d_k));   /* (n, d_k) */
+    Tensor *value = t_randn(SHAPE(len, (int64_t)s->sizes.d_v)); /* (n, d_v) */
+    s->run(query, key, value, s->causal);
+    return 2 * n * n * (s->sizes.d_k + s->sizes.d_v) * 3; /* qkv_attention_estimate's count, B = 1 */
+}
+
+void qkv_add_sampler(BudgetEstimate *e, QKVSampler *s) {
+    e->sample = qkv_sample;
+    e->sample_ctx = s;
 }
 
 void draw_attention(const Args *args, const char *title, const Tensor *weights, const Tensor *scores,

@@ -188,10 +188,18 @@ static void write_outputs(const Args *args, const Attention *a, const Attention 
 
 /* What this run may cost (common/program/budget.h): refused, in one sentence,
  * before any work when it is past the memory or time budget. */
+static void both_attentions(const Tensor *query, const Tensor *key, const Tensor *value, bool causal) {
+    (void)causal;
+    dot_product_attention(query, key, value); /* chapter 1's, unscaled, to compare */
+    attention(query, key, value);             /* scaled */
+}
+
 static void refuse_past_budget(const Args *a) {
     char what[160];
     QKVSizes s = qkv_sizes(a, (double)a->seq_len, (double)a->d_k);
     BudgetEstimate e = qkv_attention_estimate(a, &s, 7, what, sizeof what); /* unscaled and scaled */
+    QKVSampler sampler = {s, false, both_attentions}; /* the d_k table is draws: timed apart */
+    qkv_add_sampler(&e, &sampler);
     if (!a->q) {
         /* the d_k table: 1000 pairs (q, k) and 200 rows of seq_len random keys for each
          * d_k = 1, 2, 4, ..., 1024 and --d-k, one d_k at a time */

@@ -275,6 +275,11 @@ static void run_files(const Args *args) {
     write_outputs(args, mask_T, &a);
 }
 
+/* The timed sample: the mask for n positions (when causal) and masked_attention. */
+static void mask_and_attention(const Tensor *query, const Tensor *key, const Tensor *value, bool causal) {
+    masked_attention(query, key, value, causal ? causal_mask(t_size(query, -2), 1) : NULL);
+}
+
 /* What this run may cost (common/program/budget.h): refused, in one sentence,
  * before any work when it is past the memory or time budget. */
 static void refuse_past_budget(const Args *a) {
@@ -286,6 +291,8 @@ static void refuse_past_budget(const Args *a) {
     /* (..., T, S): 4 buffers at once with the mask, 3 without; the mask's making holds
      * 7 L x L buffers (measured, t_peak_bytes) */
     BudgetEstimate e = qkv_attention_estimate(a, &s, a->causal ? 4 : 3, what, sizeof what);
+    QKVSampler sampler = {s, a->causal, mask_and_attention};
+    qkv_add_sampler(&e, &sampler);
     e.bytes += BUDGET_F4 * 7 * L * L;
     e.seconds += L * L * 6e-7;
     if (BUDGET_F4 * L * L > e.largest) e.largest = BUDGET_F4 * L * L;

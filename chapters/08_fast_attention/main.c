@@ -491,6 +491,9 @@ static void refuse_past_budget(const Args *a) {
     e.largest = BUDGET_F4 * B * T * (dk > dv ? dk : dv);
     e.flops = 0;
     e.draws = draws;
+    e.sample = NULL; /* it times its own kernels below (measured_rate) */
+    e.sample_ctx = NULL;
+    e.sample_n = 0;
     if (!a->quiet) {
         seconds += 0.5; /* this core's ceiling */
         if (fits) {

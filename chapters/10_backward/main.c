@@ -23,6 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "chapters/05_multi_head/multi_head_setup.h"
 #include "chapters/07_output_projection/mha_setup.h"
 #include "grad_check.h"
 #include "train.h"
@@ -472,6 +473,17 @@ static int run_train(const Args *args) {
  * MASK_BUFFERS L x L buffers at once (measured, t_peak_bytes). Without files
  * the gradient check runs chapter 7's forward twice in float64 for every number of x
  * and of the parameters, at about GRAD_CHECK_RATE (half of what it reached here). */
+/* The timed sample (common/program/budget.h): the forward and backward of this
+ * program on a random run of args' sizes, quietly. */
+static void sample_run(const Args *args, const void *extra) {
+    (void)extra;
+    Tensor *x, *dy;
+    MhaCache cache;
+    MultiHeadAttention *m = module_from_seed(args, &x, &dy);
+    forward_keeping_activations(args, m, x, dy, &cache);
+    mha_backward(m, &cache, dy);
+}
+
 #define SCORE_BUFFERS 11
 #define MASK_BUFFERS 2
 #define GRAD_CHECK_RATE 4e8
@@ -490,6 +502,8 @@ static void refuse_past_budget(const Args *a) {
     m.L = a->input ? m.T : 2 * m.T; /* chapter 7's max_seq_len */
     BudgetEstimate e = budget_attention_module(&m, what, sizeof what);
     e.flops *= 3; /* the forward, the backward (about twice the forward) */
+    ModuleSampler sampler = module_sampler(a, &m, 3, sample_run, NULL); /* not the check: e.seconds */
+    module_sampler_add(&e, &sampler);
     if (!a->input) {
         double entries = m.B * m.T * m.d_in + 3 * m.d_in * m.d_out + m.d_out * m.d_out + 4 * m.d_out;
         double forward = 6 * m.B * m.T * m.d_in * m.d_out + 4 * m.B * m.T * m.T * m.d_out +

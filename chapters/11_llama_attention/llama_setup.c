@@ -1,6 +1,8 @@
 /* llama_setup.c — chapter 11's module and input: the book's test or files. */
 #include "llama_setup.h"
 
+#include "chapters/05_multi_head/multi_head_setup.h"
+
 static LlamaRun from_defaults(const Args *a, const LlamaFlags *f) {
     ModelConfig c = {f->dim, f->n_heads, f->n_kv_heads, a->max_seq_len, a->dropout};
     check_model_config(&c);  /* before any draw: n_kv_heads | n_heads, head_dim even */
@@ -80,7 +82,8 @@ void llama_save(const LlamaRun *r, const char *dir) {
     npy_save_in(dir, "freqs_sin", r->freqs.sin);
 }
 
-void llama_refuse_past_budget(const Args *a, const LlamaFlags *f) {
+void llama_refuse_past_budget(const Args *a, const LlamaFlags *f,
+                              void (*forward)(const Args *args, const void *flags)) {
     char what[160];
     /* 24 (B, H, T, T), 2 L x L and one (T, T) buffer at once, 90 (B, T, dim) activations
      * (30 counted by budget_attention_module) and about 2000 floats per position of
@@ -95,5 +98,13 @@ void llama_refuse_past_budget(const Args *a, const LlamaFlags *f) {
     }
     BudgetEstimate e = budget_attention_module(&m, what, sizeof what);
     e.bytes += BUDGET_F4 * (m.T * m.T + 60 * m.B * m.T * m.d_in + 2000 * m.L);
+    /* the sample: the run's sizes (dim from --input), decoding its last half, in eval
+     * mode when the run decodes */
+    LlamaFlags sf = *f;
+    sf.dim = (int64_t)m.d_in;
+    sf.decode_given = false;
+    ModuleSampler sampler = module_sampler(a, &m, 1, forward, &sf);
+    sampler.args.eval = a->eval || f->decode_given;
+    module_sampler_add(&e, &sampler);
     budget_refuse(&e, a->quiet);
 }

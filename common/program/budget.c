@@ -25,6 +25,7 @@
 
 #include "common/error.h"
 #include "common/npy.h"
+#include "common/program/narrate.h"
 #include "common/rng.h"
 #include "common/tensor.h"
 
@@ -33,6 +34,9 @@
 #define PROGRESS_AFTER 2.0     /* seconds: shorter runs show no progress line */
 #define CAL_DRAWS 16384        /* the calibration sample: under 1 ms a fill here */
 #define CAL_SECONDS 0.005      /* no second or third fill after this long */
+#define SAMPLE_FIRST 64.0      /* a chapter's sampler: first n, doubled while...  */
+#define SAMPLE_LONG 0.2        /* ...one call takes less than this many seconds   */
+#define SAMPLE_TOTAL 1.0       /* and the next would keep the total under this    */
 
 /* ---- parsing the environment ----------------------------------------------------- */
 
@@ -324,6 +328,9 @@ BudgetEstimate budget_attention_module(const BudgetModule *m, char *what, size_t
     snprintf(what, len, "the (B, H, T, T) scores and weights, B = %.0f, H = %.0f, T = %.0f; the (B, T, d) activations",
              B, H, T);
     e.what = what;
+    e.sample = NULL; /* the chapter sets its own */
+    e.sample_ctx = NULL;
+    e.sample_n = T;
     if (m->from_files) e.flag = "the size of --input";
     else if (B * H * T * T < B * T * dmax) e.flag = "--batch, --seq-len, --d-in or --d-out";
     else e.flag = "--seq-len or --batch";
@@ -355,9 +362,51 @@ static double measured_randn_rate(void)
 
 double budget_randn_rate(void) { return randn_rate > 0 ? randn_rate : BUDGET_RATE_RANDN; }
 
+/* ---- the rate of a chapter's own work, measured once when the fixed one would refuse -------- */
+
+static double tensor_rate = 0; /* 0 until measured */
+
+/* Counted operations per second of e->sample at its largest n: n = 64, 128, ...
+ * while one call takes under SAMPLE_LONG, the next (about 4 times as long: the
+ * work grows as n^2) keeps the total under SAMPLE_TOTAL and n stays at most half
+ * the run's. Nothing of the run changes: its generator, narration and peak are
+ * put back, and each sample's tensors are freed. */
+static double measured_tensor_rate(const BudgetEstimate *e)
+{
+    Rng saved = *t_default_rng();
+    bool was_quiet = narrate_quiet();
+    size_t peak = t_peak_bytes();
+    double n = SAMPLE_FIRST, half = floor(e->sample_n / 2), start = now_seconds(), rate = 0;
+    if (half < 1) half = 1;
+    if (n > half) n = half;
+    for (;;) {
+        double t0, dt, flops;
+        narrate_set_quiet(true);
+        t_scope_begin();
+        t0 = now_seconds();
+        flops = e->sample(e->sample_ctx, n);
+        dt = now_seconds() - t0;
+        t_scope_end();
+        rate = flops / (dt + 1e-9);
+        if (dt >= SAMPLE_LONG || 2 * n > half || now_seconds() - start + 4 * dt > SAMPLE_TOTAL) break;
+        n *= 2;
+    }
+    narrate_set_quiet(was_quiet);
+    t_restore_peak_bytes(peak);
+    *t_default_rng() = saved;
+    return rate;
+}
+
+double budget_tensor_rate(void) { return tensor_rate > 0 ? tensor_rate : BUDGET_RATE_TENSOR; }
+
 double budget_seconds(const BudgetEstimate *e)
 {
-    double rest = e->flops / BUDGET_RATE_TENSOR + e->seconds, max_s = budget_max_seconds();
+    double max_s = budget_max_seconds(), rest;
+    bool past = max_s > 0 && e->flops / BUDGET_RATE_TENSOR + e->seconds + e->draws / budget_randn_rate() > max_s;
+    /* a run past the memory budget is refused for that: no sample of it */
+    if (past && tensor_rate == 0 && e->sample && e->flops > 0 && e->bytes <= (double)t_max_bytes())
+        tensor_rate = max2(BUDGET_RATE_TENSOR, BUDGET_RATE_MARGIN * measured_tensor_rate(e));
+    rest = e->flops / budget_tensor_rate() + e->seconds;
     if (randn_rate == 0 && e->draws > 0 && max_s > 0 && rest + e->draws / BUDGET_RATE_RANDN > max_s)
         randn_rate = max2(BUDGET_RATE_RANDN, BUDGET_RATE_MARGIN * measured_randn_rate());
     return rest + e->draws / budget_randn_rate();
@@ -367,8 +416,16 @@ void budget_refuse(const BudgetEstimate *e, bool quiet)
 {
     /* the narration on the same terminal would be cut by the line: it shows
      * its own progress, step by step */
+    static char what[320];
+    double seconds;
     if (!quiet && isatty(STDOUT_FILENO)) own_progress = true;
-    budget_refuse_if_over(e->bytes, e->largest, budget_seconds(e), e->what, e->flag);
+    seconds = budget_seconds(e);
+    if (tensor_rate > 0 && e->sample && e->flops > 0) { /* the sentence says the rate was measured */
+        snprintf(what, sizeof what, "%s, at half the rate measured here", e->what);
+        budget_refuse_if_over(e->bytes, e->largest, seconds, what, e->flag);
+    } else {
+        budget_refuse_if_over(e->bytes, e->largest, seconds, e->what, e->flag);
+    }
 }
 
 void budget_own_progress(bool own) { own_progress = own; }

@@ -16,11 +16,13 @@
  * the out-of-memory killer.
  *
  * Time: the same estimate gives floating-point operations and normal draws;
- * at rates measured for each chapter's code on a slow machine it gives
- * seconds. Only when those fixed rates would refuse, the draws are timed here,
- * once per run (budget_seconds). A run still estimated at more than
- * ATTN_MAX_SECONDS (default 60) refuses, naming the estimate and the variable
- * to set (ATTN_MAX_SECONDS=0 means no limit).
+ * at fixed rates, slower than this code runs anywhere, it gives seconds. Only
+ * when those fixed rates would refuse, the rates are measured here, once per
+ * run (budget_seconds): the chapter's own work on a few smaller problems (its
+ * sampler, below) for the operations, t_randn's fill for the draws; the
+ * estimate counts on half of each measured rate. A run still estimated at
+ * more than ATTN_MAX_SECONDS (default 60) refuses, naming the estimate and the
+ * variable to set (ATTN_MAX_SECONDS=0 means no limit).
  *
  * Progress: a run estimated at more than 2 s shows, on standard error and
  * only when that is a terminal, one line "chapterN: 40% ... about 12 s left"
@@ -45,6 +47,16 @@ int budget_check_env(char *err, size_t errlen);
 /* The time limit in seconds (ATTN_MAX_SECONDS, default 60; 0 = none). */
 double budget_max_seconds(void);
 
+/* A chapter's own work on a smaller problem, for timing: it runs what the
+ * estimate's flops count, on n positions (the size that work grows with,
+ * --seq-len in most chapters) instead of the run's, quietly and writing no
+ * files, and returns the operations the chapter's own formula counts for that
+ * problem. ctx is the estimate's sample_ctx (the run's other sizes). It may
+ * draw from the default generator and allocate in the current scope:
+ * budget_seconds restores the generator, the narration and the peak of
+ * t_peak_bytes afterwards, and frees what it made. */
+typedef double (*BudgetSample)(const void *ctx, double n);
+
 /* A chapter's estimate of its run, made in its main.c from its flags (and
  * the headers of its input files) before any work. */
 typedef struct {
@@ -55,21 +67,28 @@ typedef struct {
     double draws;          /* normal samples t_randn will draw (BUDGET_RATE_RANDN) */
     const char *what;      /* the buffers or work that dominate, for the sentence */
     const char *flag;      /* what to lower                                       */
+    BudgetSample sample;   /* the chapter's work at n positions, or NULL          */
+    const void *sample_ctx;
+    double sample_n;       /* the run's n: samples stay at or below half of it    */
 } BudgetEstimate;
 
-/* Rates measured on one shared core and rounded down: floating-point
- * operations per second of the Tensor library (it sums in double and walks
- * any strides), and normal samples per second of t_randn (it draws what
- * PyTorch draws). Bytes per float32, and the small change of every run.
+/* Fixed rates, below what this code reaches on one slow shared core:
+ * floating-point operations per second of the Tensor library (it sums in
+ * double and walks any strides), and normal samples per second of t_randn (it
+ * draws what PyTorch draws). Bytes per float32, and the small change of every
+ * run.
  *
  * The flops rate stands for whole attention modules, not matmul alone: the
  * chapters count their matmuls' operations (and 20 per score for softmax and
  * the rest), while a run also copies, masks and first touches every (B, H, T,
- * T) buffer. matmul alone reaches 2.5e9 to 5e9 on that core, but chapter 11
- * with two-wide heads (T = 1000) reaches only 1.7e8 per counted operation,
- * so the flops rate stays fixed: timing matmul would promise too much. The
- * draws are one operation: t_randn reaches 2.2e7 to 2.5e7 samples per second
- * there, and budget_seconds measures it when the fixed rate would refuse. */
+ * T) buffer, and how much of a run is matmul differs from chapter to chapter.
+ * So timing one operation (matmul) would promise too much for one chapter and
+ * too little for another: when the fixed rate would refuse, budget_seconds
+ * times the chapter's own work instead (its sampler), on growing problems
+ * (64, 128, 256, ... positions, doubling while one call takes under 0.2 s,
+ * up to half the run's size and about 1 s in all), and takes the counted
+ * operations per second of the largest. The draws are one operation:
+ * budget_seconds times t_randn's fill. */
 #define BUDGET_RATE_TENSOR 1e8
 #define BUDGET_RATE_RANDN 5e6
 /* The share of a measured rate the estimate counts on, and never less than
@@ -79,12 +98,19 @@ typedef struct {
 #define BUDGET_OVERHEAD 65536.0
 
 /* The seconds of e: flops / BUDGET_RATE_TENSOR + seconds + draws at
- * BUDGET_RATE_RANDN; when that is past ATTN_MAX_SECONDS, the draws at
+ * BUDGET_RATE_RANDN. When that is past ATTN_MAX_SECONDS (and the run fits in
+ * memory), the flops at max(BUDGET_RATE_TENSOR, BUDGET_RATE_MARGIN x the rate
+ * e->sample reached here) when e has a sampler, and the draws at
  * max(BUDGET_RATE_RANDN, BUDGET_RATE_MARGIN x the rate measured here) instead.
- * The measuring (best of up to 3 fills of a small sample, a few ms) happens
- * once per run, on a generator of its own: the run's draws stay what PyTorch
- * draws after torch.manual_seed. */
+ * Each measuring happens once per run: the sampler's under about 1 s, with the
+ * default generator saved and put back (the run's draws stay what PyTorch
+ * draws after torch.manual_seed), narration off, its tensors freed and the
+ * peak of t_peak_bytes put back; the draws' (best of up to 3 fills of a small
+ * sample, a few ms) on a generator of its own. */
 double budget_seconds(const BudgetEstimate *e);
+/* The operations per second counted on: BUDGET_RATE_TENSOR, or the
+ * calibrated rate once budget_seconds measured a sampler. */
+double budget_tensor_rate(void);
 /* The normal samples per second counted on: BUDGET_RATE_RANDN, or the
  * calibrated rate once budget_seconds measured it. */
 double budget_randn_rate(void);
