@@ -420,7 +420,7 @@ void budget_refuse(const BudgetEstimate *e, bool quiet)
     double seconds;
     if (!quiet && isatty(STDOUT_FILENO)) own_progress = true;
     seconds = budget_seconds(e);
-    if (tensor_rate > 0 && e->sample && e->flops > 0) { /* the sentence says the rate was measured */
+    if (tensor_rate > BUDGET_RATE_TENSOR && e->sample && e->flops > 0) { /* the sentence says the rate was measured */
         snprintf(what, sizeof what, "%s, at half the rate measured here", e->what);
         budget_refuse_if_over(e->bytes, e->largest, seconds, what, e->flag);
     } else {
