@@ -69,8 +69,15 @@ far_past() { # NAME FLAG ARGS...
     shift 2
     ATTN_MAX_SECONDS=3 run "$@" --output "$TMP/long.npy"
     expect_runtime_error "would take about" "$name is still refused under a 3 s limit"
-    expect_err_contains "at half the rate measured here), more than the limit of 3 s; lower $flag, or set ATTN_MAX_SECONDS=" \
-        "$name: the refusal says the rate was measured and what to lower"
+    expect_err_contains "), more than the limit of 3 s; lower $flag, or set ATTN_MAX_SECONDS=" \
+        "$name: the refusal says what to lower"
+    # under valgrind (or a slow build) the measured rate falls below the fixed one,
+    # which is then used, and the sentence does not claim a measured rate
+    if [ -n "$RUNNER" ] || sanitized; then
+        skip 1 "$name: whether the rate was measured depends on the build's speed"
+    else
+        expect_err_contains "at half the rate measured here), more than" "$name: the refusal says the rate was measured"
+    fi
     expect_no_file "$TMP/long.npy" "$name: a refused run writes nothing"
 }
 far_past "chapter 1, T = 4000, d_k = 1024" --seq-len "$BUILD/chapter1" --quiet --seq-len 4000 --d-k 1024
