@@ -147,6 +147,7 @@ Tensor *t_matmul(const Tensor *a, const Tensor *b) {
             }
             float *orow = po + (bi * n + i) * m;
             for (int64_t j = 0; j < m; j++) orow[j] = (float)row[j];
+            t_work_add(2.0 * (double)k * (double)m);
         }
     }
     free(row);

@@ -224,6 +224,16 @@ size_t t_peak_bytes(void) { return peak_bytes; }
 void t_restore_peak_bytes(size_t bytes) { peak_bytes = bytes > live_bytes ? bytes : live_bytes; }
 void t_set_run_budget(size_t bytes) { run_budget = bytes; }
 
+static double work_done = 0;
+static void (*work_hook)(void) = NULL;
+double t_work_done(void) { return work_done; }
+void t_set_work_hook(void (*hook)(void)) { work_hook = hook; }
+void t_work_add(double flops)
+{
+    work_done += flops;
+    if (work_hook) work_hook();
+}
+
 void t_set_max_bytes(size_t bytes) { max_bytes = bytes; }
 
 const char *t_format_bytes(double bytes, char *buf, size_t len) {

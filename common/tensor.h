@@ -82,9 +82,14 @@ const char *t_format_bytes(double bytes, char *buf, size_t len);
 /* Bytes held now, and the most held at once so far, by t_alloc. */
 size_t t_live_bytes(void);
 size_t t_peak_bytes(void);
-/* Put the peak back to a figure read before work that must not count in it (a
- * budget's timing of a small sample, common/program/budget.c). */
+/* Put the peak back to a figure read before work that must not count in it. */
 void   t_restore_peak_bytes(size_t bytes);
+/* The floating-point operations done so far by the library's matmuls (a
+ * progress count, nothing is timed), and a function called after each row of
+ * a matmul's result (a program's progress line; NULL: none). */
+double t_work_done(void);
+void   t_set_work_hook(void (*hook)(void));
+void   t_work_add(double flops); /* for code that does its own loops */
 /* A program's memory budget for everything it holds at once (0 = none, the
  * default): an allocation past it is an error sentence (a program's budget,
  * common/program/budget.h, sets it). */

@@ -141,7 +141,7 @@ int main(int argc, char **argv)
     }
 
     {
-        char err[256];  /* ATTN_MAX_BYTES (and ATTN_MAX_SECONDS), refused as the chapters refuse them */
+        char err[256];  /* ATTN_MAX_BYTES, refused as the chapters refuse them */
         if (budget_check_env(err, sizeof err) != 0) return usage_error(err);
     }
 

@@ -22,7 +22,7 @@ fi
 MiB=1048576
 # check CMD...: run it, then peak <= estimate <= 1.1 peak, and resident close to peak
 check() {
-    ATTN_MAX_SECONDS=0 ATTN_REPORT_PEAK=1 run "$@"
+    ATTN_REPORT_PEAK=1 run "$@"
     line=$(grep ': peak [0-9]* bytes' "$TMP/err")
     peak=$(echo "$line" | sed -n 's/.*: peak \([0-9]*\) bytes.*/\1/p')
     est=$(echo "$line" | sed -n 's/.*, estimate \([0-9]*\) bytes.*/\1/p')

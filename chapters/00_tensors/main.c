@@ -52,8 +52,8 @@ static void show_storage(const char *name, const Tensor *x) {
            s->numel == 1 ? "" : "s");
 }
 
-/* What this run may cost (common/program/budget.h): refused, in one sentence,
- * before any work when it is past the memory or time budget. */
+/* What this run holds (common/program/budget.h): refused, in one sentence,
+ * before any work when it would not fit in memory. */
 static void refuse_past_budget(const Args *a) {
     char what[160];
     /* no (B, H, T, T) buffer, but five (T, T) at once, whatever B and H (measured,

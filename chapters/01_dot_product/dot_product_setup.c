@@ -27,34 +27,14 @@ BudgetEstimate qkv_attention_estimate(const Args *args, const QKVSizes *s, doubl
                                       size_t len) {
     /* (..., T, d_k) x (..., S, d_k): scores, weights, their copies */
     double B = s->B, T = s->T, S = s->S, dk = s->d_k, dv = s->d_v;
-    BudgetEstimate e;
+    BudgetEstimate e = {0};
     e.bytes = BUDGET_OVERHEAD + BUDGET_F4 * (score_buffers * B * T * S + 4 * B * (T * dk + S * dk + S * dv + T * dv));
-    e.flops = 2 * B * T * S * (dk + dv) * 3;
-    e.seconds = 0;
-    e.draws = args->q ? 0 : 3 * T * dk;
+    e.flops = 2 * B * T * S * (dk + dv); /* Q·Kᵀ, then weights·V */
     e.largest = BUDGET_F4 * B * (T * S > T * dk ? T * S : T * dk);
     snprintf(what, len, "the (..., T, S) scores and weights, T = %.0f, S = %.0f", T, S);
     e.what = what;
     e.flag = args->q ? "the sizes of --q/--k/--v" : "--seq-len";
-    e.sample = NULL; /* the chapter adds its own (qkv_sample) */
-    e.sample_ctx = NULL;
-    e.sample_n = T > S ? T : S;
     return e;
-}
-
-double qkv_sample(const void *ctx, double n) {
-    const QKVSampler *s = ctx;
-    int64_t len = (int64_t)n;
-    Tensor *query = t_randn(SHAPE(len, (int64_t)s->sizes.d_k)); /* (n, d_k) */
-    Tensor *key = t_randn(SHAPE(len, (int64_t)s->sizes.d_k));   /* (n, d_k) */
-    Tensor *value = t_randn(SHAPE(len, (int64_t)s->sizes.d_v)); /* (n, d_v) */
-    s->run(query, key, value, s->causal);
-    return 2 * n * n * (s->sizes.d_k + s->sizes.d_v) * 3; /* qkv_attention_estimate's count, B = 1 */
-}
-
-void qkv_add_sampler(BudgetEstimate *e, QKVSampler *s) {
-    e->sample = qkv_sample;
-    e->sample_ctx = s;
 }
 
 void draw_attention(const Args *args, const char *title, const Tensor *weights, const Tensor *scores,

@@ -1,5 +1,5 @@
 /* dot_product_setup.h — chapters 1, 2 and 4 as programs: where their query, key
- * and value come from (--q --k --v files or random), what a run may cost, and
+ * and value come from (--q --k --v files or random), what a run holds, and
  * the heatmap, --quiet results and --dump files of one attention call.
  * (The attention itself is in dot_product.h; this is only the program around it.) */
 #ifndef CH01_DOT_PRODUCT_SETUP_H
@@ -32,21 +32,6 @@ QKVSizes qkv_sizes(const Args *args, double T, double d_k);
  * caller's buffer. Chapters 2 and 4 add their own work to it. */
 BudgetEstimate qkv_attention_estimate(const Args *args, const QKVSizes *s, double score_buffers, char *what,
                                       size_t len);
-
-/* The timing of a chapter's attention on a smaller problem (budget.h's
- * BudgetEstimate.sample): run is the chapter's own attention call(s) on query
- * (n, d_k), key (n, d_k) and value (n, d_v), drawn at random; causal is
- * chapter 4's --causal. The sizes are the run's (B, T and S are not used:
- * the sample has n positions and one slice). */
-typedef struct {
-    QKVSizes sizes;
-    bool causal;
-    void (*run)(const Tensor *query, const Tensor *key, const Tensor *value, bool causal);
-} QKVSampler;
-/* BudgetSample of a QKVSampler: returns qkv_attention_estimate's count for n. */
-double qkv_sample(const void *ctx, double n);
-/* e times s's run when the fixed rate would refuse; s must outlive budget_refuse. */
-void qkv_add_sampler(BudgetEstimate *e, QKVSampler *s);
 
 /* --heatmap: every (T, S) grid of the weights, titled "index (i, ...)" for the
  * plain batch dims of --q/--k/--v; scores (may be NULL) mark masked entries,

@@ -187,19 +187,12 @@ static void the_inputs(const Tensor *query, const Tensor *key, const Tensor *val
     narrate_show("value", value);
 }
 
-/* What this run may cost (common/program/budget.h): refused, in one sentence,
- * before any work when it is past the memory or time budget. */
-static void attention_only(const Tensor *query, const Tensor *key, const Tensor *value, bool causal) {
-    (void)causal;
-    dot_product_attention(query, key, value); /* what all_queries computes */
-}
-
+/* What this run holds (common/program/budget.h): refused, in one sentence,
+ * before any work when it would not fit in memory. */
 static void refuse_past_budget(const Args *a) {
     char what[160];
     QKVSizes s = qkv_sizes(a, (double)a->seq_len, (double)a->d_k); /* the sentence: 6, 3 */
     BudgetEstimate e = qkv_attention_estimate(a, &s, 4, what, sizeof what); /* scores, weights, 2 more */
-    QKVSampler sampler = {s, false, attention_only};
-    qkv_add_sampler(&e, &sampler);
     budget_refuse(&e, a->quiet);
 }
 

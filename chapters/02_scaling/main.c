@@ -186,26 +186,19 @@ static void write_outputs(const Args *args, const Attention *a, const Attention 
     }
 }
 
-/* What this run may cost (common/program/budget.h): refused, in one sentence,
- * before any work when it is past the memory or time budget. */
-static void both_attentions(const Tensor *query, const Tensor *key, const Tensor *value, bool causal) {
-    (void)causal;
-    dot_product_attention(query, key, value); /* chapter 1's, unscaled, to compare */
-    attention(query, key, value);             /* scaled */
-}
-
+/* What this run holds (common/program/budget.h): refused, in one sentence,
+ * before any work when it would not fit in memory. */
 static void refuse_past_budget(const Args *a) {
     char what[160];
     QKVSizes s = qkv_sizes(a, (double)a->seq_len, (double)a->d_k);
     BudgetEstimate e = qkv_attention_estimate(a, &s, 7, what, sizeof what); /* unscaled and scaled */
-    QKVSampler sampler = {s, false, both_attentions}; /* the d_k table is draws: timed apart */
-    qkv_add_sampler(&e, &sampler);
+    e.flops *= 2;
     if (!a->q) {
         /* the d_k table: 1000 pairs (q, k) and 200 rows of seq_len random keys for each
          * d_k = 1, 2, 4, ..., 1024 and --d-k, one d_k at a time */
-        double T = s.T, dmax = s.d_k > 1024 ? s.d_k : 1024;
+        double T = s.T, dmax = s.d_k > 1024 ? s.d_k : 1024, draws = (200 * T + 2000) * (2047 + s.d_k);
         e.bytes += BUDGET_F4 * (1.25 * 200 * T * dmax + 5 * 1000 * dmax);
-        e.draws += (200 * T + 2000) * (2047 + s.d_k);
+        e.flops += 30 * draws; /* a normal draw: a logarithm, a square root and a cosine */
         if (BUDGET_F4 * 200 * T * dmax > e.largest) e.largest = BUDGET_F4 * 200 * T * dmax;
     }
     budget_refuse(&e, a->quiet);

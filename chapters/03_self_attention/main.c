@@ -182,43 +182,15 @@ static void write_outputs(const Args *args, const Tensor *x, const QKVProjection
     }
 }
 
-/* The run's sizes and biases, for its timed sample. */
-typedef struct {
-    BudgetModule m;
-    bool bias;
-} Sample;
-
-/* The timed sample (common/program/budget.h): this program's work on a random x of
- * n tokens with the run's batch, widths and bias, quietly (without the lines that
- * --quiet prints). ctx: a Sample; returns budget_attention_module's count for n. */
-static double sample_run(const void *ctx, double n) {
-    const Sample *s = ctx;
-    BudgetModule m = s->m;
-    char what[160];
-    int64_t rows;
-    m.T = n;
-    QKVProjection *p = qkv_new((int64_t)m.d_in, (int64_t)m.d_out, s->bias);
-    Tensor *x = t_randn(SHAPE((int64_t)m.B, (int64_t)n, (int64_t)m.d_in));
-    Attention plain = self_attention_plain(x);
-    asymmetry(plain.scores), self_is_max(plain.scores, &rows);
-    Tensor *xq, *xk, *xv;
-    qkv_project(p, x, &xq, &xk, &xv);
-    Attention a = self_attention(p, x);
-    asymmetry(a.scores), self_is_max(a.scores, &rows);
-    return budget_attention_module(&m, what, sizeof what).flops;
-}
-
-/* What this run may cost (common/program/budget.h): refused, in one sentence,
- * before any work when it is past the memory or time budget. */
+/* What this run holds (common/program/budget.h): refused, in one sentence,
+ * before any work when it would not fit in memory. */
 static void refuse_past_budget(const Args *a) {
     char what[160];
     /* 8 (B, T, T) buffers at once: both attentions' scores and weights (measured) */
-    BudgetModule m = {(double)a->batch, 1, (double)a->seq_len, (double)a->d_in, (double)a->d_out, 0, 8, a->input != NULL, 0};
+    BudgetModule m = {(double)a->batch, 1, (double)a->seq_len, (double)a->d_in, (double)a->d_out, 0, 8,
+                      a->input != NULL, 0};
     if (a->input) budget_peek_input(a->input, a->weights, &m.B, &m.T, &m.d_in, &m.d_out);
     BudgetEstimate e = budget_attention_module(&m, what, sizeof what);
-    Sample sample = {m, a->bias};
-    e.sample = sample_run;
-    e.sample_ctx = &sample;
     budget_refuse(&e, a->quiet);
 }
 

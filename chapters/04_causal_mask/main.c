@@ -275,26 +275,19 @@ static void run_files(const Args *args) {
     write_outputs(args, mask_T, &a);
 }
 
-/* The timed sample: the mask for n positions (when causal) and masked_attention. */
-static void mask_and_attention(const Tensor *query, const Tensor *key, const Tensor *value, bool causal) {
-    masked_attention(query, key, value, causal ? causal_mask(t_size(query, -2), 1) : NULL);
-}
-
-/* What this run may cost (common/program/budget.h): refused, in one sentence,
- * before any work when it is past the memory or time budget. */
+/* What this run holds (common/program/budget.h): refused, in one sentence,
+ * before any work when it would not fit in memory. */
 static void refuse_past_budget(const Args *a) {
     /* the sentence (6, 3), or (..., T, d_k) x (..., S, d_k) from the files; and the
-     * max_seq_len x max_seq_len mask buffers, about 6e-7 s an element to build */
+     * max_seq_len x max_seq_len mask buffers */
     char what[160];
     QKVSizes s = qkv_sizes(a, 6, 3);
     double L = (a->given & CLI_MAX_SEQ_LEN) ? (double)a->max_seq_len : a->q ? s.T : 6;
     /* (..., T, S): 4 buffers at once with the mask, 3 without; the mask's making holds
      * 7 L x L buffers (measured, t_peak_bytes) */
     BudgetEstimate e = qkv_attention_estimate(a, &s, a->causal ? 4 : 3, what, sizeof what);
-    QKVSampler sampler = {s, a->causal, mask_and_attention};
-    qkv_add_sampler(&e, &sampler);
     e.bytes += BUDGET_F4 * 7 * L * L;
-    e.seconds += L * L * 6e-7;
+    e.flops += 10 * L * L; /* full, triu and the copies of the mask */
     if (BUDGET_F4 * L * L > e.largest) e.largest = BUDGET_F4 * L * L;
     if (L * L > s.T * s.S) {
         e.what = "the max_seq_len x max_seq_len mask buffers";

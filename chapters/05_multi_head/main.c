@@ -232,24 +232,6 @@ static void save_files(const Args *args, const QKVProjection *p, const Tensor *x
     if (args->output) npy_save(args->output, output);
 }
 
-/* The timed sample (common/program/budget.h): this program's work, quietly, on a
- * random run of args' sizes. */
-static void sample_run(const Args *args, const void *extra) {
-    (void)extra;
-    Tensor *x;
-    int64_t max_seq_len, n_heads = args->heads;
-    QKVProjection *p = projections_and_input(args, "", &x, &max_seq_len);
-    Tensor *xq, *xk, *xv, *q, *k, *v;
-    project_for_every_head(p, x, &xq, &xk, &xv);
-    split_transpose(xq, xk, xv, n_heads, &q, &k, &v);
-    Tensor *mask = args->causal ? causal_mask(max_seq_len, 1) : NULL;
-    Attention heads = scores_per_head(q, k, v, mask);
-    Tensor *output = merge_view(heads.output);
-    the_wrong_split(xq, xk, xv, q, n_heads, mask, output);
-    the_same_in_one_call(xq, xk, xv, n_heads, mask, output);
-    as_single_heads(p, x, n_heads, mask, output);
-}
-
 int main(int argc, char **argv) {
     CliSpec spec = {
         .program = "chapter5",
@@ -262,7 +244,9 @@ int main(int argc, char **argv) {
         .defaults = {.seed = 123, .batch = 1, .seq_len = 4, .d_in = 6, .d_out = 4, .heads = 2, .causal = true},
     };
     Args args = program_start(&spec, argc, argv);
-    multi_head_refuse_past_budget(&args, args.causal ? 16 : 12, 0, sample_run); /* (B, H, T, T) buffers, measured */  /* before any work: memory and time */
+    /* before any work: 16 (B, H, T, T) buffers at once with the mask, 12 without (measured, t_peak_bytes),
+     * and four attentions' work (the heads, the wrong split, the one call, the single heads) */
+    multi_head_refuse_past_budget(&args, args.causal ? 16 : 12, 0, 4);
     const int64_t n_heads = args.heads;
     narrate_title("Chapter 5: multi-head attention, split and merge (Happy-LLM 2.1.6)%s",
                   args.causal ? "" : " -- with --no-causal");

@@ -1,41 +1,10 @@
 /* multi_head_setup.c — how the programs of chapters 5, 6 and 7 get their data:
- * first what the run may cost (refused before any work when too much), then x
+ * first what the run holds (refused before any work when too much), then x
  * and W_q, W_k, W_v from files (--input, --weights) or the default run, drawn
  * as PyTorch draws it. The lesson is in multi_head.c. */
 #include "multi_head_setup.h"
 
-ModuleSampler module_sampler(const Args *a, const BudgetModule *m, double factor,
-                             void (*forward)(const Args *args, const void *extra), const void *extra) {
-    ModuleSampler s = {*a, *m, factor, forward, extra};
-    s.args.input = s.args.weights = s.args.output = s.args.dump = NULL;
-    s.args.quiet = true;
-    s.args.heatmap = false;
-    s.args.batch = (int64_t)m->B; /* the sizes of the files, when the run reads them */
-    s.args.d_in = (int64_t)m->d_in;
-    s.args.d_out = (int64_t)m->d_out;
-    return s;
-}
-
-double module_sample(const void *ctx, double n) {
-    const ModuleSampler *s = ctx;
-    Args args = s->args;
-    BudgetModule m = s->m;
-    char what[160];
-    args.seq_len = (int64_t)n;
-    args.max_seq_len = 2 * (int64_t)n;
-    s->forward(&args, s->extra);
-    m.T = n;
-    if (m.L > 0) m.L = 2 * n;
-    return s->factor * budget_attention_module(&m, what, sizeof what).flops;
-}
-
-void module_sampler_add(BudgetEstimate *e, ModuleSampler *s) {
-    e->sample = module_sample;
-    e->sample_ctx = s;
-}
-
-void multi_head_refuse_past_budget(const Args *a, double score_buffers, double square_buffers,
-                                   void (*forward)(const Args *args, const void *extra)) {
+void multi_head_refuse_past_budget(const Args *a, double score_buffers, double square_buffers, double passes) {
     char what[160];
     /* chapters 5-7 build the causal mask for max_seq_len and slice it to T: --max-seq-len,
      * else (with --input) --seq-len or T, else (the default run) 2 * T; none without --causal */
@@ -51,8 +20,7 @@ void multi_head_refuse_past_budget(const Args *a, double score_buffers, double s
     if (!a->causal) m.L = 0;
     BudgetEstimate e = budget_attention_module(&m, what, sizeof what);
     e.bytes += BUDGET_F4 * square_buffers * m.B * m.T * m.T;
-    ModuleSampler sampler = module_sampler(a, &m, 1, forward, NULL);
-    module_sampler_add(&e, &sampler);
+    e.flops *= passes;
     budget_refuse(&e, a->quiet);
 }
 

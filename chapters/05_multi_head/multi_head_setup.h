@@ -1,5 +1,5 @@
 /* multi_head_setup.h — how the programs of chapters 5, 6 and 7 (and the
- * chapters that take their flags) get their data: what a run may cost, then x
+ * chapters that take their flags) get their data: what a run holds, then x
  * and W_q, W_k, W_v from files (--input, --weights) or the default run drawn as
  * PyTorch draws it. The lesson is in multi_head.h. */
 #ifndef CH05_MULTI_HEAD_SETUP_H
@@ -9,32 +9,12 @@
 #include "chapters/03_self_attention/self_attention_setup.h"
 #include "chapters/05_multi_head/multi_head.h"
 
-/* What a run of chapter 5, 6 or 7 may cost (common/program/budget.h), from its
+/* What a run of chapter 5, 6 or 7 holds (common/program/budget.h), from its
  * flags and the headers of its files: refused in one sentence, before any work,
- * when it is past the memory or time budget. score_buffers (B, H, T, T) and
- * square_buffers (B, T, T) buffers are held at once, as each chapter measured. */
-void multi_head_refuse_past_budget(const Args *a, double score_buffers, double square_buffers,
-                                   void (*forward)(const Args *args, const void *extra));
-
-/* The timing of an attention module's chapter on a smaller problem (budget.h's
- * BudgetEstimate.sample): the chapter's own work, `forward`, on the run's flags
- * made into a quiet random run of seq_len n (no files, no heatmap, the batch and
- * widths of the run, max_seq_len 2n), extra passed through (a chapter's own
- * flags). module_sample returns factor x budget_attention_module's count for
- * that run (chapter 10 counts its backward too: 3). */
-typedef struct {
-    Args args;
-    BudgetModule m;
-    double factor;
-    void (*forward)(const Args *args, const void *extra);
-    const void *extra;
-} ModuleSampler;
-/* The sampler of a run with flags a and sizes m (after budget_peek_input). */
-ModuleSampler module_sampler(const Args *a, const BudgetModule *m, double factor,
-                             void (*forward)(const Args *args, const void *extra), const void *extra);
-/* BudgetSample of a ModuleSampler; module_sampler_add sets it on e (s must outlive budget_refuse). */
-double module_sample(const void *ctx, double n);
-void module_sampler_add(BudgetEstimate *e, ModuleSampler *s);
+ * when it would not fit in memory. score_buffers (B, H, T, T) and
+ * square_buffers (B, T, T) buffers are held at once, as each chapter measured;
+ * the program computes `passes` attentions (the long-run notice). */
+void multi_head_refuse_past_budget(const Args *a, double score_buffers, double square_buffers, double passes);
 
 /* The first step of chapters 5 and 6: W_q, W_k, W_v and x, from the files
  * (load_input_for_heads, qkv_load_for_heads) or the default run (qkv_default,

@@ -192,24 +192,6 @@ static void save_files(const Args *args, const QKVProjection *p, const Tensor *x
     if (args->output) npy_save(args->output, output);
 }
 
-/* The timed sample (common/program/budget.h): this program's work, quietly, on a
- * random run of args' sizes. */
-static void sample_run(const Args *args, const void *extra) {
-    (void)extra;
-    Dropout attn_dropout = dropout_new(args->dropout);
-    if (args->eval) attn_dropout.training = false;
-    Tensor *x, *xq, *xk, *xv, *q, *k, *v, *scores;
-    int64_t max_seq_len;
-    QKVProjection *p = projections_and_input(args, "", &x, &max_seq_len);
-    project_and_split(p, x, args->heads, &xq, &xk, &xv, &q, &k, &v);
-    Tensor *attn_weights = scores_and_softmax(q, k, args->causal ? causal_mask(max_seq_len, 1) : NULL, &scores);
-    Tensor *attn_dropped = apply_the_dropout(args, &attn_dropout, scores, attn_weights);
-    Tensor *output = weighted_sum_and_merge(attn_dropped, v);
-    the_row_sums(&attn_dropout, attn_dropped);
-    compare_with_chapter_5(xq, xk, xv, args->heads, args->causal, &attn_dropout, output);
-    the_expectation_is_kept(&attn_dropout, attn_weights);
-}
-
 int main(int argc, char **argv) {
     CliSpec spec = {
         .program = "chapter6",
@@ -225,7 +207,9 @@ int main(int argc, char **argv) {
                      .causal = true},
     };
     Args args = program_start(&spec, argc, argv);
-    multi_head_refuse_past_budget(&args, args.causal ? 9 : 7, args.causal ? 2 : 0, sample_run); /* measured */  /* before any work: memory and time */
+    /* before any work: 9 (B, H, T, T) and 2 (B, T, T) buffers at once with the mask, 7 and none
+     * without (measured, t_peak_bytes); two attentions' work (with and without dropout) */
+    multi_head_refuse_past_budget(&args, args.causal ? 9 : 7, args.causal ? 2 : 0, 2);
     const int64_t n_heads = args.heads;
     narrate_title("Chapter 6: dropout on the attention weights (Happy-LLM 2.1.6)%s",
                   args.eval ? " -- in eval mode" : "");

@@ -167,7 +167,7 @@ static Tensor *run_chosen(AttnImpl impl, const Tensor *q, const Tensor *k, const
     int64_t rows = causal ? T : (T * slices + 99) / 100;
     if (rows < 64) rows = 64;
     if (rows > T) rows = T;
-    if (!same_lead || !budget_progress_shown() || budget_estimated_seconds() < 2 ||
+    if (!same_lead || !budget_progress_shown() || !budget_long_run() ||
         slices * ((T + rows - 1) / rows) < 2) {
         out = fast_attention(impl, q, k, v, causal);
     } else {
@@ -388,86 +388,37 @@ static void run(const Args *args) {
                             1e3 * (stopwatch_seconds() - process_start));
 }
 
-/* What this run may cost (common/program/budget.h): refused, in one sentence,
- * before any work when it is past the memory or time budget. */
+/* What this run holds (common/program/budget.h): refused, in one sentence, before
+ * any work when it would not fit in memory; announced when it will be long. */
 
-/* Rates (FLOP/s) of the five versions, naive .. flash, measured on one shared core of a
- * slow machine and rounded down: the estimate that decides without measuring anything. */
+/* Rates (FLOP/s) of the five versions, naive .. flash, below what each reached on one
+ * shared core of a slow machine: the rates the long-run notice assumes. */
 static const double FIXED_RATE[ATTN_N_IMPLS] = {5e8, 2.5e9, 3.5e9, 4e9, 8e9};
 
-/* The share of a measured rate the estimate counts on. A small problem is not a large
- * one: score-storing versions slow down once their scores leave the caches (tiled
- * measured at T = 1024 ran 1.3x its rate at T = 4096), while online and flash speed up
- * (flash, causal: about 40 GFLOP/s at T = 1024, 90 at T = 65536, one core, same run). */
-#define RATE_MARGIN 0.5
-/* The calibration problem: at most CAL_T queries and keys, at most CAL_SECONDS. */
-#define CAL_T 1024
-#define CAL_SECONDS 0.05
-
-/* A tensor of numbers in [-1, 1) that uses no draw of the generator (the run's own
- * inputs must still be what PyTorch draws after torch.manual_seed). */
-static Tensor *filler(Shape s, uint32_t seed) {
-    Tensor *x = t_zeros(s);
-    float *d = t_data(x);
-    for (int64_t i = 0; i < t_numel(x); i++) {
-        seed = seed * 1664525u + 1013904223u;
-        d[i] = (float)(seed >> 8) / 8388608.0f - 1.0f;
-    }
-    return x;
-}
-
-/* How fast version impl runs here, in FLOP/s times RATE_MARGIN: the best of up to 3 calls
- * (no more than CAL_SECONDS after the first) on one (n, d_k) x (m, d_k) x (m, d_v)
- * problem, n = min(T, CAL_T) and m = min(S, CAL_T), as causal as the run; 0 when even a
- * small problem would not fit in this run's memory limits. */
-static double measured_rate(int impl, double T, double S, double dk, double dv, bool causal) {
-    int64_t n = T < CAL_T ? (int64_t)T : CAL_T, m = S < CAL_T ? (int64_t)S : CAL_T;
-    if (causal) m = n;
-    double limit = (double)t_max_bytes() / 4, scores = (double)attention_scores_budget();
-    while (n > 16 && (BUDGET_F4 * (double)n * (dk + dv) > limit || BUDGET_F4 * (double)n * (double)m > scores))
-        n /= 2, m = causal ? n : (m + 1) / 2;
-    if (BUDGET_F4 * ((double)n + (double)m) * (dk + dv) > limit || BUDGET_F4 * (double)n * (double)m > scores)
-        return 0;
-    t_scope_begin();
-    Tensor *q = filler(SHAPE(1, n, (int64_t)dk), 1), *k = filler(SHAPE(1, m, (int64_t)dk), 2);
-    Tensor *v = filler(SHAPE(1, m, (int64_t)dv), 3);
-    double best = 0, start = stopwatch_seconds();
-    for (int run = 0; run < 3 && (run == 0 || stopwatch_seconds() - start < CAL_SECONDS); run++) {
-        t_scope_begin();
-        double t0 = stopwatch_seconds();
-        fast_attention((AttnImpl)impl, q, k, v, causal);
-        double rate = attention_flops(q, k, v, causal) / (stopwatch_seconds() - t0 + 1e-9);
-        t_scope_end();
-        if (rate > best) best = rate;
-    }
-    t_scope_end();
-    return RATE_MARGIN * best;
-}
-
-/* The seconds of attention at these rates: --quiet runs impl once; the narrated run
+/* The seconds of attention at the fixed rates: --quiet runs impl once; the narrated run
  * times every version up to 3 times (once when slower than 1 s). A score-storing
  * version whose scores do not fit refuses (--quiet) or is skipped, before any work. */
-static double attention_seconds(const double *rate, bool quiet, int impl, double F, bool scores_fit) {
-    if (quiet) return impl > 2 || scores_fit ? F / rate[impl] : 0;
+static double attention_seconds(bool quiet, int impl, double F, bool scores_fit) {
+    if (quiet) return impl > 2 || scores_fit ? F / FIXED_RATE[impl] : 0;
     double seconds = 0;
     for (int i = 0; i < ATTN_N_IMPLS; i++) {
         if (i <= 2 && !scores_fit) continue;
-        double t = F / rate[i];
+        double t = F / FIXED_RATE[i];
         seconds += t < 1 ? 3 * t : t;
     }
     return seconds;
 }
 
 /* The scores a score-storing version holds in a --quiet run: all of them, or, when
- * run_chosen cuts the run in pieces (random inputs, so the batch dims match, an
- * estimate of 2 s or more, and a terminal to show the progress on), one piece's, whose
- * rows it chooses the same way. */
-static double stored_score_bytes(const Args *a, double B, double T, double S, double seconds) {
+ * run_chosen cuts the run in pieces (random inputs, so the batch dims match, a long
+ * run, and a terminal to show the progress on), one piece's, whose rows it chooses
+ * the same way. */
+static double stored_score_bytes(const Args *a, double B, double T, double S, bool long_run) {
     double rows = a->causal ? T : ceil(T * B / 100);
     if (rows < 64) rows = 64;
     if (rows > T) rows = T;
     double pieces = a->causal ? B : B * ceil(T / rows);
-    if (!a->q && seconds >= 2 && pieces >= 2 && budget_progress_shown()) return BUDGET_F4 * rows * S;
+    if (!a->q && long_run && pieces >= 2 && budget_progress_shown()) return BUDGET_F4 * rows * S;
     return 2 * BUDGET_F4 * B * T * S; /* the scores and the weights */
 }
 
@@ -475,63 +426,45 @@ static void refuse_past_budget(const Args *a) {
     /* (B, H, T, d) random or loaded q, k, v; the reference (chapters 2/4) and the
      * score-storing versions only when their (..., T, S) scores fit in 512 MiB. */
     double B = (double)a->batch * (double)a->heads, T = (double)a->seq_len, S = T;
-    double dk = (double)a->d_k, dv = dk, F, score_bytes, budget = 512.0 * 1024 * 1024, seconds = 0, draws = 0;
+    double dk = (double)a->d_k, dv = dk, F, score_bytes, budget = 512.0 * 1024 * 1024, seconds = 0;
     int impl = a->impl ? (int)attn_impl_parse(a->impl) : ATTN_FLASH;
     char what[200];
     if ((double)t_max_bytes() < budget) budget = (double)t_max_bytes();
     if (a->q) budget_peek_qkv(a->q, a->k, a->v, &B, &T, &S, &dk, &dv);
-    else draws = B * T * 3 * dk;
     F = 2 * B * T * S * (dk + dv) / (a->causal ? 2 : 1); /* causal: only the keys j <= i */
     score_bytes = BUDGET_F4 * B * T * S;
     bool fits = score_bytes <= budget;
-    BudgetEstimate e;
+    BudgetEstimate e = {0};
     /* q, k, v and the output (cut in pieces, the pieces are written into it), and one
      * slice's packed keys and values with the tiles (measured, t_peak_bytes) */
     e.bytes = BUDGET_OVERHEAD + BUDGET_F4 * (B * (T * dk + S * dk + S * dv + T * dv) + S * (dk + dv)) + 1048576.0;
     e.largest = BUDGET_F4 * B * T * (dk > dv ? dk : dv);
-    e.flops = 0;
-    e.draws = draws;
-    e.sample = NULL; /* it times its own kernels below (measured_rate) */
-    e.sample_ctx = NULL;
-    e.sample_n = 0;
-    if (!a->quiet) {
-        seconds += 0.5; /* this core's ceiling */
-        if (fits) {
-            double t = F / BUDGET_RATE_TENSOR;
-            seconds += 2 * (t < 1 ? 3 * t : t); /* the reference, kept and timed */
-            e.bytes += 8 * score_bytes;
-        }
-    }
-    if (a->dump && fits) { /* the reference's attn_weights */
-        seconds += F / BUDGET_RATE_TENSOR;
+    e.flops = a->quiet ? F : 0;
+    if (!a->quiet && fits) {
+        double t = F / BUDGET_NOTICE_RATE;
+        seconds += 2 * (t < 1 ? 3 * t : t); /* the reference (chapters 2/4), kept and timed */
+        e.flops += 2 * F * (t < 1 ? 3 : 1);
         e.bytes += 8 * score_bytes;
     }
-    e.seconds = seconds + attention_seconds(FIXED_RATE, a->quiet, impl, F, fits);
-    double max_s = budget_max_seconds(), rate[ATTN_N_IMPLS];
-    bool measured = false;
-    if (max_s > 0 && e.seconds + draws / BUDGET_RATE_RANDN > max_s) {
-        /* refused at the fixed rates: measure the versions this run uses, once */
-        for (int i = 0; i < ATTN_N_IMPLS; i++) {
-            bool used = (a->quiet ? i == impl : true) && (i > 2 || fits);
-            rate[i] = used ? measured_rate(i, T, S, dk, dv, a->causal) : 0;
-            if (rate[i] <= 0) rate[i] = FIXED_RATE[i];
-        }
-        e.seconds = seconds + attention_seconds(rate, a->quiet, impl, F, fits);
-        measured = true;
+    if (a->dump && fits) { /* the reference's attn_weights */
+        seconds += F / BUDGET_NOTICE_RATE;
+        e.flops += F;
+        e.bytes += 8 * score_bytes;
     }
-    if (a->quiet && impl <= 2 && fits) e.bytes += stored_score_bytes(a, B, T, S, budget_seconds(&e));
+    if (!a->quiet)
+        for (int i = 0; i < ATTN_N_IMPLS; i++)
+            if (i > 2 || fits) e.flops += F * (F / FIXED_RATE[i] < 1 ? 3 : 1);
+    seconds += attention_seconds(a->quiet, impl, F, fits);
+    e.rate = seconds > 0 ? e.flops / seconds : 0;
+    bool long_run = seconds > BUDGET_NOTICE_SECONDS;
+    if (a->quiet && impl <= 2 && fits) e.bytes += stored_score_bytes(a, B, T, S, long_run);
     snprintf(what, sizeof what, "%.3g GFLOP of attention over T = %.0f, S = %.0f, %.0f slices%s", F / 1e9, T, S, B,
              a->quiet ? "" : ", every version timed");
-    if (measured && a->quiet)
-        snprintf(what + strlen(what), sizeof what - strlen(what), ", at %.3g GFLOP/s: half the rate measured here",
-                 rate[impl] / 1e9);
-    else if (measured)
-        snprintf(what + strlen(what), sizeof what - strlen(what), ", at half the rates measured here");
     e.what = what;
     e.flag = a->q ? "the sizes of --q/--k/--v" : a->quiet ? "--seq-len" : "--seq-len (or add --quiet)";
     /* with --quiet it ticks budget_progress after each piece, when run_chosen cuts the
-     * run in pieces (a causal run cuts only between slices); otherwise the timed line */
-    budget_own_progress(a->quiet && (!a->causal || B >= 2));
+     * run in pieces (a causal run cuts only between slices) */
+    budget_own_progress(true);
     budget_refuse(&e, a->quiet);
 }
 
@@ -547,7 +480,7 @@ int main(int argc, char **argv) {
                                  .impl = "flash"}};
     process_start = stopwatch_seconds();
     Args args = program_start(&spec, argc, argv);
-    refuse_past_budget(&args); /* before any work: memory and time */
+    refuse_past_budget(&args); /* before any work: memory */
     run(&args);
     t_scope_end();
     return 0;

@@ -82,8 +82,7 @@ void llama_save(const LlamaRun *r, const char *dir) {
     npy_save_in(dir, "freqs_sin", r->freqs.sin);
 }
 
-void llama_refuse_past_budget(const Args *a, const LlamaFlags *f,
-                              void (*forward)(const Args *args, const void *flags)) {
+void llama_refuse_past_budget(const Args *a, const LlamaFlags *f) {
     char what[160];
     /* 24 (B, H, T, T), 2 L x L and one (T, T) buffer at once, 90 (B, T, dim) activations
      * (30 counted by budget_attention_module) and about 2000 floats per position of
@@ -98,13 +97,6 @@ void llama_refuse_past_budget(const Args *a, const LlamaFlags *f,
     }
     BudgetEstimate e = budget_attention_module(&m, what, sizeof what);
     e.bytes += BUDGET_F4 * (m.T * m.T + 60 * m.B * m.T * m.d_in + 2000 * m.L);
-    /* the sample: the run's sizes (dim from --input), decoding its last half, in eval
-     * mode when the run decodes */
-    LlamaFlags sf = *f;
-    sf.dim = (int64_t)m.d_in;
-    sf.decode_given = false;
-    ModuleSampler sampler = module_sampler(a, &m, 1, forward, &sf);
-    sampler.args.eval = a->eval || f->decode_given;
-    module_sampler_add(&e, &sampler);
+    e.flops *= 3; /* the forward, the trap and GQA checks run it again */
     budget_refuse(&e, a->quiet);
 }

@@ -36,10 +36,8 @@ typedef struct {
 LlamaRun llama_from_args(const Args *args, const LlamaFlags *f);
 /* Write x wq wk wv wo freqs_cos freqs_sin into dir (what --weights and --input read). */
 void llama_save(const LlamaRun *run, const char *dir);
-/* What the run may cost, refused in one sentence before any work; forward is the
- * program's work for timing a smaller run (ModuleSampler, chapter 5), flags its
- * LlamaFlags. */
-void llama_refuse_past_budget(const Args *args, const LlamaFlags *f,
-                              void (*forward)(const Args *args, const void *flags));
+/* What the run holds, refused in one sentence before any work when it would not
+ * fit in memory (common/program/budget.h). */
+void llama_refuse_past_budget(const Args *args, const LlamaFlags *f);
 
 #endif

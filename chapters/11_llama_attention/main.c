@@ -191,26 +191,6 @@ static void show_cache_bytes(const LlamaAttention *m, int64_t B) {
                 "heads keep 8 times fewer bytes, and each decode step reads them all once.");
 }
 
-/* The timed sample (common/program/budget.h): this program's work, quietly, on a
- * random run of args' sizes: the forward, the RoPE, trap and GQA checks, and
- * decoding the last half through the cache. */
-static void sample_run(const Args *args, const void *flags) {
-    const LlamaFlags *f = flags;
-    LlamaRun r = llama_from_args(args, f);
-    if (args->eval) llama_attention_eval(r.m);
-    LlamaTrace tr;
-    Tensor *output = llama_attention_forward(r.m, r.x, r.freqs.cos, r.freqs.sin, &tr);
-    show_rope(&r, &tr);
-    show_trap(&r, output);
-    show_gqa(&r, &tr, output);
-    LlamaAttention ev = *r.m;
-    llama_attention_eval(&ev);
-    Tensor *full = (r.m->attn_dropout.training && r.m->args.dropout > 0)
-                       ? llama_attention_forward(&ev, r.x, r.freqs.cos, r.freqs.sin, NULL)
-                       : output;
-    decode_run(&r, t_size(r.x, 1) / 2, full, false);
-}
-
 int main(int argc, char **argv) {
     CliSpec spec = {.program = "chapter11",
                     .summary = "Chapter 11: LLaMA2's attention (Happy-LLM 5.1.3): RoPE, grouped-query heads\n"
@@ -237,7 +217,7 @@ int main(int argc, char **argv) {
         t_scope_end();
         return 0;
     }
-    llama_refuse_past_budget(&args, &f, sample_run);
+    llama_refuse_past_budget(&args, &f);
     narrate_title("Chapter 11: LLaMA2's attention: RoPE, grouped-query heads, the KV cache (5.1.3)");
 
     LlamaRun r = llama_from_args(&args, &f);

@@ -623,7 +623,7 @@ Args cli_parse(const CliSpec *spec, int argc, char **argv)
     t_set_program_name(program_name(spec));
     out_run_begin(); /* outputs are atomic, standard output is checked at exit (out.h) */
     rc = cli_parse_args(spec, argc, argv, &a, err, sizeof err);
-    if (rc == 0) rc = budget_check_env(err, sizeof err); /* ATTN_MAX_BYTES, ATTN_MAX_SECONDS */
+    if (rc == 0) rc = budget_check_env(err, sizeof err); /* ATTN_MAX_BYTES */
     if (rc == 1) {
         cli_usage(spec, stdout);
         fflush(stdout);

@@ -3,7 +3,7 @@
  *   argparse                        cli_parse, program_start  (cli.h)
  *   the narrated steps              narrate_step, ...         (narrate.h)
  *   attention pictures              heatmap_print_all         (heatmap.h)
- *   what a run may cost             budget_refuse_if_over     (budget.h)
+ *   what a run holds                budget_refuse_if_over     (budget.h)
  *   files written all or nothing    out_open, out_close       (out.h)
  *
  * A chapter's main.c (and its *_setup.c: loading, saving, arguments) include
