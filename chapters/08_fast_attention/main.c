@@ -439,7 +439,7 @@ static void refuse_past_budget(const Args *a) {
      * slice's packed keys and values with the tiles (measured, t_peak_bytes) */
     e.bytes = BUDGET_OVERHEAD + BUDGET_F4 * (B * (T * dk + S * dk + S * dv + T * dv) + S * (dk + dv)) + 1048576.0;
     e.largest = BUDGET_F4 * B * T * (dk > dv ? dk : dv);
-    e.flops = a->quiet ? F : 0;
+    e.flops = a->quiet && (impl > 2 || fits) ? F : 0; /* a version that refuses does no work */
     if (!a->quiet && fits) {
         double t = F / BUDGET_NOTICE_RATE;
         seconds += 2 * (t < 1 ? 3 * t : t); /* the reference (chapters 2/4), kept and timed */

@@ -743,4 +743,7 @@ void cli_usage(const CliSpec *spec, FILE *f)
     fprintf(f, "\nFlags take \"--name value\" or \"--name=value\".\n");
     fprintf(f, "exit status: 0 ok, 1 runtime error (bad file, shape mismatch), "
                "2 usage error\n");
+    fprintf(f, "memory: a run that would not fit in ATTN_MAX_BYTES (default: half of this machine's\n"
+               "memory) is refused before it starts. time: a run longer than 10 s at a fixed 1 GFLOP/s\n"
+               "says so first and shows its progress on a terminal; Ctrl-C stops it.\n");
 }
