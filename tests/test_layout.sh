@@ -7,7 +7,8 @@
 #      no header of common/program/: flags, narration, files and timing live in main.c,
 #      *_setup.c and *_bench.c;
 #   5. no code under common/ knows a chapter (a comment may say where a concept is taught);
-#   6. no function under common/ and chapters/ is 150 lines or more, no main 120 or more.
+#   6. no function under common/ and chapters/ is 150 lines or more, no main 120 or more;
+#   7. no line of chapter code is longer than 120 columns outside its string literals.
 # Each check runs on a tree given as its argument; the last part plants a tree that
 # breaks each rule and expects the check to say so (the checks can fail).
 . tests/lib.sh
@@ -16,6 +17,7 @@ suite test_layout
 LAYOUT=tests/layout
 MAX_FUNCTION=150
 MAX_MAIN=120
+MAX_COLUMNS=120
 
 # include lines of the C files of ROOT's FOLDERS... (paths relative to ROOT)
 include_lines() { # ROOT FOLDERS...
@@ -46,6 +48,7 @@ problems() { # N ROOT
             grep -E 'chapters/' | sed 's/^/names a chapter folder: /' ;;
     6)  (cd "$_root" && find common chapters -name '*.c' | sort | xargs awk -f "$OLDPWD/$LAYOUT/funclen.awk") |
             awk -v f="$MAX_FUNCTION" -v m="$MAX_MAIN" '$1 >= f || ($3 == "main" && $1 >= m) { print $2 " " $3 ": " $1 " lines" }' ;;
+    7)  (cd "$_root" && find chapters -name '*.[ch]' | sort | xargs awk -v max="$MAX_COLUMNS" -f "$OLDPWD/$LAYOUT/long_lines.awk") ;;
     esac
 }
 
@@ -61,6 +64,7 @@ check 3 "no include circle in common/"
 check 4 "concept code includes no program furniture"
 check 5 "common/ knows no chapter"
 check 6 "functions under $MAX_FUNCTION lines, mains under $MAX_MAIN"
+check 7 "chapter lines within $MAX_COLUMNS columns outside string literals"
 
 # ---- each check finds a planted break -----------------------------------------------
 P=$TMP/planted
@@ -80,7 +84,11 @@ printf 'void budget_check(int chapter) {\n    if (chapter == 4) return;\n}\n' >>
     echo 'int main(void)'; echo '{'; i=0; while [ $i -lt 125 ]; do echo '    ;'; i=$((i + 1)); done; echo '}'
     echo 'static int long_one(int a) {'; i=0; while [ $i -lt 150 ]; do echo '    a++;'; i=$((i + 1)); done; echo '    return a;'; echo '}'
 } >"$P/chapters/01_x/main.c"                                                         # 6
-for n in 1 2 3 4 5 6; do
+{
+    printf '    puts("%s");\n' "$(printf '%0130d' 0)"                                   # 7: a long string is fine
+    printf '    int x = 1; /* %s */\n' "$(printf '%0115d' 0)"                           # a long comment is not
+} >"$P/chapters/01_x/y.c"
+for n in 1 2 3 4 5 6 7; do
     _said=$(problems "$n" "$P")
     if [ -n "$_said" ]; then _ok; else _cmd="layout check $n on a planted tree"; : >"$TMP/err"; _bad "check $n misses its planted break"; fi
 done
@@ -89,4 +97,7 @@ case $_said in *x_setup*) _cmd="layout check 4"; : >"$TMP/err"; _bad "a *_setup.
 _said=$(problems 6 "$P")
 case $_said in *"main: 128 lines"*"long_one: 153 lines"* | *"long_one: 153 lines"*"main: 128 lines"*) _ok ;;
 *) _cmd="layout check 6"; : >"$TMP/err"; _bad "check 6 measures the planted main (128) and long_one (153): $_said" ;; esac
+_said=$(problems 7 "$P")
+case $_said in "chapters/01_x/y.c:2: 136 columns") _ok ;;
+*) _cmd="layout check 7"; : >"$TMP/err"; _bad "check 7 finds only the long comment (line 2, 136 columns): $_said" ;; esac
 finish

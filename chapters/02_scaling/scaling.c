@@ -9,8 +9,8 @@ Attention attention(const Tensor *query, const Tensor *key, const Tensor *value)
     Attention a = {NULL, NULL, NULL};
     /* BEGIN BLANK attention_forward level=3 hint="The whole attention function of Happy-LLM 2.1.3: check the inputs, score, normalise, mix the values; fill all three fields of a." helpers="check_qkv, scaled_scores, t_softmax, weighted_sum." torch="scores = torch.matmul(query, key.transpose(-2, -1)) / math.sqrt(d_k); p_attn = scores.softmax(dim=-1); return torch.matmul(p_attn, value), p_attn" */
     check_qkv("attention", query, key, value);
-    a.scores = scaled_scores(query, key);      /* scores = torch.matmul(query, key.transpose(-2, -1)) / math.sqrt(d_k) */
-                                               /* (..., T, S) */
+    /* scores = torch.matmul(query, key.transpose(-2, -1)) / math.sqrt(d_k): (..., T, S) */
+    a.scores = scaled_scores(query, key);
     a.weights = t_softmax(a.scores, -1);       /* p_attn = scores.softmax(dim=-1), rows sum to 1 */
     a.output = weighted_sum(a.weights, value); /* torch.matmul(p_attn, value): (..., T, d_v) */
     /* END BLANK */

@@ -182,8 +182,8 @@ static void the_expectation_is_kept(const Dropout *d, const Tensor *attn_weights
 
 /* --dump DIR and --output FILE, after everything was computed. */
 static void save_files(const Args *args, const QKVProjection *p, const Tensor *x, const Tensor *q,
-                       const Tensor *k, const Tensor *v, const Tensor *scores, const Tensor *attn_weights, const Tensor *attn_dropped,
-                       const Tensor *output) {
+                       const Tensor *k, const Tensor *v, const Tensor *scores, const Tensor *attn_weights,
+                       const Tensor *attn_dropped, const Tensor *output) {
     if (args->dump) {
         save_heads_dump(args->dump, p, x, q, k, v, scores, attn_weights);   /* chapter 5's files */
         npy_save_in(args->dump, "attn_dropped", attn_dropped);              /* after attn_dropout */

@@ -61,7 +61,8 @@ static Result measure(int impl, const Tensor *q, const Tensor *k, const Tensor *
     for (; n < RUNS; n++) {
         t_scope_begin(); /* each run's output and scratch are freed after it */
         double t0 = stopwatch_seconds();
-        Tensor *out = impl < 0 ? masked_attention(q, k, v, mask).output : fast_attention((AttnImpl)impl, q, k, v, causal);
+        Tensor *out = impl < 0 ? masked_attention(q, k, v, mask).output
+                               : fast_attention((AttnImpl)impl, q, k, v, causal);
         t[n] = stopwatch_seconds() - t0;
         if (n == 0) {
             r.scratch = impl < 0 ? 0 : attention_scratch_bytes();

@@ -54,7 +54,8 @@ void mha64_forward(const Mha64 *m, const double *x, int64_t bsz, int64_t seqlen,
                 output[(bh * T + i) * hd + d] = s;
             }
     /* output = output.transpose(1, 2).contiguous().view(bsz, seqlen, -1): chapter 5's merge_heads */
-    double *merged = follow_positions(output, merge_heads(positions(SHAPE(bsz, H, T, hd))));   /* (bsz, seqlen, d_out) */
+    /* (bsz, seqlen, d_out) */
+    double *merged = follow_positions(output, merge_heads(positions(SHAPE(bsz, H, T, hd))));
     /* output = self.resid_dropout(self.wo(output)) */
     double *projected = linear64(merged, n, m->d_out, m->wo, m->bo, m->d_out);   /* (bsz, seqlen, d_out) */
     for (int64_t i = 0; i < n * m->d_out; i++) y[i] = projected[i] * (resid_mask ? resid_mask[i] : 1.0);
