@@ -92,7 +92,12 @@ expect_runtime_error "is a FIFO that no process has open for reading" "a FIFO no
 if [ -p "$TMP/fifo" ]; then _ok; else _bad "the FIFO was replaced"; fi
 cat "$TMP/fifo" >"$TMP/from_fifo.npy" &
 reader=$!
-sleep 1
+# until the reader has the FIFO open (Linux: its descriptors in /proc), at most 20 s
+n=0
+while [ -d /proc/$reader/fd ] && ! ls -l /proc/$reader/fd 2>/dev/null | grep -q fifo && [ $n -lt 400 ]; do
+    sleep 0.05; n=$((n + 1))
+done
+[ -d /proc/$reader/fd ] || sleep 1 # elsewhere: a second for cat to open it
 run "$C1" --quiet --output "$TMP/fifo"
 wait_bounded $reader 20
 expect_status 0 "a FIFO with a reader"
