@@ -94,6 +94,10 @@ expect_runtime_error() { # TEXT DESC (exit 1, one line naming TEXT)
     expect_err_contains "$1" "$2"
 }
 
+expect_no_stdout() { # DESC   (a refusal prints nothing on stdout)
+    if [ -s "$TMP/out" ]; then _bad "$1: expected nothing on stdout, got $(head -c 200 "$TMP/out")"; else _ok; fi
+}
+
 expect_no_file() { # PATH DESC  (also no temporary leftovers beside it)
     _left=
     [ -e "$1" ] && _left=$1

@@ -75,7 +75,7 @@ if cmp -s "$TMP/out" "$TMP/a"; then _ok; else _bad "the same --seed gives the sa
 
 # ---- usage errors -------------------------------------------------------------------------------
 run "$P" --d-out 4 --heads 3
-expect_usage_error "--d-out 4 is not a multiple of --heads 3" "d_out % n_heads != 0"
+expect_usage_error "--heads 3: d_out 4 is not divisible by n_heads 3" "d_out % n_heads != 0"
 run "$P" --heads 0
 expect_usage_error "--heads" "--heads 0"
 run "$P" --dump "$TMP/d"

@@ -128,7 +128,7 @@ unset ATTN_MAX_BYTES
 bad "a random example too big for memory" 1 "the scores: shape (1000000, 1000000) needs" \
     --seq-len 1000000 --d-k 1
 : > "$TMP/a_file"
-bad "--dump into a file" 1 "$TMP/a_file" --dump "$TMP/a_file"
+bad "--dump into a file" 2 "$TMP/a_file: it is a file, not a folder" --dump "$TMP/a_file"
 
 # usage errors: exit 2
 bad "--q without --k and --v" 2 "missing --k and --v" --q "$FX/cross_q.npy"

@@ -71,11 +71,11 @@ expect_npy_close "$TMP/a.npy" "$TMP/b.npy" 0 0 "same seed, same output"
 
 # ---- bad input: one sentence, no output file --------------------------------------
 run "$P" --heads 3 --output "$TMP/bad.npy"
-expect_runtime_error "d_out 4 is not divisible by n_heads 3" "heads that do not divide d_out"
+expect_usage_error "--heads 3: d_out 4 is not divisible by n_heads 3" "heads that do not divide d_out"
 expect_no_file "$TMP/bad.npy" "heads that do not divide d_out"
 
 run "$P" --input "$F/$C/input.npy" --weights "$F/$C/weights" --heads 3 --output "$TMP/bad.npy"
-expect_runtime_error "d_out 8 is not divisible by n_heads 3" "heads that do not divide the weights' d_out"
+expect_usage_error "d_out 8 (the rows of" "heads that do not divide the weights' d_out"
 expect_no_file "$TMP/bad.npy" "heads that do not divide the weights' d_out"
 
 mkdir -p "$TMP/missing"

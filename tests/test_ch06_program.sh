@@ -90,7 +90,7 @@ expect_one_line "--dropout -0.1"
 expect_no_file "$TMP/bad.npy" "--dropout -0.1"
 
 run "$P" --heads 3 --output "$TMP/bad.npy"
-expect_runtime_error "d_out 4 is not divisible by n_heads 3" "heads that do not divide d_out"
+expect_usage_error "--heads 3: d_out 4 is not divisible by n_heads 3" "heads that do not divide d_out"
 expect_no_file "$TMP/bad.npy" "heads that do not divide d_out"
 
 mkdir -p "$TMP/missing"

@@ -110,11 +110,11 @@ fresh_weights() { # a copy of the 手撕 script's weights folder in $W
 }
 
 run "$P" --heads 3 --output "$OUT"
-expect_runtime_error "d_out 8 is not divisible by n_heads 3" "heads that do not divide d_out"
+expect_usage_error "--heads 3: d_out 8 is not divisible by n_heads 3" "heads that do not divide d_out"
 expect_no_file "$OUT" "heads that do not divide d_out"
 
 run "$P" --input "$F/seed/x.npy" --weights "$F/seed/weights" --heads 3 --output "$OUT"
-expect_runtime_error "d_out 8 is not divisible by n_heads 3" "heads that do not divide the files' d_out"
+expect_usage_error "d_out 8 (the rows of" "heads that do not divide the files' d_out"
 expect_no_file "$OUT" "heads that do not divide the files' d_out"
 
 fresh_weights; rm "$W/wo.npy"

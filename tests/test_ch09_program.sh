@@ -191,7 +191,7 @@ mpbad 2 "missing.npy" "missing input" --input "$TMP/missing.npy" --weights "$cas
 mpbad 3 "wq.npy" "weights of the wrong width" --parallel sequence --input "$TMP/case_a/x.npy" --weights "$case_dir/w" --heads 12
 rm -f "$OUT"
 mp 2 --output "$TMP/no/such/dir/out.npy"
-expect_runtime_error "$TMP/no/such/dir/out.npy" "rank 0 cannot write the output"
+expect_usage_error "the folder $TMP/no/such/dir does not exist" "an output folder that does not exist"
 expect_no_file "$TMP/no/such/dir/out.npy" "unwritable output"
 mp 2 --parallel pipeline
 expect_usage_error "--parallel pipeline: must be heads or sequence" "unknown --parallel"
@@ -210,7 +210,10 @@ if [ "${CH09_FULL:-0}" = 1 ]; then
     mpbad 2 "x2d.npy" "a 2-D input" --input "$TMP/x2d.npy" --weights "$case_dir/w" --heads 12
     mpbad 2 "max_seq_len" "T longer than --seq-len" --parallel sequence --input "$case_dir/x.npy" \
         --weights "$case_dir/w" --heads 12 --seq-len 3
-    mpbad 2 "d_out 8 is not divisible by n_heads 3" "d_out % n_heads" --heads 3
+    rm -f "$OUT"
+    mp 2 --heads 3 --output "$OUT"
+    expect_usage_error "d_out 8 is not divisible by n_heads 3" "d_out % n_heads"
+    expect_no_file "$OUT" "d_out % n_heads"
     mp 2 --parallel
     expect_usage_error "flag '--parallel' needs a value" "--parallel without a value"
     MPI_CHECKS=$((MPI_CHECKS + FULL_EXTRA))

@@ -109,7 +109,7 @@ cp "$G/weights/"*.npy "$TMP/badw/"
 cp "$G/weights/wq.npy" "$TMP/badw/wo.npy"
 bad 1 "wo.npy has shape (4, 6)" "wo of the wrong shape" --input "$G/x.npy" --weights "$TMP/badw" --heads 2 \
     --grad-output "$G/dy.npy"
-bad 1 "not divisible" "d_out not divisible by heads" --input "$G/x.npy" --weights "$G/weights" --heads 3 \
+bad 2 "not divisible" "d_out not divisible by heads" --input "$G/x.npy" --weights "$G/weights" --heads 3 \
     --grad-output "$G/dy.npy"
 bad 2 "--grad-output needs --input" "--grad-output alone" --grad-output "$G/dy.npy"
 bad 2 "--train trains its own model" "--train with --input" --train --input "$G/x.npy" --weights "$G/weights"
@@ -126,10 +126,10 @@ expect_err_contains "try a smaller --lr" "the NaN sentence says what to do"
 # an unwritable dump folder: a path under a regular file
 : >"$TMP/afile"
 run "$P" --input "$G/x.npy" --weights "$G/weights" --heads 2 --grad-output "$G/dy.npy" --dump "$TMP/afile/out" --quiet
-expect_runtime_error "afile/out" "--dump under a file"
+expect_usage_error "afile is not a folder" "--dump under a file"
 expect_no_file "$TMP/afile/out" "no dump under a file"
 run "$P" --train --steps 3 --dump "$TMP/afile/train" --quiet
-expect_runtime_error "afile/train" "--train --dump under a file"
+expect_usage_error "afile is not a folder" "--train --dump under a file"
 expect_no_file "$TMP/afile/train" "no training dump under a file"
 
 # ---- training ----------------------------------------------------------------------------

@@ -142,7 +142,17 @@ run "$P" --generate "$TINY" --prompt "D A" --tokens 7 --quiet
 expect_status 0 "--generate up to the model's last position"
 expect_out_contains "with the cache == without it: yes" "7 tokens, cached == recomputed"
 run "$P" --generate "$TINY" --prompt "D A" --tokens 8
-expect_runtime_error "the KV cache is full" "generating past seq_len fills the cache"
+expect_usage_error "would feed the model 9 positions, past the 8 its position embeddings and KV cache hold (at most --tokens 7 here)" \
+    "generating past the cache is refused up front"
+expect_no_stdout "generating past the cache prints nothing"
+for flag in "--n-kv-heads 2" "--decode 1" "--dim 8" "--seed 5" "--output $TMP/gen.npy" "--eval"; do
+    # shellcheck disable=SC2086  # a flag and its value
+    run "$P" --generate "$TINY" $flag
+    expect_usage_error "${flag%% *} does not apply to --generate" "--generate refuses $flag, which it would ignore"
+    expect_no_stdout "--generate with $flag prints nothing"
+done
+run "$P" --tokens 3
+expect_usage_error "--tokens applies only with --generate DIR" "--tokens without --generate"
 run "$P" --generate "$TINY" --prompt "D Z"
 expect_usage_error "'Z' is not a token" "a prompt with an unknown token"
 run "$P" --generate "$TMP/no_such_folder"
@@ -177,13 +187,13 @@ else
 fi
 
 # ---- errors: one sentence, exit 1 or 2, no output file -------------------------------
-bad_runtime "n_kv_heads = 3 must divide n_heads = 4" "n_kv_heads not dividing n_heads" --n-kv-heads 3
-bad_runtime "head_dim must be even and at least 2, but it is 3" "odd head_dim" --dim 12 --n-heads 4
-bad_runtime "dim = 2 is smaller than n_heads = 4" "dim smaller than n_heads" --dim 2
+bad_usage "n_kv_heads = 3 must divide n_heads = 4" "n_kv_heads not dividing n_heads" --n-kv-heads 3
+bad_usage "head_dim must be even and at least 2, but it is 3" "odd head_dim" --dim 12 --n-heads 4
+bad_usage "dim = 2 is smaller than n_heads = 4" "dim smaller than n_heads" --dim 2
 bad_runtime "--seq-len 40 is longer than --max-seq-len 32" "prompt longer than max_seq_len" --seq-len 40
 bad_runtime "has seqlen 7, longer than --max-seq-len 5" "an input longer than max_seq_len" \
     --input "$F/gqa/x.npy" --weights "$F/gqa" --max-seq-len 5
-bad_runtime "--decode 7 asks for more steps than the 6 positions" "--decode past T" --decode 7
+bad_usage "--decode 7 asks for more steps than the 6 positions" "--decode past T" --decode 7
 bad_usage "--decode" "a negative --decode" --decode -1
 bad_usage "--n-kv-heads" "--n-kv-heads 0" --n-kv-heads 0
 bad_usage "missing --weights" "--input alone" --input "$F/gqa/x.npy"

@@ -501,7 +501,8 @@ static void test_usage_lists_applicable_flags_only(void)
         "  --d-k D          ", "(default 4)",
         "--quiet", "--dump DIR", "--heatmap", "--ascii",
         "--q FILE", "--k FILE", "--v FILE", "--output FILE", "--help, -h",
-        "0 ok", "1 runtime error", "2 usage error"};
+        "exit status: 0 ok; 2 when the flags cannot work together",
+        "1 when a file's content or the system fails during the run."};
     static const char *const no[] = {
         "--batch", "--d-in", "--d-out", "--heads", "--dropout", "--eval", "--causal",
         "--bias", "--input", "--weights", "--impl"};

@@ -293,12 +293,7 @@ int main(int argc, char **argv) {
     };
     Args args = program_start(&spec, argc, argv);
     refuse_past_budget(&args);
-    if (args.d_out % args.heads != 0) {
-        fprintf(stderr, "chapter0: --d-out %lld is not a multiple of --heads %lld (each head gets "
-                        "head_dim = d_out / n_heads features) (see --help)\n",
-                (long long)args.d_out, (long long)args.heads);
-        return EXIT_USAGE;
-    }
+    /* d_out % heads != 0 was refused by program_start (cli_check_runnable), exit 2 */
 
     narrate_title("Chapter 0 -- tensors in memory: shape, strides, view, transpose, contiguous");
     Walkthrough w;

@@ -77,6 +77,7 @@ static Args parse_flags_on_every_rank(int argc, char **argv, int rank) {
                  "number of heads they were made for");
         status = 2;
     }
+    if (status == 0) status = cli_check_runnable(&spec, &args, err, sizeof err);  /* d_out % heads, --output */
     if (status == 2) {
         if (rank == 0) fprintf(stderr, "chapter9: %s (see --help)\n", err);
         par_exit(EXIT_USAGE);

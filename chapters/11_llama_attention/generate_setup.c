@@ -42,6 +42,14 @@ int run_generate(const char *dir, const char *prompt, int64_t tokens) {
         fprintf(stderr, "chapter11: %s (see --help)\n", err);
         return EXIT_USAGE;
     }
+    /* the last new token is never fed back: n + tokens - 1 positions go through the model and its
+     * cache, which hold seq_len (Happy-LLM's generate() crops idx instead: a fixed cache cannot) */
+    if (n + tokens - 1 > GEN_SEQ_LEN) {
+        fprintf(stderr, "chapter11: --tokens %lld after a prompt of %d tokens would feed the model %lld positions, past "
+                        "the %d its position embeddings and KV cache hold (at most --tokens %d here) (see --help)\n",
+                (long long)tokens, n, (long long)(n + tokens - 1), GEN_SEQ_LEN, GEN_SEQ_LEN + 1 - n);
+        return EXIT_USAGE;
+    }
     TinyModel *model = tiny_model_load(dir);   /* model.load_state_dict(...): chapter 10's files */
     if (model->vocab != GEN_VOCAB || model->seq_len != GEN_SEQ_LEN)
         t_error("%s: a model of vocab %lld and seq_len %lld; --generate knows chapter 10's tokens A..H and "

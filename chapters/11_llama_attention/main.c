@@ -44,9 +44,51 @@ static const CliExtra extra[] = {
      .help = "chapter 10's --train --dump: generate"},
     {.name = "--prompt", .metavar = "TEXT", .kind = CLI_EXTRA_TEXT, .value = &prompt,
      .help = "--generate's prompt, tokens A..H"},
-    {.name = "--tokens", .metavar = "N", .kind = CLI_EXTRA_INT, .value = &tokens, .min = 1, .max = 64,
+    {.name = "--tokens", .metavar = "N", .kind = CLI_EXTRA_INT, .value = &tokens, .min = 1, .max = GEN_SEQ_LEN,
      .help = "--generate: how many tokens"},
     {.name = NULL}};
+
+/* The flags that cannot work together, as one usage sentence in buf (exit 2, before any work
+ * or output); NULL when they can. The sizes the book's ModelConfig asserts are checked here
+ * when they come from flags; from files, they are the run's errors (exit 1). */
+static const char *flags_that_clash(const CliSpec *spec, const Args *a, char *buf, size_t n) {
+    static const char *const module_flags[] = {"--dim", "--n-heads", "--n-kv-heads", "--decode", "--bench"};
+    static const struct { unsigned bit; const char *name; } shared[] = {
+        {CLI_SEED, "--seed"}, {CLI_BATCH, "--batch"}, {CLI_SEQ_LEN, "--seq-len"}, {CLI_MAX_SEQ_LEN, "--max-seq-len"},
+        {CLI_DROPOUT, "--dropout"}, {CLI_EVAL, "--eval"}, {CLI_DUMP, "--dump"}, {CLI_INPUT, "--input"},
+        {CLI_OUTPUT, "--output"}};
+    if (generate) {  /* chapter 10's model: its folder gives every size, greedy decoding draws nothing */
+        for (size_t i = 0; i < sizeof module_flags / sizeof *module_flags; i++)
+            if (cli_extra_given(spec, a, module_flags[i]))
+                return snprintf(buf, n, "%s does not apply to --generate, which runs chapter 10's tiny model "
+                                "as its folder holds it", module_flags[i]), buf;
+        for (size_t i = 0; i < sizeof shared / sizeof *shared; i++)
+            if (a->given & shared[i].bit)
+                return snprintf(buf, n, "%s does not apply to --generate, which runs chapter 10's tiny model "
+                                "as its folder holds it", shared[i].name), buf;
+        return NULL;
+    }
+    if (cli_extra_given(spec, a, "--prompt") || cli_extra_given(spec, a, "--tokens"))
+        return snprintf(buf, n, "%s applies only with --generate DIR",
+                        cli_extra_given(spec, a, "--prompt") ? "--prompt" : "--tokens"), buf;
+    if ((!a->input || cli_extra_given(spec, a, "--n-kv-heads")) && n_heads % n_kv_heads != 0)
+        /* assert args.n_heads % self.n_kv_heads == 0 */
+        return snprintf(buf, n, "--n-kv-heads %lld: n_kv_heads = %lld must divide n_heads = %lld: each key/value "
+                        "head serves a whole group of query heads", (long long)n_kv_heads, (long long)n_kv_heads,
+                        (long long)n_heads), buf;
+    if (a->input) return NULL;  /* dim and T come from the file */
+    if (dim < n_heads)
+        return snprintf(buf, n, "--dim %lld: dim = %lld is smaller than n_heads = %lld, so head_dim = dim // n_heads "
+                        "is 0", (long long)dim, (long long)dim, (long long)n_heads), buf;
+    if ((dim / n_heads) % 2 != 0)
+        return snprintf(buf, n, "--dim %lld --n-heads %lld: RoPE rotates pairs of numbers, so head_dim must be even "
+                        "and at least 2, but it is %lld", (long long)dim, (long long)n_heads,
+                        (long long)(dim / n_heads)), buf;
+    if (cli_extra_given(spec, a, "--decode") && decode > a->seq_len)
+        return snprintf(buf, n, "--decode %lld asks for more steps than the %lld positions of the sequence",
+                        (long long)decode, (long long)a->seq_len), buf;
+    return NULL;
+}
 
 static void show_module(const LlamaRun *r, const Args *args) {
     const LlamaAttention *m = r->m;
@@ -205,6 +247,11 @@ int main(int argc, char **argv) {
                     .defaults = {.seed = 123, .batch = 2, .seq_len = 6, .max_seq_len = 32, .dropout = 0.0},
                     .extra = extra};
     Args args = program_start(&spec, argc, argv);
+    char clash[320];
+    if (flags_that_clash(&spec, &args, clash, sizeof clash)) {
+        fprintf(stderr, "chapter11: %s (see --help)\n", clash);
+        return EXIT_USAGE;
+    }
     LlamaFlags f = {dim, n_heads, n_kv_heads, decode, cli_extra_given(&spec, &args, "--decode"),
                     cli_extra_given(&spec, &args, "--n-kv-heads")};
     if (generate) {

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "common/npy.h"
 #include "common/program/out.h"
 #include "common/program/budget.h"
 #include "common/program/narrate.h"
@@ -615,6 +616,38 @@ int cli_parse_args(const CliSpec *spec, int argc, char **argv, Args *out,
     return e.failed ? 2 : 0;
 }
 
+/* The combinations the flags' parser cannot see alone, before any work: --heads must divide
+ * d_out (the --d-out flag's, or with --weights the rows of wq.npy), and --output and --dump
+ * must name a place the run can write (out_check_target). */
+int cli_check_runnable(const CliSpec *spec, const Args *a, char *err, size_t errlen)
+{
+    if (spec && (spec->flags & CLI_HEADS) && (spec->flags & CLI_D_OUT) && a->heads > 0) {
+        int64_t d_out = a->d_out;
+        char path[1024] = "", from[1100] = "";
+        Shape s;
+        if (a->input && a->weights) {
+            d_out = 0; /* a folder that cannot be read is the run's error (exit 1), not a flag's */
+            if ((size_t)snprintf(path, sizeof path, "%s/wq.npy", a->weights) < sizeof path &&
+                npy_peek_shape(path, &s) && s.ndim == 2) {
+                char sv[SHOW_BUF];
+                d_out = s.dims[0];
+                snprintf(from, sizeof from, " (the rows of %s)", show(sv, path));
+            }
+        }
+        if (d_out > 0 && d_out % a->heads != 0) {
+            snprintf(err, errlen,
+                     "--heads %lld: d_out %lld%s is not divisible by n_heads %lld (%lld %% %lld = %lld), so the heads "
+                     "cannot each get head_dim = d_out // n_heads columns",
+                     (long long)a->heads, (long long)d_out, from, (long long)a->heads, (long long)d_out,
+                     (long long)a->heads, (long long)(d_out % a->heads));
+            return 2;
+        }
+    }
+    if (spec && (spec->flags & CLI_OUTPUT) && out_check_target("--output", a->output, 0, err, errlen)) return 2;
+    if (spec && (spec->flags & CLI_DUMP) && out_check_target("--dump", a->dump, 1, err, errlen)) return 2;
+    return 0;
+}
+
 Args cli_parse(const CliSpec *spec, int argc, char **argv)
 {
     char err[512];
@@ -624,6 +657,7 @@ Args cli_parse(const CliSpec *spec, int argc, char **argv)
     out_run_begin(); /* outputs are atomic, standard output is checked at exit (out.h) */
     rc = cli_parse_args(spec, argc, argv, &a, err, sizeof err);
     if (rc == 0) rc = budget_check_env(err, sizeof err); /* ATTN_MAX_BYTES */
+    if (rc == 0) rc = cli_check_runnable(spec, &a, err, sizeof err);
     if (rc == 1) {
         cli_usage(spec, stdout);
         fflush(stdout);
@@ -741,9 +775,11 @@ void cli_usage(const CliSpec *spec, FILE *f)
         fprintf(f, "  %-16s %s%s\n", lhs, fl->help, def);
     }
     fprintf(f, "\nFlags take \"--name value\" or \"--name=value\".\n");
-    fprintf(f, "exit status: 0 ok, 1 runtime error (bad file, shape mismatch), "
-               "2 usage error\n");
-    fprintf(f, "memory: a run that would not fit in ATTN_MAX_BYTES (default: half of this machine's\n"
-               "memory) is refused before it starts. time: a run longer than 10 s at a fixed 1 GFLOP/s\n"
-               "says so first and shows its progress on a terminal; Ctrl-C stops it.\n");
+    fprintf(f, "exit status: 0 ok; 2 when the flags cannot work together (checked before any\n"
+               "work: sizes, heads, unknown flags, an output folder that cannot be written);\n"
+               "1 when a file's content or the system fails during the run.\n");
+    fprintf(f, "memory: a run that would not fit in ATTN_MAX_BYTES (default: half of this\n"
+               "machine's memory) is refused before it starts. time: a run longer than 10 s at\n"
+               "a fixed 1 GFLOP/s says so first and shows its progress on a terminal; Ctrl-C\n"
+               "stops it.\n");
 }

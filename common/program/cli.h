@@ -119,6 +119,12 @@ int cli_parse_args(const CliSpec *spec, int argc, char **argv, Args *out,
  * sets the program name for error messages. */
 Args cli_parse(const CliSpec *spec, int argc, char **argv);
 
+/* What no single flag shows, checked before any work: --heads divides d_out (the flag's, or
+ * the rows of --weights' wq.npy), --output and --dump can be written (out_check_target).
+ * 0, or 2 with one sentence in err. cli_parse calls it; a program parsing with
+ * cli_parse_args (chapter 9) calls it itself. */
+int cli_check_runnable(const CliSpec *spec, const Args *a, char *err, size_t errlen);
+
 /* Write the --help text. */
 void cli_usage(const CliSpec *spec, FILE *f);
 

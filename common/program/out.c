@@ -514,3 +514,84 @@ void out_make_dir(const char *dir)
     }
     free(p);
 }
+
+/* ---- before the run: can the outputs be written? ---------------------------- */
+
+/* The folder part of path ("." when none, "/" for "/x"), into buf. */
+static void folder_of(const char *path, char *buf, size_t n)
+{
+    size_t len;
+    const char *slash;
+    snprintf(buf, n, "%s", path);
+    len = strlen(buf);
+    while (len > 1 && buf[len - 1] == '/') buf[--len] = '\0'; /* "out/" is the folder "out" */
+    slash = strrchr(buf, '/');
+    if (!slash) snprintf(buf, n, ".");
+    else if (slash == buf) buf[1] = '\0';
+    else buf[slash - buf] = '\0';
+}
+
+/* A folder files can be made in: 0, else a sentence in err. */
+static int writable_folder(const char *flag, const char *path, const char *dir, char *err, size_t n)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0) {
+        snprintf(err, n, "%s %s: the folder %s does not exist", flag, path, dir);
+        return 2;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        snprintf(err, n, "%s %s: %s is not a folder", flag, path, dir);
+        return 2;
+    }
+    if (access(dir, W_OK | X_OK) != 0) {
+        snprintf(err, n, "%s %s: the folder %s cannot be written (%s)", flag, path, dir, strerror(errno));
+        return 2;
+    }
+    return 0;
+}
+
+int out_check_target(const char *flag, const char *path, int folder, char *err, size_t n)
+{
+    struct stat st;
+    char dir[4096];
+    if (!path || strcmp(path, "-") == 0) return 0;
+    if (strlen(path) >= sizeof dir) {
+        snprintf(err, n, "%s: the name is longer than %d bytes", flag, (int)sizeof dir - 1);
+        return 2;
+    }
+    if (stat(path, &st) == 0) {
+        if (folder) {
+            if (!S_ISDIR(st.st_mode)) {
+                snprintf(err, n, "%s %s: it is a file, not a folder", flag, path);
+                return 2;
+            }
+            return writable_folder(flag, path, path, err, n);
+        }
+        if (S_ISDIR(st.st_mode)) {
+            snprintf(err, n, "%s %s: it is a folder, not a file", flag, path);
+            return 2;
+        }
+        if (!S_ISREG(st.st_mode)) return 0; /* a FIFO, a device: written through, not replaced */
+        /* a regular file is replaced by a temporary made beside the file it names */
+        {
+            char *real = realpath(path, NULL);
+            int rc;
+            folder_of(real ? real : path, dir, sizeof dir);
+            free(real);
+            rc = writable_folder(flag, path, dir, err, n);
+            return rc;
+        }
+    }
+    if (errno != ENOENT && errno != ENOTDIR) { /* ENOTDIR: a file on the way, named below */
+        snprintf(err, n, "%s %s: %s", flag, path, strerror(errno));
+        return 2;
+    }
+    folder_of(path, dir, sizeof dir);
+    if (folder) /* mkdir -p: the nearest folder that exists must take new folders */
+        while (stat(dir, &st) != 0 && (errno == ENOENT || errno == ENOTDIR) && strcmp(dir, ".") != 0 && strcmp(dir, "/") != 0) {
+            char up[4096];
+            folder_of(dir, up, sizeof up);
+            snprintf(dir, sizeof dir, "%s", up);
+        }
+    return writable_folder(flag, path, dir, err, n);
+}

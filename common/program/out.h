@@ -61,6 +61,12 @@ void out_make_dir(const char *dir);
  * signal-safe: unlink and rmdir only). t_error calls it before exiting. */
 void out_fail(void);
 
+/* Before any work (cli_parse calls it for --output and --dump): can the run write path, a file
+ * (folder 0) or a folder it makes with mkdir -p (folder 1)? 0 when it can ("-", a FIFO or a
+ * device too); else 2 with one sentence in err naming flag and path: the folder does not exist,
+ * is not a folder or cannot be written, or path is a folder where a file is wanted. */
+int out_check_target(const char *flag, const char *path, int folder, char *err, size_t n);
+
 /* How many temporary files are waiting for the end of the run (tests). */
 int out_pending(void);
 
