@@ -248,21 +248,49 @@ const char *t_format_bytes(double bytes, char *buf, size_t len) {
     return buf;
 }
 
+/* The unit t_format_bytes picks for bytes: 0 bytes, 1 KiB, 2 MiB, ... */
+static int bytes_unit(double bytes) {
+    int u = 0;
+    while (bytes >= 1024.0 && u < 6) bytes /= 1024.0, u++;
+    return u;
+}
+
+void t_format_bytes_over(double need, double limit, char *need_buf, char *limit_buf, size_t len) {
+    static const char *const units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    int un = bytes_unit(need), ul = bytes_unit(limit);
+    t_format_bytes(need, need_buf, len);
+    t_format_bytes(limit, limit_buf, len);
+    /* a bigger unit reads bigger while the limit shows below 1024 of its own */
+    if (un > ul && strtod(limit_buf, NULL) < 1024.0) return;
+    if (un == ul && strtod(need_buf, NULL) > strtod(limit_buf, NULL)) return;
+    if (un == 0) return;  /* whole bytes: always apart */
+    double scale = 1.0;
+    for (int i = 0; i < un; i++) scale *= 1024.0;
+    for (int digits = 2; digits <= 6; digits++) {
+        snprintf(need_buf, len, "%.*f %s", digits, need / scale, units[un]);
+        snprintf(limit_buf, len, "%.*f %s", digits, limit / scale, units[un]);
+        if (strtod(need_buf, NULL) > strtod(limit_buf, NULL)) return;
+    }
+    /* closer than a millionth of the unit: the bytes themselves */
+    snprintf(need_buf, len, "%.0f bytes", need);
+    snprintf(limit_buf, len, "%.0f bytes", limit);
+}
+
 void *t_alloc(size_t bytes) {
     if (bytes > t_max_bytes()) {
         char want[32], limit[32];
-        t_format_bytes((double)bytes, want, sizeof want);
-        t_format_bytes((double)t_max_bytes(), limit, sizeof limit);
+        t_format_bytes_over((double)bytes, (double)t_max_bytes(), want, limit, sizeof want);
         t_error("allocation of %s is more than the %s limit (ATTN_MAX_BYTES)", want, limit);
     }
     if (run_budget && bytes > run_budget - (live_bytes < run_budget ? live_bytes : run_budget)) {
         /* the chapter's estimate (budget.h) was too low: a sentence, not the OOM killer */
         char want[32], held[32], limit[32];
+        char total[32];
         t_format_bytes((double)bytes, want, sizeof want);
         t_format_bytes((double)live_bytes, held, sizeof held);
-        t_format_bytes((double)run_budget, limit, sizeof limit);
-        t_error("allocating %s more (this run already holds %s) would pass the memory budget of %s "
-                "(ATTN_MAX_BYTES)", want, held, limit);
+        t_format_bytes_over((double)bytes + (double)live_bytes, (double)run_budget, total, limit, sizeof total);
+        t_error("allocating %s more (this run already holds %s) would bring it to %s, past the memory budget "
+                "of %s (ATTN_MAX_BYTES)", want, held, total, limit);
     }
     if (!atexit_registered) {
         atexit(free_everything);
@@ -340,8 +368,7 @@ void t_check_fits(const char *what, Shape s) {
     size_t bytes = (size_t)n * sizeof(float);
     if (bytes > t_max_bytes()) {
         char want[32], limit[32];
-        t_format_bytes((double)bytes, want, sizeof want);
-        t_format_bytes((double)t_max_bytes(), limit, sizeof limit);
+        t_format_bytes_over((double)bytes, (double)t_max_bytes(), want, limit, sizeof want);
         t_error("%s: shape %s needs %s of float32, more than the %s limit (ATTN_MAX_BYTES)",
                 what, shape_str(s, sb), want, limit);
     }

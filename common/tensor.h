@@ -79,6 +79,10 @@ bool   t_parse_number(const char *text, double *out);
 /* 100 -> "100 bytes", 1536 -> "1.5 KiB": how every message says a size.
  * Returns buf. */
 const char *t_format_bytes(double bytes, char *buf, size_t len);
+/* A refusal's two sizes, need > limit, so that the comparison reads true: each in its own unit
+ * when the units alone show it (91.6 MiB, 976.6 KiB), else both in need's unit with the
+ * digits that tell them apart (1.02 GiB and 1.00 GiB, not 1.0 GiB and 1.0 GiB). */
+void t_format_bytes_over(double need, double limit, char *need_buf, char *limit_buf, size_t len);
 /* Bytes held now, and the most held at once so far, by t_alloc. */
 size_t t_live_bytes(void);
 size_t t_peak_bytes(void);

@@ -421,7 +421,32 @@ static void test_print_elides_large(void) {
     CHECK(strlen(s) < 2000);
 }
 
+/* A refusal's sizes read as the comparison they state (need > limit). */
+static void test_format_bytes_over(void) {
+    char a[32], b[32];
+    const double GiB = 1024.0 * 1024.0 * 1024.0;
+    t_format_bytes_over(1.02 * GiB, 1.0 * GiB, a, b, sizeof a);       /* 1.0 and 1.0 at one digit */
+    CHECK_MSG(strcmp(a, "1.02 GiB") == 0, "t_format_bytes_over: a is '%s', not '%s'", a, "1.02 GiB");
+    CHECK_MSG(strcmp(b, "1.00 GiB") == 0, "t_format_bytes_over: b is '%s', not '%s'", b, "1.00 GiB");
+    t_format_bytes_over(3.27 * GiB, 3.25 * GiB, a, b, sizeof a);      /* 3.3 and 3.2: apart already */
+    CHECK_MSG(strcmp(a, "3.3 GiB") == 0, "t_format_bytes_over: a is '%s', not '%s'", a, "3.3 GiB");
+    CHECK_MSG(strcmp(b, "3.2 GiB") == 0, "t_format_bytes_over: b is '%s', not '%s'", b, "3.2 GiB");
+    t_format_bytes_over(96045465.6, 1000000, a, b, sizeof a);         /* units apart: each its own */
+    CHECK_MSG(strcmp(a, "91.6 MiB") == 0, "t_format_bytes_over: a is '%s', not '%s'", a, "91.6 MiB");
+    CHECK_MSG(strcmp(b, "976.6 KiB") == 0, "t_format_bytes_over: b is '%s', not '%s'", b, "976.6 KiB");
+    t_format_bytes_over(1.0 * GiB, GiB - 1024.0, a, b, sizeof a);     /* 1.0 GiB and 1024.0 MiB */
+    CHECK_MSG(strcmp(a, "1.000000 GiB") == 0, "t_format_bytes_over: a is '%s', not '%s'", a, "1.000000 GiB");
+    CHECK_MSG(strcmp(b, "0.999999 GiB") == 0, "t_format_bytes_over: b is '%s', not '%s'", b, "0.999999 GiB");
+    t_format_bytes_over(GiB + 1, GiB, a, b, sizeof a);                /* one byte apart */
+    CHECK_MSG(strcmp(a, "1073741825 bytes") == 0, "t_format_bytes_over: a is '%s', not '%s'", a, "1073741825 bytes");
+    CHECK_MSG(strcmp(b, "1073741824 bytes") == 0, "t_format_bytes_over: b is '%s', not '%s'", b, "1073741824 bytes");
+    t_format_bytes_over(1200, 1000, a, b, sizeof a);
+    CHECK_MSG(strcmp(a, "1.2 KiB") == 0, "t_format_bytes_over: a is '%s', not '%s'", a, "1.2 KiB");
+    CHECK_MSG(strcmp(b, "1000 bytes") == 0, "t_format_bytes_over: b is '%s', not '%s'", b, "1000 bytes");
+}
+
 int main(void) {
+    RUN(test_format_bytes_over);
     RUN(test_zeros_shape_strides);
     RUN(test_full_neg_inf_and_eye);
     RUN(test_from_array_get_set);

@@ -98,7 +98,7 @@ static void test_run_budget_caps_what_is_held(void)
     t_set_run_budget(1000);
     t_scope_begin();
     (void)t_alloc(600);
-    CHECK_ERROR(t_alloc(600), "would pass the memory budget of 1000 bytes");
+    CHECK_ERROR(t_alloc(600), "would bring it to 1.2 KiB, past the memory budget of 1000 bytes");
     t_scope_end();
     t_set_run_budget(0);
     CHECK(t_peak_bytes() >= 600);

@@ -938,8 +938,7 @@ static void check_scores_budget(const char *op, const Problem *p) {
     double bytes = (double)p->n * (double)p->T * (double)p->S * sizeof(float);
     if (bytes > (double)attention_scores_budget()) {
         char sb[T_SHAPE_STR], want[32], limit[32];
-        t_format_bytes(bytes, want, sizeof want);
-        t_format_bytes((double)attention_scores_budget(), limit, sizeof limit);
+        t_format_bytes_over(bytes, (double)attention_scores_budget(), want, limit, sizeof want);
         t_error("%s: the scores %s would take %s, more than the %s this chapter allows for them; "
                 "attention_flash (--impl flash) never stores them",
                 op, shape_str(p->scores_shape, sb), want, limit);

@@ -85,8 +85,7 @@ static void say_result(const char *name, const Result *r, const Tensor *q, const
     bool is_reference = strcmp(name, "reference") == 0;
     char mem[32], want[32], budget[32];
     if (!r->ran) {
-        t_format_bytes(attention_score_bytes(q, k), want, sizeof want);
-        t_format_bytes((double)attention_scores_budget(), budget, sizeof budget);
+        t_format_bytes_over(attention_score_bytes(q, k), (double)attention_scores_budget(), want, budget, sizeof want);
         narrate_say("%s: skipped: its scores would take %s, more than the %s this chapter allows for them.",
                     name, want, budget);
         return;
@@ -342,8 +341,7 @@ static Tensor *reference_weights(const Tensor *q, const Tensor *k, const Tensor 
         return masked_attention(q, k, v, mask).weights;
     }
     char want[32], budget[32];
-    t_format_bytes(attention_score_bytes(q, k), want, sizeof want);
-    t_format_bytes((double)attention_scores_budget(), budget, sizeof budget);
+    t_format_bytes_over(attention_score_bytes(q, k), (double)attention_scores_budget(), want, budget, sizeof want);
     fprintf(stderr, "chapter8: note: --dump writes output.npy but not attn_weights.npy: the "
                     "reference's weights would take %s, more than the %s this chapter allows for them\n",
             want, budget);

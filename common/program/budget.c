@@ -170,8 +170,7 @@ void budget_refuse_if_over(double bytes, double largest, const char *what, const
      * for scores, points to chapter 8) before any work, so it speaks. Small
      * budgets (tests use them) limit each allocation only. */
     if (bytes > (double)budget && bytes > SMALL_BUDGET && largest <= (double)budget) {
-        t_format_bytes(bytes, need, sizeof need);
-        t_format_bytes((double)budget, have, sizeof have);
+        t_format_bytes_over(bytes, (double)budget, need, have, sizeof need);
         t_error("this run needs about %s of memory (%s), more than the budget of %s (%s); lower %s, or %s "
                 "ATTN_MAX_BYTES",
                 need, what, have, from_env ? "ATTN_MAX_BYTES" : "half of this machine's memory", flag,
