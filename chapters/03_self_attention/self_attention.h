@@ -10,8 +10,9 @@
  *
  * Q, K and V come from the same x but are three different tensors.
  * Naming: d_in is the width of x and d_out the width of q, k, v (Happy-LLM
- * 2.1.6 writes nn.Linear(args.dim, n_heads * head_dim): both are args.dim
- * there; the 手撕 MHA class takes d_in and d_out apart). W_q, W_k, W_v map
+ * 2.1.6 writes nn.Linear(args.n_embd, n_heads * head_dim) with head_dim =
+ * args.dim // args.n_heads: args.n_embd and args.dim, equal in its models;
+ * the 手撕 MHA class takes d_in and d_out apart). W_q, W_k, W_v map
  * d_in -> d_out and are stored as nn.Linear keeps them, (d_out, d_in).
  * Loading and saving them: self_attention_setup.h.
  */

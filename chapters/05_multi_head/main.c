@@ -29,7 +29,7 @@ static void show_the_module(const QKVProjection *p) {
     narrate_say("wq.weight, wk.weight, wv.weight: %s each (d_out, d_in)%s", t_shape_str(p->wq->weight, s1),
                 p->wq->bias ? ", with biases" : "");
     narrate_why("d_in = %lld is the width of each token vector and d_out = %lld the width of q, k "
-                "and v, which the heads will share (Happy-LLM 2.1.6 uses args.dim for both).",
+                "and v, which the heads will share (Happy-LLM 2.1.6: args.n_embd and args.dim).",
                 (long long)p->d_in, (long long)p->d_out);
 }
 
@@ -40,7 +40,7 @@ static void project_for_every_head(const QKVProjection *p, const Tensor *x, Tens
     narrate_torch("xq, xk, xv = self.wq(x), self.wk(x), self.wv(x)");
     qkv_project(p, x, xq, xk, xv);  /* (bsz, seqlen, d_out) each */
     narrate_show("xq", *xq);
-    narrate_why("Happy-LLM's nn.Linear(args.dim, args.n_heads * self.head_dim): one (d_out, d_in) matrix "
+    narrate_why("Happy-LLM's nn.Linear(args.n_embd, self.n_heads * self.head_dim): one (d_out, d_in) matrix "
                 "holds the n_heads small (head_dim, d_in) matrices stacked row after row, so one matmul "
                 "projects for every head.");
 }

@@ -199,10 +199,10 @@ static void the_residual(const ModelArgs *a, const Tensor *x, const Tensor *outp
     }
     narrate_why("a block adds the attention's output back to its input, so wo must map to the input's "
                 "width: d_out == d_in. The 手撕 class may use d_in 10 and d_out 8; in a "
-                "model both are one number. Happy-LLM 2.1.6 uses args.dim for both: "
-                "wq = nn.Linear(args.dim, n_heads * head_dim) and wo maps back to args.dim; only "
-                "its assert reads another name, args.n_embd %% args.n_head (readers asked about "
-                "this in Happy-LLM issues #121 and #141).");
+                "model both are one number. Happy-LLM 2.1.6's ModelArgs has both: "
+                "wq = nn.Linear(args.n_embd, n_heads * head_dim) reads n_embd (d_in), wo maps to "
+                "args.dim (d_out), and its blocks need n_embd == dim (readers asked about this in "
+                "Happy-LLM issues #121 and #141).");
 }
 
 /* --dump DIR and --output FILE, after everything was computed. */

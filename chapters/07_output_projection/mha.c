@@ -99,8 +99,8 @@ int64_t mha_num_params(const MultiHeadAttention *m) {
 
 ModelArgs happy_llm_args(int64_t dim, int64_t n_heads, int64_t max_seq_len, double dropout, bool causal) {
     ModelArgs a;
-    a.d_in = dim;   /* the book's wq is nn.Linear(args.dim, ...): the input is dim wide */
-    a.d_out = dim;  /* and so is the output: wo is nn.Linear(..., args.dim)            */
+    a.d_in = dim;   /* the book's wq is nn.Linear(args.n_embd, ...), n_embd == dim in a model */
+    a.d_out = dim;  /* and the output: wo is nn.Linear(..., args.dim)                        */
     a.n_heads = n_heads;
     a.max_seq_len = max_seq_len;
     a.dropout = dropout;

@@ -8,9 +8,10 @@
  *     output = self.resid_dropout(output)   # Happy-LLM's class only
  *
  * ModelArgs keeps the two widths apart: d_in is the width of the input x
- * and d_out the width of q, k, v and of the output. Happy-LLM 2.1.6 uses
- * args.dim for both (nn.Linear(args.dim, n_heads * head_dim)); the 手撕
- * class takes d_in and d_out. wq, wk, wv are (d_out, d_in), wo is
+ * and d_out the width of q, k, v and of the output. Happy-LLM 2.1.6 names
+ * them args.n_embd and args.dim (nn.Linear(args.n_embd, n_heads * head_dim),
+ * wo to args.dim) and its blocks need them equal; the 手撕 class takes d_in
+ * and d_out. wq, wk, wv are (d_out, d_in), wo is
  * (d_out, d_out). A Transformer block adds the output back to x (the
  * residual), which needs d_out == d_in.
  */
