@@ -104,7 +104,8 @@ static void view_zero_copy(Walkthrough *w) {
     narrate_torch("y[0][1] = 100.0   # and look at x");
     t_set(y, 100.0f, 0, 1);
     narrate_show("x", x);
-    t_set(y, 1.0f, 0, 1); /* put it back */
+    narrate_torch("y[0][1] = 1.0     # put it back: the steps below read x = arange(6) again");
+    t_set(y, 1.0f, 0, 1);
     narrate_why("view only writes a new shape and new strides over the same numbers, so the number "
                 "of elements must match (2*3 == 3*2) and a write through y shows up in x.");
     w->y = y;
@@ -265,7 +266,7 @@ static void causal_mask_full_triu(Walkthrough *w, int64_t seqlen) {
 
 /* ---- results: the layouts of every step in one table -------------------- */
 static void layouts_table(const Walkthrough *w) {
-    if (!narrate_quiet()) printf("\nLayouts:\n");
+    /* with --quiet only: the narrated steps showed each layout where it was made */
     if (narrate_quiet())
         narrate_result_text("%-36s %-12s %-14s %s", "tensor", "shape", "strides", "contiguous");
     result_layout("x = arange(6).view(2, 3)", w->x);

@@ -143,10 +143,23 @@ static Attention causal_softmax(const Tensor *x, const Tensor *mask) {
 
 static void causal_output(const Attention *a) {
     narrate_step("The output: a weighted sum of the values it may see");
-    narrate_torch("output = torch.matmul(scores, xv)");
+    narrate_torch("output = torch.matmul(scores, value)   # value = x");
     narrate_show("output", a->output);
     narrate_why("row t mixes the values of tokens 0..t only; row 0 is the value of \"Your\" "
                 "itself.");
+}
+
+/* print(mask_bool[:T, :T]) as PyTorch prints a bool tensor: True where the 0 / 1 mask holds 1. */
+static void show_bool(const char *name, const Tensor *m) {
+    int64_t R = t_size(m, 0), C = t_size(m, 1);
+    if (narrate_quiet()) return;
+    printf("%s = tensor([", name);
+    for (int64_t r = 0; r < R; r++) {
+        printf("%s[", r ? ",\n        " : "");
+        for (int64_t c = 0; c < C; c++) printf("%s%5s", c ? ", " : "", t_get(m, r, c) != 0.0f ? "True" : "False");
+        printf("]");
+    }
+    printf("])\n  shape (%lld, %lld)\n", (long long)R, (long long)C);
 }
 
 static void masked_fill_spelling(const Tensor *scores, const Attention *a, int64_t max_seq_len, int64_t seqlen) {
@@ -154,12 +167,14 @@ static void masked_fill_spelling(const Tensor *scores, const Attention *a, int64
     narrate_torch("mask_bool = torch.triu(torch.ones(T, T), diagonal=1).bool(); "
                   "attn_scores.masked_fill_(mask_bool, -torch.inf)");
     Tensor *mask_bool = causal_mask_bool(max_seq_len);  /* (L, L), 1 = masked */
-    narrate_show("mask_bool[:6, :6]", t_slice(t_slice(mask_bool, 0, 0, seqlen), 1, 0, seqlen));
+    char name[64];
+    snprintf(name, sizeof name, "mask_bool[:%lld, :%lld]", (long long)seqlen, (long long)seqlen);
+    show_bool(name, t_slice(t_slice(mask_bool, 0, 0, seqlen), 1, 0, seqlen));
     Tensor *weights_fill = t_softmax(apply_causal_mask_fill(scores, mask_bool), -1);
     narrate_say("max |weights_fill - attn_weights| = %g",
                 t_max_abs_diff(weights_fill, a->weights));
     narrate_why("both put -inf on the same cells (j > i) before the same softmax: one adds a "
-                "float mask of 0 / -inf, the other writes -inf where a 0 / 1 mask is 1.");
+                "float mask of 0 / -inf, the other writes -inf where the bool mask is True.");
 }
 
 /* --seed picks the new last word. */
