@@ -124,7 +124,7 @@ bad_usage "--input" "--input does not apply" --input "$FX/basic_q.npy"
 bad_usage "--frobnicate" "unknown flag" --frobnicate
 
 run "$P" --quiet --q "$FX/basic_q.npy" --k "$FX/basic_k.npy" --v "$FX/basic_v.npy" --output "$TMP/no_such_dir/out.npy"
-expect_runtime_error "no_such_dir/out.npy" "--output into a missing folder"
+expect_usage_error "no_such_dir does not exist" "--output into a missing folder"
 expect_no_file "$TMP/no_such_dir/out.npy" "--output into a missing folder"
 
 finish

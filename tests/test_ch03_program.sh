@@ -129,7 +129,7 @@ bad_usage "--q" "--q does not apply" --q "$IN"
 bad_usage "--heads" "--heads does not apply" --heads 2
 
 run "$P" --quiet --output "$TMP/no_such_dir/out.npy"
-expect_runtime_error "no_such_dir/out.npy" "--output into a missing folder"
+expect_usage_error "no_such_dir does not exist" "--output into a missing folder"
 expect_no_file "$TMP/no_such_dir/out.npy" "--output into a missing folder"
 
 # ---- default runs == PyTorch from the seed alone ------------------------------

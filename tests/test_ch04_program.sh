@@ -137,7 +137,7 @@ expect_no_file "$TMP/bad8.npy" "not a .npy file"
 
 printf 'x' >"$TMP/plainfile"
 run "$P" $QKV --dump "$TMP/plainfile" --output "$TMP/bad9.npy"
-expect_status 1 "--dump into a file that is not a folder"
+expect_status 2 "--dump into a file that is not a folder"
 expect_one_line "--dump into a file that is not a folder"
 expect_no_file "$TMP/bad9.npy" "--dump failed, so no --output"
 

@@ -121,7 +121,7 @@ expect_status 0 "a 255-character file name"
 expect_file "$TMP/$name" "a 255-character file name"
 rm -f "$TMP/$name"
 run "$C1" --quiet --output "$TMP/x$name"
-expect_runtime_error "File name too long" "a 256-character file name"
+expect_usage_error "File name too long" "a 256-character file name"
 no_temps "$TMP" "long names"
 
 touch "$TMP/private.npy"
@@ -146,14 +146,14 @@ if [ -L "$TMP/dangling.npy" ]; then _ok; else _bad "the dangling link was replac
 
 ln -s loop1 "$TMP/loop2"; ln -s loop2 "$TMP/loop1"
 run "$C1" --quiet --output "$TMP/loop1"
-expect_runtime_error "Too many levels of symbolic links" "an output that is a symbolic link loop"
+expect_usage_error "Too many levels of symbolic links" "an output that is a symbolic link loop"
 run "$C1" --quiet --q "$TMP/loop1" --k "$Q" --v "$Q"
 expect_runtime_error "cannot open the file: Too many levels of symbolic links" "an input that is a symbolic link loop"
 mkdir "$TMP/adir"
 run "$C1" --quiet --output "$TMP/adir"
-expect_runtime_error "it is a directory" "an output that is a directory"
+expect_usage_error "it is a folder, not a file" "an output that is a directory"
 run "$C1" --quiet --output "$TMP/nodir/x.npy"
-expect_runtime_error "its folder does not exist" "an output in a missing folder"
+expect_usage_error "the folder $TMP/nodir does not exist" "an output in a missing folder"
 
 # (the result comes back through a pipe: no file may grow under ulimit -f 0)
 got=$( (ulimit -f 0; "$C1" --quiet --output "$TMP/big.npy" 2>&1 >/dev/null; echo "exit $?") )
@@ -183,7 +183,7 @@ expect_no_file "$TMP/out1.npy" "no output after a failed dump"
 no_temps "$TMP/dump1" "a failed dump"
 
 run "$C1" --quiet --dump "$TMP/dump2/sub" --output "$TMP/nodir/out.npy"
-expect_runtime_error "its folder does not exist" "an output that cannot be written after --dump"
+expect_usage_error "the folder $TMP/nodir does not exist" "an output that cannot be written, with --dump"
 if [ -e "$TMP/dump2" ]; then _bad "the dump folder made by the failed run is still there"; else _ok; fi
 
 # Interrupted: a long run says so on stderr before it starts (its notice, at a fixed

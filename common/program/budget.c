@@ -234,9 +234,15 @@ BudgetEstimate budget_attention_module(const BudgetModule *m, char *what, size_t
     /* q, k, v and the output projection; Q·Kᵀ and weights·V */
     e.flops = 8 * B * T * din * dout + 2 * (2 * B * T * T * dout);
     e.largest = BUDGET_F4 * max2(max2(B * H * T * T, B * T * dmax), max2(din * dout, L * L));
+    e.what = what;
+    if (m->mask_buffers * L * L > m->score_buffers * B * H * T * T && m->mask_buffers * L * L > 30 * B * T * dmax) {
+        /* the causal mask buffer is built for max_seq_len, whatever T is */
+        snprintf(what, len, "the max_seq_len x max_seq_len mask buffers, max_seq_len = %.0f", L);
+        e.flag = "--max-seq-len";
+        return e;
+    }
     snprintf(what, len, "the (B, H, T, T) scores and weights, B = %.0f, H = %.0f, T = %.0f; the (B, T, d) activations",
              B, H, T);
-    e.what = what;
     if (m->from_files) e.flag = "the size of --input";
     else if (B * H * T * T < B * T * dmax) e.flag = "--batch, --seq-len, --d-in or --d-out";
     else e.flag = "--seq-len or --batch";
