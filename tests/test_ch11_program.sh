@@ -21,7 +21,7 @@ expect_out_contains "PyTorch: torch.manual_seed(123)" "names the seed it replays
 expect_out_contains "PyTorch: xq, xk = apply_rotary_emb(xq, xk, freqs_cos, freqs_sin)" "the RoPE step"
 expect_out_contains "q_2 . k_0 = " "q_m . k_n at two pairs of positions"
 expect_out_contains "rotate_half" "the trap"
-expect_out_contains "xk (2, 6, 2, 4) -> (2, 4, 6, 4): query head h reads kv head h // 2" "repeat_kv's shapes"
+expect_out_contains "xk (2, 6, 2, 4) -> (2, 6, 4, 4): query head h reads kv head h // 2" "repeat_kv's shapes"
 expect_out_contains "step 3: position 5 against 6 cached" "a cached decode"
 expect_out_contains "LLaMA2-70B" "the cache's bytes at LLaMA2's sizes"
 expect_out_contains "2.0 GiB      1.2 GiB       10.0 GiB" "7B, 70B and 70B as MHA at T = 4096"

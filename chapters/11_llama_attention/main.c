@@ -1,7 +1,8 @@
 /* main.c — chapter 11: LLaMA2's attention (Happy-LLM 5.1.3): RoPE, grouped-query
  * heads and the KV cache.
  *
- * Runs the book's own test of 5.1.3.3 -- torch.manual_seed(S);
+ * Runs the book's test of 5.1.3.3, seeded (the book's seeds nothing and prints
+ * only the shape) -- torch.manual_seed(S);
  * m = Attention(ModelConfig(dim, n_heads, n_kv_heads, max_seq_len, dropout));
  * x = torch.rand(B, T, dim); cos, sin = precompute_freqs_cis(dim // n_heads, T);
  * out = m(x, cos, sin) -- and prints the same numbers (common/rng.h draws what
@@ -166,11 +167,13 @@ static void show_trap(const LlamaRun *r, const Tensor *output) {
 
 static void show_gqa(const LlamaRun *r, const LlamaTrace *tr, const Tensor *output) {
     const LlamaAttention *m = r->m;
-    char s1[T_SHAPE_STR], s2[T_SHAPE_STR];
+    char s1[T_SHAPE_STR], s2[T_SHAPE_STR], s3[T_SHAPE_STR];
     narrate_step("Grouped-query heads: repeat_kv (5.1.3.1)");
     narrate_torch("xk = repeat_kv(xk, self.n_rep)   # expand + reshape");
-    narrate_say("xk %s -> %s: query head h reads kv head h // %lld", t_shape_str(tr->xk, s1),
-                t_shape_str(tr->keys, s2), (long long)m->n_rep);
+    /* tr->keys is after the transpose: (bs, n_heads, slen, hd); repeat_kv gave (bs, slen, n_heads, hd) */
+    Shape repeated = SHAPE(t_size(tr->keys, 0), t_size(tr->keys, 2), t_size(tr->keys, 1), t_size(tr->keys, 3));
+    narrate_say("xk %s -> %s: query head h reads kv head h // %lld; then xk.transpose(1, 2): %s",
+                t_shape_str(tr->xk, s1), shape_str(repeated, s2), (long long)m->n_rep, t_shape_str(tr->keys, s3));
     LlamaAttention ev = *m;
     llama_attention_eval(&ev);
     Tensor *full = llama_attention_forward(&ev, r->x, r->freqs.cos, r->freqs.sin, NULL);
@@ -215,11 +218,17 @@ static void show_cache_bytes(const LlamaAttention *m, int64_t B) {
     char b1[32], b2[32], b3[32];
     int64_t H = m->n_local_heads, K = m->n_local_kv_heads, hd = m->head_dim, L = m->args.max_seq_len;
     narrate_step("What the cache costs: 2 x layers x bsz x n_kv_heads x T x head_dim numbers");
-    narrate_say("this module, bsz %lld, T = max_seq_len %lld, float32: MHA (%lld kv heads) %s, GQA (%lld) %s, "
-                "MQA (1) %s",
-                (long long)B, (long long)L, (long long)H, t_format_bytes(kv_cache_bytes(1, B, H, L, hd, 4), b1, 32),
-                (long long)K, t_format_bytes(kv_cache_bytes(1, B, K, L, hd, 4), b2, 32),
-                t_format_bytes(kv_cache_bytes(1, B, 1, L, hd, 4), b3, 32));
+    if (K > 1 && K < H)
+        narrate_say("this module, bsz %lld, T = max_seq_len %lld, float32: MHA (%lld kv heads) %s, GQA (%lld) %s, "
+                    "MQA (1) %s",
+                    (long long)B, (long long)L, (long long)H, t_format_bytes(kv_cache_bytes(1, B, H, L, hd, 4), b1, 32),
+                    (long long)K, t_format_bytes(kv_cache_bytes(1, B, K, L, hd, 4), b2, 32),
+                    t_format_bytes(kv_cache_bytes(1, B, 1, L, hd, 4), b3, 32));
+    else  /* n_kv_heads = n_heads or 1: this module is the MHA or the MQA end */
+        narrate_say("this module, bsz %lld, T = max_seq_len %lld, float32: MHA (%lld kv heads) %s, MQA (1) %s; "
+                    "this module is %s",
+                    (long long)B, (long long)L, (long long)H, t_format_bytes(kv_cache_bytes(1, B, H, L, hd, 4), b1, 32),
+                    t_format_bytes(kv_cache_bytes(1, B, 1, L, hd, 4), b3, 32), K == H ? "MHA" : "MQA");
     narrate_say("fp16, bsz 1, head_dim 128:  LLaMA2-7B    LLaMA2-70B    70B as MHA");
     narrate_say("                            32 layers    80 layers     80 layers");
     narrate_say("                            32 kv heads  8 kv heads    64 kv heads");
@@ -229,6 +238,7 @@ static void show_cache_bytes(const LlamaAttention *m, int64_t B) {
                     t_format_bytes(kv_cache_bytes(32, 1, 32, (double)Ts[i], 128, 2), b1, 32),
                     t_format_bytes(kv_cache_bytes(80, 1, 8, (double)Ts[i], 128, 2), b2, 32),
                     t_format_bytes(kv_cache_bytes(80, 1, 64, (double)Ts[i], 128, 2), b3, 32));
+    narrate_say("(LLaMA2's context is 4096 tokens: the T = 32768 row is what a longer context would hold)");
     narrate_why("the cache grows with T and with n_kv_heads, not with n_heads: 70B's 8 kv heads for 64 query "
                 "heads keep 8 times fewer bytes, and each decode step reads them all once.");
 }
