@@ -20,11 +20,16 @@
 # variables of the make test around it; when a command of it runs make grade
 # or make grade-class, the block needs a working bubblewrap, as the grader
 # does: without one its commands count as skipped.
+# Every "step N", "第 N 步" or "[N]" in a chapter README's prose names a step [N]
+# of the run its paragraph names (the `build/chapterN ...` before it, with the
+# flags its sentence names; else the chapter's default run), and that step's
+# heading shares a word with the paragraph (tests/step_citations.awk,
+# tests/shared_word.awk).
 # The conventions are in README.md, "Contributing".
 # What a transcript's command prints, and chapters 0-7's --help, fit 80
 # terminal columns (tests/columns.awk).
 # The checks check themselves at the end: a planted page with one printed digit
-# changed, a line missing, a broken snippet, must fail; a block marked to run
+# changed, a line missing, a broken snippet, a wrong step number, must fail; a block marked to run
 # in a copy sees the repository (and unmarked, it does not) and leaves the
 # repository as it was; a grading block without bubblewrap is skipped.
 #
@@ -242,6 +247,52 @@ check_pages() {
 # shellcheck disable=SC2086  # PAGES is a list of globs
 check_pages "$TMP/docs" $PAGES
 
+# ---- every step a chapter README cites is in the run it names ----
+# check_steps DIR PAGE...: each "step N", "第 N 步" or "[N]" of a chapter README's prose
+# (tests/step_citations.awk) names a step [N] that the run of its sentence prints (the
+# command it names, with the flags it names, or the chapter's default run), under a
+# heading that shares a word with the citing paragraph or list item (tests/shared_word.awk).
+check_steps() {
+    sdir=$1
+    shift
+    mkdir -p "$sdir"
+    for page in "$@"; do
+        nn=$(printf '%s\n' "$page" | sed -n 's|.*chapters/\([0-9][0-9]*\)_[^/]*/README[^/]*\.md$|\1|p')
+        [ -n "$nn" ] || continue
+        awk -v chapter="$(expr "$nn" + 0)" -f tests/step_citations.awk "$page" >"$sdir/cites"
+        while IFS='	' read -r line cmd step ctx; do
+            case $cmd in
+                *mpirun*) if [ "$HAVE_MPI" != yes ]; then skip 1 "$page:$line: needs MPI"; continue; fi ;;
+            esac
+            key=$(printf '%s\n' "$cmd" | cksum)
+            key=${key%% *}
+            if [ ! -f "$sdir/rc$key" ]; then
+                printf '%s\n' "$cmd" >"$sdir/cmd$key"
+                run_doc_command "$sdir/work" "$sdir/cmd$key" "$sdir/out$key"
+                echo "$status" >"$sdir/rc$key"
+            fi
+            read -r status <"$sdir/rc$key"
+            _cmd="$page:$line: \$ $cmd"
+            : >"$TMP/err"
+            heading=$(grep "^\[$step\] " "$sdir/out$key" | head -n 1)
+            if [ "$status" -ne 0 ]; then
+                tail -n 3 "$sdir/out$key" >"$TMP/err"
+                _bad "$page:$line: the run step $step is cited from fails"
+            elif [ -z "$heading" ]; then
+                grep '^\[[0-9]*\] ' "$sdir/out$key" >"$TMP/err"
+                _bad "$page:$line: step $step is cited, but this run has no step [$step]"
+            elif printf '%s\n%s\n' "$heading" "$ctx" | awk -f tests/shared_word.awk; then
+                _ok
+            else
+                printf 'heading: %s\nparagraph: %s\n' "$heading" "$ctx" >"$TMP/err"
+                _bad "$page:$line: step $step's heading shares no word with the paragraph citing it"
+            fi
+        done <"$sdir/cites"
+    done
+}
+# shellcheck disable=SC2086  # PAGES is a list of globs
+check_steps "$TMP/steps" $PAGES
+
 # ---- --help fits 80 columns ----
 for n in 0 1 2 3 4 5 6 7 8 9 10 11; do
     if [ "$n" = 9 ]; then
@@ -343,6 +394,36 @@ if (_failed=0 _passed=0 _skipped=0 HAVE_BWRAP=no; check_pages "$TMP/plant/cut" "
     _cmd="HAVE_BWRAP=no check_pages $TMP/plant/page.md"; status=0; cp "$TMP/plant/log" "$TMP/err"
     _bad "without bubblewrap a grading block counts as skipped"
 fi
+
+# the step citations: a planted chapter 7 README, right and then with the step wrong
+mkdir -p "$TMP/plant/chapters/07_output_projection"
+SP=$TMP/plant/chapters/07_output_projection/README.md
+# steps_give WANT DESC TEXT: check_steps on a page of TEXT ends with "failed passed" = WANT
+steps_give() {
+    printf 'Text.\n\n%s\n' "$3" >"$SP"
+    rm -rf "$TMP/plant/steps"
+    got=$(_failed=0 _passed=0; check_steps "$TMP/plant/steps" "$SP" >"$TMP/plant/log" 2>&1; echo "$_failed $_passed")
+    if [ "$got" = "$1" ]; then _ok; else
+        _cmd="check_steps $SP"; status=0; { printf '%s\n' "$3"; cat "$TMP/plant/log"; } >"$TMP/err"
+        _bad "$2: failed, passed = $got, not $1"
+    fi
+}
+steps_give "0 1" "a step the named run prints, under a heading that shares a word" \
+    '1. Run `build/chapter7 --resid-dropout` and look at step 9: resid_dropout zeroes some outputs.'
+steps_give "1 0" "a step number the run does not have" \
+    '1. Run `build/chapter7 --resid-dropout` and look at step 12: resid_dropout zeroes some outputs.'
+steps_give "1 0" "the default run's step 9 is another step (the flag that adds it is not named)" \
+    '1. Run `build/chapter7` and look at step 9: resid_dropout zeroes some outputs.'
+steps_give "0 1" "a flag the sentence names is run with the command" \
+    '1. In `build/chapter7` with `--resid-dropout`, step 9 shows what resid_dropout zeroes.'
+steps_give "1 0" "第 N 步 is a citation too" \
+    '1. 运行 `build/chapter7 --resid-dropout`，看第 11 步（resid_dropout）。'
+steps_give "1 0" "[N] in prose is a citation too" \
+    '1. `build/chapter7` prints [10] after the residual check of the block.'
+steps_give "1 0" "a failing run is no citation's run" \
+    '1. `build/chapter7 --heads 3` shows step 5, the softmax.'
+steps_give "0 0" "code is not prose: x[9] and a transcript's [12] cite nothing" \
+    "$(printf 'Index `x[9]` here.\n\n```console\n$ build/chapter7\n[12] none\n```')"
 
 if [ -n "$PY" ]; then
     # two snippets on one page (torch is imported once): both must fail
