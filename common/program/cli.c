@@ -743,7 +743,8 @@ void cli_usage(const CliSpec *spec, FILE *f)
     fprintf(f, "\nFlags take \"--name value\" or \"--name=value\".\n");
     fprintf(f, "exit status: 0 ok, 1 runtime error (bad file, shape mismatch), "
                "2 usage error\n");
-    fprintf(f, "memory: a run that would not fit in ATTN_MAX_BYTES (default: half of this machine's\n"
-               "memory) is refused before it starts. time: a run longer than 10 s at a fixed 1 GFLOP/s\n"
-               "says so first and shows its progress on a terminal; Ctrl-C stops it.\n");
+    fprintf(f, "memory: a run that would not fit in ATTN_MAX_BYTES (default: half of this\n"
+               "machine's memory) is refused before it starts. time: a run longer than 10 s\n"
+               "at a fixed rate (the notice names it) says so first and shows its progress\n"
+               "on a terminal; Ctrl-C stops it.\n");
 }
