@@ -16,7 +16,9 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -534,6 +536,20 @@ static void test_load_missing_file_and_directory(void)
     npy_make_dir(tmp_dir);
     CHECK_ERROR(npy_load(tmp_path("missing.npy")), str("%s/missing.npy: cannot open the file", tmp_dir));
     CHECK_ERROR(npy_load(tmp_dir), "is a directory");
+    CHECK_ERROR(npy_load(tmp_path("")), "is a directory, not a .npy file");
+    CHECK_ERROR(npy_load(""), "npy_load: no file name given");
+    /* a socket cannot be opened (and is never read) */
+    {
+        struct sockaddr_un addr;
+        int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+        memset(&addr, 0, sizeof addr);
+        addr.sun_family = AF_UNIX;
+        snprintf(addr.sun_path, sizeof addr.sun_path, "%s", tmp_path("socket.npy"));
+        CHECK(fd >= 0 && bind(fd, (struct sockaddr *)&addr, sizeof addr) == 0);
+        CHECK_ERROR(npy_load(tmp_path("socket.npy")), "cannot open the file: it is a socket or a device with nothing behind it");
+        if (fd >= 0) close(fd);
+        unlink(tmp_path("socket.npy"));
+    }
 }
 
 static void test_refuse_bad_magic(void)
@@ -571,13 +587,39 @@ static void test_refuse_truncated_header(void)
     size_t len = make_npy(buf, 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }", 64, NULL, 0);
     write_file(tmp_path("truncated_header.npy"), buf, 40);
     CHECK_ERROR(npy_load(tmp_path("truncated_header.npy")), "truncated header: it claims 118 bytes but the file has only 30");
-    CHECK_PARSE_FAILS(buf, 7, "truncated header");
-    CHECK_PARSE_FAILS(buf, 9, "truncated header");
-    CHECK_PARSE_FAILS(buf, len - 1, "truncated header");
+    CHECK_PARSE_FAILS(buf, 3, "not a .npy file (bad magic bytes)");
+    CHECK_PARSE_FAILS(buf, 7, "truncated header: the file ends inside the version bytes");
+    CHECK_PARSE_FAILS(buf, 9, "truncated header: the file ends inside the header length");
+    CHECK_PARSE_FAILS(buf, len - 1, "truncated header: it claims 118 bytes but the file has only 117");
     len = make_npy(buf, 2, "{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }", 64, NULL, 0);
-    CHECK_PARSE_FAILS(buf, 11, "truncated header");
+    CHECK_PARSE_FAILS(buf, 11, "truncated header: the file ends inside the header length");
     buf[11] = 0xff;  /* claims about 4 GiB of header */
-    CHECK_PARSE_FAILS(buf, len, "truncated header");
+    CHECK_PARSE_FAILS(buf, len, "truncated header: it claims 4278190196 bytes but the file has only 116");
+    CHECK_PARSE_FAILS(NULL, 5, "no data");
+}
+
+/* numpy.load refuses a header longer than 10000 characters; so do we, from
+ * its length alone (a file, or a pipe that goes on) */
+static void test_refuse_long_header(void)
+{
+    size_t n = 10001, len;
+    unsigned char *buf = malloc(12 + n + 64);
+    char *dict = malloc(n + 1);
+    CHECK(buf != NULL && dict != NULL);
+    if (buf && dict) {
+        memset(dict, ' ', n);
+        memcpy(dict, "{'descr': '<f4', 'fortran_order': False, 'shape': (), }", 55);
+        dict[n - 1] = '\0';    /* make_npy adds the '\n': 10001 bytes */
+        len = make_npy(buf, 2, dict, 1, "abcd", 4);
+        CHECK_PARSE_FAILS(buf, len, "header of 10001 bytes is longer than the 10000 characters numpy.load accepts");
+        write_file(tmp_path("long_header.npy"), buf, len);
+        CHECK_ERROR(npy_load(tmp_path("long_header.npy")), "header of 10001 bytes is longer than the 10000");
+        dict[n - 2] = '\0';    /* 10000 bytes: read */
+        len = make_npy(buf, 2, dict, 1, "abcd", 4);
+        CHECK(parse_ok(buf, len) != NULL);
+    }
+    free(buf);
+    free(dict);
 }
 
 static void test_refuse_not_a_dict(void)
@@ -1138,6 +1180,7 @@ int main(void)
     RUN(test_refuse_bad_magic);
     RUN(test_refuse_unsupported_version);
     RUN(test_refuse_truncated_header);
+    RUN(test_refuse_long_header);
     RUN(test_refuse_not_a_dict);
     RUN(test_refuse_missing_key);
     RUN(test_refuse_unparsable_header);
