@@ -21,9 +21,7 @@ MultiHeadAttention *mha_from_args(const Args *args, Tensor **x) {
 MultiHeadAttention *mha_default(const Args *args, Tensor **x) {
     int64_t max_seq_len = mha_default_max_seq_len(args);
     head_dim_of(args->d_out, args->heads);  /* before any work: d_out % n_heads == 0 */
-    if (args->causal && args->seq_len > max_seq_len)
-        t_error("--seq-len %lld is longer than --max-seq-len %lld: the causal mask buffer is too short",
-                (long long)args->seq_len, (long long)max_seq_len);
+    if (args->causal) check_seq_len(args->seq_len, max_seq_len);  /* chapter 4 */
     check_scores_fit(args->batch, args->heads, args->seq_len, args->seq_len);
     ModelArgs a = handwritten_mha_args(args->d_in, args->d_out, max_seq_len, args->dropout, args->heads);
     a.causal = args->causal;
