@@ -82,6 +82,14 @@ def main():
             # which set wins depends on the machine's speed at that moment: not checked
             check("live: the choice is one of the candidates",
                   chosen in bt.coretype_candidates(bt.cpu_flags()), True)
+            # a child that fails (here: a numpy that will not import) is a failed candidate
+            import tempfile
+            with tempfile.TemporaryDirectory() as d:
+                with open(os.path.join(d, "numpy.py"), "w") as f:
+                    f.write("raise ImportError('planted')\n")
+                r = bt.probe("Haswell", 1, dict(saved, PYTHONPATH=d))
+            check("live: a child that fails", (r["error"], r["right"]), ("exit 1", False))
+            check("live: ... is not chosen", bt.choose_coretype([p(None, "Prescott", 1.0), r])[0], None)
             os.environ.clear()
             os.environ.update(saved)
             os.environ["BENCH_KEEP_OPENBLAS_ENV"] = "1"
