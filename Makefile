@@ -121,15 +121,18 @@ bench: $(BENCH_BIN) $(BUILD)/chapter8
 .PHONY: bench-chapter11
 bench-chapter11: $(BUILD)/chapter11
 	@./$(BUILD)/chapter11 --bench
-# OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE are unset for the bench alone (never for
-# the tests), so numpy and torch run the kernels OpenBLAS picks for this CPU:
-# the honest opponent. BENCH_KEEP_OPENBLAS_ENV=1 keeps them as they are.
+# The opponent at its best: the script races the OpenBLAS kernel sets this CPU runs
+# (OPENBLAS_CORETYPE unset, Haswell, SkylakeX, Cooperlake: each in a child process,
+# its sgemm timed and checked against float64) and runs numpy and torch on the
+# fastest right one, for the bench alone (never for the tests; OPENBLAS_L2_SIZE
+# unset). BENCH_KEEP_OPENBLAS_ENV=1: no race, OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE
+# as the environment has them. BENCH_QUICK=1: T = 256, 1024 and 4096, a shorter race.
 BENCH_KEEP_OPENBLAS_ENV ?=
-BENCH_ENV := $(if $(filter-out 0,$(BENCH_KEEP_OPENBLAS_ENV)),,env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE)
 bench-torch: $(BENCH_SO) $(BUILD)/chapter8
 	@mkdir -p $(BUILD)/bench
 	@PY=$$(sh scripts/find_python.sh torch numpy) && \
-	  $(BENCH_ENV) $$PY scripts/bench_torch.py --lib $(BENCH_SO) --chapter8 $(BUILD)/chapter8 \
+	  BENCH_KEEP_OPENBLAS_ENV='$(BENCH_KEEP_OPENBLAS_ENV)' \
+	  $$PY scripts/bench_torch.py --lib $(BENCH_SO) --chapter8 $(BUILD)/chapter8 \
 	    --csv $(BUILD)/bench/torch.csv --log $(BUILD)/bench/torch.txt
 
 $(LIB): $(LIB_OBJ)
@@ -161,8 +164,10 @@ $(BUILD)/randnpy: $(BUILD)/obj/tests/randnpy.o $(LIB)
 # torch: one broken chapter does not stop the tests of an earlier one
 # (make test-chapter1 with chapter 3 broken).
 CHAPTERS_SO_FAR :=
+BINS_SO_FAR :=
 define CHAPTER_RULES
 CHAPTERS_SO_FAR += $(1)
+BINS_SO_FAR += $(BUILD)/chapter$(call chapter_num,$(1))
 LIBOBJ_$(call chapter_nn,$(1)) := $$(filter $$(addprefix $(BUILD)/obj/,$$(addsuffix /%,$$(CHAPTERS_SO_FAR))),$(CHAPTER_LIB_OBJ))
 $(BUILD)/lib/libch$(call chapter_nn,$(1)).a: $$(LIBOBJ_$(call chapter_nn,$(1)))
 	@mkdir -p $$(@D)
@@ -176,7 +181,9 @@ $(BUILD)/tests/test_ch$(call chapter_nn,$(1)): $(BUILD)/obj/tests/test_ch$(call 
 .PHONY: chapter$(call chapter_num,$(1)) test-chapter$(call chapter_num,$(1))
 chapter$(call chapter_num,$(1)): $(BUILD)/chapter$(call chapter_num,$(1))
 	./$(BUILD)/chapter$(call chapter_num,$(1)) $$(ARGS)
-test-chapter$(call chapter_num,$(1)): $$(filter $(BUILD)/tests/test_ch$(call chapter_nn,$(1)),$(TEST_BINS)) $(BUILD)/chapter$(call chapter_num,$(1)) $(TOOLS)
+# (a chapter's tests may run the earlier chapters' programs: chapter 11 generates with
+# the model chapter 10 trained)
+test-chapter$(call chapter_num,$(1)): $$(filter $(BUILD)/tests/test_ch$(call chapter_nn,$(1)),$(TEST_BINS)) $$(BINS_SO_FAR) $(TOOLS)
 	@BUILD=$(BUILD) sh tests/run_tests.sh $(BUILD)/tests/test_ch$(call chapter_nn,$(1)) $$(wildcard tests/test_ch$(call chapter_nn,$(1))_*.sh)
 endef
 $(foreach d,$(PLAIN_DIRS),$(eval $(call CHAPTER_RULES,$(d))))
@@ -356,7 +363,8 @@ help:
 	@echo "  make bench          chapter 8: time each attention version over T (BENCH_QUICK=1: short)"
 	@echo "  make bench-chapter11  chapter 11: the KV cache, GQA and memory bandwidth timed in one run"
 	@echo "  make bench-torch    chapter 8 and PyTorch in one process, one thread, interleaved rounds (numpy, torch)"
-	@echo "  BENCH_KEEP_OPENBLAS_ENV=1  bench-torch keeps OPENBLAS_CORETYPE/OPENBLAS_L2_SIZE (default: unset for it)"
+	@echo "                      on the fastest right OpenBLAS kernel set (OPENBLAS_CORETYPE raced; BENCH_QUICK=1: short)"
+	@echo "  BENCH_KEEP_OPENBLAS_ENV=1  bench-torch races no kernel set: OPENBLAS_CORETYPE/OPENBLAS_L2_SIZE as set"
 	@echo "  OMP=1               chapter 8's flash attention on all cores (OpenMP); default one thread"
 	@echo "  make chapter9       chapter 9 under mpirun on NP=2 processes (ARGS='--parallel sequence'); needs MPI"
 	@echo "  make test-chapter9-full  chapter 9's parity tests on every case, P = 1..4, both modes"

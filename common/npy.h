@@ -1,18 +1,24 @@
 /* npy.h — read and write NumPy .npy files (float32 tensors in and out).
  *
- * Load: format versions 1.0, 2.0 and 3.0; any header padding; dict keys in
- * any order and extra whitespace; shapes like (3,), () and (2, 3). dtype
- * '<f4' is read as is and '<f8' (NumPy's default) is converted to float32;
- * big-endian '>f4'/'>f8' are byte-swapped; fortran_order True is transposed
- * into C order. Anything else is refused with a sentence naming the file and
- * the problem: bad magic, truncated header or data, unsupported dtype (named),
- * negative or overflowing shapes, a shape bigger than the file, trailing bytes.
+ * Load: what numpy and other writers write. Format versions 1.0, 2.0 and
+ * 3.0; any header padding, with or without the final '\n'; the three keys in
+ * any order, ' or " quotes, spaces, tabs and line breaks between tokens, a
+ * trailing comma or none; shapes like (3,), () and (2, 3), with Python 2's
+ * (3L,) in versions 1.0 and 2.0. dtype '<f4' is read as is and '<f8'
+ * (NumPy's default) is converted to float32; '>f4'/'>f8' are byte-swapped,
+ * '=f4'/'=f8' are this machine's order; fortran_order True is transposed into
+ * C order. Anything else is refused with a sentence naming the file and the
+ * problem: bad magic, unsupported version, truncated header or data, the rest
+ * of Python's syntax that numpy.load would also take (comments, escapes,
+ * joined strings, 0x2, a key given twice), a byte in the header that is not
+ * printable ASCII, unsupported dtype (named), negative or overflowing shapes,
+ * a shape bigger than the file or the memory limit, trailing bytes.
  *
- * Reading stops at the first byte that cannot belong to a .npy file (the
- * magic string, version, header length, header or dtype), so /dev/zero or a
- * large file of something else is refused at once; the header follows
- * numpy.lib.format (at most 10000 characters, no NUL byte, UTF-8 in 3.0).
- * Regular files and pipes are read; devices and terminals are refused.
+ * Reading stops at the first thing that cannot belong to a .npy file (the
+ * magic string, version, header length, header or dtype): a header is at
+ * most 10000 bytes (numpy.load's limit), so /dev/zero or a large file of
+ * something else is refused at once. Regular files and pipes are read;
+ * devices and terminals are refused.
  *
  * Speed: data that is float32 in this machine's byte order and C order goes
  * straight into the tensor's storage with one read (no element-by-element

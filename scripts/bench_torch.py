@@ -38,9 +38,24 @@ each round, median over the rounds, with the allocator tuned). flash is timed th
 same way right after sgemm in each round at T = 1024, 4096 and 16384, and the
 sgemm target is the median over the rounds of the two rates' ratio. Every output is checked
 against torch eager's in the same run, and numpy's and torch's sgemm against a
-float64 product. It prints the OpenBLAS core it runs (openblas_get_corename) and
-the OPENBLAS_* environment: make bench-torch unsets OPENBLAS_CORETYPE and
-OPENBLAS_L2_SIZE for this command alone (BENCH_KEEP_OPENBLAS_ENV=1 keeps them).
+float64 product.
+
+The opponent at its best: OpenBLAS picks its kernels once, when it loads, from
+the CPU's model, and a CPU newer than the OpenBLAS build is unknown to it (it
+falls back to old kernels; Debian's 0.3.21 runs Prescott's on a Xeon of family
+6, model 207). So before numpy and torch load here, each kernel set this CPU
+runs (/proc/cpuinfo's flags) is probed in a child process of its own (this
+script with --probe): the automatic choice (OPENBLAS_CORETYPE unset), Haswell
+(avx2, fma), SkylakeX (avx512f, avx512vl: OpenBLAS's own test) and Cooperlake
+(avx512_bf16 too). Each times numpy's float32 1024^3 sgemm on one thread (the
+best of 5 calls, 2 rounds; --quick: 3 calls, 1 round) and checks its products
+against float64; the fastest right one is set in this process's environment
+(OPENBLAS_L2_SIZE unset), numpy and torch load it, and the printout says which
+and why. BENCH_KEEP_OPENBLAS_ENV=1 skips the race and keeps OPENBLAS_CORETYPE
+and OPENBLAS_L2_SIZE as the environment has them. An sgemm under half the FMA
+ceiling is a weak baseline: the targets against sgemm and torch then say
+"weak" where they would say "met". It prints the OpenBLAS core it runs
+(openblas_get_corename) and the OPENBLAS_* environment.
 build/chapter8 runs as a child: first at T = 16384 and 65536 (H = 1, causal,
 flash, the default limits) for its peak resident memory, before numpy and torch
 load; at the end 5 times as a user runs it, q, k, v (1, 8, 4096, 64) from .npy
@@ -55,9 +70,8 @@ for scripts/plot_ch08.py) and --log (everything printed). Exit status: 0 ok,
 
 import os
 
-# Before numpy and torch load their BLAS: one thread. (The other OPENBLAS_* variables
-# are left as they are and printed; make bench-torch unsets OPENBLAS_CORETYPE and
-# OPENBLAS_L2_SIZE, so OpenBLAS picks its kernels for this CPU itself.)
+# Before numpy and torch load their BLAS: one thread. (OPENBLAS_CORETYPE and
+# OPENBLAS_L2_SIZE are set in main, by the race of kernel sets, before numpy loads.)
 os.environ["OPENBLAS_NUM_THREADS"] = "1"
 os.environ["OMP_NUM_THREADS"] = "1"
 
@@ -174,23 +188,198 @@ def openblas_cores():
     return out
 
 
-def check_sgemm(np, torch, a, b):
-    """numpy's and torch's float32 matmul against a float64 product: the BLAS kernels the
-    bench times must also be right. Returns a list of failures (empty when right)."""
-    bad = []
+SGEMM_SHAPES = ((257, 65, 129), (1, 1000, 3), (33, 1000, 17), (4096, 64, 64))
+
+
+def sgemm_products(np, matmuls, a, b):
+    """Each float32 matmul (name, f(x, y)) on (a, b) and on SGEMM_SHAPES against a float64
+    product: [(name, "MxK @ KxN", max |diff|, allowed)], one per product."""
     rng = np.random.default_rng(10)
     cases = [(a, b)] + [(rng.standard_normal((m, k), dtype=np.float32),
-                         rng.standard_normal((k, n), dtype=np.float32))
-                        for m, k, n in ((257, 65, 129), (1, 1000, 3), (33, 1000, 17), (4096, 64, 64))]
+                         rng.standard_normal((k, n), dtype=np.float32)) for m, k, n in SGEMM_SHAPES]
+    out = []
     for x, y in cases:
         want = x.astype(np.float64) @ y.astype(np.float64)
         tol = 1e-5 * max(1.0, float(np.max(np.abs(want)))) * math.sqrt(x.shape[1])
-        for who, got in (("numpy", x @ y), ("torch", torch.mm(torch.from_numpy(x), torch.from_numpy(y)).numpy())):
-            err = float(np.max(np.abs(got.astype(np.float64) - want)))
-            if not err <= tol:
-                bad.append("%s sgemm %dx%d @ %dx%d: max |diff| %.3g from the float64 product (allowed %.3g)"
-                           % (who, x.shape[0], x.shape[1], y.shape[0], y.shape[1], err, tol))
-    return bad
+        for who, f in matmuls:
+            err = float(np.max(np.abs(f(x, y).astype(np.float64) - want)))
+            out.append((who, "%dx%d @ %dx%d" % (x.shape[0], x.shape[1], y.shape[0], y.shape[1]), err, tol))
+    return out
+
+
+def check_sgemm(np, torch, a, b):
+    """numpy's and torch's float32 matmul against a float64 product: the BLAS kernels the
+    bench times must also be right. Returns a list of failures (empty when right)."""
+    products = sgemm_products(np, (("numpy", lambda x, y: x @ y),
+                                   ("torch", lambda x, y: torch.mm(torch.from_numpy(x), torch.from_numpy(y)).numpy())),
+                              a, b)
+    return ["%s sgemm %s: max |diff| %.3g from the float64 product (allowed %.3g)" % (who, shape, err, tol)
+            for who, shape, err, tol in products if not err <= tol]
+
+
+# ---- the opponent's kernels: OPENBLAS_CORETYPE raced in child processes ----------
+
+# (OPENBLAS_CORETYPE, the /proc/cpuinfo flags it needs): OpenBLAS's own tests are
+# AVX2 for Haswell, AVX512VL (with the OS saving zmm) for SkylakeX, AVX512_BF16 for Cooperlake
+CORETYPES = (("Haswell", ("avx2", "fma")),
+             ("SkylakeX", ("avx2", "fma", "avx512f", "avx512vl")),
+             ("Cooperlake", ("avx2", "fma", "avx512f", "avx512vl", "avx512_bf16")))
+AUTO = "(unset)"  # the automatic choice's name in the printout
+
+
+def cpu_flags():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("flags"):
+                    return set(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    return set()
+
+
+def coretype_candidates(flags):
+    """The kernel sets to race on a CPU with these flags: None (OPENBLAS_CORETYPE unset,
+    OpenBLAS's automatic choice) first, then every CORETYPES entry whose flags are all there."""
+    return [None] + [name for name, need in CORETYPES if all(f in flags for f in need)]
+
+
+def choose_coretype(probes):
+    """probes: one dict per candidate (name: OPENBLAS_CORETYPE or None; core: what OpenBLAS
+    said it runs, or None without OpenBLAS; gflops; right: its products match float64;
+    error: why the child failed, or None). Returns (the OPENBLAS_CORETYPE to set, None for
+    the automatic choice; why, as a few words). A name OpenBLAS did not take (it ran
+    another core) is not that kernel set; between equal cores the automatic choice stays."""
+    def took(p):
+        return p["name"] is None or (p["core"] or "").lower() == p["name"].lower()
+    auto = next((p for p in probes if p["name"] is None), None)
+    if auto is not None and auto["error"] is None and auto["core"] is None:
+        return None, "numpy loads no OpenBLAS: no kernel set to choose"
+    ok = [p for p in probes if p["error"] is None and p["right"] and took(p)]
+    if not ok:
+        return None, "no kernel set gave a right sgemm: the automatic choice runs"
+    best = max(ok, key=lambda p: p["gflops"])
+    if auto in ok and auto["core"].lower() == best["core"].lower():
+        return None, "the automatic choice: it runs %s, the fastest right sgemm" % auto["core"]
+    why = "the fastest right sgemm"
+    if auto is not None and auto["error"] is None and auto["gflops"] > 0:
+        why += " (%.1fx the automatic choice, %s)" % (best["gflops"] / auto["gflops"], auto["core"])
+    return best["name"], why
+
+
+PROBE_N = 1024
+
+
+def probe_main(calls):
+    """The child of one candidate (this script with --probe CALLS; OPENBLAS_CORETYPE is in
+    its environment when numpy loads): prints "CORE GFLOPS WORST", the core OpenBLAS runs
+    ("-" without OpenBLAS), numpy's best sgemm rate over CALLS calls (1024^3, one thread,
+    this thread's CPU time) and the worst product's max |diff| / allowed (right when <= 1)."""
+    import numpy as np
+    core = "-"
+    for name, c, _ in openblas_cores():
+        core = c
+        break
+    a = np.random.default_rng(8).standard_normal((PROBE_N, PROBE_N), dtype=np.float32)
+    b = np.random.default_rng(9).standard_normal((PROBE_N, PROBE_N), dtype=np.float32)
+    worst = max(err / tol for _, _, err, tol in sgemm_products(np, (("numpy", lambda x, y: x @ y),), a, b))
+    best = 0.0
+    for _ in range(calls):
+        c0 = time.thread_time()
+        a @ b
+        best = max(best, 2.0 * PROBE_N ** 3 / max(time.thread_time() - c0, 1e-9) / 1e9)
+    print("%s %.6g %.6g" % (core.replace(" ", "_"), best, worst))
+    return 0
+
+
+def probe(name, calls, env):
+    """One candidate in a child process: the dict choose_coretype reads."""
+    import subprocess
+    env = dict(env)
+    env.pop("OPENBLAS_CORETYPE", None)
+    if name is not None:
+        env["OPENBLAS_CORETYPE"] = name
+    res = {"name": name, "core": None, "gflops": 0.0, "right": False, "error": None}
+    try:
+        r = subprocess.run([sys.executable, os.path.abspath(__file__), "--probe", str(calls)], env=env,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        res["error"] = "did not run (%s)" % e.__class__.__name__
+        return res
+    words = r.stdout.decode(errors="replace").split()
+    if r.returncode != 0 or len(words) != 3:
+        res["error"] = ("killed by signal %d" % -r.returncode) if r.returncode < 0 else "exit %d" % r.returncode
+        return res
+    try:
+        res["gflops"], worst = float(words[1]), float(words[2])
+    except ValueError:
+        res["error"] = "printed %r" % " ".join(words)[:30]
+        return res
+    res["core"] = None if words[0] == "-" else words[0]
+    res["right"] = worst <= 1.0
+    return res
+
+
+def wrapped(text):
+    """text as lines of at most 78 columns, the later ones indented by two."""
+    return textwrap.wrap(text, 78, subsequent_indent="  ", break_on_hyphens=False)
+
+
+def race_coretypes(quick, keep):
+    """Before numpy loads here: choose OPENBLAS_CORETYPE (os.environ, which numpy and torch
+    then load with). Returns (the lines that say how, for the printout; the kernel set
+    numpy and torch should run, None for OpenBLAS's automatic choice)."""
+    if keep:
+        kept = ", ".join("%s=%s" % (k, os.environ[k]) for k in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
+                         if k in os.environ) or "OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset"
+        return (wrapped("OpenBLAS kernel set: not raced, the environment's (BENCH_KEEP_OPENBLAS_ENV=1): %s"
+                        % kept), os.environ.get("OPENBLAS_CORETYPE"))
+    lines = []
+    env_core = os.environ.pop("OPENBLAS_CORETYPE", None)
+    os.environ.pop("OPENBLAS_L2_SIZE", None)
+    flags = cpu_flags()
+    names = coretype_candidates(flags)
+    calls, rounds = (3, 1) if quick else (5, 2)
+    runs = {n: [] for n in names}
+    for _ in range(rounds):  # interleaved: a busy moment of the machine hits every candidate
+        for n in names:
+            runs[n].append(probe(n, calls, os.environ))
+            if n is None and runs[n][-1]["error"] is None and runs[n][-1]["core"] is None:
+                break  # no OpenBLAS: nothing to race
+    probes = []
+    for n in names:
+        if not runs[n]:
+            continue
+        rs = runs[n]
+        bad = [r["error"] for r in rs if r["error"]]
+        probes.append({"name": n, "core": rs[0]["core"], "gflops": max(r["gflops"] for r in rs),
+                       "right": all(r["right"] for r in rs), "error": bad[0] if bad else None})
+    chosen, why = choose_coretype(probes)
+    shown = [f for f in ("avx2", "fma", "avx512f", "avx512vl", "avx512_bf16") if f in flags]
+    lines += wrapped("OpenBLAS kernel sets this CPU runs (/proc/cpuinfo: %s), raced before numpy and "
+                     "torch load here, each in a child process: numpy sgemm 1024^3, one thread, the best "
+                     "of %d calls, %d round%s, its products against float64 (%d shapes):"
+                     % (" ".join(shown) or "none of avx2 avx512f", calls, rounds, "" if rounds == 1 else "s",
+                        1 + len(SGEMM_SHAPES)))
+    lines.append("  %-18s %-14s %8s  %s" % ("OPENBLAS_CORETYPE", "runs core", "GFLOP/s", "sgemm"))
+    for p in probes:
+        if p["error"]:
+            verdict = p["error"]
+        elif p["core"] is None:
+            verdict = "no OpenBLAS"
+        elif p["name"] is not None and p["core"].lower() != p["name"].lower():
+            verdict = "not in this build"
+        else:
+            verdict = "right" if p["right"] else "WRONG"
+        lines.append("  %-18s %-14s %8.1f  %s" % (p["name"] or AUTO, (p["core"] or "-")[:14], p["gflops"], verdict))
+    if chosen is not None:
+        os.environ["OPENBLAS_CORETYPE"] = chosen
+    lines += wrapped("chosen: %s, %s" % ("OPENBLAS_CORETYPE=" + chosen if chosen else "OPENBLAS_CORETYPE unset",
+                                         why))
+    if env_core is not None and env_core != chosen:
+        lines += wrapped("  (it replaces the environment's OPENBLAS_CORETYPE=%s for this run; "
+                         "BENCH_KEEP_OPENBLAS_ENV=1 keeps that)" % env_core)
+    return lines, chosen
 
 
 def load_avg():
@@ -260,6 +449,8 @@ class TorchVersion:
 # ---- one table cell: (T, causal) --------------------------------------------------
 
 def main():
+    if sys.argv[1:2] == ["--probe"]:  # one candidate's child (race_coretypes)
+        return probe_main(int(sys.argv[2]) if len(sys.argv) > 2 else 3)
     p = argparse.ArgumentParser(prog=PROG, description=__doc__.splitlines()[1])
     p.add_argument("--lib", required=True, metavar="SO", help="build/libattn_bench.so")
     p.add_argument("--chapter8", metavar="PATH", help="build/chapter8, for the peak-memory runs")
@@ -272,13 +463,19 @@ def main():
     if args.rounds < 0:
         p.error("--rounds must be >= 0")
     rss = memory_runs(args.chapter8) if args.chapter8 else []
+    quick = args.quick or os.environ.get("BENCH_QUICK", "") not in ("", "0")
+    import importlib.util
+    for m in ("numpy", "torch"):
+        if importlib.util.find_spec(m) is None:
+            die("No module named '%s' for %s (PYTHON=... to choose another interpreter)" % (m, sys.executable))
+    # OPENBLAS_CORETYPE is read once, when OpenBLAS loads: chosen before numpy and torch load
+    race, chosen = race_coretypes(quick, os.environ.get("BENCH_KEEP_OPENBLAS_ENV", "") not in ("", "0"))
     try:
         import numpy as np
         import torch
         import torch.nn.functional as F
     except ImportError as e:
         die("%s for %s (PYTHON=... to choose another interpreter)" % (e, sys.executable))
-    quick = args.quick or os.environ.get("BENCH_QUICK", "") not in ("", "0")
     max_seconds = float(os.environ.get("BENCH_MAX_SECONDS", "20") or 20)
     lib = load_lib(args.lib)
     lib.bench_set_threads(1)
@@ -302,6 +499,8 @@ def main():
     say("load average at the start: %s" % load_avg())
     say("python %s, numpy %s, torch %s, %s" % (platform.python_version(), np.__version__,
                                                torch.__version__.split("+")[0], " ".join(platform.libc_ver())))
+    for line in race:
+        say(line)
     blas = loaded_blas()
     say("BLAS mapped in this process (numpy and torch):")
     say("  " + ", ".join(os.path.basename(p) for p in blas))
@@ -312,6 +511,9 @@ def main():
             say("  " + line)
     if not cores:
         say("no OpenBLAS mapped: no core name to print")
+    for name, core, _ in cores:
+        if chosen and core.lower() != chosen.lower():
+            say("NOTE: %s runs %s, not the %s chosen" % (name[:24], core[:12], chosen[:12]))
     if not any(("openblas" in os.path.basename(p).lower() or "mkl" in os.path.basename(p).lower())
                for p in blas):
         say("NOTE: no OpenBLAS or MKL: numpy and torch call the reference BLAS, a")
@@ -472,6 +674,13 @@ def main():
     say("sgemm: %.1f GFLOP/s = %.0f%% of the ceiling (numpy 1024^3, one thread, the" % (sg, pct(sg, peak)))
     say("  median over %d rounds of the best of 3 calls in a row; the first call" % len(sgemm))
     say("  of each round alone: %.1f)" % statistics.median(sgemm_first))
+    weak = sg < 0.5 * peak
+    if weak:
+        say("WEAK BASELINE: sgemm is under half the ceiling, so beating it shows")
+        say("  little: the targets against sgemm and torch below say 'weak' where")
+        say("  they would say 'met'")
+    else:
+        say("baseline: sgemm is at least half the ceiling, a strong opponent")
     over = [(n, c, T, r["gflops"]) for (n, c, T), r in results.items() if "gflops" in r and n != "flash x2"
             and r["gflops"] > peak]
     for n, c, T, g in over:
@@ -479,7 +688,7 @@ def main():
         say("  ceiling: the ceiling is wrong")
 
     procs = process_runs(args.chapter8, np) if args.chapter8 and 4096 in Ts else []
-    summary(results, Ts, peak, sg, rss, flash3, procs)
+    summary(results, Ts, peak, sg, rss, flash3, procs, weak)
     say("load average at the end: %s" % load_avg())
     if args.csv:
         write_csv(args.csv, results, Ts)
@@ -568,13 +777,17 @@ def process_runs(chapter8, np, runs=5):
     return out
 
 
-def summary(results, Ts, peak, sg, rss, flash3, procs):
+def summary(results, Ts, peak, sg, rss, flash3, procs, weak):
     def get(name, causal, T, key="ms"):
         r = results.get((name, causal, T), {})
         return r.get(key)
 
     def met(ok):
         return "met" if ok else "NOT MET"
+
+    def met_vs_baseline(ok):
+        # a target against sgemm or torch (OpenBLAS's sgemm inside): beating a weak one is no proof
+        return ("weak" if weak else "met") if ok else "NOT MET"
 
     say()
     say("Targets (one thread unless said; medians of this run):")
@@ -591,7 +804,8 @@ def summary(results, Ts, peak, sg, rss, flash3, procs):
             ratio = statistics.median(f / s for f, s in flash3[T])
             g3 = statistics.median(f for f, _ in flash3[T])
             say("  T = %5d: %.2fx  %-7s (%.1f vs sgemm %.1f GFLOP/s, %d round%s)"
-                % (T, ratio, met(ratio >= 0.85), g3, sg, len(flash3[T]), "" if len(flash3[T]) == 1 else "s"))
+                % (T, ratio, met_vs_baseline(ratio >= 0.85), g3, sg, len(flash3[T]),
+                   "" if len(flash3[T]) == 1 else "s"))
         say("  flash's one call a round (after the other contenders), against the")
         say("  median sgemm: " + ", ".join("T = %d %.2fx" % (T, get("flash", False, T, "gflops_t") / sg)
                                           for T in rows if get("flash", False, T, "gflops_t")))
@@ -615,7 +829,7 @@ def summary(results, Ts, peak, sg, rss, flash3, procs):
             r = best[0] / f_t
             say("  T = %5d %-10s %8.2f vs %8.2f ms (%s) = %5.2fx %s (%.2fx)" % (
                 T, "causal:" if causal else "not causal:", f_t, best[0], best[1].replace("torch ", ""), r,
-                met(r >= need), dflt))
+                met_vs_baseline(r >= need), dflt))
     if 4096 in Ts:
         one, two = get("flash", False, 4096, "wall_ms"), get("flash x2", False, 4096, "wall_ms")
         if one and two:

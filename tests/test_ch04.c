@@ -91,9 +91,18 @@ static void test_slice_of_buffer_is_the_mask_of_that_length(void) {
     for (int64_t T = 1; T <= 8; T++) CHECK_TENSOR_CLOSE(mask_slice(mask, T), causal_mask(T, 1), 0.0, 0.0);
 }
 
+/* One check, one sentence, for every chapter that slices a mask buffer. */
+static void test_check_seq_len(void) {
+    check_seq_len(8, 8);  /* T == max_seq_len: the whole buffer */
+    check_seq_len(0, 8);
+    CHECK_ERROR(check_seq_len(9, 8),
+                "sequence length 9 is longer than max_seq_len 8, the size of the causal mask buffer");
+}
+
 static void test_mask_slice_errors(void) {
     Tensor *mask = causal_mask(8, 1);
-    CHECK_ERROR(mask_slice(mask, 9), "mask_slice: sequence length 9 is longer than max_seq_len 8");
+    CHECK_ERROR(mask_slice(mask, 9),
+                "sequence length 9 is longer than max_seq_len 8, the size of the causal mask buffer");
     CHECK_ERROR(mask_slice(mask, -1), "mask_slice: sequence length -1 is negative");
     CHECK_ERROR(mask_slice(causal_mask_bool(8), 4), "must have shape (1, 1, L, L), got (8, 8)");
     CHECK_ERROR(mask_slice(t_zeros(SHAPE(2, 1, 4, 4)), 4), "got (2, 1, 4, 4)");
@@ -158,7 +167,7 @@ static void test_masked_fill_errors(void) {
     CHECK_ERROR(apply_causal_mask_fill(t_zeros(SHAPE(4, 6)), mask_bool),
                 "apply_causal_mask_fill: scores (4, 6) have T 4 != S 6");
     CHECK_ERROR(apply_causal_mask_fill(t_zeros(SHAPE(9, 9)), mask_bool),
-                "apply_causal_mask_fill: sequence length 9 is longer than max_seq_len 8");
+                "sequence length 9 is longer than max_seq_len 8, the size of the causal mask buffer");
     CHECK_ERROR(apply_causal_mask_fill(t_zeros(SHAPE(4, 4)), causal_mask(8, 1)),
                 "the boolean mask must have shape (L, L), got (1, 1, 8, 8)");
 }
@@ -280,6 +289,7 @@ int main(void) {
     RUN(test_mask_errors);
     RUN(test_mask_slice_matches_pytorch);
     RUN(test_slice_of_buffer_is_the_mask_of_that_length);
+    RUN(test_check_seq_len);
     RUN(test_mask_slice_errors);
     RUN(test_apply_causal_mask_matches_pytorch);
     RUN(test_apply_causal_mask_keeps_scores_shape);

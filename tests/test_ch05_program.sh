@@ -113,6 +113,11 @@ expect_status 1 "a missing input file"
 expect_one_line "a missing input file"
 expect_no_file "$TMP/bad.npy" "a missing input file"
 
+run "$P" --seq-len 6 --max-seq-len 4 --output "$TMP/bad.npy"
+expect_runtime_error "sequence length 6 is longer than max_seq_len 4, the size of the causal mask buffer" \
+    "--seq-len past --max-seq-len"
+expect_no_file "$TMP/bad.npy" "--seq-len past --max-seq-len"
+
 export ATTN_MAX_BYTES=100000   # a low memory limit, so that 1000 tokens are too many
 run "$P" --seq-len 1000 --quiet --output "$TMP/bad.npy"
 unset ATTN_MAX_BYTES

@@ -157,8 +157,12 @@ expect_runtime_error "give all three biases bq, bk, bv or none" "bq without bk a
 expect_no_file "$OUT" "bq without bk and bv"
 
 run "$P" --input "$F/seed/x.npy" --weights "$F/seed/weights" --seq-len 3 --output "$OUT"
-expect_runtime_error "sequence length 5, longer than the model's max_seq_len 3" "seq longer than max_seq_len"
+expect_runtime_error "sequence length 5 is longer than max_seq_len 3, the size of the causal mask buffer" "seq longer than max_seq_len"
 expect_no_file "$OUT" "seq longer than max_seq_len"
+run "$P" --seq-len 6 --max-seq-len 4 --output "$OUT"
+expect_runtime_error "sequence length 6 is longer than max_seq_len 4, the size of the causal mask buffer" \
+    "the default run: --seq-len past --max-seq-len"
+expect_no_file "$OUT" "the default run: --seq-len past --max-seq-len"
 
 run "$P" --batch 1000 --seq-len 100000 --output "$OUT"
 expect_runtime_error "chapter 8" "scores that do not fit in memory point to chapter 8"

@@ -276,7 +276,7 @@ static void test_forward_errors(void) {
     FreqsCis f;
     LlamaAttention *m = load_group("gqa", &f);   /* max_seq_len 10 */
     CHECK_ERROR(llama_attention_forward(m, t_zeros(SHAPE(1, 11, 16)), f.cos, f.sin, NULL),
-                "seqlen 11 is longer than max_seq_len 10");
+                "sequence length 11 is longer than max_seq_len 10, the size of the causal mask buffer");
     CHECK_ERROR(llama_attention_forward(m, t_zeros(SHAPE(1, 3, 12)), f.cos, f.sin, NULL), "must be (bsz, seqlen, dim)");
     CHECK_ERROR(llama_attention_forward(m, t_zeros(SHAPE(1, 3, 16)), f.cos, f.sin, NULL),
                 "must both be (seqlen, head_dim / 2) = (3, 2)");

@@ -190,8 +190,10 @@ fi
 bad_usage "n_kv_heads = 3 must divide n_heads = 4" "n_kv_heads not dividing n_heads" --n-kv-heads 3
 bad_usage "head_dim must be even and at least 2, but it is 3" "odd head_dim" --dim 12 --n-heads 4
 bad_usage "dim = 2 is smaller than n_heads = 4" "dim smaller than n_heads" --dim 2
-bad_runtime "--seq-len 40 is longer than --max-seq-len 32" "prompt longer than max_seq_len" --seq-len 40
-bad_runtime "has seqlen 7, longer than --max-seq-len 5" "an input longer than max_seq_len" \
+bad_runtime "sequence length 40 is longer than max_seq_len 32, the size of the causal mask buffer" \
+    "prompt longer than max_seq_len" --seq-len 40
+bad_runtime "sequence length 7 is longer than max_seq_len 5, the size of the causal mask buffer" \
+    "an input longer than max_seq_len" \
     --input "$F/gqa/x.npy" --weights "$F/gqa" --max-seq-len 5
 bad_usage "--decode 7 asks for more steps than the 6 positions" "--decode past T" --decode 7
 bad_usage "--decode" "a negative --decode" --decode -1

@@ -66,6 +66,11 @@ check 5 "common/ knows no chapter"
 check 6 "functions under $MAX_FUNCTION lines, mains under $MAX_MAIN"
 check 7 "chapter lines within $MAX_COLUMNS columns outside string literals"
 
+# the .npy reader and writer stays small: it reads what numpy writes, not all of Python
+npy_lines=$(grep -c '' common/npy.c)
+if [ "$npy_lines" -lt 500 ]; then _ok; else _cmd="wc -l common/npy.c"; : >"$TMP/err"
+    _bad "common/npy.c has $npy_lines lines; it must stay under 500 (read what numpy writes, refuse the rest)"; fi
+
 # ---- each check finds a planted break -----------------------------------------------
 P=$TMP/planted
 mkdir -p "$P/common/program" "$P/chapters/01_x"

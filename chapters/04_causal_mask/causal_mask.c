@@ -77,14 +77,18 @@ Tensor *mask_slice(const Tensor *mask, int64_t seqlen) {
         t_error("mask_slice: sequence length %lld is negative", (long long)seqlen);
     /* PyTorch's slice would quietly stop at L here and the addition would fail later with a
      * broadcast error; say what is really wrong instead. */
-    if (seqlen > max_seq_len)
-        t_error("mask_slice: sequence length %lld is longer than max_seq_len %lld (the mask buffer is %s)",
-                (long long)seqlen, (long long)max_seq_len, t_shape_str(mask, ms));
+    check_seq_len(seqlen, max_seq_len);
     /* BEGIN BLANK mask_slice level=2 hint="The mask buffer is built once for the longest sequence; a shorter sequence uses only its top-left corner, as a view." helpers="t_slice, once for dim 2 and once for dim 3." torch="self.mask[:, :, :seqlen, :seqlen]" */
     Tensor *m = t_slice(mask, 2, 0, seqlen);  /* mask[:, :, :seqlen, :]        (1, 1, T, L) */
     m = t_slice(m, 3, 0, seqlen);             /* mask[:, :, :seqlen, :seqlen]  (1, 1, T, T) */
     return m;
     /* END BLANK */
+}
+
+void check_seq_len(int64_t seq_len, int64_t max_seq_len) {
+    if (seq_len > max_seq_len)
+        t_error("sequence length %lld is longer than max_seq_len %lld, the size of the causal mask buffer",
+                (long long)seq_len, (long long)max_seq_len);
 }
 
 /* ---- the other spelling: a boolean mask and masked_fill (Raschka) ----------- */
@@ -104,10 +108,7 @@ Tensor *apply_causal_mask_fill(const Tensor *scores, const Tensor *mask_bool) {
         t_error("apply_causal_mask_fill: the boolean mask must have shape (L, L), got %s",
                 t_shape_str(mask_bool, ms));
     int64_t seq_len = t_size(scores, -1), max_seq_len = mask_bool->shape[0];
-    if (seq_len > max_seq_len)
-        t_error("apply_causal_mask_fill: sequence length %lld is longer than max_seq_len %lld "
-                "(the mask buffer is %s)", (long long)seq_len, (long long)max_seq_len,
-                t_shape_str(mask_bool, ms));
+    check_seq_len(seq_len, max_seq_len);
     /* mask_bool = self.mask.bool()[:seq_len, :seq_len] */
     Tensor *m = t_slice(t_slice(mask_bool, 0, 0, seq_len), 1, 0, seq_len);  /* (T, T) */
     /* BEGIN BLANK causal_masked_fill level=1 hint="Raschka's way to the same mask: a boolean mask says where the future is, and the score there is replaced." helpers="t_masked_fill with -INFINITY." torch="attn_scores.masked_fill_(mask_bool, -torch.inf)" */

@@ -34,9 +34,14 @@ Tensor *causal_mask(int64_t max_seq_len, int diagonal);
  * causal mask needs queries and keys from the same sequence. */
 Tensor *apply_causal_mask(const Tensor *scores, const Tensor *mask);
 
-/* mask[:, :, :seqlen, :seqlen] of a (1, 1, L, L) buffer; seqlen > L is an
- * error ("sequence length 9 is longer than max_seq_len 8"). */
+/* mask[:, :, :seqlen, :seqlen] of a (1, 1, L, L) buffer; seqlen > L is
+ * check_seq_len's error. */
 Tensor *mask_slice(const Tensor *mask, int64_t seqlen);
+
+/* A mask buffer built for max_seq_len serves sequences up to that length. Longer is an
+ * error, in the one sentence every chapter gives: "sequence length 9 is longer than
+ * max_seq_len 8, the size of the causal mask buffer". */
+void check_seq_len(int64_t seq_len, int64_t max_seq_len);
 
 /* The boolean spelling: triu(ones(L, L), diagonal=1) as 0/1 floats, (L, L). */
 Tensor *causal_mask_bool(int64_t max_seq_len);

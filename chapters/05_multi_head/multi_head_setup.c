@@ -47,9 +47,7 @@ Tensor *load_input_for_heads(const Args *args, int64_t n_heads, int64_t *max_seq
     int64_t seqlen = t_size(x, 1), L = seqlen;
     if (args->given & CLI_MAX_SEQ_LEN) L = args->max_seq_len;
     else if (args->given & CLI_SEQ_LEN) L = args->seq_len;
-    if (max_seq_len && args->causal && seqlen > L)
-        t_error("%s has sequence length %lld, longer than the model's max_seq_len %lld", args->input,
-                (long long)seqlen, (long long)L);
+    if (max_seq_len && args->causal) check_seq_len(seqlen, L);  /* chapter 4 */
     check_scores_fit(t_size(x, 0), n_heads, seqlen, seqlen);  /* before any work, or chapter 8 */
     if (max_seq_len) *max_seq_len = L;
     narrate_step("Load x from %s and the weights from %s", args->input, args->weights);
@@ -66,18 +64,26 @@ QKVProjection *qkv_load_for_heads(const Args *args, int64_t d_in, int64_t n_head
     return p;
 }
 
-QKVProjection *qkv_default(const Args *args, Tensor **x, int64_t *max_seq_len) {
+void *default_model(const Args *args, void *(*make_module)(const Args *args, int64_t max_seq_len), Tensor **x,
+                    int64_t *max_seq_len) {
     int64_t L = args->max_seq_len > 0 ? args->max_seq_len : 2 * args->seq_len;
     head_dim_of(args->d_out, args->heads);  /* before any work: d_out % n_heads == 0 */
-    if (args->causal && args->seq_len > L)
-        t_error("--seq-len %lld is longer than --max-seq-len %lld: the causal mask buffer is too short",
-                (long long)args->seq_len, (long long)L);
+    if (args->causal) check_seq_len(args->seq_len, L);  /* chapter 4 */
     check_scores_fit(args->batch, args->heads, args->seq_len, args->seq_len);
-    t_manual_seed(args->seed);                                      /* torch.manual_seed(seed) */
-    QKVProjection *p = qkv_new(args->d_in, args->d_out, args->bias);  /* W_query, W_key, W_value */
-    *x = t_randn(SHAPE(args->batch, args->seq_len, args->d_in));      /* (bsz, seqlen, d_in)     */
+    t_manual_seed(args->seed);                                   /* torch.manual_seed(seed)    */
+    void *module = make_module(args, L);                         /* its nn.Linear layers draw  */
+    *x = t_randn(SHAPE(args->batch, args->seq_len, args->d_in)); /* x = torch.randn(b, T, d_in) */
     if (max_seq_len) *max_seq_len = L;
-    return p;
+    return module;
+}
+
+static void *new_projections(const Args *args, int64_t max_seq_len) {
+    (void)max_seq_len;                                    /* chapters 5 and 6 slice the mask themselves */
+    return qkv_new(args->d_in, args->d_out, args->bias);  /* W_query, W_key, W_value */
+}
+
+QKVProjection *qkv_default(const Args *args, Tensor **x, int64_t *max_seq_len) {
+    return default_model(args, new_projections, x, max_seq_len);
 }
 
 void save_heads_dump(const char *dir, const QKVProjection *p, const Tensor *x, const Tensor *xq, const Tensor *xk,

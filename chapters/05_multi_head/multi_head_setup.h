@@ -37,11 +37,20 @@ Tensor *load_input_for_heads(const Args *args, int64_t n_heads, int64_t *max_seq
  * qkv_load); their d_out must be a multiple of n_heads. */
 QKVProjection *qkv_load_for_heads(const Args *args, int64_t d_in, int64_t n_heads);
 
-/* The default run of chapters 5 and 6: torch.manual_seed(seed), then the
- * 手撕 MHA class's W_query, W_key, W_value (nn.Linear(d_in, d_out,
- * bias=qkv_bias)), then x = torch.randn(batch, seq_len, d_in): PyTorch's
- * numbers, in PyTorch's order. Checks d_out % heads and that the scores fit
- * first. *max_seq_len gets --max-seq-len, or 2 * seq_len by default. */
+/* The default run of chapters 5, 6 and 7 (and of the chapters after them), in
+ * PyTorch's order, so the weights and x are PyTorch's numbers:
+ *     torch.manual_seed(seed)
+ *     model = make_module(args, max_seq_len)     # its nn.Linear layers draw here
+ *     x = torch.randn(batch, seq_len, d_in)
+ * First the checks that need no numbers: d_out % heads, seq_len <= max_seq_len
+ * when causal (chapter 4's check_seq_len) and that the scores fit. max_seq_len
+ * is --max-seq-len, or 2 * seq_len by default; *max_seq_len (may be NULL) gets
+ * it. Returns what make_module made. */
+void *default_model(const Args *args, void *(*make_module)(const Args *args, int64_t max_seq_len), Tensor **x,
+                    int64_t *max_seq_len);
+
+/* The default run of chapters 5 and 6: default_model with the 手撕 MHA class's
+ * W_query, W_key, W_value (nn.Linear(d_in, d_out, bias=qkv_bias)). */
 QKVProjection *qkv_default(const Args *args, Tensor **x, int64_t *max_seq_len);
 
 /* --dump DIR of chapters 5 and 6: x and wq wk wv (a run that --input/--weights

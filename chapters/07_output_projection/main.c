@@ -208,20 +208,7 @@ static void the_residual(const ModelArgs *a, const Tensor *x, const Tensor *outp
 /* --dump DIR and --output FILE, after everything was computed. */
 static void save_files(const Args *args, const MultiHeadAttention *m, const Tensor *x, const MhaTrace *tr,
                        const Tensor *output) {
-    if (args->dump) {
-        npy_make_dir(args->dump);
-        npy_save_in(args->dump, "x", x);  /* the input; with the weights below, a run to replay */
-        mha_save(m, args->dump);          /* wq.npy ... as --weights reads them */
-        npy_save_in(args->dump, "xq", tr->xq);                      /* (bsz, n_heads, seqlen, head_dim) */
-        npy_save_in(args->dump, "xk", tr->xk);
-        npy_save_in(args->dump, "xv", tr->xv);
-        npy_save_in(args->dump, "scores", tr->scores);              /* scaled (and masked), before softmax */
-        npy_save_in(args->dump, "attn_weights", tr->attn_weights);  /* after softmax, before dropout */
-        npy_save_in(args->dump, "attn_dropped", tr->attn_dropped);  /* after attn_dropout */
-        npy_save_in(args->dump, "merged", tr->merged);              /* (bsz, seqlen, d_out), before wo */
-        npy_save_in(args->dump, "projected", tr->projected);        /* after wo, before resid_dropout */
-        npy_save_in(args->dump, "output", output);                  /* (bsz, seqlen, d_out) */
-    }
+    if (args->dump) mha_save_dump(args->dump, m, x, tr, output);
     if (args->output) npy_save(args->output, output);
 }
 

@@ -1,7 +1,8 @@
 /* mha_setup.c — chapter 7's module and input, as the programs of chapters 7, 9
  * and 10 get them: from files (--input, --weights: mha_load) or the 手撕 MHA
- * script's default run (mha_default); and the module written back as files
- * (mha_save, for --dump). The lesson is in mha.c. */
+ * script's default run (mha_default, through chapter 5's default_model); and
+ * the module written back as files (mha_save), with the intermediates for
+ * --dump (mha_save_dump). The lesson is in mha.c. */
 #include "mha_setup.h"
 
 MultiHeadAttention *mha_from_args(const Args *args, Tensor **x) {
@@ -18,25 +19,17 @@ MultiHeadAttention *mha_from_args(const Args *args, Tensor **x) {
     return mha_load(a, args->weights);
 }
 
-MultiHeadAttention *mha_default(const Args *args, Tensor **x) {
-    int64_t max_seq_len = mha_default_max_seq_len(args);
-    head_dim_of(args->d_out, args->heads);  /* before any work: d_out % n_heads == 0 */
-    if (args->causal && args->seq_len > max_seq_len)
-        t_error("--seq-len %lld is longer than --max-seq-len %lld: the causal mask buffer is too short",
-                (long long)args->seq_len, (long long)max_seq_len);
-    check_scores_fit(args->batch, args->heads, args->seq_len, args->seq_len);
+/* model = MultiHeadAttention(d_in, d_out, max_seq_len, dropout, heads), as the flags say */
+static void *new_mha(const Args *args, int64_t max_seq_len) {
     ModelArgs a = handwritten_mha_args(args->d_in, args->d_out, max_seq_len, args->dropout, args->heads);
     a.causal = args->causal;
     a.qkv_bias = args->bias;
     a.resid_dropout = args->resid_dropout;
-    t_manual_seed(args->seed);                                  /* torch.manual_seed(seed)        */
-    MultiHeadAttention *m = mha_new(a);                         /* W_query, W_key, W_value, out_proj */
-    *x = t_randn(SHAPE(args->batch, args->seq_len, args->d_in)); /* x = torch.randn(b, T, d_in)    */
-    return m;
+    return mha_new(a);  /* W_query, W_key, W_value, out_proj */
 }
 
-int64_t mha_default_max_seq_len(const Args *args) {
-    return args->max_seq_len > 0 ? args->max_seq_len : 2 * args->seq_len;
+MultiHeadAttention *mha_default(const Args *args, Tensor **x) {
+    return default_model(args, new_mha, x, NULL);  /* chapter 5: seed, the module, then x */
 }
 
 MultiHeadAttention *mha_load(ModelArgs args, const char *dir) {
@@ -64,8 +57,23 @@ MultiHeadAttention *mha_load(ModelArgs args, const char *dir) {
     return mha_from_projections(args, qkv, nn_linear_from("wo", w, b));  /* checks d_out % n_heads, ... */
 }
 
-void mha_save(const MultiHeadAttention *m, const char *dir) {
-    qkv_save(m->qkv, dir);                        /* wq wk wv [bq bk bv] */
+/* wo.npy [bo.npy], the output projection's part of the weights folder */
+static void wo_save(const MultiHeadAttention *m, const char *dir) {
     npy_save_in(dir, "wo", m->wo->weight);        /* (d_out, d_out)      */
     if (m->wo->bias) npy_save_in(dir, "bo", m->wo->bias);
+}
+
+void mha_save(const MultiHeadAttention *m, const char *dir) {
+    qkv_save(m->qkv, dir);                        /* wq wk wv [bq bk bv] */
+    wo_save(m, dir);
+}
+
+void mha_save_dump(const char *dir, const MultiHeadAttention *m, const Tensor *x, const MhaTrace *tr,
+                   const Tensor *output) {
+    save_heads_dump(dir, m->qkv, x, tr->xq, tr->xk, tr->xv, tr->scores, tr->attn_weights);  /* chapter 5's files */
+    wo_save(m, dir);                                      /* with chapter 5's wq wk wv: what --weights reads */
+    npy_save_in(dir, "attn_dropped", tr->attn_dropped);  /* after attn_dropout */
+    npy_save_in(dir, "merged", tr->merged);              /* (bsz, seqlen, d_out), before wo */
+    npy_save_in(dir, "projected", tr->projected);        /* after wo, before resid_dropout */
+    npy_save_in(dir, "output", output);                  /* (bsz, seqlen, d_out) */
 }

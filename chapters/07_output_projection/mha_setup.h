@@ -16,14 +16,13 @@ MultiHeadAttention *mha_from_args(const Args *args, Tensor **x);
  *     torch.manual_seed(args->seed)
  *     model = MultiHeadAttention(d_in, d_out, max_seq_len, dropout, heads)
  *     x = torch.randn(batch, seq_len, d_in)
- * in that order, so the weights and x are PyTorch's numbers (common/rng.h).
+ * chapter 5's default_model with this module, so the weights and x are
+ * PyTorch's numbers (common/rng.h) and the checks come before any draw.
  * max_seq_len is args->max_seq_len when given (not 0), else 2 * seq_len;
  * --bias sets qkv_bias=True, --no-causal drops the mask, --resid-dropout
  * adds Happy-LLM's resid_dropout. Training mode (args->eval is left to the
- * caller). Checks d_out % heads and that the scores fit before drawing. */
+ * caller). */
 MultiHeadAttention *mha_default(const Args *args, Tensor **x);
-/* max_seq_len of mha_default for these flags. */
-int64_t mha_default_max_seq_len(const Args *args);
 
 /* A module whose weights come from a folder (wq wk wv wo [bq bk bv bo].npy).
  * args.d_in is the width of the input and every wq/wk/wv must be (d_out, d_in);
@@ -35,5 +34,11 @@ MultiHeadAttention *mha_load(ModelArgs args, const char *dir);
 /* Write wq wk wv wo (and bq bk bv bo when present) .npy into dir, the
  * layout mha_load reads (a state_dict as files). */
 void mha_save(const MultiHeadAttention *m, const char *dir);
+
+/* --dump DIR of chapter 7: chapter 5's save_heads_dump (x, wq wk wv, xq xk xv,
+ * scores, attn_weights), then wo [bo] (so the folder is a --weights folder),
+ * attn_dropped, merged (before wo), projected (after wo) and output. */
+void mha_save_dump(const char *dir, const MultiHeadAttention *m, const Tensor *x, const MhaTrace *tr,
+                   const Tensor *output);
 
 #endif

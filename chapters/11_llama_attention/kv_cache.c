@@ -1,6 +1,8 @@
 /* kv_cache.c — chapter 11: a KV cache and the attention step that reads it. The lesson
- * is llama_attention_step: project only the new positions, turn them, append, attend. */
+ * is llama_attention_step: project only the new positions, turn them, append, attend
+ * (with chapter 8's online softmax, which folds keys in as they come). */
 #include "kv_cache.h"
+#include "chapters/08_fast_attention/fast_attention.h"
 
 Tensor *llama_attention_step(const LlamaAttention *m, const Tensor *x, const FreqsCis *freqs, KVCache *c) {
     char xs[T_SHAPE_STR];
@@ -73,39 +75,36 @@ static float dot(const float *q, const float *k, int64_t hd) {
     return ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
 }
 
-/* o += w * v over hd numbers, 8 at a time. */
-static void axpy(float *o, float w, const float *v, int64_t hd) {
-    int64_t d = 0;
-    for (; d + 8 <= hd; d += 8)
-        for (int l = 0; l < 8; l++) o[d + l] += w * v[d + l];
-    for (; d < hd; d++) o[d] += w * v[d];
-}
+/* Keys scored per call of online_row_update: a block of key and value rows (16 KiB each
+ * at head_dim 128) that stays in the L1 cache while every query head of the group reads it. */
+#define KEY_BLOCK 32
 
 /* The group of n_rep query heads that share kv head g, for the n new queries of one
- * sequence: each key and value row is read once and used by every query head of the group. */
+ * sequence. The keys stream past in blocks and each head folds them into its running max
+ * m, sum l and output with chapter 8's online softmax, so a block is read from memory once
+ * for the whole group. scores holds n_rep x KEY_BLOCK floats, m and l n_rep each. */
 static void attend_group(const KVCache *c, int64_t b, int64_t g, int64_t n_rep, const float *xq, int64_t n,
-                         float *out, float *scores) {
-    int64_t hd = c->head_dim, L = c->len, first = L - n, H = c->n_kv_heads * n_rep;
+                         float *out, float *scores, float *m, float *l) {
+    int64_t hd = c->head_dim, first = c->len - n, H = c->n_kv_heads * n_rep;
     const float *keys = t_data(c->k) + (b * c->n_kv_heads + g) * c->max_seq_len * hd;  /* (len, hd) */
     const float *values = t_data(c->v) + (b * c->n_kv_heads + g) * c->max_seq_len * hd;
     float scale = (float)sqrt((double)hd);
     for (int64_t i = 0; i < n; i++) {
         int64_t seen = first + i + 1;            /* the query at position first + i sees keys 0 .. first + i */
         const float *q = xq + (i * H + g * n_rep) * hd;   /* heads g * n_rep .. g * n_rep + n_rep - 1 */
-        float *o = out + (i * H + g * n_rep) * hd;
-        /* scores = xq @ keys.transpose(2, 3) / math.sqrt(head_dim): key row j read once for the group */
-        for (int64_t j = 0; j < seen; j++)
-            for (int64_t r = 0; r < n_rep; r++) scores[r * L + j] = dot(q + r * hd, keys + j * hd, hd) / scale;
-        /* scores = F.softmax(scores.float(), dim=-1): exp(s - max) / sum, per head */
-        for (int64_t r = 0; r < n_rep; r++) {
-            float *s = scores + r * L, m = -INFINITY, sum = 0.0f;
-            for (int64_t j = 0; j < seen; j++) m = s[j] > m ? s[j] : m;
-            for (int64_t j = 0; j < seen; j++) sum += s[j] = expf(s[j] - m);
-            for (int64_t j = 0; j < seen; j++) s[j] /= sum;
+        float *o = out + (i * H + g * n_rep) * hd;        /* each head's output row is its running sum */
+        for (int64_t r = 0; r < n_rep; r++) online_row_init(&m[r], &l[r], o + r * hd, hd);
+        for (int64_t j0 = 0; j0 < seen; j0 += KEY_BLOCK) {
+            int64_t nk = seen - j0 < KEY_BLOCK ? seen - j0 : KEY_BLOCK;
+            /* scores = xq @ keys.transpose(2, 3) / math.sqrt(head_dim): keys j0 .. j0 + nk - 1 */
+            for (int64_t j = 0; j < nk; j++)
+                for (int64_t r = 0; r < n_rep; r++)
+                    scores[r * KEY_BLOCK + j] = dot(q + r * hd, keys + (j0 + j) * hd, hd) / scale;
+            /* output = F.softmax(scores, dim=-1) @ values, one block at a time (chapter 8) */
+            for (int64_t r = 0; r < n_rep; r++)
+                online_row_update(&m[r], &l[r], o + r * hd, hd, scores + r * KEY_BLOCK, nk, values + j0 * hd, hd);
         }
-        /* output = torch.matmul(scores, values): value row j read once for the group */
-        for (int64_t j = 0; j < seen; j++)
-            for (int64_t r = 0; r < n_rep; r++) axpy(o + r * hd, scores[r * L + j], values + j * hd, hd);
+        for (int64_t r = 0; r < n_rep; r++) online_row_finish(o + r * hd, hd, l[r]);
     }
 }
 
@@ -121,10 +120,11 @@ Tensor *kv_cache_attend(const KVCache *c, const Tensor *xq) {
     int64_t n_rep = n_heads / c->n_kv_heads;
     const float *q = t_data(t_contiguous(xq));                       /* (bsz, n, n_heads, hd) */
     Tensor *output = t_zeros(SHAPE(bsz, n, n_heads * hd));           /* merged heads          */
-    float *scores = (float *)t_alloc(sizeof(float) * (size_t)(n_rep * c->len));
+    float *scores = (float *)t_alloc(sizeof(float) * (size_t)(n_rep * KEY_BLOCK));
+    float *m = (float *)t_alloc(sizeof(float) * (size_t)n_rep), *l = (float *)t_alloc(sizeof(float) * (size_t)n_rep);
     for (int64_t b = 0; b < bsz; b++)
         for (int64_t g = 0; g < c->n_kv_heads; g++)
             attend_group(c, b, g, n_rep, q + b * n * n_heads * hd, n, t_data(output) + b * n * n_heads * hd,
-                         scores);
+                         scores, m, l);
     return output;
 }

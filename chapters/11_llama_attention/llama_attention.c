@@ -9,9 +9,7 @@ static void check_forward(const LlamaAttention *m, const Tensor *x) {
     if (x->ndim != 3 || x->shape[2] != m->args.dim)
         t_error("Attention: x %s must be (bsz, seqlen, dim) with dim = %lld", t_shape_str(x, xs),
                 (long long)m->args.dim);
-    if (x->shape[1] > m->args.max_seq_len)
-        t_error("Attention: seqlen %lld is longer than max_seq_len %lld (the mask buffer's size)",
-                (long long)x->shape[1], (long long)m->args.max_seq_len);
+    check_seq_len(x->shape[1], m->args.max_seq_len);  /* chapter 4's sentence */
     check_scores_fit(x->shape[0], m->n_local_heads, x->shape[1], x->shape[1]);  /* chapter 5's sentence */
 }
 

@@ -6,10 +6,7 @@
 static LlamaRun from_defaults(const Args *a, const LlamaFlags *f) {
     ModelConfig c = {f->dim, f->n_heads, f->n_kv_heads, a->max_seq_len, a->dropout};
     check_model_config(&c);  /* before any draw: n_kv_heads | n_heads, head_dim even */
-    if (a->seq_len > c.max_seq_len)
-        t_error("--seq-len %lld is longer than --max-seq-len %lld: the mask buffer (and the KV cache) hold "
-                "max_seq_len positions",
-                (long long)a->seq_len, (long long)c.max_seq_len);
+    check_seq_len(a->seq_len, c.max_seq_len);  /* chapter 4 */
     LlamaRun r;
     t_manual_seed(a->seed);                                                  /* torch.manual_seed(seed)  */
     r.m = llama_attention_new(c);                                            /* Attention(ModelConfig()) */
@@ -52,10 +49,7 @@ static LlamaRun from_files(const Args *a, const LlamaFlags *f) {
                 "%lld // %lld",
                 a->weights, t_shape_str(wk, ks), (long long)dim, (long long)f->n_heads);
     int64_t L = (a->given & CLI_MAX_SEQ_LEN) ? a->max_seq_len : T;
-    if (T > L)
-        t_error("%s has seqlen %lld, longer than --max-seq-len %lld: the mask buffer (and the KV cache) hold "
-                "max_seq_len positions",
-                a->input, (long long)T, (long long)L);
+    check_seq_len(T, L);  /* chapter 4 */
     ModelConfig c = {dim, f->n_heads, n_kv_heads, L, a->dropout};
     r.m = llama_attention_from(c, wq, wk, wv, wo);
     if (!load_freqs(a->weights, T, r.m->head_dim / 2, &r.freqs))

@@ -779,7 +779,7 @@ void cli_usage(const CliSpec *spec, FILE *f)
                "work: sizes, heads, unknown flags, an output folder that cannot be written);\n"
                "1 when a file's content or the system fails during the run.\n");
     fprintf(f, "memory: a run that would not fit in ATTN_MAX_BYTES (default: half of this\n"
-               "machine's memory) is refused before it starts. time: a run longer than 10 s at\n"
-               "a fixed 1 GFLOP/s says so first and shows its progress on a terminal; Ctrl-C\n"
-               "stops it.\n");
+               "machine's memory) is refused before it starts. time: a run longer than 10 s\n"
+               "at a fixed rate (the notice names it) says so first and shows its progress\n"
+               "on a terminal; Ctrl-C stops it.\n");
 }

@@ -1,7 +1,7 @@
 """Golden fixtures for chapter 2, scaled dot-product attention: tests/fixtures/ch02/.
 
-Happy-LLM 2.1.3's attention function is written out below, exactly as the
-book has it (dropout comes in chapter 6). Each case <case>_ saves
+Happy-LLM 2.1.3's attention function, exactly as the book has it, is
+golden/_reference.py's attention() (dropout comes in chapter 6). Each case <case>_ saves
     <case>_q, <case>_k, <case>_v          the inputs (torch.randn)
     <case>_scores                          matmul(q, kᵀ) / √d_k, before softmax
     <case>_p_attn                          scores.softmax(dim=-1)
@@ -16,23 +16,14 @@ import math
 
 import torch
 
+from golden._reference import attention, scaled_scores
+
 NAME = "ch02"
 SEED = 20240602
 
 
-def attention(query, key, value, dropout=None):
-    """Happy-LLM 2.1.3."""
-    d_k = query.size(-1)
-    scores = torch.matmul(query, key.transpose(-2, -1)) / math.sqrt(d_k)
-    p_attn = scores.softmax(dim=-1)
-    if dropout is not None:
-        p_attn = dropout(p_attn)
-    return torch.matmul(p_attn, value), p_attn
-
-
 def save_case(save, case, q, k, v):
-    d_k = q.size(-1)
-    scores = torch.matmul(q, k.transpose(-2, -1)) / math.sqrt(d_k)
+    scores = scaled_scores(q, k)
     output, p_attn = attention(q, k, v)
     save(case + "_q", q)
     save(case + "_k", k)

@@ -14,23 +14,13 @@ the expected output_<set>.npy; and folders bad_*/ that qkv_load must refuse.
 New fixtures go at the end of make(), so existing ones keep their values.
 """
 
-import math
-
 import torch
 import torch.nn.functional as F
 
+from golden._reference import attention, default_cases, scaled_scores
+
 NAME = "ch03"
 SEED = 20240603
-
-
-def attention(query, key, value, dropout=None):
-    """Happy-LLM 2.1.3."""
-    d_k = query.size(-1)
-    scores = torch.matmul(query, key.transpose(-2, -1)) / math.sqrt(d_k)
-    p_attn = scores.softmax(dim=-1)
-    if dropout is not None:
-        p_attn = dropout(p_attn)
-    return torch.matmul(p_attn, value), p_attn
 
 
 def linear_params(d_in, d_out, bias):
@@ -43,7 +33,7 @@ def linear_params(d_in, d_out, bias):
 
 def project_and_attend(x, ws, bs):
     xq, xk, xv = (F.linear(x, w, b) for w, b in zip(ws, bs))
-    scores = torch.matmul(xq, xk.transpose(-2, -1)) / math.sqrt(xq.size(-1))
+    scores = scaled_scores(xq, xk)
     output, p_attn = attention(xq, xk, xv)
     return xq, xk, xv, scores, output, p_attn
 
@@ -98,7 +88,7 @@ def make(out_dir, save):
         x = torch.randn(*shape)
         output, p_attn = attention(x, x, x)
         save(case + "_x", x)
-        save(case + "_scores", torch.matmul(x, x.transpose(-2, -1)) / math.sqrt(x.size(-1)))
+        save(case + "_scores", scaled_scores(x, x))
         save(case + "_p_attn", p_attn)
         save(case + "_output", output)
 
@@ -126,22 +116,6 @@ def make(out_dir, save):
     save_weights(save, "bad_some_bias/", wa, [ba[0], None, ba[2]])       # no bk.npy
     save_weights(save, "bad_bias_len/", wa, [ba[0], ba[1][:7], ba[2]])   # bk (7,)
     make_defaults(save)
-
-
-def default_cases(seed0, with_heads):
-    """Random shapes for the default-run fixtures, from a fixed Python RNG."""
-    import random
-    rng = random.Random(seed0)
-    cases = []
-    for seed in (0, 1, 42, 123, 2**31 - 1):
-        for _ in range(2):
-            heads = rng.randint(1, 4) if with_heads else 1
-            t = rng.randint(1, 9)
-            cases.append(dict(seed=seed, b=rng.randint(1, 3), t=t, i=rng.randint(1, 12),
-                              o=heads * rng.randint(1, 4), h=heads,
-                              p=rng.choice([0.0, 0.1, 0.25, 0.5]), L=t + rng.randint(0, 5),
-                              bias=rng.random() < 0.3))
-    return cases
 
 
 def make_defaults(save):

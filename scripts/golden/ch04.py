@@ -30,14 +30,13 @@ Files (all float32):
   prog_*, sentence_mask  inputs and expected outputs for tests/test_ch04_program.sh
 """
 
-import math
-
 import torch
+
+from golden._reference import causal_buffer, masked_attention, scaled_scores
 
 NAME = "ch04"
 SEED = 4
 MAX_SEQ_LEN = 8
-NEG_INF = float("-inf")
 
 # Raschka's embeddings of the chapter-1 sentence, one row per token (d = 3).
 SENTENCE = [
@@ -48,27 +47,6 @@ SENTENCE = [
     [0.77, 0.25, 0.10],  # one
     [0.05, 0.80, 0.55],  # step
 ]
-
-
-def causal_buffer(max_seq_len, diagonal=1):
-    mask = torch.full((1, 1, max_seq_len, max_seq_len), NEG_INF)
-    return torch.triu(mask, diagonal=diagonal)
-
-
-def scaled_scores(q, k):
-    d_k = q.size(-1)
-    return torch.matmul(q, k.transpose(-2, -1)) / math.sqrt(d_k)
-
-
-def masked_attention(q, k, v, mask=None):
-    """Return (scores, weights, output); scores are after the mask, before softmax."""
-    scores = scaled_scores(q, k)
-    if mask is not None:
-        seqlen = scores.size(-1)
-        shape = scores.shape
-        scores = (scores + mask[:, :, :seqlen, :seqlen]).view(shape)
-    weights = torch.softmax(scores.float(), dim=-1)
-    return scores, weights, torch.matmul(weights, v)
 
 
 def masked_fill_attention(q, k, v, mask_bool):

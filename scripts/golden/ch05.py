@@ -25,6 +25,8 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+from golden._reference import causal_buffer, default_cases
+
 NAME = "ch05"
 SEED = 5005
 
@@ -48,8 +50,9 @@ def case_name(c):
         b, t, d_in, d_out, h, "causal" if causal else "full", "_bias" if bias else "")
 
 
-def forward(x, wq, wk, wv, n_heads, causal, attn_dropout=None):
-    """Happy-LLM's forward() without wo/resid_dropout; returns the intermediates."""
+def forward(x, wq, wk, wv, n_heads, causal, attn_dropout=None, max_seq_len=None):
+    """Happy-LLM's forward() without wo/resid_dropout, the causal mask a buffer of
+    max_seq_len (default: seqlen) sliced to seqlen; returns the intermediates."""
     bsz, seqlen, _ = x.shape
     head_dim = wq.out_features // n_heads
     xq, xk, xv = wq(x), wk(x), wv(x)
@@ -58,8 +61,7 @@ def forward(x, wq, wk, wv, n_heads, causal, attn_dropout=None):
     xv = xv.view(bsz, seqlen, n_heads, head_dim).transpose(1, 2)
     scores = torch.matmul(xq, xk.transpose(2, 3)) / math.sqrt(head_dim)
     if causal:
-        mask = torch.full((1, 1, seqlen, seqlen), float("-inf"))
-        mask = torch.triu(mask, diagonal=1)
+        mask = causal_buffer(max_seq_len or seqlen)
         scores = scores + mask[:, :, :seqlen, :seqlen]
     weights = F.softmax(scores.float(), dim=-1).type_as(xq)
     dropped = attn_dropout(weights) if attn_dropout is not None else weights
@@ -103,22 +105,6 @@ def make(out_dir, save):
     make_defaults(save)
 
 
-def default_cases(seed0, with_heads):
-    """Random shapes for the default-run fixtures, from a fixed Python RNG."""
-    import random
-    rng = random.Random(seed0)
-    cases = []
-    for seed in (0, 1, 42, 123, 2**31 - 1):
-        for _ in range(2):
-            heads = rng.randint(1, 4) if with_heads else 1
-            t = rng.randint(1, 9)
-            cases.append(dict(seed=seed, b=rng.randint(1, 3), t=t, i=rng.randint(1, 12),
-                              o=heads * rng.randint(1, 4), h=heads,
-                              p=rng.choice([0.0, 0.1, 0.25, 0.5]), L=t + rng.randint(0, 5),
-                              bias=rng.random() < 0.3))
-    return cases
-
-
 def default_forward(c, attn_dropout=None):
     """torch.manual_seed(seed); W_query, W_key, W_value; x = torch.randn(B, T, d_in);
     then chapter 5's forward with a (1, 1, L, L) mask buffer sliced to T."""
@@ -127,19 +113,7 @@ def default_forward(c, attn_dropout=None):
     wk = nn.Linear(c["i"], c["o"], bias=c["bias"])
     wv = nn.Linear(c["i"], c["o"], bias=c["bias"])
     x = torch.randn(c["b"], c["t"], c["i"])
-    bsz, seqlen, h = c["b"], c["t"], c["h"]
-    head_dim = c["o"] // h
-    xq = wq(x).view(bsz, seqlen, h, head_dim).transpose(1, 2)
-    xk = wk(x).view(bsz, seqlen, h, head_dim).transpose(1, 2)
-    xv = wv(x).view(bsz, seqlen, h, head_dim).transpose(1, 2)
-    scores = torch.matmul(xq, xk.transpose(2, 3)) / math.sqrt(head_dim)
-    mask = torch.triu(torch.full((1, 1, c["L"], c["L"]), float("-inf")), diagonal=1)
-    scores = scores + mask[:, :, :seqlen, :seqlen]
-    weights = F.softmax(scores.float(), dim=-1).type_as(xq)
-    if attn_dropout is not None:
-        weights = attn_dropout(weights)
-    output = torch.matmul(weights, xv).transpose(1, 2).contiguous().view(bsz, seqlen, -1)
-    return x, output
+    return x, forward(x, wq, wk, wv, c["h"], True, attn_dropout, max_seq_len=c["L"])["output"]
 
 
 def default_name(c, mode=None):

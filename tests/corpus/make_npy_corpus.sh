@@ -93,12 +93,14 @@ C="{'descr': '<f4', 'fortran_order': False, 'shape': "
 { header 1 "$C(2,), }" 64; printf "$F1$F2$F3"; } > "$dir/bad_trailing_bytes.npy"
 { header 1 "{'descr': '<f4', 'fortran_order': False}" 64; } > "$dir/bad_missing_shape.npy"
 
-# ---- the crafted headers of tests/fixtures/npy_headers.txt -----------------
-# (scripts/npy_header_cases.py records numpy.load's verdict for each): hdr_ok_*
-# must load and hdr_bad_* must be refused, as numpy decides. Data: zeros.
+# ---- the headers of tests/fixtures/npy_headers.txt ---------------------------
+# (scripts/npy_header_cases.py: numpy's own headers, and crafted ones with
+# numpy.load's verdict): valid_hdr_* must load (verdict accept) and bad_hdr_*
+# must be refused (reject: numpy refuses it; refuse: numpy reads it but no
+# writer writes it). Data: zeros.
 cases=$(dirname "$0")/../fixtures/npy_headers.txt
 if [ -f "$cases" ]; then
-    while read -r verdict version nbytes hex name; do
+    while read -r verdict version nbytes hex name data; do
         if [ "$verdict" = accept ]; then out="$dir/valid_hdr_${name}_v$version.npy"
         else out="$dir/bad_hdr_${name}_v$version.npy"; fi
         hl=$((${#hex} / 2))
