@@ -6,6 +6,7 @@
  * attention: position t sees only 0..t, and RoPE turned each k by its own
  * position already), so keep them:
  *
+ *     xq, xk, xv = xq.transpose(1, 2), xk.transpose(1, 2), xv.transpose(1, 2)  # (bsz, heads, n, hd)
  *     cache_k[:, :, pos : pos + n] = xk        # after RoPE, at its position
  *     cache_v[:, :, pos : pos + n] = xv
  *     keys, values = cache_k[:, :, : pos + n], cache_v[:, :, : pos + n]
