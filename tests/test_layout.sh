@@ -7,7 +7,9 @@
 #      no header of common/program/: flags, narration, files and timing live in main.c,
 #      *_setup.c and *_bench.c;
 #   5. no code under common/ knows a chapter (a comment may say where a concept is taught);
-#   6. no function under common/ and chapters/ is 150 lines or more, no main 120 or more.
+#   6. no function under common/ and chapters/ is 150 lines or more, no main 120 or more;
+#   7. no exercise marker line (BEGIN BLANK / END BLANK) under chapters/ is longer than
+#      80 columns: a blank's level, hints and the rest live in its chapter's blanks.txt.
 # Each check runs on a tree given as its argument; the last part plants a tree that
 # breaks each rule and expects the check to say so (the checks can fail).
 . tests/lib.sh
@@ -16,6 +18,7 @@ suite test_layout
 LAYOUT=tests/layout
 MAX_FUNCTION=150
 MAX_MAIN=120
+MAX_MARKER=80
 
 # include lines of the C files of ROOT's FOLDERS... (paths relative to ROOT)
 include_lines() { # ROOT FOLDERS...
@@ -46,6 +49,12 @@ problems() { # N ROOT
             grep -E 'chapters/' | sed 's/^/names a chapter folder: /' ;;
     6)  (cd "$_root" && find common chapters -name '*.c' | sort | xargs awk -f "$OLDPWD/$LAYOUT/funclen.awk") |
             awk -v f="$MAX_FUNCTION" -v m="$MAX_MAIN" '$1 >= f || ($3 == "main" && $1 >= m) { print $2 " " $3 ": " $1 " lines" }' ;;
+    7)  (cd "$_root" && find chapters -type f -name '*.[ch]' | sort | xargs awk -v max="$MAX_MARKER" '
+            /BEGIN BLANK|END BLANK/ {
+                w = 0   # columns, a tab to the next multiple of 8
+                for (i = 1; i <= length($0); i++) w = substr($0, i, 1) == "\t" ? w - w % 8 + 8 : w + 1
+                if (w > max) print FILENAME ":" FNR ": a marker line of " w " columns (at most " max ")"
+            }' /dev/null) ;;
     esac
 }
 
@@ -61,6 +70,7 @@ check 3 "no include circle in common/"
 check 4 "concept code includes no program furniture"
 check 5 "common/ knows no chapter"
 check 6 "functions under $MAX_FUNCTION lines, mains under $MAX_MAIN"
+check 7 "exercise marker lines of at most $MAX_MARKER columns"
 
 # ---- each check finds a planted break -----------------------------------------------
 P=$TMP/planted
@@ -80,7 +90,16 @@ printf 'void budget_check(int chapter) {\n    if (chapter == 4) return;\n}\n' >>
     echo 'int main(void)'; echo '{'; i=0; while [ $i -lt 125 ]; do echo '    ;'; i=$((i + 1)); done; echo '}'
     echo 'static int long_one(int a) {'; i=0; while [ $i -lt 150 ]; do echo '    a++;'; i=$((i + 1)); done; echo '    return a;'; echo '}'
 } >"$P/chapters/01_x/main.c"                                                         # 6
-for n in 1 2 3 4 5 6; do
+{                                                                                    # 7
+    echo 'int f(int x) {'
+    echo '    /* BEGIN BLANK short */'
+    echo '        /* BEGIN BLANK the_name_of_a_blank_that_goes_on_and_on_well_past_the_edge */'
+    echo '    return x;'
+    printf '\t\t\t\t\t\t\t\t\t/* END BLANK */\n'
+    echo '    /* END BLANK */'
+    echo '}'
+} >"$P/chapters/01_x/blanks.c"
+for n in 1 2 3 4 5 6 7; do
     _said=$(problems "$n" "$P")
     if [ -n "$_said" ]; then _ok; else _cmd="layout check $n on a planted tree"; : >"$TMP/err"; _bad "check $n misses its planted break"; fi
 done
@@ -89,4 +108,8 @@ case $_said in *x_setup*) _cmd="layout check 4"; : >"$TMP/err"; _bad "a *_setup.
 _said=$(problems 6 "$P")
 case $_said in *"main: 128 lines"*"long_one: 153 lines"* | *"long_one: 153 lines"*"main: 128 lines"*) _ok ;;
 *) _cmd="layout check 6"; : >"$TMP/err"; _bad "check 6 measures the planted main (128) and long_one (153): $_said" ;; esac
+_said=$(problems 7 "$P")
+case $_said in "chapters/01_x/blanks.c:3: a marker line of 84 columns (at most 80)
+chapters/01_x/blanks.c:5: a marker line of 87 columns (at most 80)") _ok ;;
+*) _cmd="layout check 7"; echo "$_said" >"$TMP/err"; _bad "check 7 measures the planted marker lines (84 columns; 9 tabs and 15 characters: 87)" ;; esac
 finish
