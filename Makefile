@@ -278,7 +278,7 @@ golden:
 	@PY=$$(sh scripts/find_python.sh torch numpy) && $$PY scripts/make_golden.py
 
 # Classroom exercises (docs/TEACHING.md; scripts/exercises/, POSIX sh + awk).
-# In a tree made by `make exercises` only `hint` works (from .exercise-manifest).
+# In a tree made by `make exercises` only `hint` works (hint.sh reads .exercise-manifest).
 LEVEL    ?=
 CHAPTERS ?=
 DIR      ?=
@@ -312,14 +312,6 @@ grade-class:
 
 hint:
 	@if [ -f $(EX_SCRIPTS)/hint.sh ]; then sh $(EX_SCRIPTS)/hint.sh '$(BLANK)' '$(TIER)'; \
-	elif [ -f .exercise-manifest ]; then \
-	  awk -F '\t' -v b='$(BLANK)' -v tier='$(or $(TIER),1)' '/^#/ { next } \
-	    b == "" { printf "%s (level %s): %s:%s\n", $$1, $$2, $$3, $$5; n++; next } \
-	    $$1 == b { h = tier == 2 ? $$7 : tier == 3 ? $$8 : $$6; if (h == "" || h == "-") h = "(no tier-" tier " hint)"; \
-	      printf "%s (level %s): %s:%s\n    hint %s of 3 (%s): %s\n", $$1, $$2, $$3, $$5, tier, \
-	        tier == 2 ? "which helpers" : tier == 3 ? "the PyTorch line" : "the idea", h; \
-	      if (tier < 3) printf "    more: make hint BLANK=%s TIER=%d\n", $$1, tier + 1; n++ } \
-	    END { if (!n) { print "make hint: no blank named " b " (make hint lists them all)" > "/dev/stderr"; exit 1 } }' .exercise-manifest; \
 	else echo "make hint: no exercise blanks here" >&2; exit 1; fi
 
 bugs:

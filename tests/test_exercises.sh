@@ -44,58 +44,140 @@ refuse() { # FILE TEXT DESC
 }
 
 mkdir -p "$TMP/m"
-# ---- marker mistakes --------------------------------------------------------
-cat >"$TMP/m/same.c" <<'EOF'
+# case NAME: a folder $TMP/m/NAME for one planted file x.c and its blanks.txt
+case_dir() { mkdir -p "$TMP/m/$1" && C=$TMP/m/$1; }
+# a planted metadata entry: NAME LEVEL [KEY = VALUE lines...]
+entry() { # NAME LEVEL [LINES...]
+    printf '[%s]\nlevel = %s\nhint = h\n' "$1" "$2"
+    shift 2
+    for l; do printf '%s\n' "$l"; done
+}
+
+# ---- marker and metadata mistakes ------------------------------------------------
+case_dir same
+cat >"$C/x.c" <<'EOF'
 int f(int x) {
-    /* BEGIN BLANK outer level=2 hint="outer" */
-    /* BEGIN BLANK inner level=2 hint="inner" */
+    /* BEGIN BLANK outer */
+    /* BEGIN BLANK inner */
     return x;
     /* END BLANK */
     /* END BLANK */
 }
 EOF
-refuse "$TMP/m/same.c" "$TMP/m/same.c:3: blank 'inner' (level 2) is inside blank 'outer' (level 2, line 2)" "same-level nesting is refused with file:line"
+{ entry outer 2; entry inner 2; } >"$C/blanks.txt"
+refuse "$C/x.c" "$C/x.c:3: blank 'inner' (level 2) is inside blank 'outer' (level 2, line 2): a nested blank needs a strictly lower level ($C/blanks.txt gives the levels)" \
+    "same-level nesting (levels from blanks.txt) is refused with file:line"
+{ entry outer 2; entry inner 3; } >"$C/blanks.txt"
+refuse "$C/x.c" "$C/x.c:3: blank 'inner' (level 3) is inside blank 'outer' (level 2, line 2)" "a higher level inside a lower one is refused"
+{ entry outer 3; entry inner 2; } >"$C/blanks.txt"
+check "a lower level inside a higher one is fine" $AWKP -f "$BA" -v mode=list -v path="$C/x.c" "$C/x.c"
 
-cat >"$TMP/m/open.c" <<'EOF'
-int f(int x) {
-    /* BEGIN BLANK lonely level=1 hint="h" */
-    return x;
-}
-EOF
-refuse "$TMP/m/open.c" "$TMP/m/open.c:2: blank 'lonely' is never closed" "an unclosed marker is refused with file:line"
+case_dir open
+printf 'int f(int x) {\n    /* BEGIN BLANK lonely */\n    return x;\n}\n' >"$C/x.c"
+entry lonely 1 >"$C/blanks.txt"
+refuse "$C/x.c" "$C/x.c:2: blank 'lonely' is never closed" "an unclosed marker is refused with file:line"
 
-cat >"$TMP/m/end.c" <<'EOF'
-int f(int x) {
-    return x;
-    /* END BLANK */
-}
-EOF
-refuse "$TMP/m/end.c" "$TMP/m/end.c:3: END BLANK without a BEGIN BLANK" "END without BEGIN is refused"
+case_dir end
+printf 'int f(int x) {\n    return x;\n    /* END BLANK */\n}\n' >"$C/x.c"
+refuse "$C/x.c" "$C/x.c:3: END BLANK without a BEGIN BLANK" "END without BEGIN is refused"
 
-cat >"$TMP/m/lvl.c" <<'EOF'
-int f(int x) {
-    /* BEGIN BLANK four level=4 hint="h" */
-    return x;
-    /* END BLANK */
-}
-EOF
-refuse "$TMP/m/lvl.c" "$TMP/m/lvl.c:2: blank 'four' has level=4" "level 4 is refused"
+case_dir top
+printf '/* BEGIN BLANK whole */\nint f(int x) { return x; }\n/* END BLANK */\n' >"$C/x.c"
+entry whole 3 >"$C/blanks.txt"
+refuse "$C/x.c" "$C/x.c:1: blank 'whole' is outside a function body" "a blank at file scope is refused"
 
-cat >"$TMP/m/bad.c" <<'EOF'
-int f(int x) {
-    /* BEGIN BLANK nohint level=1 */
-    return x;
-    /* END BLANK */
-}
-EOF
-refuse "$TMP/m/bad.c" "$TMP/m/bad.c:2: malformed marker" "a marker without hint is refused"
+# the marker is the name alone: the old attributes on the marker line are refused
+case_dir old
+printf 'int f(int x) {\n    /* BEGIN BLANK old level=1 hint="h" */\n    return x;\n    /* END BLANK */\n}\n' >"$C/x.c"
+entry old 1 >"$C/blanks.txt"
+refuse "$C/x.c" "$C/x.c:2: malformed marker: expected /* BEGIN BLANK name */ alone on its line (level, hint and the other keys go in $C/blanks.txt)" \
+    "a marker with attributes is refused, pointing to blanks.txt"
 
-cat >"$TMP/m/top.c" <<'EOF'
-/* BEGIN BLANK whole level=3 hint="h" */
-int f(int x) { return x; }
-/* END BLANK */
-EOF
-refuse "$TMP/m/top.c" "$TMP/m/top.c:1: blank 'whole' is outside a function body" "a blank at file scope is refused"
+# a marker without an entry (and without any blanks.txt)
+case_dir noentry
+printf 'int f(int x) {\n    /* BEGIN BLANK lost */\n    return x;\n    /* END BLANK */\n}\n' >"$C/x.c"
+refuse "$C/x.c" "$C/x.c:2: blank 'lost' has no entry [lost] in $C/blanks.txt (there is no such file)" "a marker in a folder without blanks.txt is refused"
+entry other 1 >"$C/blanks.txt"
+refuse "$C/x.c" "$C/x.c:2: blank 'lost' has no entry [lost] in $C/blanks.txt" "a marker without a metadata entry is refused, naming file and blank"
+
+# the metadata's own mistakes, each with the file, its line and the blank
+case_dir meta
+printf 'int f(int x) {\n    /* BEGIN BLANK four */\n    return x;\n    /* END BLANK */\n}\n' >"$C/x.c"
+entry four 4 >"$C/blanks.txt"
+refuse "$C/x.c" "$C/blanks.txt:2: blank 'four' has level = 4: the level must be 1, 2 or 3" "level 4 is refused"
+entry four x >"$C/blanks.txt"
+refuse "$C/x.c" "$C/blanks.txt:2: blank 'four' has level = x: the level must be 1, 2 or 3" "a level that is not a number is refused"
+printf '[four]\nhint = h\n' >"$C/blanks.txt"
+refuse "$C/x.c" "$C/blanks.txt:1: blank 'four' has no 'level = 1|2|3' line" "an entry without a level is refused"
+entry four 1 'hnit = typo' >"$C/blanks.txt"
+refuse "$C/x.c" "$C/blanks.txt:4: blank 'four': unknown key 'hnit' (known: level, points, hint, helpers, torch, refuse)" "an unknown key is refused"
+printf '[four]\nlevel = 1\n' >"$C/blanks.txt"
+refuse "$C/x.c" "$C/blanks.txt:1: blank 'four' has no 'hint = ...' line" "an entry without a hint is refused"
+printf '[four]\nlevel = 1\nhint =\n' >"$C/blanks.txt"
+refuse "$C/x.c" "$C/blanks.txt:3: blank 'four' has an empty hint" "an empty hint is refused"
+entry four 1 'points = 0' >"$C/blanks.txt"
+refuse "$C/x.c" "$C/blanks.txt:4: blank 'four' has points = 0: give a whole number of at least 1" "points = 0 is refused"
+entry four 1 'level = 2' >"$C/blanks.txt"
+refuse "$C/x.c" "$C/blanks.txt:4: blank 'four': 'level' is given twice (also at line 2)" "a key given twice is refused"
+{ entry four 1; entry four 2; } >"$C/blanks.txt"
+refuse "$C/x.c" "$C/blanks.txt:4: blank 'four' has a second entry (the first is at line 1)" "a second entry for a blank is refused"
+{ echo 'level = 1'; entry four 1; } >"$C/blanks.txt"
+refuse "$C/x.c" "$C/blanks.txt:1: 'level = ...' comes before the first [name]" "a key outside an entry is refused"
+{ echo '[four five]'; entry four 1; } >"$C/blanks.txt"
+refuse "$C/x.c" "$C/blanks.txt:1: expected [name], the name of a blank" "a malformed [name] is refused"
+{ entry four 1; echo 'just words'; } >"$C/blanks.txt"
+refuse "$C/x.c" "$C/blanks.txt:4: expected [name], key = value" "a line that is no key = value is refused"
+printf '[four]\n    continued\nlevel = 1\nhint = h\n' >"$C/blanks.txt"
+refuse "$C/x.c" "$C/blanks.txt:2: an indented line continues the value of the key = value line above it, but there is none in [four]" \
+    "an indented line with nothing to continue is refused"
+entry four 1 'torch = a	b' >"$C/blanks.txt"
+refuse "$C/x.c" "$C/blanks.txt:1: blank 'four': the values must not contain a tab" "a tab in a value is refused"
+printf '[four]\nlevel = 1\nhint = a */ b\n' >"$C/blanks.txt"
+refuse "$C/x.c" "$C/blanks.txt:3: blank 'four': the hint must not contain '*/'" "a hint that would end the stub's comment is refused"
+# a value continued on indented lines is one line with single spaces; comments and
+# empty lines are skipped, CR LF line ends read as LF
+printf '# a comment\n\n[four]\r\nlevel = 2\r\npoints = 5\nhint = one\n    two\n\tthree   \nhelpers =\n  h1, h2\ntorch = x = y  # two spaces stay\nrefuse = t_a t_b\n' >"$C/blanks.txt"
+$AWKP -f "$BA" -v mode=list -v path="$C/x.c" "$C/x.c" >"$TMP/m/l.out" 2>&1
+[ "$(cut -f1,2,6,7,9,10,12 "$TMP/m/l.out")" = "four	2	one two three	5	h1, h2	x = y  # two spaces stay	t_a t_b" ] && ok ||
+    bad "blanks.txt: level, points, a folded hint, helpers, torch and refuse are read" "$(cat "$TMP/m/l.out")"
+
+# across a folder (list_blanks, which every tool calls first): an entry that no marker
+# of the folder's concept code uses, in a planted repository root
+R=$TMP/root
+mkdir -p "$R/chapters/01_x" "$R/common" "$R/tests" "$R/scripts"
+ln -s "$(pwd)/scripts/exercises" "$R/scripts/exercises"
+printf 'int f(int x) {\n    /* BEGIN BLANK here */\n    return x;\n    /* END BLANK */\n}\n' >"$R/chapters/01_x/x.c"
+printf 'int g(int x) {\n    return x;\n}\n' >"$R/chapters/01_x/y.c"
+printf 'int main(void) { return 0; }\n' >"$R/chapters/01_x/main.c"
+{ entry here 1; echo; entry ghost 2; } >"$R/chapters/01_x/blanks.txt"
+in_root() { (cd "$R" && "$@") >"$TMP/root.out" 2>"$TMP/root.err"; }
+in_root sh scripts/exercises/hint.sh
+st=$?
+if [ "$st" -eq 2 ] && grep -qxF "chapters/01_x/blanks.txt:5: blank 'ghost' has no /* BEGIN BLANK ghost */ marker in the concept code of chapters/01_x/ (its .c files but main.c): add the markers or remove the entry" "$TMP/root.err"; then ok; else
+    bad "make hint refuses a metadata entry without a marker, naming file and blank" "exit $st: $(cat "$TMP/root.err")"
+fi
+in_root sh scripts/exercises/generate.sh out 1 all
+st=$?
+if [ "$st" -eq 2 ] && grep -q "blank 'ghost' has no /\* BEGIN BLANK ghost \*/ marker" "$TMP/root.err" && [ ! -e "$R/out" ]; then ok; else
+    bad "make exercises refuses it too and writes nothing" "exit $st: $(cat "$TMP/root.err")"
+fi
+# a marker in another file of the folder uses the entry: accepted
+printf 'int g(int x) {\n    /* BEGIN BLANK ghost */\n    return x;\n    /* END BLANK */\n}\n' >"$R/chapters/01_x/y.c"
+if in_root sh scripts/exercises/hint.sh && grep -q '^ghost .*chapters/01_x/y.c:2$' "$TMP/root.out"; then ok; else
+    bad "one blanks.txt serves every concept file of its folder" "$(cat "$TMP/root.out" "$TMP/root.err")"
+fi
+# a mistake in blanks.txt is said once, not once per concept file that reads it
+entry ghost 2 >>"$R/chapters/01_x/blanks.txt"
+in_root sh scripts/exercises/hint.sh
+if [ "$(grep -c "has a second entry" "$TMP/root.err")" = 1 ]; then ok; else bad "a metadata mistake is said once" "$(cat "$TMP/root.err")"; fi
+# a marker of chapter 2 whose entry is in chapter 1's file: both sides are named
+{ entry here 1; echo; entry ghost 2; } >"$R/chapters/01_x/blanks.txt"
+mkdir -p "$R/chapters/02_y"
+mv "$R/chapters/01_x/y.c" "$R/chapters/02_y/y.c"
+in_root sh scripts/exercises/hint.sh
+if grep -q "^chapters/02_y/y.c:2: blank 'ghost' has no entry \[ghost\] in chapters/02_y/blanks.txt" "$TMP/root.err"; then ok; else
+    bad "a marker whose entry is in another folder's blanks.txt is refused" "$(cat "$TMP/root.err")"
+fi
 
 # ---- nesting, stubs, unused names, escaping ---------------------------------
 cat >"$TMP/m/nest.c" <<'EOF'
@@ -107,15 +189,24 @@ int g(int a, int b, const char *unused_but_named) {
     int local = a + 1;
     int kept = 0;
     (void)unused_but_named;
-    /* BEGIN BLANK whole level=3 hint="Say \"hi\" ??( with a back\slash and 100% of it." */
+    /* BEGIN BLANK whole */
     for (int i = 0; i < b; i++) {
-        /* BEGIN BLANK step level=1 hint="kept += local * i" */
+        /* BEGIN BLANK step */
         kept += local * i + helper(i);
         /* END BLANK */
     }
     return kept;
     /* END BLANK */
 }
+EOF
+cat >"$TMP/m/blanks.txt" <<'EOF'
+[whole]
+level = 3
+hint = Say "hi" ??( with a back\slash and 100% of it.
+
+[step]
+level = 1
+hint = kept += local * i
 EOF
 n3=$(stub "$TMP/m/nest.c" 3 | grep -c 'exercise_missing(')
 n2=$(stub "$TMP/m/nest.c" 2 | grep -c 'exercise_missing(')
@@ -135,7 +226,7 @@ check "the inner blank alone compiles" $CCX $STRICT -c "$TMP/m/nest_step.c" -o "
 if grep -q '(void)helper;' "$TMP/m/nest_1.c" && grep -q '(void)b; (void)local; (void)kept; (void)helper;' "$TMP/m/nest_3.c"; then ok; else
     bad "stubs (void) what only the solution used (static helper, parameters)" "$(grep -h 'void' "$TMP/m/nest_1.c" "$TMP/m/nest_3.c")"
 fi
-if grep -qF 'exercise_missing("whole", "'"$TMP"'/m/nest.c:10", "Say \\\"hi\\\" \?\?( with a back\\slash and 100% of it.");' "$TMP/m/nest_3.c"; then ok; else
+if grep -qF 'exercise_missing("whole", "'"$TMP"'/m/nest.c:10", "Say \"hi\" \?\?( with a back\\slash and 100% of it.");' "$TMP/m/nest_3.c"; then ok; else
     bad "the hint is escaped for a C string" "$(grep exercise_missing "$TMP/m/nest_3.c")"
 fi
 
@@ -162,6 +253,10 @@ for f in chapters/[0-9][0-9]_*/*.c; do
     $AWKP -f "$BA" -v mode=list -v path="$f" "$f"
 done >"$TMP/blanks.tsv" 2>"$TMP/blanks.err"
 if [ -s "$TMP/blanks.err" ]; then bad "the chapters' markers are well formed" "$(head -c 600 "$TMP/blanks.err")"; else ok; fi
+# the whole repository as every tool reads it: every marker has its entry and every entry its marker
+if (. scripts/exercises/lib.sh && list_blanks) >"$TMP/all.tsv" 2>"$TMP/all.err" && cmp -s "$TMP/all.tsv" "$TMP/blanks.tsv"; then ok; else
+    bad "the chapters' blanks.txt files and markers agree (list_blanks)" "$(head -c 600 "$TMP/all.err")"
+fi
 B=$(grep -c '' "$TMP/blanks.tsv")
 if [ "$B" -ge 20 ]; then ok; else bad "at least 20 blanks in all (found $B)"; fi
 for nn in 01 02 03 04 05 06 07; do
@@ -226,6 +321,20 @@ for p in Makefile common/exercise.c common/exercise.h tests/harness.c tests/test
     if [ -f "$TMP/tree/$p" ]; then ok; else bad "the tree has $p"; fi
 done
 if [ -f "$TMP/tree/tests/test_exercises.sh" ]; then bad "the tree leaves out the generator's own test"; else ok; fi
+if ls "$TMP"/tree/chapters/*/blanks.txt >/dev/null 2>&1; then bad "the tree leaves out the blanks' metadata (the manifest has what it hands out)"; else ok; fi
+if [ "$(cd "$TMP/tree" && find scripts/exercises -type f)" = scripts/exercises/hint.sh ]; then ok; else
+    bad "of scripts/exercises/ the tree gets hint.sh alone" "$(cd "$TMP/tree" && find scripts/exercises -type f | tr '\n' ' ')"
+fi
+# make hint in the tree: hint.sh reads the manifest (the line of the stub in this tree)
+_ml=$($AWKP -F '\t' '$1 == "mask_slice" { print $3 ":" $5 }' "$TMP/tree/.exercise-manifest")
+(cd "$TMP/tree" && make -s hint BLANK=mask_slice TIER=2) >"$TMP/th.out" 2>&1
+if [ -n "$_ml" ] && [ "$(head -n 2 "$TMP/th.out")" = "mask_slice (level 2): $_ml
+    hint 2 of 3 (which helpers): t_slice, once for dim 2 and once for dim 3." ]; then ok; else
+    bad "make hint BLANK=mask_slice TIER=2 in the tree reads its manifest" "$(cat "$TMP/th.out")"
+fi
+(cd "$TMP/tree" && make -s hint) >"$TMP/th.out" 2>&1
+[ "$(grep -c '' "$TMP/th.out")" = "$want" ] && ok || bad "make hint in the tree lists its $want blanks" "$(cat "$TMP/th.out")"
+(cd "$TMP/tree" && make -s hint BLANK=scale) >"$TMP/th.out" 2>&1 && bad "make hint in the tree knows only the blanks handed out" || ok
 if grep -q 'make test-chapter' "$TMP/tree/README-EXERCISES.md"; then ok; else bad "README-EXERCISES.md says how to check"; fi
 if [ -f chapters/04_causal_mask/README.md ]; then
     if grep -q 'left out of this copy' "$TMP"/tree/chapters/04_*/README.md; then ok; else
@@ -252,7 +361,7 @@ grep -q 'math.sqrt' "$TMP/h3" && ok || bad "tier 3 is the PyTorch line"
 sh scripts/exercises/hint.sh scale 4 >/dev/null 2>&1 && bad "TIER=4 is refused" || ok
 # every blank has all three tiers, and no tier holds a line of the C answer
 $AWKP -F '\t' '$9 == "-" || $10 == "-" { print $1 }' "$TMP/blanks.tsv" >"$TMP/notiers"
-[ -s "$TMP/notiers" ] && bad "every blank has helpers= and torch= hints" "$(tr '\n' ' ' <"$TMP/notiers")" || ok
+[ -s "$TMP/notiers" ] && bad "every blank has helpers = and torch = hints in its blanks.txt" "$(tr '\n' ' ' <"$TMP/notiers")" || ok
 : >"$TMP/sol.txt"
 for f in chapters/[0-9][0-9]_*/*.c; do
     case $f in */main.c) continue ;; esac

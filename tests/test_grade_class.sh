@@ -457,10 +457,13 @@ for lv in 2 3; do
     CA=$TMP/class-all$lv
     mkdir -p "$CA"
     sh scripts/exercises/generate.sh "$CA/noop" 0 >/dev/null 2>&1 || bad "make exercises LEVEL=0 writes a solution tree"
+    (. scripts/exercises/lib.sh && list_blanks) >"$CA/blanks.tsv"
     for f in $(. scripts/exercises/lib.sh && concept_files); do
         grep -q 'BEGIN BLANK' "$f" || continue
-        $AWKP -v lv="$lv" '/BEGIN BLANK [A-Za-z_0-9]* level=/ { print; l = $0; sub(/.* level=/, "", l); if (l + 0 <= lv) print "    (void)0;"; next }
-            /BEGIN BLANK/ || /END BLANK/ { next } { print }' "$f" >"$CA/noop/$f"
+        # after the BEGIN line of each blank of level <= lv (list_blanks: name level path line ...)
+        $AWKP -v lv="$lv" -v f="$f" 'FILENAME == ARGV[1] { split($0, b, "\t"); if (b[3] == f && b[2] <= lv) noop[b[4]] = 1; next }
+            FNR in noop { print; print "    (void)0;"; next }
+            /BEGIN BLANK/ || /END BLANK/ { next } { print }' "$CA/blanks.tsv" "$f" >"$CA/noop/$f"
     done
     if [ "$lv" = 3 ]; then
         # (policy) stable_softmax answered with the library's own softmax: refused, 0/3; the rest full marks
@@ -561,8 +564,9 @@ if cmp -s "$BUILD/.flags" "$TMP/rb/build/.flags" &&
 else
     skip 1 "BUILD=$BUILD is not an up-to-date build with this make's flags, so the grader does not reuse it"
 fi
-# points=N in a marker: the blank is worth N
+# points = N in a blank's metadata: the blank is worth N
 mkdir -p "$TMP/pts"
-printf 'int f(int x) {\n    /* BEGIN BLANK pblank level=1 points=4 hint="h" */\n    return x;\n    /* END BLANK */\n}\n' >"$TMP/pts/p.c"
-[ "$($AWKP -f scripts/exercises/blank.awk -v mode=list -v path=p.c "$TMP/pts/p.c" | cut -f7)" = 4 ] && ok || bad "points=4 in a marker gives the blank 4 points"
+printf 'int f(int x) {\n    /* BEGIN BLANK pblank */\n    return x;\n    /* END BLANK */\n}\n' >"$TMP/pts/p.c"
+printf '[pblank]\nlevel = 1\npoints = 4\nhint = h\n' >"$TMP/pts/blanks.txt"
+[ "$($AWKP -f scripts/exercises/blank.awk -v mode=list -v path=p.c "$TMP/pts/p.c" | cut -f7)" = 4 ] && ok || bad "points = 4 in blanks.txt gives the blank 4 points"
 finish

@@ -8,7 +8,9 @@
 #      *_setup.c and *_bench.c;
 #   5. no code under common/ knows a chapter (a comment may say where a concept is taught);
 #   6. no function under common/ and chapters/ is 150 lines or more, no main 120 or more;
-#   7. no line of chapter code is longer than 120 columns outside its string literals.
+#   7. no line of chapter code is longer than 120 columns outside its string literals;
+#   8. no exercise marker line (BEGIN BLANK / END BLANK) under chapters/ is longer than
+#      80 columns: a blank's level, hints and the rest live in its chapter's blanks.txt.
 # Each check runs on a tree given as its argument; the last part plants a tree that
 # breaks each rule and expects the check to say so (the checks can fail).
 . tests/lib.sh
@@ -18,6 +20,7 @@ LAYOUT=tests/layout
 MAX_FUNCTION=150
 MAX_MAIN=120
 MAX_COLUMNS=120
+MAX_MARKER=80
 
 # include lines of the C files of ROOT's FOLDERS... (paths relative to ROOT)
 include_lines() { # ROOT FOLDERS...
@@ -49,6 +52,12 @@ problems() { # N ROOT
     6)  (cd "$_root" && find common chapters -name '*.c' | sort | xargs awk -f "$OLDPWD/$LAYOUT/funclen.awk") |
             awk -v f="$MAX_FUNCTION" -v m="$MAX_MAIN" '$1 >= f || ($3 == "main" && $1 >= m) { print $2 " " $3 ": " $1 " lines" }' ;;
     7)  (cd "$_root" && find chapters -name '*.[ch]' | sort | xargs awk -v max="$MAX_COLUMNS" -f "$OLDPWD/$LAYOUT/long_lines.awk") ;;
+    8)  (cd "$_root" && find chapters -type f -name '*.[ch]' | sort | xargs awk -v max="$MAX_MARKER" '
+            /BEGIN BLANK|END BLANK/ {
+                w = 0   # columns, a tab to the next multiple of 8
+                for (i = 1; i <= length($0); i++) w = substr($0, i, 1) == "\t" ? w - w % 8 + 8 : w + 1
+                if (w > max) print FILENAME ":" FNR ": a marker line of " w " columns (at most " max ")"
+            }' /dev/null) ;;
     esac
 }
 
@@ -70,6 +79,7 @@ check 7 "chapter lines within $MAX_COLUMNS columns outside string literals"
 npy_lines=$(grep -c '' common/npy.c)
 if [ "$npy_lines" -lt 500 ]; then _ok; else _cmd="wc -l common/npy.c"; : >"$TMP/err"
     _bad "common/npy.c has $npy_lines lines; it must stay under 500 (read what numpy writes, refuse the rest)"; fi
+check 8 "exercise marker lines of at most $MAX_MARKER columns"
 
 # ---- each check finds a planted break -----------------------------------------------
 P=$TMP/planted
@@ -93,7 +103,16 @@ printf 'void budget_check(int chapter) {\n    if (chapter == 4) return;\n}\n' >>
     printf '    puts("%s");\n' "$(printf '%0130d' 0)"                                   # 7: a long string is fine
     printf '    int x = 1; /* %s */\n' "$(printf '%0115d' 0)"                           # a long comment is not
 } >"$P/chapters/01_x/y.c"
-for n in 1 2 3 4 5 6 7; do
+{                                                                                    # 8
+    echo 'int f(int x) {'
+    echo '    /* BEGIN BLANK short */'
+    echo '        /* BEGIN BLANK the_name_of_a_blank_that_goes_on_and_on_well_past_the_edge */'
+    echo '    return x;'
+    printf '\t\t\t\t\t\t\t\t\t/* END BLANK */\n'
+    echo '    /* END BLANK */'
+    echo '}'
+} >"$P/chapters/01_x/blanks.c"
+for n in 1 2 3 4 5 6 7 8; do
     _said=$(problems "$n" "$P")
     if [ -n "$_said" ]; then _ok; else _cmd="layout check $n on a planted tree"; : >"$TMP/err"; _bad "check $n misses its planted break"; fi
 done
@@ -105,4 +124,8 @@ case $_said in *"main: 128 lines"*"long_one: 153 lines"* | *"long_one: 153 lines
 _said=$(problems 7 "$P")
 case $_said in "chapters/01_x/y.c:2: 136 columns") _ok ;;
 *) _cmd="layout check 7"; : >"$TMP/err"; _bad "check 7 finds only the long comment (line 2, 136 columns): $_said" ;; esac
+_said=$(problems 8 "$P")
+case $_said in "chapters/01_x/blanks.c:3: a marker line of 84 columns (at most 80)
+chapters/01_x/blanks.c:5: a marker line of 87 columns (at most 80)") _ok ;;
+*) _cmd="layout check 8"; echo "$_said" >"$TMP/err"; _bad "check 8 measures the planted marker lines (84 columns; 9 tabs and 15 characters: 87)" ;; esac
 finish

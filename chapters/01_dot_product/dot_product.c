@@ -24,14 +24,14 @@ Attention dot_product_attention(const Tensor *query, const Tensor *key, const Te
 }
 
 Tensor *dot_scores(const Tensor *query, const Tensor *key) {
-    /* BEGIN BLANK dot_scores level=1 hint="A score says how well a query matches a key: the dot product of a query row with a key row, for every pair at once." helpers="t_matmul and t_transpose (the key's last two dims)." torch="scores = torch.matmul(query, key.transpose(-2, -1))" */
+    /* BEGIN BLANK dot_scores */
     return t_matmul(query, t_transpose(key, -2, -1)); /* (..., T, d_k) @ (..., d_k, S) -> (..., T, S) */
     /* END BLANK */
 }
 
 /* softmax as first written, straight from its definition (overflows past scores of ~89)... */
 Tensor *softmax_naive(const Tensor *scores) {
-    /* BEGIN BLANK naive_softmax level=2 hint="Softmax turns each row of scores into weights that are positive and sum to 1; here the textbook way, straight from the definition." helpers="t_exp, t_sum_last (a row sum), t_unsqueeze (to keep the summed dim for broadcasting), t_div." torch="torch.exp(x) / torch.exp(x).sum(dim=-1, keepdim=True)" */
+    /* BEGIN BLANK naive_softmax */
     Tensor *e = t_exp(scores);                         /* torch.exp(x), (..., T, S)      */
     return t_div(e, t_unsqueeze(t_sum_last(e), -1));   /* / e.sum(dim=-1, keepdim=True)  */
     /* END BLANK */
@@ -39,7 +39,7 @@ Tensor *softmax_naive(const Tensor *scores) {
 
 /* ...and as F.softmax computes it: the row max subtracted first, so exp never overflows. */
 Tensor *softmax_stable(const Tensor *scores) {
-    /* BEGIN BLANK stable_softmax level=3 hint="The same softmax, but exp must never see a large number: softmax does not change when every score of a row moves by the same amount." helpers="t_max_last (each row's max), t_unsqueeze, t_sub, t_exp, t_sum_last, t_div." torch="e = torch.exp(x - x.max(dim=-1, keepdim=True).values); e / e.sum(dim=-1, keepdim=True)" */
+    /* BEGIN BLANK stable_softmax */
     Tensor *row_max = t_unsqueeze(t_max_last(scores), -1);  /* x.max(dim=-1, keepdim=True), (..., T, 1) */
     Tensor *e = t_exp(t_sub(scores, row_max));               /* every entry in (0, 1]                    */
     return t_div(e, t_unsqueeze(t_sum_last(e), -1));         /* each row sums to 1                       */
@@ -47,7 +47,7 @@ Tensor *softmax_stable(const Tensor *scores) {
 }
 
 Tensor *weighted_sum(const Tensor *weights, const Tensor *value) {
-    /* BEGIN BLANK weighted_sum level=1 hint="Each output row is an average of the value rows, weighted by that query's attention weights." helpers="t_matmul." torch="output = torch.matmul(p_attn, value)" */
+    /* BEGIN BLANK weighted_sum */
     return t_matmul(weights, value); /* (..., T, S) @ (..., S, d_v) -> (..., T, d_v) */
     /* END BLANK */
 }

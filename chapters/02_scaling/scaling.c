@@ -7,7 +7,7 @@
 
 Attention attention(const Tensor *query, const Tensor *key, const Tensor *value) {
     Attention a = {NULL, NULL, NULL};
-    /* BEGIN BLANK attention_forward level=3 hint="The whole attention function of Happy-LLM 2.1.3: check the inputs, score, normalise, mix the values; fill all three fields of a." helpers="check_qkv, scaled_scores, t_softmax, weighted_sum." torch="scores = torch.matmul(query, key.transpose(-2, -1)) / math.sqrt(d_k); p_attn = scores.softmax(dim=-1); return torch.matmul(p_attn, value), p_attn" */
+    /* BEGIN BLANK attention_forward */
     check_qkv("attention", query, key, value);
     /* scores = torch.matmul(query, key.transpose(-2, -1)) / math.sqrt(d_k): (..., T, S) */
     a.scores = scaled_scores(query, key);
@@ -20,7 +20,7 @@ Attention attention(const Tensor *query, const Tensor *key, const Tensor *value)
 Tensor *scaled_scores(const Tensor *query, const Tensor *key) {
     /* torch.matmul(query, key.transpose(-2, -1)): chapter 1 */
     Tensor *scores = dot_scores(query, key); /* (..., T, S) */
-    /* BEGIN BLANK scale level=1 hint="Dot products of d_k random numbers grow with d_k; Happy-LLM 2.1.3 shrinks the scores back to variance about 1 before softmax." helpers="t_size (the last dim of query), sqrtf, t_div_scalar." torch="scores = torch.matmul(query, key.transpose(-2, -1)) / math.sqrt(d_k)" */
+    /* BEGIN BLANK scale */
     int64_t d_k = t_size(query, -1);                  /* d_k = query.size(-1) */
     scores = t_div_scalar(scores, sqrtf((float)d_k)); /* / math.sqrt(d_k) */
     /* END BLANK */
@@ -42,7 +42,7 @@ ScalingStats measure_scaling(int64_t d_k, int64_t n_pairs, int64_t rows, int64_t
     t_scope_begin(); /* the samples are freed before returning */
 
     /* 1. The variance of q·k over n_pairs independent pairs. */
-    /* BEGIN BLANK qk_variance level=2 hint="Measure it: draw random q and k, take one dot product per pair, and compare the variance of the dots before and after scaling." helpers="t_randn, t_mul, t_sum_last, t_var_all, t_div_scalar, sqrtf." torch="q, k = torch.randn(n_pairs, d_k), torch.randn(n_pairs, d_k); dots = (q * k).sum(dim=-1); dots.var(), (dots / math.sqrt(d_k)).var()" */
+    /* BEGIN BLANK qk_variance */
     Tensor *q = t_randn(SHAPE(n_pairs, d_k));                         /* q = torch.randn(n_pairs, d_k) */
     Tensor *k = t_randn(SHAPE(n_pairs, d_k));                         /* k = torch.randn(n_pairs, d_k) */
     Tensor *dots = t_sum_last(t_mul(q, k));                           /* (q * k).sum(dim=-1): (n_pairs,) */
@@ -69,7 +69,7 @@ Tensor *attention_entropy(const Tensor *weights) {
     if (weights->ndim < 1)
         t_error("attention_entropy: weights %s need at least 1 dim (..., S)", t_shape_str(weights, ws));
     Tensor *h = t_empty_like(weights); /* torch.special.entr(p_attn): -p·log p per entry */
-    /* BEGIN BLANK entropy level=2 hint="Entropy measures how spread out a row of weights is: each weight adds its own share, and a weight of exactly 0 adds nothing." helpers="t_data of h, t_numel, t_flat_get of weights, logf." torch="torch.special.entr(p_attn)   # -p * log(p), 0 where p == 0" */
+    /* BEGIN BLANK entropy */
     float *out = t_data(h);
     int64_t n = t_numel(weights);
     for (int64_t i = 0; i < n; i++) {

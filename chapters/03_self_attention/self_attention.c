@@ -21,7 +21,7 @@ void qkv_project(const QKVProjection *p, const Tensor *x, Tensor **xq, Tensor **
     if (x->ndim < 1 || t_size(x, -1) != p->d_in)
         t_error("self-attention: input %s must end in d_in = %lld, the width W_q, W_k, W_v take", t_shape_str(x, xs),
                 (long long)p->d_in);
-    /* BEGIN BLANK project_qkv level=2 hint="Self-attention with weights: the same x goes through three different linear layers to become query, key and value." helpers="nn_linear_forward, once for each of p->wq, p->wk, p->wv." torch="xq, xk, xv = self.wq(x), self.wk(x), self.wv(x)" */
+    /* BEGIN BLANK project_qkv */
     *xq = nn_linear_forward(p->wq, x); /* xq = self.wq(x): (..., T, d_out) */
     *xk = nn_linear_forward(p->wk, x); /* xk = self.wk(x): (..., T, d_out) */
     *xv = nn_linear_forward(p->wv, x); /* xv = self.wv(x): (..., T, d_out) */
@@ -30,7 +30,7 @@ void qkv_project(const QKVProjection *p, const Tensor *x, Tensor **xq, Tensor **
 
 Attention self_attention(const QKVProjection *p, const Tensor *x) {
     Attention a = {NULL, NULL, NULL};
-    /* BEGIN BLANK self_attention_forward level=3 hint="Self-attention with trainable weights: project first, then run the attention of chapter 2." helpers="qkv_project, attention." torch="xq, xk, xv = self.wq(x), self.wk(x), self.wv(x); output, p_attn = attention(xq, xk, xv)" */
+    /* BEGIN BLANK self_attention_forward */
     Tensor *xq = NULL, *xk = NULL, *xv = NULL;
     qkv_project(p, x, &xq, &xk, &xv); /* xq, xk, xv = self.wq(x), self.wk(x), self.wv(x) */
     a = attention(xq, xk, xv);        /* output, p_attn = attention(xq, xk, xv): (..., T, d_out), (..., T, T) */
@@ -40,7 +40,7 @@ Attention self_attention(const QKVProjection *p, const Tensor *x) {
 
 Attention self_attention_plain(const Tensor *x) {
     Attention a = {NULL, NULL, NULL};
-    /* BEGIN BLANK plain_self_attention level=1 hint="In its plainest form self-attention lets the sequence attend to itself: one tensor plays every role (Happy-LLM 2.1.4)." helpers="chapter 2's attention." torch="attention(x, x, x)" */
+    /* BEGIN BLANK plain_self_attention */
     a = attention(x, x, x); /* Q = K = V = x: (..., T, d_in) */
     /* END BLANK */
     return a;

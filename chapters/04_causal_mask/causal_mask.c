@@ -18,7 +18,7 @@
 #include "causal_mask.h"
 
 Attention masked_attention(const Tensor *query, const Tensor *key, const Tensor *value, const Tensor *mask) {
-    /* BEGIN BLANK masked_attention_forward level=3 hint="Chapter 2's attention with one more step between scoring and softmax, taken only when a mask is given." helpers="check_qkv, scaled_scores, apply_causal_mask (when mask is not NULL), t_softmax, weighted_sum." torch="scores = torch.matmul(xq, xk.transpose(2, 3)) / math.sqrt(self.head_dim); scores = scores + self.mask[:, :, :seqlen, :seqlen]; scores = F.softmax(scores.float(), dim=-1); output = torch.matmul(scores, xv)" */
+    /* BEGIN BLANK masked_attention_forward */
     check_qkv("masked_attention", query, key, value);
     Attention a;
     /* scores = torch.matmul(xq, xk.transpose(2, 3)) / math.sqrt(self.head_dim) */
@@ -39,7 +39,7 @@ Tensor *causal_mask(int64_t max_seq_len, int diagonal) {
     t_check_fits("causal mask", SHAPE(1, 1, max_seq_len, max_seq_len));
     /* mask = torch.full((1, 1, args.max_seq_len, args.max_seq_len), float("-inf")) */
     Tensor *mask = t_full(SHAPE(1, 1, max_seq_len, max_seq_len), -INFINITY);  /* (1, 1, L, L) */
-    /* BEGIN BLANK mask_diagonal level=1 hint="The mask must hide the future: -inf where a token would look at a later one, 0 on the diagonal and below it." helpers="t_triu (its diagonal argument is the function's diagonal)." torch="mask = torch.triu(mask, diagonal=1)" */
+    /* BEGIN BLANK mask_diagonal */
     return t_triu(mask, diagonal);  /* mask = torch.triu(mask, diagonal=1)   (1, 1, L, L) */
     /* END BLANK */
 }
@@ -63,7 +63,7 @@ Tensor *apply_causal_mask(const Tensor *scores, const Tensor *mask) {
     /* scores = scores + self.mask[:, :, :seqlen, :seqlen]:  (..., T, T) + (1, 1, T, T).
      * For scores with fewer than 4 dims the mask's (1, 1) in front would add two dims of
      * size 1, so the sum is viewed back to the shape of the scores, (..., T, T). */
-    /* BEGIN BLANK add_mask level=1 hint="The mask acts before softmax by addition: -inf becomes weight 0, and 0 leaves a score as it was. Keep the shape of scores." helpers="t_add, then t_view with t_shape(scores)." torch="scores = scores + self.mask[:, :, :seqlen, :seqlen]" */
+    /* BEGIN BLANK add_mask */
     return t_view(t_add(scores, m), t_shape(scores));
     /* END BLANK */
 }
@@ -78,7 +78,7 @@ Tensor *mask_slice(const Tensor *mask, int64_t seqlen) {
     /* PyTorch's slice would quietly stop at L here and the addition would fail later with a
      * broadcast error; say what is really wrong instead. */
     check_seq_len(seqlen, max_seq_len);
-    /* BEGIN BLANK mask_slice level=2 hint="The mask buffer is built once for the longest sequence; a shorter sequence uses only its top-left corner, as a view." helpers="t_slice, once for dim 2 and once for dim 3." torch="self.mask[:, :, :seqlen, :seqlen]" */
+    /* BEGIN BLANK mask_slice */
     Tensor *m = t_slice(mask, 2, 0, seqlen);  /* mask[:, :, :seqlen, :]        (1, 1, T, L) */
     m = t_slice(m, 3, 0, seqlen);             /* mask[:, :, :seqlen, :seqlen]  (1, 1, T, T) */
     return m;
@@ -111,7 +111,7 @@ Tensor *apply_causal_mask_fill(const Tensor *scores, const Tensor *mask_bool) {
     check_seq_len(seq_len, max_seq_len);
     /* mask_bool = self.mask.bool()[:seq_len, :seq_len] */
     Tensor *m = t_slice(t_slice(mask_bool, 0, 0, seq_len), 1, 0, seq_len);  /* (T, T) */
-    /* BEGIN BLANK causal_masked_fill level=1 hint="Raschka's way to the same mask: a boolean mask says where the future is, and the score there is replaced." helpers="t_masked_fill with -INFINITY." torch="attn_scores.masked_fill_(mask_bool, -torch.inf)" */
+    /* BEGIN BLANK causal_masked_fill */
     return t_masked_fill(scores, m, -INFINITY);  /* (..., T, T) */
     /* END BLANK */
 }

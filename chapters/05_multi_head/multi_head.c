@@ -29,7 +29,7 @@ Attention multi_head_attention(const Tensor *xq, const Tensor *xk, const Tensor 
     head_dim_of(xq->shape[2], n_heads);  /* d_out % n_heads == 0, or a sentence */
     check_scores_fit(xq->shape[0], n_heads, xq->shape[1], xk->shape[1]);
     if (mask) mask_slice(mask, xq->shape[1]);  /* seqlen <= max_seq_len, or chapter 4's sentence */
-    /* BEGIN BLANK multi_head_attention_forward level=3 hint="Multi-head attention is the masked attention of chapter 4 run on every head at once: split, attend, merge, and keep the per-head scores and weights." helpers="split_heads, masked_attention, merge_heads." torch="xq = xq.view(bsz, seqlen, n_heads, head_dim).transpose(1, 2) (same for xk, xv); output = attention(xq, xk, xv, mask); output = output.transpose(1, 2).contiguous().view(bsz, seqlen, -1)" */
+    /* BEGIN BLANK multi_head_attention_forward */
     /* xq, xk, xv = view(bsz, seqlen, n_heads, head_dim).transpose(1, 2) */
     Tensor *q = split_heads(xq, n_heads);  /* (bsz, n_heads, seqlen, head_dim) */
     Tensor *k = split_heads(xk, n_heads);  /* (bsz, n_heads, kvlen, head_dim)  */
@@ -48,7 +48,7 @@ Tensor *split_heads(const Tensor *x, int64_t n_heads) {
         t_error("split_heads: x must be (bsz, seqlen, d_out), got %s", t_shape_str(x, xs));
     int64_t bsz = x->shape[0], seqlen = x->shape[1], d_out = x->shape[2];
     int64_t head_dim = head_dim_of(d_out, n_heads);
-    /* BEGIN BLANK split_heads level=2 hint="Give each head its own slice of features, and move the heads next to the batch so that they act like batch dims; nothing is copied." helpers="t_view (the last dim becomes n_heads by head_dim), then t_transpose." torch="xq = xq.view(bsz, seqlen, self.n_local_heads, self.head_dim); xq = xq.transpose(1, 2)" */
+    /* BEGIN BLANK split_heads */
     /* xq = xq.view(bsz, seqlen, self.n_local_heads, self.head_dim) */
     Tensor *xh = t_view(x, SHAPE(bsz, seqlen, n_heads, head_dim));  /* (bsz, seqlen, n_heads, head_dim) */
     /* xq = xq.transpose(1, 2) */
@@ -62,7 +62,7 @@ Tensor *merge_heads(const Tensor *x) {
     if (x->ndim != 4)
         t_error("merge_heads: x must be (bsz, n_heads, seqlen, head_dim), got %s", t_shape_str(x, xs));
     int64_t bsz = x->shape[0], seqlen = x->shape[2];
-    /* BEGIN BLANK merge_heads level=2 hint="Undo the split: tokens in front of the heads again, then glue each token's heads into one row of d_out; view needs row-major memory first." helpers="t_transpose, t_contiguous, t_view (with -1 for the glued dim)." torch="output = output.transpose(1, 2).contiguous().view(bsz, seqlen, -1)" */
+    /* BEGIN BLANK merge_heads */
     /* output = output.transpose(1, 2).contiguous().view(bsz, seqlen, -1) */
     Tensor *out = t_transpose(x, 1, 2);          /* (bsz, seqlen, n_heads, head_dim), not contiguous */
     out = t_contiguous(out);                     /* same shape, a row-major copy                     */
@@ -81,7 +81,7 @@ int64_t head_dim_of(int64_t d_out, int64_t n_heads) {
                 "(%lld %% %lld = %lld), so the heads cannot each get head_dim = d_out / n_heads columns",
                 (long long)d_out, (long long)n_heads, (long long)d_out, (long long)n_heads,
                 (long long)(d_out % n_heads));
-    /* BEGIN BLANK head_dim level=1 hint="Every head gets an equal share of the d_out features." helpers="integer division (the check above already refused a remainder)." torch="self.head_dim = args.dim // args.n_heads" */
+    /* BEGIN BLANK head_dim */
     return d_out / n_heads;
     /* END BLANK */
 }
@@ -98,7 +98,7 @@ Tensor *multi_head_wrapper(const QKVProjection *p, const Tensor *x, int64_t n_he
     for (int64_t h = 0; h < n_heads; h++) {
         QKVProjection head = {p->d_in, head_dim, NULL, NULL, NULL};
         int64_t lo = h * head_dim, hi = (h + 1) * head_dim;
-        /* BEGIN BLANK wrapper_head_weights level=2 hint="Head h of the wrapper owns its own rows of each big weight matrix (and the same entries of each bias)." helpers="t_slice along dim 0, nn_linear_from." torch="head.W_query.weight = wq.weight[h * head_dim:(h + 1) * head_dim]   # the same for W_key, W_value and the biases" */
+        /* BEGIN BLANK wrapper_head_weights */
         head.wq = nn_linear_from("wq", t_slice(p->wq->weight, 0, lo, hi),
                                  p->wq->bias ? t_slice(p->wq->bias, 0, lo, hi) : NULL);  /* (head_dim, d_in) */
         head.wk = nn_linear_from("wk", t_slice(p->wk->weight, 0, lo, hi),

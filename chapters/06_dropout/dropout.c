@@ -27,7 +27,7 @@ Tensor *dropout_forward(const Dropout *d, const Tensor *x, Tensor **mask) {
         t_error("dropout: p = %g is not a probability; it must be between 0 and 1", d->p);
     /* when mask is not NULL, *mask gets PyTorch's noise, what each element of x is multiplied by:
      * 0 or 1/(1-p) in training, all ones in eval or with p = 0, all zeros with p = 1 */
-    /* BEGIN BLANK dropout_forward level=3 hint="Inverted dropout: in training, zero each element with probability p and scale the survivors so that the expectation stays the same; in eval, change nothing." helpers="t_clone, t_data, t_numel, rng_bernoulli with t_default_rng." torch="nn.Dropout(p)(x)   # training: noise = x.new_empty(x.shape).bernoulli_(1 - p); x * noise / (1 - p); eval: x" */
+    /* BEGIN BLANK dropout_forward */
     Tensor *out = t_clone(x);  /* a fresh contiguous copy, same shape as x */
     /* model.eval(): dropout is the identity; p = 0 drops nothing: x * 1 */
     if (!d->training || d->p == 0.0) {
@@ -41,7 +41,7 @@ Tensor *dropout_forward(const Dropout *d, const Tensor *x, Tensor **mask) {
     }
 
     float scale = 0.0f;
-    /* BEGIN BLANK dropout_scale level=1 hint="The kept values are scaled up so that each element keeps its expectation: (1 - p) of them survive." helpers="plain arithmetic on d->p, as a float." torch="noise.div_(1 - p)   # what nn.Dropout does to the elements it keeps" */
+    /* BEGIN BLANK dropout_scale */
     scale = 1.0f / (float)(1.0 - d->p);  /* noise.div_(1 - p), in float */
     /* END BLANK */
     float *o = t_data(out);
@@ -49,7 +49,7 @@ Tensor *dropout_forward(const Dropout *d, const Tensor *x, Tensor **mask) {
     int64_t n = t_numel(out);
     for (int64_t i = 0; i < n; i++) {  /* row-major order: one draw per element */
         bool keep = false;
-        /* BEGIN BLANK dropout_keep level=1 hint="Keep each element with probability 1 - p, one draw per element in order from the seeded generator." helpers="rng_bernoulli and t_default_rng." torch="noise.bernoulli_(1 - p)" */
+        /* BEGIN BLANK dropout_keep */
         keep = rng_bernoulli(t_default_rng(), 1.0 - d->p);  /* noise.bernoulli_(1 - p) */
         /* END BLANK */
         o[i] = keep ? o[i] * scale : 0.0f;     /* x * noise */

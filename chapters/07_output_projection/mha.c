@@ -43,7 +43,7 @@ static MultiHeadAttention *mha_build(ModelArgs args, QKVProjection *qkv, Linear 
 Tensor *mha_forward(const MultiHeadAttention *m, const Tensor *q, const Tensor *k, const Tensor *v,
                     MhaTrace *trace) {
     check_forward(m, q, k, v);
-    /* BEGIN BLANK mha_forward level=3 hint="The complete forward of the MultiHeadAttention class: every chapter so far, one line each, plus the output projection (and Happy-LLM's residual dropout when the module has one); fill *trace when it is not NULL." helpers="qkv_project, split_heads, scaled_scores, apply_causal_mask, t_softmax, dropout_forward, weighted_sum, merge_heads, nn_linear_forward." torch="xq, xk, xv = self.wq(x), self.wk(x), self.wv(x); split; scores = xq @ xk.transpose(2, 3) / math.sqrt(self.head_dim) + mask; scores = self.attn_dropout(F.softmax(scores, dim=-1)); output = merge(scores @ xv); output = self.wo(output)" */
+    /* BEGIN BLANK mha_forward */
     int64_t n_heads = m->args.n_heads;
     /* xq, xk, xv = self.wq(q), self.wk(k), self.wv(v) */
     Tensor *xq, *xk, *xv;                                   /* (bsz, seqlen, d_out), (bsz, kvlen, d_out) x 2 */
@@ -72,12 +72,12 @@ Tensor *mha_forward(const MultiHeadAttention *m, const Tensor *q, const Tensor *
     /* output = output.transpose(1, 2).contiguous().view(bsz, seqlen, -1) */
     output = merge_heads(output);                           /* (bsz, seqlen, d_out) */
     Tensor *merged = output;
-    /* BEGIN BLANK output_projection level=1 hint="After the merge, one more linear layer mixes the heads' results." helpers="nn_linear_forward with m->wo." torch="output = self.wo(output)" */
+    /* BEGIN BLANK output_projection */
     output = nn_linear_forward(m->wo, output);              /* (bsz, seqlen, d_out) */
     /* END BLANK */
     Tensor *projected = output;
     if (m->args.resid_dropout) {
-        /* BEGIN BLANK resid_dropout level=1 hint="The second dropout of Happy-LLM's class acts on the projected output, not on the weights." helpers="dropout_forward with &m->resid_dropout." torch="output = self.resid_dropout(output)" */
+        /* BEGIN BLANK resid_dropout */
         output = dropout_forward(&m->resid_dropout, output, trace ? &resid_mask : NULL);   /* (bsz, seqlen, d_out) */
         /* END BLANK */
     }
@@ -88,7 +88,7 @@ Tensor *mha_forward(const MultiHeadAttention *m, const Tensor *q, const Tensor *
 }
 
 int64_t mha_num_params(const MultiHeadAttention *m) {
-    /* BEGIN BLANK mha_num_params level=2 hint="Count what training would update: every weight and bias; the mask is a buffer, not a parameter." helpers="qkv_num_params, nn_linear_num_params." torch="sum(p.numel() for p in model.parameters())" */
+    /* BEGIN BLANK mha_num_params */
     int64_t n = qkv_num_params(m->qkv);  /* wq, wk, wv: 3 * d_out * d_in (+ 3 * d_out with qkv bias) */
     n += nn_linear_num_params(m->wo);    /* wo: d_out * d_out (+ d_out with out bias)               */
     return n;

@@ -449,7 +449,7 @@ void online_row_update(float *m, float *l, float *acc, int64_t d_v, const float 
             *m = NAN, *l = NAN;
             for (int64_t c = 0; c < d_v; c++) acc[c] = NAN;
         } else if (s > *m) { /* a new max: shrink what was summed against the old one, once */
-            /* BEGIN BLANK online_rescale level=1 hint="A new, larger max: what was summed so far was taken against the old max, so the sum and the output both shrink by the same factor before the new key, whose weight is exactly 1, is added." helpers="fast_expf once; fmaf over the d_v entries of acc." torch="alpha = torch.exp(m - s); l = l * alpha + 1; acc = acc * alpha + v[j]; m = s" */
+            /* BEGIN BLANK online_rescale */
             float alpha = fast_expf(*m - s); /* exp(m_old - m_new); 0 for the first key */
             *l = *l * alpha + 1.0f;
             for (int64_t c = 0; c < d_v; c++) acc[c] = fmaf(acc[c], alpha, vj[c]);
@@ -633,7 +633,7 @@ static void flash_softmax_tile(float *restrict st, int64_t cols, int64_t diag, i
         else
             for (int q = 0; q < BLOCK_Q; q++) m_tile[q] = q >= lo && s[q] > m_tile[q] ? s[q] : m_tile[q];
     }
-    /* BEGIN BLANK flash_row_update level=2 hint="Each query (a column of the transposed tile) meets new scores: its running max may grow, so the old sum must shrink by the same factor before the tile's exponentials are added; keys the causal mask hides count as 0." helpers="exp2_le0 for every exponential (the scores are in base 2, and its argument is never positive), m_tile, alpha and sum per query." torch="m_new = torch.maximum(m, s.max(-1).values); alpha = torch.exp2(m - m_new); p = torch.exp2(s - m_new[:, None]); l = l * alpha + p.sum(-1)" */
+    /* BEGIN BLANK flash_row_update */
     float sum[BLOCK_Q];
     for (int q = 0; q < BLOCK_Q; q++) {
         float m_new = m_tile[q] > m[q] ? m_tile[q] : m[q];
@@ -663,7 +663,7 @@ static void flash_softmax_tile(float *restrict st, int64_t cols, int64_t diag, i
  * block of queries: its scores, the online softmax step, and O += P · V_j. */
 static void flash_tile(const Problem *p, const float *restrict kp, const float *restrict v, int64_t j0,
                        int64_t s_end, FlashBlock *fb, float *restrict st) {
-    /* BEGIN BLANK flash_tiles level=3 hint="One key tile for one block of queries: the scores St = K_j · Q_iᵀ (keys x queries), the online softmax step on them, then the output rescaled by alpha plus P · V_j (the first tile, j0 = 0, can start the output instead: nothing was summed for this block yet). Keys from s_end on are not in this tile; on the causal diagonal key kr is visible to query r when kr <= r + (i0 - j0)." helpers="kernel_8x32 for both products (with col_max = m_tile for the groups of 8 keys that every query sees), flash_softmax_tile (m_tile starts at -inf each tile), BLOCK_Q, BLOCK_K, MR, NR." torch="s = q_blk @ k_tile.T; (m, l, p) = online update(s); acc = acc * alpha[:, None] + p @ v_tile" */
+    /* BEGIN BLANK flash_tiles */
     int64_t d_k = p->d_k, d_v = p->d_v, d_v32 = d_v / NR * NR, rows = fb->rows;
     int64_t cols = s_end - j0 < BLOCK_K ? s_end - j0 : BLOCK_K;
     int64_t diag = p->causal ? fb->i0 - j0 : cols; /* key kr is visible to query r when kr <= r + diag */

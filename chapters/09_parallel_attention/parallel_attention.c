@@ -88,7 +88,7 @@ MultiHeadAttention *local_heads_module(const MultiHeadAttention *m, int P, int r
 
 Tensor *row_parallel_output(Tensor *partial, const Tensor *bias, AllReduceFn all_reduce, void *ctx) {
     Tensor *output = partial;  /* (bsz, seqlen, d_out): this rank's heads only */
-    /* BEGIN BLANK allreduce level=2 hint="RowParallelLinear: every rank holds only a partial sum of the output; the ranks must add them up first, and the bias belongs to the total, so it is added once, after the sum." helpers="the all_reduce callback with its ctx, then t_add." torch="torch.distributed.all_reduce(output); output = output + bias" */
+    /* BEGIN BLANK allreduce */
     all_reduce(output, ctx);                   /* output_ = reduce_from_tensor_model_parallel_region(...) */
     if (bias) output = t_add(output, bias);    /* output = output_ + self.bias: once, after the sum */
     /* END BLANK */
@@ -128,7 +128,7 @@ int64_t ring_attend_chunk(RingState *st, const Tensor *xq, Range q, const Tensor
             int64_t n = causal ? q.start + i - k.start + 1 : kvlen;
             if (n > kvlen) n = kvlen;
             if (n <= 0) continue;  /* this row sees none of the chunk: -inf everywhere, weight 0 */
-            /* BEGIN BLANK ring_merge level=2 hint="The chunk that just arrived holds some keys this row may see: fold their scores and value rows into the running max, sum and output of the row, exactly as chapter 8 streams keys, and count them." helpers="online_row_update of chapter 8; the counter folded." torch="m, l, acc = online_update(m, l, acc, scores[:n], v_chunk[:n])" */
+            /* BEGIN BLANK ring_merge */
             online_row_update(&m[row], &l[row], acc + row * head_dim, head_dim, s + row * kvlen, n,
                               v + bh * kvlen * head_dim, head_dim);
             folded += n;

@@ -103,7 +103,7 @@ void linear_backward(const Linear *layer, const Tensor *x, const Tensor *dy, Ten
             t_error("linear_backward: x %s and dy %s must have the same leading dims", t_shape_str(x, xs),
                     t_shape_str(dy, ds));
     int64_t n = t_numel(x) / in;                          /* every leading dim is one more row */
-    /* BEGIN BLANK linear_backward level=2 hint="y = x @ W.T + b: each input, weight and bias entry gets the sum, over the rows that used it, of dy times what it was multiplied by. Work on x and dy flattened to 2-D rows." helpers="t_reshape, t_matmul, t_transpose, t_contiguous, t_sum_last (when the layer has a bias)." torch="dx = dy @ W; dW = dy.T @ x; db = dy.sum(0)" */
+    /* BEGIN BLANK linear_backward */
     Tensor *x2 = t_reshape(x, SHAPE(n, in));              /* (n, in)  */
     Tensor *dy2 = t_reshape(dy, SHAPE(n, out));           /* (n, out) */
     /* x.grad = dy @ W: each input feature collects from every output it fed */
@@ -155,7 +155,7 @@ Tensor *softmax_backward(const Tensor *p, const Tensor *dp) {
     for (int64_t r = 0; r < rows; r++) {
         const float *pr = P + r * S, *dpr = dP + r * S;
         float *dsr = dS + r * S;
-        /* BEGIN BLANK softmax_backward level=2 hint="Each weight of a row depends on every score of that row: dp_j/ds_i = p_j (δ_ij − p_i). Collapse that Jacobian into one dot product per row (accumulate it in double)." helpers="plain loops over the row; p and dp are contiguous." torch="ds = p * (dp - (dp * p).sum(dim=-1, keepdim=True))" */
+        /* BEGIN BLANK softmax_backward */
         double dot = 0.0;                            /* (dp * p).sum(dim=-1, keepdim=True) */
         for (int64_t j = 0; j < S; j++) dot += (double)dpr[j] * (double)pr[j];
         for (int64_t i = 0; i < S; i++) dsr[i] = (float)((double)pr[i] * ((double)dpr[i] - dot));   /* p * (dp - dot) */

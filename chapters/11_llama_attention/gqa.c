@@ -10,7 +10,7 @@ Tensor *repeat_kv(const Tensor *x, int64_t n_rep) {
     int64_t bs = x->shape[0], slen = x->shape[1], n_kv_heads = x->shape[2], head_dim = x->shape[3];
     /* if n_rep == 1: return x */
     if (n_rep == 1) return (Tensor *)x;
-    /* BEGIN BLANK repeat_kv level=2 hint="Give every key/value head a new axis of size n_rep right after it (a view: stride 0, nothing copied), then fold that axis into the head axis, so heads 0..n_rep-1 are copies of kv head 0, and so on." helpers="t_unsqueeze, t_expand, t_reshape." torch="x[:, :, :, None, :].expand(bs, slen, n_kv_heads, n_rep, head_dim).reshape(bs, slen, n_kv_heads * n_rep, head_dim)" */
+    /* BEGIN BLANK repeat_kv */
     Tensor *e = t_unsqueeze(x, 3);                                     /* x[:, :, :, None, :]: a new axis of 1 */
     e = t_expand(e, SHAPE(bs, slen, n_kv_heads, n_rep, head_dim));     /* .expand(...): stride 0, no copy yet */
     return t_reshape(e, SHAPE(bs, slen, n_kv_heads * n_rep, head_dim)); /* .reshape(...): the copy is made here */

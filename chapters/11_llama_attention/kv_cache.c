@@ -13,7 +13,7 @@ Tensor *llama_attention_step(const LlamaAttention *m, const Tensor *x, const Fre
     if (pos + n > t_size(freqs->cos, 0))
         t_error("attention step: positions %lld..%lld need rows of freqs_cos, which has %lld", (long long)pos,
                 (long long)(pos + n - 1), (long long)t_size(freqs->cos, 0));
-    /* BEGIN BLANK cache_step level=3 hint="Only the new positions are projected and turned by RoPE at their own positions (rows pos..pos+n-1 of the tables); their k and v join the cache, and the new queries attend to everything the cache holds; then wo, as in the full forward." helpers="nn_linear_forward, t_view, t_slice, llama_rope, kv_cache_append, kv_cache_attend." torch="xq, xk, xv = self.wq(x), self.wk(x), self.wv(x); xq, xk = apply_rotary_emb(xq, xk, freqs_cos[pos:pos+n], freqs_sin[pos:pos+n]); cache_k[:, :, pos:pos+n] = xk; cache_v[...] = xv; output = attention(xq, cache_k[:, :, :pos+n], cache_v[:, :, :pos+n]); output = self.wo(output)" */
+    /* BEGIN BLANK cache_step */
     /* xq, xk, xv = self.wq(x), self.wk(x), self.wv(x): the new positions only */
     Tensor *xq = t_view(nn_linear_forward(m->wq, x), SHAPE(bsz, n, m->n_local_heads, hd));
     Tensor *xk = t_view(nn_linear_forward(m->wk, x), SHAPE(bsz, n, m->n_local_kv_heads, hd));
@@ -58,7 +58,7 @@ void kv_cache_append(KVCache *c, const Tensor *xk, const Tensor *xv) {
         t_error("the KV cache is full: it holds max_seq_len = %lld positions, %lld are filled and %lld more "
                 "do not fit",
                 (long long)c->max_seq_len, (long long)c->len, (long long)n);
-    /* BEGIN BLANK cache_append level=1 hint="The new keys and values go at positions len..len+n-1 of the cache, heads first (the cache is (bsz, n_kv_heads, max_seq_len, head_dim), the new ones (bsz, n, n_kv_heads, head_dim))." helpers="t_slice, t_transpose, t_copy_." torch="cache_k[:, :, pos:pos+n] = xk.transpose(1, 2); cache_v[:, :, pos:pos+n] = xv.transpose(1, 2)" */
+    /* BEGIN BLANK cache_append */
     t_copy_(t_slice(c->k, 2, c->len, c->len + n), t_transpose(xk, 1, 2));  /* (bsz, n_kv_heads, n, head_dim) */
     t_copy_(t_slice(c->v, 2, c->len, c->len + n), t_transpose(xv, 1, 2));
     /* END BLANK */

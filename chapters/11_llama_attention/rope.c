@@ -25,7 +25,7 @@ static void check_rotary(const char *op, const Tensor *x, const Tensor *cos, con
 Tensor *rotary_emb(const Tensor *x, const Tensor *freqs_cos, const Tensor *freqs_sin) {
     check_rotary("apply_rotary_emb", x, freqs_cos, freqs_sin);
     int64_t bsz = x->shape[0], seqlen = x->shape[1], heads = x->shape[2], half = x->shape[3] / 2;
-    /* BEGIN BLANK apply_rotary_emb level=2 hint="Split the last dim into neighbouring pairs (real, imaginary), turn each pair by its position's angle (cos, sin broadcast over batch and heads), and put the pairs back in place." helpers="t_reshape, t_select, t_view, t_mul, t_sub, t_add, t_zeros, t_copy_." torch="xq_r, xq_i = xq.float().reshape(xq.shape[:-1] + (-1, 2)).unbind(-1); xq_out_r = xq_r * freqs_cos - xq_i * freqs_sin; xq_out_i = xq_r * freqs_sin + xq_i * freqs_cos; torch.stack([xq_out_r, xq_out_i], dim=-1).flatten(3)" */
+    /* BEGIN BLANK apply_rotary_emb */
     /* x_r, x_i = x.float().reshape(x.shape[:-1] + (-1, 2)).unbind(-1) */
     Tensor *pairs = t_reshape(x, SHAPE(bsz, seqlen, heads, half, 2));  /* (bsz, seqlen, heads, head_dim/2, 2) */
     Tensor *x_r = t_select(pairs, 4, 0);                                /* x[..., 0::2]: (bsz, seqlen, heads, half) */

@@ -15,14 +15,26 @@
 #       With solutions=F, appends the stubbed code lines (comments and white
 #       space removed) for readme.awk.
 #
-# Markers (DESIGN.md), each alone on its line:
-#   /* BEGIN BLANK name level=1|2|3 hint="..." */
-# optionally with points=N (default: the level) after level=, and after the
-# hint the further hint tiers helpers="..." (which helpers) and torch="..."
-# (the PyTorch line) for make hint TIER=2|3, and refuse="f g" naming the
-# functions that compute the blank's own concept (make grade refuses an answer
-# that calls them; scripts/exercises/refuse.txt adds to this list).
+#   awk -f blank.awk -v mode=meta -v path=chapters/02_scaling/blanks.txt FILE
+#       checks a metadata file alone; one line per entry: name  line
+#
+# Markers (DESIGN.md), each alone on its line, around the solution lines:
+#   /* BEGIN BLANK name */
 #   /* END BLANK */
+# Everything else about a blank is in the metadata file blanks.txt of the
+# same folder (-v meta=F reads another file; messages still name the
+# folder's blanks.txt), one stanza per blank (docs/TEACHING.md):
+#   [name]
+#   level = 1|2|3      required
+#   points = N         optional; default: the level
+#   hint = ...         tier 1 of make hint (the idea), required
+#   helpers = ...      tier 2 (which helpers)
+#   torch = ...        tier 3 (the PyTorch line)
+#   refuse = f g       the functions that compute the blank's own concept
+#                      (make grade refuses an answer that calls them;
+#                      scripts/exercises/refuse.txt adds to this list)
+# A marker needs an entry; an entry without a marker in any concept file of
+# its folder is refused by list_blanks (lib.sh), which sees the whole folder.
 # A blank may nest only inside one of strictly higher level. Mistakes are
 # refused with path:line and exit status 2 (3: blank NAME not in this file).
 #
@@ -51,47 +63,155 @@ function isword(c) { return c ~ /^[A-Za-z0-9_]$/ }
 
 # ---- markers ---------------------------------------------------------------
 
-# Parse the attributes after "BEGIN BLANK name": level=N, optional points=N,
-# hint="..." (tier 1) and optional helpers="..." (tier 2) and torch="..."
-# (tier 3); a quoted value may hold \" and \\. Sets m_* globals; returns
-# "" or what is wrong.
-function parse_attrs(s,    key, val, c, j) {
-    m_level = ""; m_points = ""; m_hint = ""; m_helpers = ""; m_torch = ""; m_refuse = ""; m_has_hint = 0
-    while (1) {
-        sub(/^[ \t]+/, "", s)
-        if (s ~ /^\*\/[ \t]*$/) break
-        if (!match(s, /^[a-z0-9]+=/)) return "expected key=value or the closing */ at '" substr(s, 1, 20) "'"
-        key = substr(s, 1, RLENGTH - 1)
-        s = substr(s, RLENGTH + 1)
-        if (key == "level" || key == "points") {
-            if (!match(s, /^[0-9]+/)) return key "= needs a number"
-            val = substr(s, 1, RLENGTH)
-            s = substr(s, RLENGTH + 1)
-        } else if (key == "hint" || key == "helpers" || key == "torch" || key == "refuse") {
-            if (substr(s, 1, 1) != "\"") return key "= needs a quoted text"
-            val = ""
-            for (j = 2; j <= length(s); j++) {
-                c = substr(s, j, 1)
-                if (c == "\\") { val = val c substr(s, j + 1, 1); j++; continue }
-                if (c == "\"") break
-                val = val c
-            }
-            if (j > length(s)) return key "= has no closing quote"
-            s = substr(s, j + 1)
-        } else return "unknown attribute '" key "' (known: level, points, hint, helpers, torch, refuse)"
-        if (key == "level") m_level = val
-        else if (key == "points") m_points = val
-        else if (key == "hint") { m_hint = val; m_has_hint = 1 }
-        else if (key == "helpers") m_helpers = val
-        else if (key == "refuse") m_refuse = val
-        else m_torch = val
-    }
-    if (m_level == "") return "no level="
-    if (!m_has_hint) return "no hint=\"...\""
-    return ""
+# Read the blanks' metadata file FILE (shown as SHOWN in messages): stanzas
+#   [name]
+#   level = 1|2|3          required
+#   points = N             optional, default the level
+#   hint = ...             tier 1, required
+#   helpers = ...          tier 2 (optional)
+#   torch = ...            tier 3 (optional)
+#   refuse = f g           optional
+# one key per line; a line that starts with a space or a tab continues the
+# value above it (joined with one space); lines that start with # are
+# comments, empty lines are ignored. Values are taken as written (no quotes,
+# no escapes). Sets M_*[name] and M_line[name]; mistakes go through fail().
+function meta_fail(line, msg) {
+    printf "%s:%d: %s\n", metashown, line, msg > "/dev/stderr"
+    nerr++
 }
 
-function parse_markers(    i, line, s, nm, lv, h, sp, stack, top, why) {
+function read_meta(file,    line, ml, cur, key, val, st, k, skip) {
+    meta_read = 1
+    meta_missing = 0
+    cur = ""      # the blank of the current [name] ("" before the first or after a bad one)
+    key = ""      # the key an indented line continues
+    skip = 0      # after a line already refused: its stanza or its continued lines say nothing more
+    ml = 0
+    while ((st = (getline line < file)) > 0) {
+        ml++
+        sub(/\r$/, "", line)
+        if (line ~ /^#/ || line ~ /^[ \t]*$/) continue
+        if (line ~ /^\[/) {
+            key = ""
+            skip = 0
+            cur = ""
+            if (line !~ /^\[[A-Za-z_][A-Za-z0-9_]*\][ \t]*$/) {
+                meta_fail(ml, "expected [name], the name of a blank (letters, digits and _), alone on its line")
+                skip = 1
+                continue
+            }
+            k = line
+            sub(/^\[/, "", k)
+            sub(/\].*$/, "", k)
+            if (k in M_line) {
+                meta_fail(ml, "blank '" k "' has a second entry (the first is at line " M_line[k] "): give each blank one [" k "]")
+                skip = 1
+                continue
+            }
+            cur = k
+            M_line[cur] = ml
+            M_order[++M_n] = cur
+            continue
+        }
+        if (line ~ /^[ \t]/) {
+            if (skip) continue
+            if (key == "") {
+                meta_fail(ml, "an indented line continues the value of the key = value line above it, but there is none" \
+                          (cur == "" ? "" : " in [" cur "]"))
+                skip = 1
+                continue
+            }
+            val = line
+            sub(/^[ \t]+/, "", val)
+            sub(/[ \t]+$/, "", val)
+            M_val[cur, key] = M_val[cur, key] == "" ? val : M_val[cur, key] " " val
+            continue
+        }
+        key = ""
+        if (cur == "" && skip) continue
+        skip = 0
+        if (!match(line, /^[A-Za-z_][A-Za-z0-9_]*[ \t]*=/)) {
+            meta_fail(ml, "expected [name], key = value, an indented line that continues a value, or a # comment")
+            skip = 1
+            continue
+        }
+        k = substr(line, 1, RLENGTH - 1)
+        sub(/[ \t]+$/, "", k)
+        val = substr(line, RLENGTH + 1)
+        sub(/^[ \t]+/, "", val)
+        sub(/[ \t]+$/, "", val)
+        if (cur == "") {
+            meta_fail(ml, "'" k " = ...' comes before the first [name]: every key belongs to a blank")
+            skip = 1
+            continue
+        }
+        if (k !~ /^(level|points|hint|helpers|torch|refuse)$/) {
+            meta_fail(ml, "blank '" cur "': unknown key '" k "' (known: level, points, hint, helpers, torch, refuse)")
+            skip = 1
+            continue
+        }
+        if ((cur, k) in M_kline) {
+            meta_fail(ml, "blank '" cur "': '" k "' is given twice (also at line " M_kline[cur, k] ")")
+            skip = 1
+            continue
+        }
+        M_kline[cur, k] = ml
+        M_val[cur, k] = val
+        key = k
+    }
+    if (st < 0) meta_missing = 1
+    close(file)
+    for (k = 1; k <= M_n; k++) check_entry(M_order[k])
+}
+
+function check_entry(nm,    lv, pts, h, t) {
+    M_ok[nm] = 0
+    if (!((nm, "level") in M_kline)) {
+        meta_fail(M_line[nm], "blank '" nm "' has no 'level = 1|2|3' line")
+        return
+    }
+    lv = M_val[nm, "level"]
+    if (lv !~ /^[123]$/) {
+        meta_fail(M_kline[nm, "level"], "blank '" nm "' has level = " lv ": the level must be 1, 2 or 3")
+        return
+    }
+    if ((nm, "points") in M_kline) {
+        pts = M_val[nm, "points"]
+        if (pts !~ /^[0-9]+$/ || pts + 0 < 1) {
+            meta_fail(M_kline[nm, "points"], "blank '" nm "' has points = " pts ": give a whole number of at least 1")
+            return
+        }
+    } else pts = lv
+    if (!((nm, "hint") in M_kline)) {
+        meta_fail(M_line[nm], "blank '" nm "' has no 'hint = ...' line (tier 1 of make hint)")
+        return
+    }
+    h = M_val[nm, "hint"]
+    if (h == "") {
+        meta_fail(M_kline[nm, "hint"], "blank '" nm "' has an empty hint")
+        return
+    }
+    if (index(h, "*/")) {
+        meta_fail(M_kline[nm, "hint"], "blank '" nm "': the hint must not contain '*/' (it goes into a C comment of the student's copy)")
+        return
+    }
+    t = h M_val[nm, "helpers"] M_val[nm, "torch"] M_val[nm, "refuse"]
+    if (index(t, "\t")) {
+        meta_fail(M_line[nm], "blank '" nm "': the values must not contain a tab")
+        return
+    }
+    M_level[nm] = lv + 0
+    M_points[nm] = pts + 0
+    M_ok[nm] = 1
+}
+
+function dirname(p) {
+    if (p !~ /\//) return "."
+    sub(/\/[^\/]*$/, "", p)
+    return p
+}
+
+function parse_markers(    i, line, s, nm, sp, stack, top) {
     nr = 0
     sp = 0
     for (i = 1; i <= n; i++) {
@@ -99,35 +219,26 @@ function parse_markers(    i, line, s, nm, lv, h, sp, stack, top, why) {
         ismarker[i] = 0
         if (index(line, "BEGIN BLANK")) {
             ismarker[i] = 1
-            if (line !~ /^[ \t]*\/\* BEGIN BLANK [A-Za-z_][A-Za-z0-9_]* /) {
-                fail(i, "malformed marker: expected /* BEGIN BLANK name level=1|2|3 hint=\"...\" */ alone on its line")
+            if (line !~ /^[ \t]*\/\* BEGIN BLANK [A-Za-z_][A-Za-z0-9_]* \*\/[ \t]*$/) {
+                fail(i, "malformed marker: expected /* BEGIN BLANK name */ alone on its line (level, hint and the other keys go in " metashown ")")
                 continue
             }
-            s = line
-            sub(/^[ \t]*\/\* BEGIN BLANK /, "", s)
-            nm = s
+            if (!meta_read) read_meta(metafile)
+            nm = line
+            sub(/^[ \t]*\/\* BEGIN BLANK /, "", nm)
             sub(/ .*$/, "", nm)
-            s = substr(s, length(nm) + 1)
-            why = parse_attrs(s)
-            if (why != "") {
-                fail(i, "malformed marker: " why ": expected /* BEGIN BLANK name level=1|2|3 [points=N] hint=\"...\" [helpers=\"...\"] [torch=\"...\"] */ alone on its line")
-                continue
-            }
-            lv = m_level
-            h = m_hint
-            if (lv !~ /^[123]$/) fail(i, "blank '" nm "' has level=" lv ": the level must be 1, 2 or 3")
-            if (m_points != "" && m_points + 0 < 1) fail(i, "blank '" nm "' has points=" m_points ": give at least 1")
-            if (trim(h) == "") fail(i, "blank '" nm "' has an empty hint")
-            if (index(h m_helpers m_torch, "\t")) fail(i, "blank '" nm "': the hints must not contain a tab")
             if (nm in byname) fail(i, "blank '" nm "' is already defined at line " rb[byname[nm]])
+            if (!(nm in M_line))
+                fail(i, "blank '" nm "' has no entry [" nm "] in " metashown (meta_missing ? " (there is no such file)" : ""))
             nr++
             rname[nr] = nm
-            rlvl[nr] = lv + 0
-            rhint[nr] = h
-            rpoints[nr] = m_points != "" ? m_points + 0 : lv + 0
-            rhelpers[nr] = m_helpers
-            rtorch[nr] = m_torch
-            rrefuse[nr] = m_refuse
+            rok[nr] = M_ok[nm]
+            rlvl[nr] = M_level[nm]
+            rhint[nr] = M_val[nm, "hint"]
+            rpoints[nr] = M_points[nm]
+            rhelpers[nr] = M_val[nm, "helpers"]
+            rtorch[nr] = M_val[nm, "torch"]
+            rrefuse[nr] = M_val[nm, "refuse"]
             rb[nr] = i
             re[nr] = 0
             match(line, /^[ \t]*/)
@@ -136,9 +247,9 @@ function parse_markers(    i, line, s, nm, lv, h, sp, stack, top, why) {
             byname[nm] = nr
             if (sp > 0) {
                 top = stack[sp]
-                if (rlvl[nr] >= rlvl[top])
-                    fail(i, "blank '" nm "' (level " lv ") is inside blank '" rname[top] "' (level " rlvl[top] \
-                         ", line " rb[top] "): a nested blank needs a strictly lower level")
+                if (rok[nr] && rok[top] && rlvl[nr] >= rlvl[top])
+                    fail(i, "blank '" nm "' (level " rlvl[nr] ") is inside blank '" rname[top] "' (level " rlvl[top] \
+                         ", line " rb[top] "): a nested blank needs a strictly lower level (" metashown " gives the levels)")
             }
             stack[++sp] = nr
         } else if (index(line, "END BLANK")) {
@@ -553,13 +664,25 @@ function c_string(s,    i, c, out) {
 
 # ---- main --------------------------------------------------------------------
 
+FNR == 1 { srcfile = FILENAME }
 { L[NR] = $0 }
 
 END {
     n = NR
     nerr = 0
     if (mode == "") mode = "stub"
-    if (path == "") path = FILENAME
+    if (srcfile == "") srcfile = FILENAME
+    if (path == "") path = srcfile
+    if (mode == "meta") {
+        # check a metadata file; its blanks, one line each: name  line
+        metashown = path
+        read_meta(srcfile)
+        if (nerr) exit 2
+        for (k = 1; k <= M_n; k++) printf "%s\t%d\n", M_order[k], M_line[M_order[k]]
+        exit 0
+    }
+    metashown = dirname(path) "/blanks.txt"
+    metafile = meta != "" ? meta : dirname(srcfile) "/blanks.txt"
     parse_markers()
     if (nerr) exit 2
     for (r = 1; r <= nr; r++) byname_line[rb[r]] = r
@@ -569,9 +692,9 @@ END {
     if (mode == "list") {
         for (r = 1; r <= nr; r++)
             printf "%s\t%d\t%s\t%d\t%s\t%s\t%d\t%s\t%s\t%s\t%d\t%s\n", rname[r], rlvl[r], path, rb[r],
-                   rparent[r] ? rname[rparent[r]] : "-", rhint[r], rpoints[r], fname[rfn[r]],
-                   rhelpers[r] == "" ? "-" : rhelpers[r], rtorch[r] == "" ? "-" : rtorch[r], re[r],
-                   rrefuse[r] == "" ? "-" : rrefuse[r]
+                   (rparent[r] ? rname[rparent[r]] : "-"), rhint[r], rpoints[r], fname[rfn[r]],
+                   (rhelpers[r] == "" ? "-" : rhelpers[r]), (rtorch[r] == "" ? "-" : rtorch[r]), re[r],
+                   (rrefuse[r] == "" ? "-" : rrefuse[r])
         exit 0
     }
 
@@ -634,7 +757,7 @@ END {
             outn++
             if (manifest != "")
                 printf "%s\t%d\t%s\t%d\t%d\t%s\t%s\t%s\t%d\n", rname[r], rlvl[r], path, rb[r], outn - (voids[r] != "" ? 2 : 1),
-                       rhint[r], rhelpers[r] == "" ? "-" : rhelpers[r], rtorch[r] == "" ? "-" : rtorch[r], rpoints[r] >> manifest
+                       rhint[r], (rhelpers[r] == "" ? "-" : rhelpers[r]), (rtorch[r] == "" ? "-" : rtorch[r]), rpoints[r] >> manifest
             i = re[r]
             continue
         }

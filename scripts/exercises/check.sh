@@ -41,10 +41,11 @@ command -v "$OTHER" >/dev/null 2>&1 || OTHER=
 STRICT="-std=c99 -Wall -Wextra -Wpedantic -Werror -Wvla -O2"
 
 # ---- the solution tree -------------------------------------------------------
-# a snapshot of the marked concept files, so every step sees the same code
+# a snapshot of the marked concept files and their metadata, so every step sees the same code
 ORIG=$W/orig
 rm -rf "$STAGE" "$ORIG"
-for f in $(concept_files); do
+for f in $(concept_files) chapters/[0-9][0-9]_*/blanks.txt; do
+    [ -f "$f" ] || continue
     mkdir -p "$ORIG/$(dirname "$f")"
     cp "$f" "$ORIG/$f"
 done

@@ -42,7 +42,7 @@
 # header is fine) and names only C keywords, standard types and macros, libm,
 # the names of the headers (ALLOW), the names of the teacher's function that
 # holds the blank and the file's own types, macros and constants, the helpers
-# listed in the blank's marker, the functions the student added, the members
+# listed in the blank's entry of blanks.txt, the functions the student added, the members
 # after . and ->, and the names the answer itself declares; never a function
 # of the blank's refuse list (its own concept, e.g. t_softmax for a softmax).
 # POSIX awk only.

@@ -255,7 +255,7 @@ g_setup() {
 
     # name points chapter-nn file function symbol helpers refuse, in the order of the
     # repository; symbol: 1 when the teacher's object defines the function (nm), so
-    # the student's must too; refuse: the marker's list and refuse.txt's
+    # the student's must too; refuse: the list in blanks.txt and refuse.txt's
     $AWK -F '\t' 'FILENAME == ARGV[1] { if ($0 !~ /^#/ && NF >= 2) extra[$1] = extra[$1] " " $2; next }
         FILENAME == ARGV[2] { chosen[$1] = 1; next }
         ($1 in chosen) { nn = $3; sub(/^chapters\//, "", nn); sub(/_.*/, "", nn)

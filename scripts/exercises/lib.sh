@@ -1,7 +1,10 @@
 # lib.sh — shared by the exercise scripts (sourced; POSIX sh).
 #
 # Blanks live in the chapters' concept code (chapters/NN_name/*.c except
-# main.c), marked as DESIGN.md says; blank.awk reads one file at a time.
+# main.c), marked as DESIGN.md says, /* BEGIN BLANK name */ ... /* END BLANK */;
+# their level, points, hints and refuse list are in the metadata file
+# chapters/NN_name/blanks.txt beside the code (docs/TEACHING.md). blank.awk
+# reads one concept file (and its folder's blanks.txt) at a time.
 
 EX_DIR=scripts/exercises
 AWK=${AWK:-awk}
@@ -53,9 +56,10 @@ stray_markers() {
 }
 
 # Every blank of the repository, one tab-separated line each:
-#   name level path line outer hint
-# Fails (status 2, messages with path:line) on malformed markers, on blanks
-# outside concept code and on a name used twice.
+#   name level path line outer hint points function helpers torch end refuse
+# Fails (status 2, messages with path:line) on malformed markers or metadata,
+# on a marker without an entry in its folder's blanks.txt and an entry
+# without a marker, on blanks outside concept code and on a name used twice.
 list_blanks() {
     _errs=$(stray_markers)
     if [ -n "$_errs" ]; then
@@ -64,9 +68,29 @@ list_blanks() {
     fi
     _lt=$(mktemp) || return 2
     _st=0
+    _baddirs=
     for f in $(concept_files); do
-        $AWK -f "$EX_DIR/blank.awk" -v mode=list -v path="$f" "$f" || _st=2
-    done >"$_lt"
+        $AWK -f "$EX_DIR/blank.awk" -v mode=list -v path="$f" "$f" || { _st=2; _baddirs="$_baddirs ${f%/*}/"; }
+    done >"$_lt" 2>"$_lt.e"
+    # every entry of a blanks.txt needs a marker in the concept code of its folder
+    for m in chapters/[0-9][0-9]_*/blanks.txt; do
+        [ -f "$m" ] || continue
+        _d=${m%blanks.txt}
+        if ! $AWK -f "$EX_DIR/blank.awk" -v mode=meta -v path="$m" "$m" >"$_lt.m" 2>>"$_lt.e"; then
+            _st=2
+            continue
+        fi
+        case " $_baddirs " in *" $_d "*) continue ;; esac
+        $AWK -F '\t' -v d="$_d" -v m="$m" '
+            FILENAME == ARGV[1] { if (index($3, d) == 1) have[$1] = 1; next }
+            !($1 in have) {
+                printf "%s:%d: blank '\''%s'\'' has no /* BEGIN BLANK %s */ marker in the concept code of %s (its .c files but main.c): add the markers or remove the entry\n", m, $2, $1, $1, d
+                bad = 1
+            }
+            END { exit bad ? 2 : 0 }' "$_lt" "$_lt.m" >>"$_lt.e" || _st=2
+    done
+    # a mistake in a blanks.txt is found once per concept file that reads it: say it once
+    $AWK '!seen[$0]++' "$_lt.e" >&2
     _dups=$(cut -f1 "$_lt" | sort | uniq -d)
     if [ "$_st" -eq 0 ] && [ -n "$_dups" ]; then
         for d in $_dups; do
@@ -76,7 +100,7 @@ list_blanks() {
         _st=2
     fi
     [ "$_st" -eq 0 ] && cat "$_lt"
-    rm -f "$_lt"
+    rm -f "$_lt" "$_lt.e" "$_lt.m"
     return "$_st"
 }
 
@@ -131,8 +155,9 @@ in_list() {
 
 # Copy what a tree needs to build and test into $1 (which must not exist):
 # Makefile, READMEs, common/, chapters/, tests/, scripts/, docs/, without
-# the exercise machinery (scripts/exercises/, tests/test_exercises.sh,
-# docs/TEACHING*). Concept files get blanks of level <= $2 in the chapters $3
+# the exercise machinery (scripts/exercises/ but its hint.sh for make hint,
+# tests/test_exercises.sh, tests/test_grade*.sh, docs/TEACHING*, the blanks'
+# metadata chapters/*/blanks.txt). Concept files get blanks of level <= $2 in the chapters $3
 # (two-digit list) and lose every marker; stub lines are appended to $4
 # (a manifest) when given. Fenced code blocks of the READMEs that show the
 # code of a stubbed blank are left out (readme.awk).
@@ -146,8 +171,11 @@ write_tree() {
     for d in scripts docs; do
         [ -d "$d" ] && cp -R "$d" "$_out/"
     done
-    # the teacher's side stays here: generator, grader, bug list, teaching notes
-    rm -rf "$_out/$EX_DIR" "$_out/tests/test_exercises.sh" "$_out"/tests/test_grade*.sh "$_out"/docs/TEACHING*.md
+    # the teacher's side stays here: generator, grader, bug list, teaching notes,
+    # the blanks' metadata; make hint keeps its script (it reads .exercise-manifest)
+    rm -rf "$_out/$EX_DIR" "$_out/tests/test_exercises.sh" "$_out"/tests/test_grade*.sh "$_out"/docs/TEACHING*.md \
+        "$_out"/chapters/*/blanks.txt
+    mkdir -p "$_out/$EX_DIR" && cp "$EX_DIR/hint.sh" "$_out/$EX_DIR/" || die "cannot copy into $_out"
     find "$_out" -name __pycache__ -type d -prune -exec rm -rf {} + 2>/dev/null
     _sol=$_out/.solutions.tmp
     : >"$_sol"

@@ -18,16 +18,19 @@ case $OUT in "" | . | / | ..) die "sample_class.sh: give a new folder, e.g. buil
 rm -rf "$OUT"
 mkdir -p "$OUT" || exit 1
 sh "$EX_DIR/generate.sh" "$OUT/.handout" 1 >/dev/null || exit 1
+list_blanks >"$OUT/.blanks.tsv" || exit 1
 i=1
 while [ "$i" -le "$N" ]; do
     d=$OUT/s$(printf %02d "$i")
     cp -R "$OUT/.handout" "$d"
     for f in $(concept_files); do
         [ "$(chapter_num "$(chapter_nn "$f")")" -le "$DEFAULT_LAST_CHAPTER" ] || continue
-        grep -q 'BEGIN BLANK [A-Za-z_0-9]* level=1 ' "$f" || continue
-        $AWK '/BEGIN BLANK [A-Za-z_0-9]* level=1 / { print "    (void)0;"; next }
+        $AWK -F '\t' -v f="$f" '$3 == f && $2 == 1 { found = 1 } END { exit !found }' "$OUT/.blanks.tsv" || continue
+        # the BEGIN line of each level-1 blank (list_blanks: name level path line ...) becomes the no-op
+        $AWK -v f="$f" 'FILENAME == ARGV[1] { split($0, b, "\t"); if (b[3] == f && b[2] == 1) noop[b[4]] = 1; next }
+              FNR in noop { print "    (void)0;"; next }
               /BEGIN BLANK/ || /END BLANK/ { next }
-              { print }' "$f" >"$d/$f"
+              { print }' "$OUT/.blanks.tsv" "$f" >"$d/$f"
     done
     if [ $((i % 4)) -eq 0 ]; then
         sed 's|scores = t_div_scalar(scores, sqrtf((float)d_k));|scores = t_div_scalar(scores, (float)d_k);|' \
@@ -36,5 +39,5 @@ while [ "$i" -le "$N" ]; do
     [ $((i % 5)) -eq 0 ] && cp "$OUT/.handout/chapters/06_dropout/dropout.c" "$d/chapters/06_dropout/dropout.c"
     i=$((i + 1))
 done
-rm -rf "$OUT/.handout"
+rm -rf "$OUT/.handout" "$OUT/.blanks.tsv"
 echo "sample class: $N students in $OUT"
