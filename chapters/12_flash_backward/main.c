@@ -188,8 +188,8 @@ static void narrate_one_row(const Tensor *q, const Tensor *k, const Tensor *v, c
     Tensor *D = attention_backward_delta(dout, out);                          /* (..., T) */
     double Di = t_sum_all(t_mul(doi, t_slice(o0, 0, i, i + 1)));
     narrate_say("sum_j p_j dp_j = sum_j p_j (dO_i . v_j) = dO_i . (sum_j p_j v_j) = dO_i . O_i");
-    narrate_say("row %lld: (dp * p).sum() = %.6f, D[i] = dO_i . O_i = %.6f, difference %.2g", (long long)i, rowsum,
-                Di, fabs(rowsum - Di));
+    narrate_say("row %lld: (dp * p).sum() = %.6f, D[i] = %.6f, difference %.2g", (long long)i, rowsum, Di,
+                fabs(rowsum - Di));
     narrate_show("D[0, 0, :6]", corner(D, 1, 6));
     narrate_why("the same number, from two rows of d_v floats that the backward has anyway: no row of "
                 "p_attn or dp_attn is needed to know it, so the tiles below never need a whole row.");
@@ -306,9 +306,10 @@ static int run(const Args *args) {
                 "--impl reference makes --quiet and --dump use this one.");
 
     narrate_step("What each backward cost");
-    narrate_say("FLOPs: forward 2·T·S·(d_k + d_v) = %.4g GFLOP, backward 2·T·S·(3·d_k + 2·d_v) = %.4g GFLOP "
-                "(%.2fx: Q K^T again, dV, dP, dQ, dK)",
-                fwd_flops / 1e9, bwd_flops / 1e9, bwd_flops / fwd_flops);
+    narrate_say("FLOPs: forward 2·T·S·(d_k + d_v) = %.4g GFLOP", fwd_flops / 1e9);
+    narrate_say("backward 2·T·S·(3·d_k + 2·d_v) = %.4g GFLOP: %.2fx the forward", bwd_flops / 1e9,
+                bwd_flops / fwd_flops);
+    narrate_say("(Q K^T once more, then dV, dP, dQ and dK: five matmuls against two)");
     narrate_say("time: forward %.2f ms, flash backward %.2f ms (%.2fx the forward)", fwd_ms, flash_ms,
                 flash_ms / fwd_ms);
     t_format_bytes((double)flash_peak, a, sizeof a);
