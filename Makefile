@@ -121,6 +121,11 @@ bench: $(BENCH_BIN) $(BUILD)/chapter8
 .PHONY: bench-chapter11
 bench-chapter11: $(BUILD)/chapter11
 	@./$(BUILD)/chapter11 --bench
+# make bench-chapter12: chapter 12's flash backward against chapter 8's forward and
+# chapter 10's full-matrix backward, timed in one run (prints only).
+.PHONY: bench-chapter12
+bench-chapter12: $(BUILD)/chapter12
+	@./$(BUILD)/chapter12 --bench --causal --d-k 64
 # OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE are unset for the bench alone (never for
 # the tests), so numpy and torch run the kernels OpenBLAS picks for this CPU:
 # the honest opponent. BENCH_KEEP_OPENBLAS_ENV=1 keeps them as they are.
@@ -355,6 +360,7 @@ help:
 	@echo "  make bugs           write bugs/: one realistic mistake per chapter, the key beside it in bugs.ANSWERS.md"
 	@echo "  make bench          chapter 8: time each attention version over T (BENCH_QUICK=1: short)"
 	@echo "  make bench-chapter11  chapter 11: the KV cache, GQA and memory bandwidth timed in one run"
+	@echo "  make bench-chapter12  chapter 12: the flash backward against the forward and chapter 10's backward, one run"
 	@echo "  make bench-torch    chapter 8 and PyTorch in one process, one thread, interleaved rounds (numpy, torch)"
 	@echo "  BENCH_KEEP_OPENBLAS_ENV=1  bench-torch keeps OPENBLAS_CORETYPE/OPENBLAS_L2_SIZE (default: unset for it)"
 	@echo "  OMP=1               chapter 8's flash attention on all cores (OpenMP); default one thread"

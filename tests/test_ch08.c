@@ -444,6 +444,12 @@ static void test_attn_matmul_is_a_matmul(void) {
     CHECK_TENSOR_CLOSE(c, t_matmul(a, b), 1e-5, 1e-5);
     attn_matmul(m, n, kd, t_data(a), kd, t_data(b), n, t_data(c), n, true, packed);
     CHECK_TENSOR_CLOSE(c, t_mul_scalar(t_matmul(a, b), 2.0f), 1e-5, 1e-5);
+    /* aᵀ · b from a (kd, m) as it is: 19 = 2 groups of 8 + 3 edge rows, 45 = 32 + 13 columns */
+    Tensor *at = t_contiguous(t_transpose(a, 0, 1)); /* (kd, m) */
+    attn_matmul_at(m, n, kd, t_data(at), m, t_data(b), n, t_data(c), n, false);
+    CHECK_TENSOR_CLOSE(c, t_matmul(a, b), 1e-5, 1e-5);
+    attn_matmul_at(m, n, kd, t_data(at), m, t_data(b), n, t_data(c), n, true);
+    CHECK_TENSOR_CLOSE(c, t_mul_scalar(t_matmul(a, b), 2.0f), 1e-5, 1e-5);
 }
 
 /* ---- memory ------------------------------------------------------------------------------ */

@@ -104,6 +104,13 @@ for pair in "$f1 $e1" "$f4 $e4" "$r1 $x1" "$r4 $x4"; do
     if [ -n "$2" ] && [ "$1" -le "$2" ]; then _ok; else _bad "the estimate $2 is below the peak $1"; fi
 done
 
+# ---- --bench takes no files ---------------------------------------------------------------
+run "$P" --bench --quiet
+expect_usage_error "--bench draws its own inputs and writes nothing" "--bench with --quiet"
+run "$P" --bench --dump "$TMP/bd"
+expect_usage_error "--bench draws its own inputs" "--bench with --dump"
+expect_no_file "$TMP/bd" "--bench --dump writes no folder"
+
 # ---- bad input: one sentence, exit 1 or 2, no --dump folder left -----------------------
 bad() { # CODE TEXT DESC ARGS...
     code=$1 text=$2 desc=$3

@@ -168,6 +168,10 @@ static inline float fast_expf(float x) {
 
 float attn_exp(float x) { return fast_expf(x); }
 
+void attn_exp_row(float *x, int64_t n, float scale, float shift) {
+    for (int64_t j = 0; j < n; j++) x[j] = fast_expf(fmaf(x[j], scale, -shift)); /* 16 at a time */
+}
+
 /* max(x[0..n)). A loop `m = x[j] > m ? x[j] : m` is one long chain the compiler may
  * not reorder; 4·LANES separate maxima (four vectors, so four compares in flight) are
  * independent, and are combined in a fixed order at the end. */
@@ -373,6 +377,28 @@ static void matmul_block(int64_t m, int64_t n, int64_t kdim, const float *restri
 void attn_matmul(int64_t m, int64_t n, int64_t kdim, const float *a, int64_t lda, const float *b, int64_t ldb,
                  float *c, int64_t ldc, bool accumulate, float *packed) {
     matmul_block(m, n, kdim, a, lda, b, ldb, c, ldc, accumulate, packed);
+}
+
+/* c (+)= aᵀ · b with a given as (kdim, m) row-major: the 8 entries aᵀ[i..i+7][k] are
+ * side by side in row k of a, which is what kernel_8x32 reads (a_step = lda), so
+ * nothing is transposed or packed. The edges (m % 8 rows, n % 32 columns) row by row. */
+void attn_matmul_at(int64_t m, int64_t n, int64_t kdim, const float *a, int64_t lda, const float *b, int64_t ldb,
+                    float *c, int64_t ldc, bool accumulate) {
+    int64_t i = 0, n_full = n / NR * NR;
+    for (; i + MR <= m && n_full > 0; i += MR)
+        for (int64_t j = 0; j < n_full; j += NR)
+            kernel_8x32(kdim, a + i, lda, b + j, ldb, c + i * ldc + j, ldc, accumulate, NULL);
+    for (int64_t r = 0; r < m; r++) {
+        int64_t j0 = r < i ? n_full : 0;
+        float *restrict crow = c + r * ldc;
+        if (!accumulate)
+            for (int64_t j = j0; j < n; j++) crow[j] = 0.0f;
+        for (int64_t k = 0; k < kdim; k++) {
+            float akr = a[k * lda + r];
+            const float *restrict bk = b + k * ldb;
+            for (int64_t j = j0; j < n; j++) crow[j] = fmaf(akr, bk[j], crow[j]);
+        }
+    }
 }
 
 /* ---- tiled itself ---- */

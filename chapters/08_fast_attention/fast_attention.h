@@ -110,6 +110,10 @@ void online_row_finish(float *acc, int64_t d_v, float l);
 #define ATTN_MATMUL_PACKED(kdim) (8 * (kdim))
 void attn_matmul(int64_t m, int64_t n, int64_t kdim, const float *a, int64_t lda, const float *b, int64_t ldb,
                  float *c, int64_t ldc, bool accumulate, float *packed);
+/* c (+)= aᵀ · b, a given as (kdim, m) row-major with leading dim lda (Pᵀ · dO from
+ * P itself, with no transposed copy), the same kernel, no scratch. */
+void attn_matmul_at(int64_t m, int64_t n, int64_t kdim, const float *a, int64_t lda, const float *b, int64_t ldb,
+                    float *c, int64_t ldc, bool accumulate);
 
 /* ---- the cost model ------------------------------------------------------------ */
 
@@ -145,6 +149,10 @@ void attention_set_threads(int n);
  * NaN for NaN. libm's expf is a function call the compiler cannot vectorise without
  * -ffast-math; this is plain arithmetic, so it can. */
 float attn_exp(float x);
+
+/* x[j] = attn_exp(x[j] · scale - shift) for j < n, in a loop the compiler vectorises:
+ * p_attn = exp(scores / √d_k - lse) of a row, as chapter 12 rebuilds it. */
+void attn_exp_row(float *x, int64_t n, float scale, float shift);
 
 /* 2^x for x <= 0 as flash computes it (its scores are in base 2): within 1.75e-7 of
  * 2^x, relative, for x in [-126, 0]; 2^-126 below -126 (and for -inf). Not for

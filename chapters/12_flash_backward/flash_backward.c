@@ -7,7 +7,7 @@
  * FlashAttention-2's Algorithm 2 on one core: keys outside (each K_j, V_j tile
  * meets every query block once, so dK_j and dV_j are finished when it moves on),
  * queries inside (dQ_i gathers a piece from every key tile). The matmuls are
- * chapter 8's register kernel (attn_matmul), the exp is chapter 8's (attn_exp).
+ * chapter 8's register kernel (attn_matmul), the exp is chapter 8's (attn_exp_row).
  */
 #include "flash_backward.h"
 
@@ -20,8 +20,11 @@
 /* ---- shapes ---------------------------------------------------------------------- */
 
 static void check_finite(const char *op, const char *name, const Tensor *x) {
-    for (int64_t i = 0; i < t_numel(x); i++) {
-        float f = t_flat_get(x, i);
+    const Tensor *c = t_contiguous(x); /* a copy only when x is a strided view */
+    int64_t n = t_numel(c);
+    const float *d = n > 0 ? t_data(c) : NULL;
+    for (int64_t i = 0; i < n; i++) {
+        float f = d[i];
         if (!isfinite(f))
             t_error("%s: %s holds %s at flat index %lld: the backward needs finite numbers", op, name,
                     f != f ? "NaN" : f > 0 ? "inf" : "-inf", (long long)i);
@@ -140,8 +143,8 @@ typedef struct {
     float *dq, *dk, *dv;               /* (T, d_k), (S, d_k), (S, d_v), summed into  */
     float *D;                          /* (T,)                                       */
     float *kt, *vt;                    /* (d_k, BK), (d_v, BK): K_jᵀ and V_jᵀ         */
-    float *p, *pt;                     /* (BQ, BK), (BK, BQ): P and Pᵀ               */
-    float *ds, *dst;                   /* (BQ, BK), (BK, BQ): dP, then dS; dSᵀ        */
+    float *p;                          /* (BQ, BK): P                                */
+    float *ds;                         /* (BQ, BK): dP, then dS                      */
     float *packed;                     /* attn_matmul's scratch                      */
 } Slice;
 
@@ -160,13 +163,14 @@ static void backward_tile(const Slice *s, int64_t i0, int64_t rows, int64_t j0, 
     /* P = exp(S / √d_k - lse_i): p_attn of this tile, recomputed; 0 where the causal
      * mask hides key j0 + c from query i0 + r (it was -inf before softmax) */
     for (int64_t r = 0; r < rows; r++) {
-        float lse = s->lse[i0 + r], *pr = s->p + r * cols;
+        float *pr = s->p + r * cols;
         int64_t visible = s->causal ? i0 + r - j0 + 1 : cols; /* keys j0 .. i0 + r */
-        for (int64_t c = 0; c < cols; c++) pr[c] = c < visible ? attn_exp(pr[c] * s->scale - lse) : 0.0f;
+        visible = visible < 0 ? 0 : visible > cols ? cols : visible;
+        attn_exp_row(pr, visible, s->scale, s->lse[i0 + r]); /* exp(s / √d_k - lse_i) */
+        for (int64_t c = visible; c < cols; c++) pr[c] = 0.0f;
     }
     /* dV_j += Pᵀ dO_i                                                (cols, d_v)  */
-    transpose_tile(s->p, rows, cols, cols, s->pt);
-    attn_matmul(cols, d_v, rows, s->pt, rows, s->dout + i0 * d_v, d_v, s->dv + j0 * d_v, d_v, true, s->packed);
+    attn_matmul_at(cols, d_v, rows, s->p, cols, s->dout + i0 * d_v, d_v, s->dv + j0 * d_v, d_v, true);
     /* dP = dO_i V_jᵀ                                                 (rows, cols) */
     attn_matmul(rows, cols, d_v, s->dout + i0 * d_v, d_v, s->vt, cols, s->ds, cols, false, s->packed);
     /* dS = P * (dP - D_i), and the 1/√d_k of S = Q Kᵀ / √d_k, once  (rows, cols) */
@@ -178,8 +182,7 @@ static void backward_tile(const Slice *s, int64_t i0, int64_t rows, int64_t j0, 
     /* dQ_i += dS K_j / √d_k                                          (rows, d_k)  */
     attn_matmul(rows, d_k, cols, s->ds, cols, s->k + j0 * d_k, d_k, s->dq + i0 * d_k, d_k, true, s->packed);
     /* dK_j += dSᵀ Q_i / √d_k                                         (cols, d_k)  */
-    transpose_tile(s->ds, rows, cols, cols, s->dst);
-    attn_matmul(cols, d_k, rows, s->dst, rows, s->q + i0 * d_k, d_k, s->dk + j0 * d_k, d_k, true, s->packed);
+    attn_matmul_at(cols, d_k, rows, s->ds, cols, s->q + i0 * d_k, d_k, s->dk + j0 * d_k, d_k, true);
 }
 
 /* One slice: D first, then every key tile against every query block that sees it. */
@@ -238,8 +241,7 @@ AttnGrads attention_backward_flash(const Tensor *query, const Tensor *key, const
     /* every buffer once, before the loops: D and the tiles, O(T + tile) */
     s.D = scratch_floats(s.T);
     s.kt = scratch_floats(s.d_k * BK), s.vt = scratch_floats(s.d_v * BK);
-    s.p = scratch_floats(BQ * BK), s.pt = scratch_floats(BK * BQ);
-    s.ds = scratch_floats(BQ * BK), s.dst = scratch_floats(BK * BQ);
+    s.p = scratch_floats(BQ * BK), s.ds = scratch_floats(BQ * BK);
     s.packed = scratch_floats(ATTN_MATMUL_PACKED(big > BK ? big : BK));
     for (int64_t b = 0; b < n && s.T > 0; b++) {
         s.q = q + b * s.T * s.d_k, s.k = k + b * s.S * s.d_k, s.v = v + b * s.S * s.d_v;

@@ -17,6 +17,7 @@
  *     build/chapter12 --causal --seq-len 1000
  *     build/chapter12 --q Q.npy --k K.npy --v V.npy --grad-output DO.npy --dump OUT
  *     build/chapter12 --quiet --causal --heads 1 --seq-len 16384
+ *     build/chapter12 --bench --causal --d-k 64      (make bench-chapter12)
  *
  * --impl chooses the backward that --quiet and --dump use (flash, or reference:
  * chapter 10's); the forward is chapter 8's flash either way.
@@ -32,12 +33,15 @@
 
 static const char *grad_output_file; /* --grad-output FILE                  */
 static const char *impl = "flash";   /* --impl flash|reference             */
+static bool bench_mode;              /* --bench                             */
 
 static const CliExtra chapter12_flags[] = {
     {.name = "--grad-output", .metavar = "FILE", .kind = CLI_EXTRA_TEXT, .value = &grad_output_file,
      .help = "dloss/doutput .npy (..., T, d_v) (default: torch.randn after q, k, v)"},
     {.name = "--impl", .metavar = "NAME", .kind = CLI_EXTRA_CHOICE, .value = &impl, .choices = "flash|reference",
      .help = "the backward of --quiet and --dump: flash (tiles) or reference (chapter 10's)"},
+    {.name = "--bench", .kind = CLI_EXTRA_FLAG, .value = &bench_mode,
+     .help = "time forward, flash and reference backward at T = 1024, 2048, 4096 (make bench-chapter12)"},
     {.name = NULL}};
 
 /* The reference's (..., T, S) buffers held at once, measured (t_peak_bytes, 10.3 causal): the
@@ -225,7 +229,7 @@ static void narrate_tiles(const Tensor *q, const Tensor *k, const AttnGrads *g, 
     narrate_why("keys outside: a tile K_j, V_j meets every block of queries once, so dK_j and dV_j are "
                 "finished when it moves on; dQ_i gathers one piece from every tile. P is 0 where the causal "
                 "mask put -inf. The extra memory is D, "
-                "one tile of P, dP, dS and their transposes: O(T + tile), against the %lld x %lld matrices "
+                "one tile of P and of dP (then dS) and K_j, V_j transposed: O(T + tile), against the %lld x %lld matrices "
                 "of step 3.",
                 (long long)t_size(q, -2), (long long)t_size(k, -2));
     (void)k;
@@ -327,10 +331,63 @@ static int run(const Args *args) {
     return 0;
 }
 
+/* ---- --bench: the backwards timed in one run (make bench-chapter12) --------------------------- */
+
+#define BENCH_REF_MAX_T 2048 /* the reference past this takes minutes and gigabytes */
+
+/* The best of `runs` calls of what (0 forward, 1 flash backward, 2 reference), in ms. */
+static double bench_ms(int what, int runs, const Tensor *q, const Tensor *k, const Tensor *v, const Tensor *dout,
+                       bool causal, size_t *peak) {
+    double best = -1;
+    for (int r = 0; r < runs; r++) {
+        t_scope_begin(); /* each call's tensors are freed after it */
+        Tensor *lse = NULL, *out = what == 0 ? NULL : flash_forward(q, k, v, causal, &lse);
+        peak_begin();
+        double t0 = stopwatch_seconds();
+        if (what == 0) flash_forward(q, k, v, causal, &lse);
+        else if (what == 1) attention_backward_flash(q, k, v, out, lse, dout, causal);
+        else attention_backward_reference(q, k, v, dout, causal);
+        double ms = 1e3 * (stopwatch_seconds() - t0);
+        *peak = peak_end();
+        t_scope_end();
+        if (best < 0 || ms < best) best = ms;
+    }
+    return best;
+}
+
+static int run_bench(const Args *args) {
+    char a[32], b[32];
+    printf("chapter 12 bench: one thread, (1, 1, T, %lld), %s; best of 3 (reference: 1 run)\n",
+           (long long)args->d_k, args->causal ? "causal" : "not causal");
+    printf("%6s %11s %13s %8s %14s %9s %11s %11s\n", "T", "forward ms", "flash bwd ms", "bwd/fwd", "reference ms",
+           "ref/flash", "flash peak", "ref peak");
+    for (int64_t T = 1024; T <= 4096; T *= 2) {
+        t_scope_begin();
+        Tensor *q = t_randn(SHAPE(1, 1, T, args->d_k)), *k = t_randn(SHAPE(1, 1, T, args->d_k));
+        Tensor *v = t_randn(SHAPE(1, 1, T, args->d_k)), *dout = t_randn(SHAPE(1, 1, T, args->d_k));
+        size_t pf, pr = 0, p0;
+        double fwd = bench_ms(0, 3, q, k, v, dout, args->causal, &p0);
+        double fl = bench_ms(1, 3, q, k, v, dout, args->causal, &pf);
+        double ref = T <= BENCH_REF_MAX_T ? bench_ms(2, 1, q, k, v, dout, args->causal, &pr) : -1;
+        t_format_bytes((double)pf, a, sizeof a);
+        t_format_bytes((double)pr, b, sizeof b);
+        if (ref >= 0)
+            printf("%6lld %11.2f %13.2f %8.2f %14.2f %9.1f %11s %11s\n", (long long)T, fwd, fl, fl / fwd, ref,
+                   ref / fl, a, b);
+        else
+            printf("%6lld %11.2f %13.2f %8.2f %14s %9s %11s %11s\n", (long long)T, fwd, fl, fl / fwd, "-", "-", a, "-");
+        t_scope_end();
+    }
+    printf("bwd/fwd: the flash backward's time over chapter 8's forward (its FLOPs are 2.5x);\n"
+           "ref/flash: chapter 10's full-matrix backward over the flash backward; peaks beyond the inputs.\n");
+    return 0;
+}
+
 /* ---- what the run may cost (common/program/budget.h) ----------------------------------------- */
 
 static void refuse_past_budget(const Args *a) {
     double B = (double)a->batch * (double)a->heads, T = (double)a->seq_len, S = T;
+    if (bench_mode) B = 1, T = S = BENCH_REF_MAX_T; /* its largest run with the reference */
     double dk = (double)a->d_k, dv = dk;
     if (a->q) budget_peek_qkv(a->q, a->k, a->v, &B, &T, &S, &dk, &dv);
     bool use_flash = strcmp(impl, "flash") == 0;
@@ -340,7 +397,7 @@ static void refuse_past_budget(const Args *a) {
     double bytes = BUDGET_OVERHEAD + BUDGET_F4 * B * (2 * T * dk + 2 * S * dk + 2 * S * dv + 3 * T * dv + 3 * T) +
                    BUDGET_F4 * (S * (dk + dv) + 2 * T) + 2097152.0;
     double largest = BUDGET_F4 * B * (T > S ? T : S) * (dk > dv ? dk : dv);
-    bool with_reference = !use_flash || (!a->quiet && REFERENCE_TS_BUFFERS * ts <= 4.0 * 512 * 1048576);
+    bool with_reference = !use_flash || bench_mode || (!a->quiet && REFERENCE_TS_BUFFERS * ts <= 4.0 * 512 * 1048576);
     if (with_reference) {
         bytes += REFERENCE_TS_BUFFERS * ts;
         largest = ts > largest ? ts : largest;
@@ -366,8 +423,13 @@ int main(int argc, char **argv) {
         .extra = chapter12_flags,
     };
     Args args = program_start(&spec, argc, argv);
+    if (bench_mode && (args.q || args.dump || args.quiet || grad_output_file)) {
+        fprintf(stderr, "chapter12: --bench draws its own inputs and writes nothing; it does not take --q, --k, "
+                        "--v, --grad-output, --dump or --quiet (see --help)\n");
+        return EXIT_USAGE;
+    }
     refuse_past_budget(&args); /* before any work: memory */
-    int rc = run(&args);
+    int rc = bench_mode ? run_bench(&args) : run(&args);
     t_scope_end();
     return rc;
 }
