@@ -228,9 +228,8 @@ static void narrate_tiles(const Tensor *q, const Tensor *k, const AttnGrads *g, 
     narrate_show("grad_q[0, 0, :3, :6]", corner(g->grad_q, 3, 6));
     narrate_why("keys outside: a tile K_j, V_j meets every block of queries once, so dK_j and dV_j are "
                 "finished when it moves on; dQ_i gathers one piece from every tile. P is 0 where the causal "
-                "mask put -inf. The extra memory is D, "
-                "one tile of P and of dP (then dS) and K_j, V_j transposed: O(T + tile), against the %lld x %lld matrices "
-                "of step 3.",
+                "mask put -inf. The extra memory is D, one tile of P and of dP (then dS) and K_j, V_j "
+                "transposed: O(T + tile), against the %lld x %lld matrices of step 3.",
                 (long long)t_size(q, -2), (long long)t_size(k, -2));
     (void)k;
 }
