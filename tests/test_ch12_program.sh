@@ -104,6 +104,18 @@ for pair in "$f1 $e1" "$f4 $e4" "$r1 $x1" "$r4 $x4"; do
     if [ -n "$2" ] && [ "$1" -le "$2" ]; then _ok; else _bad "the estimate $2 is below the peak $1"; fi
 done
 
+# the whole process at (1, 1, 16384, 64), causal: under 80 MiB resident (the reference
+# would need about 11 GiB); real sizes, so not under valgrind or a sanitizer
+if [ -n "$RUNNER" ] || sanitized; then
+    skip 2 "T = 16384 is too slow under valgrind or a sanitizer"
+else
+    ATTN_REPORT_PEAK=1 run "$P" --quiet --causal --heads 1 --seq-len 16384 --d-k 64
+    expect_status 0 "T = 16384 causal"
+    rss=$(sed -n 's/.*resident at most \([0-9]*\) bytes.*/\1/p' "$TMP/err")
+    if [ -z "$rss" ]; then skip 1 "this system does not report the resident peak"
+    elif [ "$rss" -lt $((80 * 1048576)) ]; then _ok; else _bad "T = 16384: resident $rss bytes, not under 80 MiB"; fi
+fi
+
 # ---- --bench takes no files ---------------------------------------------------------------
 run "$P" --bench --quiet
 expect_usage_error "--bench draws its own inputs and writes nothing" "--bench with --quiet"

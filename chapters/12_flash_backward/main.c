@@ -37,11 +37,11 @@ static bool bench_mode;              /* --bench                             */
 
 static const CliExtra chapter12_flags[] = {
     {.name = "--grad-output", .metavar = "FILE", .kind = CLI_EXTRA_TEXT, .value = &grad_output_file,
-     .help = "dloss/doutput .npy (..., T, d_v) (default: torch.randn after q, k, v)"},
+     .help = "dloss/doutput .npy (..., T, d_v); else torch.randn"},
     {.name = "--impl", .metavar = "NAME", .kind = CLI_EXTRA_CHOICE, .value = &impl, .choices = "flash|reference",
-     .help = "the backward of --quiet and --dump: flash (tiles) or reference (chapter 10's)"},
+     .help = "--quiet/--dump backward: flash or reference"},
     {.name = "--bench", .kind = CLI_EXTRA_FLAG, .value = &bench_mode,
-     .help = "time forward, flash and reference backward at T = 1024, 2048, 4096 (make bench-chapter12)"},
+     .help = "time both backwards at T = 1024..4096"},
     {.name = NULL}};
 
 /* The reference's (..., T, S) buffers held at once, measured (t_peak_bytes, 10.3 causal): the
