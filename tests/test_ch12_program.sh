@@ -71,6 +71,9 @@ run "$P" $IN --dump "$TMP/dn"
 expect_status 0 "narrated run with files and --dump"
 expect_out_contains "q (1, 2, 40, 8), k (1, 2, 40, 8), v (1, 2, 40, 8), grad_output (1, 2, 40, 8)" "names the shapes"
 expect_npy_close "$TMP/dn/grad_q.npy" "$FX/prog_nocausal_dq.npy" 1e-4 1e-5 "narrated --dump grad_q.npy"
+run "$P" $IN --causal --impl reference --dump "$TMP/dnr"
+expect_status 0 "narrated run, --impl reference --dump"
+expect_npy_close "$TMP/dnr/grad_k.npy" "$FX/prog_causal_dk.npy" 1e-4 1e-5 "narrated --impl reference --dump grad_k.npy"
 
 # T != S, d_v != d_k
 NS="--q $FX/ns_q.npy --k $FX/ns_k.npy --v $FX/ns_v.npy --grad-output $FX/ns_do.npy"

@@ -326,7 +326,7 @@ static int run(const Args *args) {
                 "the reference needs about %s, the tiles a few MiB. Dropout is left out: its backward needs "
                 "the forward's (T, S) mask, which FlashAttention regenerates from a counter-based generator.",
                 b);
-    write_dump(args, out, lse, &g);
+    write_dump(args, out, lse, use_flash ? &g : &ref); /* --impl chooses what --dump writes */
     return 0;
 }
 
@@ -396,7 +396,9 @@ static void refuse_past_budget(const Args *a) {
     double bytes = BUDGET_OVERHEAD + BUDGET_F4 * B * (2 * T * dk + 2 * S * dk + 2 * S * dv + 3 * T * dv + 3 * T) +
                    BUDGET_F4 * (S * (dk + dv) + 2 * T) + 2097152.0;
     double largest = BUDGET_F4 * B * (T > S ? T : S) * (dk > dv ? dk : dv);
-    bool with_reference = !use_flash || bench_mode || (!a->quiet && REFERENCE_TS_BUFFERS * ts <= 4.0 * 512 * 1048576);
+    /* the narrated run adds the reference when it fits (reference_fits) */
+    bool with_reference = !use_flash || bench_mode ||
+                          (!a->quiet && REFERENCE_TS_BUFFERS * ts <= (double)attention_scores_budget() * 4);
     if (with_reference) {
         bytes += REFERENCE_TS_BUFFERS * ts;
         largest = ts > largest ? ts : largest;
