@@ -323,7 +323,7 @@ static int run(const Args *args) {
         narrate_say("memory beyond the inputs: flash %s (the three gradients, D and the tiles)", a);
     t_format_bytes(REFERENCE_TS_BUFFERS * 4.0 * 16384.0 * 16384.0, b, sizeof b);
     narrate_why("the reference's memory grows as T·S, the tiles' as T + S: at T = S = 16384 one head of "
-                "the reference needs about %s, the tiles a few MiB. Dropout is left out: its backward needs "
+                "the reference needs up to %s, the flash backward its three gradients and a few hundred KiB. Dropout is left out: its backward needs "
                 "the forward's (T, S) mask, which FlashAttention regenerates from a counter-based generator.",
                 b);
     write_dump(args, out, lse, use_flash ? &g : &ref); /* --impl chooses what --dump writes */
