@@ -121,6 +121,11 @@ bench: $(BENCH_BIN) $(BUILD)/chapter8
 .PHONY: bench-chapter11
 bench-chapter11: $(BUILD)/chapter11
 	@./$(BUILD)/chapter11 --bench
+# make bench-chapter12: chapter 12's flash backward against chapter 8's forward and
+# chapter 10's full-matrix backward, timed in one run (prints only).
+.PHONY: bench-chapter12
+bench-chapter12: $(BUILD)/chapter12
+	@./$(BUILD)/chapter12 --bench --causal --d-k 64
 # The opponent at its best: the script races the OpenBLAS kernel sets this CPU runs
 # (OPENBLAS_CORETYPE unset, Haswell, SkylakeX, Cooperlake: each in a child process,
 # its sgemm timed and checked against float64) and runs numpy and torch on the
@@ -337,7 +342,7 @@ test-plots: all
 help:
 	@echo "attention-in-c: make targets"
 	@echo "  make                build everything into $(BUILD)/"
-	@echo "  make chapterN       build and run chapter N (N = 0..11); ARGS='--help' passes flags"
+	@echo "  make chapterN       build and run chapter N (N = 0..12); ARGS='--help' passes flags"
 	@echo "  make test           run all tests; last line 'N passed, M failed, K skipped'"
 	@echo "  make test-docs      every transcript, PyTorch snippet and figure of the docs against the programs"
 	@echo "  make test-common    tests of common/ only"
@@ -354,6 +359,7 @@ help:
 	@echo "  make bugs           write bugs/: one realistic mistake per chapter, the key beside it in bugs.ANSWERS.md"
 	@echo "  make bench          chapter 8: time each attention version over T (BENCH_QUICK=1: short)"
 	@echo "  make bench-chapter11  chapter 11: the KV cache, GQA and memory bandwidth timed in one run"
+	@echo "  make bench-chapter12  chapter 12: the flash backward against the forward and chapter 10's backward, one run"
 	@echo "  make bench-torch    chapter 8 and PyTorch in one process, one thread, interleaved rounds (numpy, torch)"
 	@echo "                      on the fastest right OpenBLAS kernel set (OPENBLAS_CORETYPE raced; BENCH_QUICK=1: short)"
 	@echo "  BENCH_KEEP_OPENBLAS_ENV=1  bench-torch races no kernel set: OPENBLAS_CORETYPE/OPENBLAS_L2_SIZE as set"

@@ -2,7 +2,8 @@
  * PyTorch fixtures in tests/fixtures/ch08 (scripts/golden/ch08.py) and against
  * chapters 2/4 (masked_attention) on random shapes, causal and not; the memory
  * each version allocates, the refusal of the score-storing versions, the cost
- * model, the vectorisable exp, and every error sentence. No timing is asserted
+ * model, the vectorisable exp, flash's logsumexp (torch.logsumexp) and the merge
+ * of two partial results by it, and every error sentence. No timing is asserted
  * here (make bench measures). */
 #include <math.h>
 #include <stdlib.h>
@@ -317,6 +318,140 @@ static void test_empty_query_gives_empty_output(void) {
     }
 }
 
+
+/* ---- flash's logsumexp, and merging two halves by it ------------------------------ */
+
+/* Same bits: the lse is extra, the output must not move. */
+static bool same_bits(const Tensor *a, const Tensor *b) {
+    return t_same_shape(a, b) && (t_numel(a) == 0 || memcmp(t_data(a), t_data(b), (size_t)t_numel(a) * 4) == 0);
+}
+
+static void test_flash_lse_matches_pytorch(void) {
+    /* lse = torch.logsumexp(scores, dim=-1) of the scaled (and masked) scores, (..., T) */
+    static const char *const causal_cases[] = {"t1", "dk1", "odd", "many", "long", "d64"};
+    for (int c = 0; c < N_CASES + 6; c++) {
+        bool causal = c >= N_CASES;
+        const char *name = causal ? causal_cases[c - N_CASES] : CASES[c];
+        Tensor *q = fx(name, "q"), *k = fx(name, "k"), *v = fx(name, "v"), *lse = NULL;
+        Tensor *out = attention_flash_lse(q, k, v, causal, &lse);
+        Tensor *want = fx(name, causal ? "lse_causal" : "lse_nocausal");
+        CHECK_MSG(t_same_shape(lse, want), "%s: lse has the wrong shape", name);
+        if (t_same_shape(lse, want))
+            CHECK_MSG(t_allclose(lse, want, RTOL, 1e-5), "%s%s: max |lse - torch.logsumexp| = %g", name,
+                      causal ? " (causal)" : "", t_max_abs_diff(lse, want));
+        CHECK_MSG(same_bits(out, attention_flash(q, k, v, causal)), "%s: attention_flash_lse's output is not "
+                  "attention_flash's, bit for bit", name);
+        CHECK_TENSOR_CLOSE(out, fx(name, causal ? "out_causal" : "out_nocausal"), RTOL, ATOL);
+    }
+    Tensor *lse = NULL;
+    attention_flash_lse(fx("prog", "q"), fx("prog", "k"), fx("prog", "v"), true, &lse);
+    CHECK_TENSOR_CLOSE(lse, fx("prog", "lse_causal"), RTOL, 1e-5);
+}
+
+static void test_flash_lse_non_finite(void) {
+    /* the exact path keeps m and l too: a row with no visible key has lse -inf, a NaN
+     * makes it NaN; where torch.logsumexp says +inf (a +inf score) the row's output is
+     * NaN and so is its lse here */
+    static const char *const cases[] = {"kneginf", "kposinf", "knan", "qinf", "vinf", "vnan", "rowneginf", "big"};
+    int neg_inf_rows = 0;
+    for (int c = 0; c < 8; c++)
+        for (int causal = 0; causal < 2; causal++) {
+            char name[32];
+            snprintf(name, sizeof name, "nf_%s", cases[c]);
+            Tensor *lse = NULL;
+            attention_flash_lse(fx(name, "q"), fx(name, "k"), fx(name, "v"), causal, &lse);
+            Tensor *want = fx(name, causal ? "lse_causal" : "lse_nocausal");
+            CHECK(t_same_shape(lse, want));
+            if (!t_same_shape(lse, want)) continue;
+            const float *o = t_data(lse), *w = t_data(want);
+            for (int64_t i = 0; i < t_numel(want); i++) {
+                bool ok = isnan(w[i]) || w[i] == INFINITY ? isnan(o[i])
+                          : w[i] == -INFINITY ? o[i] == -INFINITY
+                          : fabs((double)o[i] - w[i]) <= 1e-5 + RTOL * fabs((double)w[i]);
+                if (w[i] == -INFINITY) neg_inf_rows++;
+                CHECK_MSG(ok, "%s%s: lse[%lld] = %g, torch.logsumexp gives %g", cases[c], causal ? " (causal)" : "",
+                          (long long)i, (double)o[i], (double)w[i]);
+                if (!ok) break;
+            }
+        }
+    CHECK_MSG(neg_inf_rows >= 1, "no fixture row had lse = -inf (rowneginf, causal, row 0)");
+}
+
+static void test_flash_lse_adds_no_scratch(void) {
+    t_manual_seed(88);
+    Tensor *q = t_randn(SHAPE(2, 300, 16)), *k = t_randn(SHAPE(2, 300, 16)), *v = t_randn(SHAPE(2, 300, 16)), *lse;
+    attention_flash(q, k, v, true);
+    size_t plain = attention_scratch_bytes();
+    attention_flash_lse(q, k, v, true, &lse);
+    CHECK_EQ_INT(attention_scratch_bytes(), plain);
+    CHECK_ERROR(attention_flash_lse(q, k, v, true, NULL), "attention_flash_lse: lse is NULL");
+}
+
+static void test_merge_lse_of_two_halves_is_the_whole(void) {
+    /* keys 0..s-1 and s..S-1 on their own, merged by their lse: the attention over all S */
+    t_manual_seed(89);
+    int64_t S = 301;
+    Tensor *q = t_randn(SHAPE(2, 3, 70, 16)), *k = t_randn(SHAPE(2, 3, S, 16)), *v = t_randn(SHAPE(2, 3, S, 12));
+    for (int64_t s = 1; s < S; s += 150) {
+        Tensor *lse_a, *lse_b, *lse_all, *lse;
+        Tensor *a = attention_flash_lse(q, t_slice(k, -2, 0, s), t_slice(v, -2, 0, s), false, &lse_a);
+        Tensor *b = attention_flash_lse(q, t_slice(k, -2, s, S), t_slice(v, -2, s, S), false, &lse_b);
+        Tensor *all = attention_flash_lse(q, k, v, false, &lse_all);
+        Tensor *out = attention_merge_lse(a, lse_a, b, lse_b, &lse);
+        CHECK_TENSOR_CLOSE(out, all, 1e-5, 1e-6);
+        CHECK_TENSOR_CLOSE(lse, lse_all, 1e-6, 1e-5);
+        CHECK_TENSOR_CLOSE(attention_merge_lse(b, lse_b, a, lse_a, NULL), all, 1e-5, 1e-6); /* either order */
+    }
+    /* lse far apart (1e4): the naive e^{lse} would overflow; the stable form does not */
+    float oa[2] = {1, 2}, ob[2] = {3, 5}, la[1] = {10000.0f}, lb[1] = {9990.0f};
+    Tensor *lse;
+    Tensor *out = attention_merge_lse(t_from_array(SHAPE(1, 2), oa), t_from_array(SHAPE(1), la),
+                                      t_from_array(SHAPE(1, 2), ob), t_from_array(SHAPE(1), lb), &lse);
+    double wb = exp(-10.0) / (1.0 + exp(-10.0));
+    CHECK_CLOSE(t_get(out, 0, 0), 1.0 + 2.0 * wb, 1e-6);
+    CHECK_CLOSE(t_get(out, 0, 1), 2.0 + 3.0 * wb, 1e-6);
+    CHECK_CLOSE(t_get(lse, 0), 10000.0 + log1p(exp(-10.0)), 1e-2);
+}
+
+static void test_merge_lse_rows_that_saw_no_key(void) {
+    /* row 0: part a saw nothing (lse -inf, output NaN): the result is part b exactly;
+     * row 1: part b saw nothing; row 2: neither: NaN, lse -inf; row 3: a NaN lse */
+    float oa[8] = {NAN, NAN, 1, 2, NAN, NAN, 1, 1}, ob[8] = {3, 4, NAN, NAN, NAN, NAN, 1, 1};
+    float la[4] = {-INFINITY, 0.5f, -INFINITY, NAN}, lb[4] = {2.0f, -INFINITY, -INFINITY, 0.0f};
+    Tensor *lse;
+    Tensor *out = attention_merge_lse(t_from_array(SHAPE(4, 2), oa), t_from_array(SHAPE(4), la),
+                                      t_from_array(SHAPE(4, 2), ob), t_from_array(SHAPE(4), lb), &lse);
+    CHECK(t_get(out, 0, 0) == 3.0f && t_get(out, 0, 1) == 4.0f && t_get(lse, 0) == 2.0f);
+    CHECK(t_get(out, 1, 0) == 1.0f && t_get(out, 1, 1) == 2.0f && t_get(lse, 1) == 0.5f);
+    CHECK(isnan(t_get(out, 2, 0)) && isnan(t_get(out, 2, 1)) && t_get(lse, 2) == -INFINITY);
+    CHECK(isnan(t_get(out, 3, 0)) && isnan(t_get(lse, 3)));
+    CHECK_ERROR(attention_merge_lse(t_zeros(SHAPE(4, 2)), t_zeros(SHAPE(4)), t_zeros(SHAPE(4, 3)), t_zeros(SHAPE(4)),
+                                    NULL),
+                "attention_merge_lse: out_a (4, 2), lse_a (4,), out_b (4, 3), lse_b (4,): the outputs must share one "
+                "shape (..., T, d_v) and the lse its (..., T)");
+    CHECK_ERROR(attention_merge_lse(t_zeros(SHAPE(4, 2)), t_zeros(SHAPE(3)), t_zeros(SHAPE(4, 2)), t_zeros(SHAPE(3)),
+                                    NULL),
+                "attention_merge_lse: out_a (4, 2), lse_a (3,)");
+}
+
+static void test_attn_matmul_is_a_matmul(void) {
+    /* the exported register-kernel matmul on odd sizes, plain and accumulating */
+    t_manual_seed(91);
+    int64_t m = 19, n = 45, kd = 13;
+    Tensor *a = t_randn(SHAPE(m, kd)), *b = t_randn(SHAPE(kd, n)), *c = t_zeros(SHAPE(m, n));
+    float *packed = (float *)t_alloc(ATTN_MATMUL_PACKED(kd) * sizeof(float));
+    attn_matmul(m, n, kd, t_data(a), kd, t_data(b), n, t_data(c), n, false, packed);
+    CHECK_TENSOR_CLOSE(c, t_matmul(a, b), 1e-5, 1e-5);
+    attn_matmul(m, n, kd, t_data(a), kd, t_data(b), n, t_data(c), n, true, packed);
+    CHECK_TENSOR_CLOSE(c, t_mul_scalar(t_matmul(a, b), 2.0f), 1e-5, 1e-5);
+    /* aᵀ · b from a (kd, m) as it is: 19 = 2 groups of 8 + 3 edge rows, 45 = 32 + 13 columns */
+    Tensor *at = t_contiguous(t_transpose(a, 0, 1)); /* (kd, m) */
+    attn_matmul_at(m, n, kd, t_data(at), m, t_data(b), n, t_data(c), n, false);
+    CHECK_TENSOR_CLOSE(c, t_matmul(a, b), 1e-5, 1e-5);
+    attn_matmul_at(m, n, kd, t_data(at), m, t_data(b), n, t_data(c), n, true);
+    CHECK_TENSOR_CLOSE(c, t_mul_scalar(t_matmul(a, b), 2.0f), 1e-5, 1e-5);
+}
+
 /* ---- memory ------------------------------------------------------------------------------ */
 
 static void test_extra_memory_of_each_version(void) {
@@ -482,6 +617,12 @@ int main(void) {
     RUN(test_attn_exp_is_expf_to_2_ulp);
     RUN(test_attn_exp2_is_exp2_to_1_75e_7);
     RUN(test_errors);
+    RUN(test_flash_lse_matches_pytorch);
+    RUN(test_flash_lse_non_finite);
+    RUN(test_flash_lse_adds_no_scratch);
+    RUN(test_merge_lse_of_two_halves_is_the_whole);
+    RUN(test_merge_lse_rows_that_saw_no_key);
+    RUN(test_attn_matmul_is_a_matmul);
     RUN(test_score_storing_versions_refuse_over_the_budget); /* last: it lowers t_max_bytes() */
     return harness_finish("test_ch08");
 }

@@ -95,11 +95,16 @@ expect_out_contains "query (1, 2, 40, 8), key (1, 2, 40, 8), value (1, 2, 40, 8)
 expect_npy_close "$TMP/narrated.npy" "$FX/prog_out_nocausal.npy" 1e-5 1e-6 "narrated run --output equals PyTorch"
 expect_npy_close "$TMP/d/output.npy" "$FX/prog_out_nocausal.npy" 1e-5 1e-6 "dumped output.npy"
 expect_npy_close "$TMP/d/attn_weights.npy" "$FX/prog_weights_nocausal.npy" 1e-5 1e-6 "dumped attn_weights.npy"
+expect_npy_close "$TMP/d/lse.npy" "$FX/prog_lse_nocausal.npy" 1e-5 1e-5 "dumped lse.npy (flash) equals torch.logsumexp"
+run "$P" $QKV --quiet --causal --dump "$TMP/dl"
+expect_status 0 "--quiet --causal --dump, flash"
+expect_npy_close "$TMP/dl/lse.npy" "$FX/prog_lse_causal.npy" 1e-5 1e-5 "dumped causal lse.npy equals torch.logsumexp"
 
 run "$P" $QKV --quiet --causal --impl tiled --dump "$TMP/dc"
 expect_status 0 "--causal --dump"
 expect_npy_close "$TMP/dc/attn_weights.npy" "$FX/prog_weights_causal.npy" 1e-5 1e-6 "dumped causal attn_weights.npy"
 expect_npy_close "$TMP/dc/output.npy" "$FX/prog_out_causal.npy" 1e-5 1e-6 "dumped causal output.npy"
+expect_no_file "$TMP/dc/lse.npy" "lse.npy is flash's: --impl tiled writes none"
 
 NS="--q $FX/prog_ns_q.npy --k $FX/prog_ns_k.npy --v $FX/prog_ns_v.npy"
 run "$P" $NS --quiet --output "$TMP/ns.npy"

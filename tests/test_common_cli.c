@@ -621,6 +621,35 @@ static void test_extra_flags_refuse_bad_values(void)
     }
 }
 
+static const char *X_IMPL;
+static const CliExtra EXTRA_IMPL[] = {
+    {"--impl", "NAME", CLI_EXTRA_CHOICE, &X_IMPL, "flash or reference", 0, 0, false, "flash|reference"},
+    {NULL, NULL, CLI_EXTRA_FLAG, NULL, NULL, 0, 0, false, NULL}};
+
+static void test_extra_flag_may_take_a_shared_name_the_chapter_does_not_use(void)
+{
+    /* chapter 1 does not use the shared --impl: its own --impl is parsed instead */
+    CliSpec s = ch1_spec();
+    s.extra = EXTRA_IMPL;
+    X_IMPL = "flash";
+    CHECK_EQ_INT(PARSE(&s, "--impl", "reference"), 0);
+    CHECK(strcmp(X_IMPL, "reference") == 0);
+    CHECK(cli_extra_given(&s, &A, "--impl"));
+    CHECK_EQ_INT(PARSE(&s, "--impl", "tiled"), 2);
+    CHECK_STR_CONTAINS(ERR, "--impl tiled: must be flash or reference");
+    /* without the extra, the shared flag still does not apply */
+    s.extra = NULL;
+    CHECK_EQ_INT(PARSE(&s, "--impl", "flash"), 2);
+    CHECK_STR_CONTAINS(ERR, "flag '--impl' does not apply to chapter1");
+    /* a chapter that uses the shared --impl keeps it */
+    s = ch1_spec();
+    s.flags |= CLI_IMPL;
+    s.extra = EXTRA_IMPL;
+    X_IMPL = "flash";
+    CHECK_EQ_INT(PARSE(&s, "--impl", "tiled"), 0);
+    CHECK(strcmp(A.impl, "tiled") == 0 && strcmp(X_IMPL, "flash") == 0);
+}
+
 static void test_extra_flags_in_usage(void)
 {
     CliSpec s = extra_spec();
@@ -689,6 +718,7 @@ int main(void)
     RUN(test_usage_shows_every_flag_and_its_default);
     RUN(test_extra_flags_defaults_and_values);
     RUN(test_extra_flags_refuse_bad_values);
+    RUN(test_extra_flag_may_take_a_shared_name_the_chapter_does_not_use);
     RUN(test_extra_flags_in_usage);
     RUN(test_program_start_opens_a_run);
     return harness_finish("test_common_cli");

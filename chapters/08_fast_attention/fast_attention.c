@@ -40,8 +40,8 @@
  * (16, 16 and 64 KiB) stay in a core's L2 cache (1 MiB here), and what the register
  * kernel reads over and over stays in L1. BLOCK_K = 256 spreads each query's
  * bookkeeping (max, rescale) over more keys than 64 would. */
-#define BLOCK_Q 64
-#define BLOCK_K 256
+#define BLOCK_Q ATTN_BLOCK_Q /* 64  */
+#define BLOCK_K ATTN_BLOCK_K /* 256 */
 /* flash walks the key/value tiles once for STRIP query blocks together: each tile of
  * packed keys and values (64 + 64 KiB) is used STRIP times while it sits in L2,
  * instead of once per block from farther away (at T = 4096 a head's keys and values,
@@ -69,6 +69,7 @@ typedef struct {
     const int64_t *q_at, *k_at, *v_at;    /* where slice b starts in q, k, v      */
     float *out;                           /* (n, T, d_v)                          */
     Tensor *output;                       /* the same memory, shape (..., T, d_v) */
+    float *lse;                           /* (n, T) logsumexp per row, or NULL    */
     Shape scores_shape;                   /* (..., T, S), for the cost model      */
 } Problem;
 
@@ -166,6 +167,10 @@ static inline float fast_expf(float x) {
 }
 
 float attn_exp(float x) { return fast_expf(x); }
+
+void attn_exp_row(float *x, int64_t n, float scale, float shift) {
+    for (int64_t j = 0; j < n; j++) x[j] = fast_expf(fmaf(x[j], scale, -shift)); /* 16 at a time */
+}
 
 /* max(x[0..n)). A loop `m = x[j] > m ? x[j] : m` is one long chain the compiler may
  * not reorder; 4·LANES separate maxima (four vectors, so four compares in flight) are
@@ -367,6 +372,35 @@ static void matmul_block(int64_t m, int64_t n, int64_t kdim, const float *restri
     }
 }
 
+/* The same, for the chapters after this one (chapter 12's backward multiplies its tiles
+ * with it): packed holds ATTN_MATMUL_PACKED(kdim) floats. */
+void attn_matmul(int64_t m, int64_t n, int64_t kdim, const float *a, int64_t lda, const float *b, int64_t ldb,
+                 float *c, int64_t ldc, bool accumulate, float *packed) {
+    matmul_block(m, n, kdim, a, lda, b, ldb, c, ldc, accumulate, packed);
+}
+
+/* c (+)= aᵀ · b with a given as (kdim, m) row-major: the 8 entries aᵀ[i..i+7][k] are
+ * side by side in row k of a, which is what kernel_8x32 reads (a_step = lda), so
+ * nothing is transposed or packed. The edges (m % 8 rows, n % 32 columns) row by row. */
+void attn_matmul_at(int64_t m, int64_t n, int64_t kdim, const float *a, int64_t lda, const float *b, int64_t ldb,
+                    float *c, int64_t ldc, bool accumulate) {
+    int64_t i = 0, n_full = n / NR * NR;
+    for (; i + MR <= m && n_full > 0; i += MR)
+        for (int64_t j = 0; j < n_full; j += NR)
+            kernel_8x32(kdim, a + i, lda, b + j, ldb, c + i * ldc + j, ldc, accumulate, NULL);
+    for (int64_t r = 0; r < m; r++) {
+        int64_t j0 = r < i ? n_full : 0;
+        float *restrict crow = c + r * ldc;
+        if (!accumulate)
+            for (int64_t j = j0; j < n; j++) crow[j] = 0.0f;
+        for (int64_t k = 0; k < kdim; k++) {
+            float akr = a[k * lda + r];
+            const float *restrict bk = b + k * ldb;
+            for (int64_t j = j0; j < n; j++) crow[j] = fmaf(akr, bk[j], crow[j]);
+        }
+    }
+}
+
 /* ---- tiled itself ---- */
 
 /* "reordered" streams all of kt (d_k x S floats) through the cache for every query
@@ -488,6 +522,7 @@ static void online_slice(const Problem *p, int64_t b, int64_t i0, int64_t i1, bo
         online_row_init(&m, &l, acc, d_v);
         online_row_update(&m, &l, acc, d_v, row, n, v, d_v);
         online_row_finish(acc, d_v, l);
+        if (p->lse) p->lse[b * p->T + i] = m + logf(l); /* lse = m + log(l); -inf + log(0) = -inf: no key */
     }
 }
 
@@ -730,6 +765,10 @@ static void flash_strip(const Problem *p, int64_t b, int64_t i0, const float *re
         const FlashBlock *fb = &w->blk[s];
         for (int64_t r = 0; r < fb->rows; r++)
             for (int64_t c = 0; c < d_v; c++) out[(fb->i0 + r) * d_v + c] = fb->acc[r * d_v + c] / fb->l[r];
+        /* the logsumexp, when asked for: m is the base-2 max of s·log2(e), so m·ln 2 is the
+         * max of the scores s, and l = Σ exp(s - max): lse = max + log(l) = log Σ exp(s) */
+        for (int64_t r = 0; r < fb->rows && p->lse; r++)
+            p->lse[b * p->T + fb->i0 + r] = fb->m[r] * 0.693147180559945309f + logf(fb->l[r]);
     }
 }
 
@@ -758,8 +797,16 @@ void attention_set_threads(int n) {
 #endif
 }
 
-Tensor *attention_flash(const Tensor *query, const Tensor *key, const Tensor *value, bool is_causal) {
-    Problem p = make_problem("attention_flash", query, key, value, is_causal);
+/* attention_flash, and its logsumexp per row when lse is not NULL (the same pass). */
+static Tensor *flash_run(const char *op, const Tensor *query, const Tensor *key, const Tensor *value,
+                         bool is_causal, Tensor **lse) {
+    Problem p = make_problem(op, query, key, value, is_causal);
+    if (lse) { /* (..., T): the output's shape without its last dim */
+        Shape ls = t_shape(p.output);
+        ls.ndim--;
+        *lse = t_zeros(ls);
+        p.lse = t_numel(*lse) > 0 ? t_data(*lse) : NULL;
+    }
     int64_t S8 = (p.S + MR - 1) / MR * MR, strips = (p.T + STRIP * BLOCK_Q - 1) / (STRIP * BLOCK_Q);
     /* all scratch before the loops, per thread: the packed keys of one slice, one row of
      * scores for the exact path, and the tiles */
@@ -801,6 +848,58 @@ Tensor *attention_flash(const Tensor *query, const Tensor *key, const Tensor *va
             online_slice(&p, b, i0, i0 + STRIP * BLOCK_Q < p.T ? i0 + STRIP * BLOCK_Q : p.T, true, wt->kp, wt->row);
     }
     return p.output;
+}
+
+Tensor *attention_flash(const Tensor *query, const Tensor *key, const Tensor *value, bool is_causal) {
+    return flash_run("attention_flash", query, key, value, is_causal, NULL);
+}
+
+Tensor *attention_flash_lse(const Tensor *query, const Tensor *key, const Tensor *value, bool is_causal,
+                            Tensor **lse) {
+    if (!lse) t_error("attention_flash_lse: lse is NULL: pass the address of a Tensor * to receive (..., T)");
+    return flash_run("attention_flash_lse", query, key, value, is_causal, lse);
+}
+
+/* ---- merging two partial results by their logsumexp ------------------------------ */
+
+/* Row i of out_a attended to one part of the keys and row i of out_b to the rest:
+ * out_a = Σ_a exp(s - lse_a) v over part a, and so on. The whole row's softmax
+ * denominator is e^{lse_a} + e^{lse_b}, and
+ *     out = (e^{lse_a} out_a + e^{lse_b} out_b) / (e^{lse_a} + e^{lse_b}).
+ * Written stably: with m = max(lse_a, lse_b) both weights are exp(lse - m) <= 1, and
+ * the larger is exactly 1, so nothing overflows; lse = m + log(w_a + w_b). A part
+ * with lse = -inf saw no key: its weight is 0 and its output (NaN, 0/0) is not read.
+ * Both -inf: the row saw no key at all, NaN as in PyTorch, lse -inf. In double. */
+Tensor *attention_merge_lse(const Tensor *out_a, const Tensor *lse_a, const Tensor *out_b, const Tensor *lse_b,
+                            Tensor **lse) {
+    char sa[T_SHAPE_STR], sb[T_SHAPE_STR], la[T_SHAPE_STR], lb[T_SHAPE_STR];
+    bool ok = t_same_shape(out_a, out_b) && t_same_shape(lse_a, lse_b) && out_a->ndim >= 1 &&
+              lse_a->ndim == out_a->ndim - 1;
+    for (int i = 0; ok && i < lse_a->ndim; i++) ok = lse_a->shape[i] == out_a->shape[i];
+    if (!ok)
+        t_error("attention_merge_lse: out_a %s, lse_a %s, out_b %s, lse_b %s: the outputs must share one shape "
+                "(..., T, d_v) and the lse its (..., T)",
+                t_shape_str(out_a, sa), t_shape_str(lse_a, la), t_shape_str(out_b, sb), t_shape_str(lse_b, lb));
+    Tensor *oa = t_contiguous(out_a), *ob = t_contiguous(out_b), *ea = t_contiguous(lse_a), *eb = t_contiguous(lse_b);
+    Tensor *out = t_empty_like(out_a);   /* (..., T, d_v) */
+    Tensor *lse_out = t_empty_like(lse_a); /* (..., T)      */
+    int64_t d_v = t_size(out_a, -1), rows = t_numel(lse_a);
+    const float *A = rows && d_v ? t_data(oa) : NULL, *B = rows && d_v ? t_data(ob) : NULL;
+    const float *LA = rows ? t_data(ea) : NULL, *LB = rows ? t_data(eb) : NULL;
+    float *O = rows && d_v ? t_data(out) : NULL, *L = rows ? t_data(lse_out) : NULL;
+    for (int64_t r = 0; r < rows; r++) {
+        double a = LA[r], b = LB[r], m = a > b ? a : b;   /* m = torch.maximum(lse_a, lse_b) */
+        if (a != a || b != b) m = NAN;                    /* a NaN part makes the row NaN    */
+        double wa = a == -INFINITY ? 0.0 : exp(a - m), wb = b == -INFINITY ? 0.0 : exp(b - m);
+        double sum = wa + wb;                             /* 0 when neither part saw a key   */
+        for (int64_t c = 0; c < d_v; c++) {
+            double x = (wa > 0 ? wa * A[r * d_v + c] : 0.0) + (wb > 0 ? wb * B[r * d_v + c] : 0.0);
+            O[r * d_v + c] = sum > 0 ? (float)(x / sum) : NAN; /* no key (0/0) or a NaN part */
+        }
+        L[r] = sum > 0 ? (float)(m + log(sum)) : (m != m ? NAN : -INFINITY);
+    }
+    if (lse) *lse = lse_out;
+    return out;
 }
 
 /* ======================================================================== */
@@ -929,6 +1028,7 @@ static Problem make_problem(const char *op, const Tensor *query, const Tensor *k
     p.q = data[0], p.k = data[1], p.v = data[2];
     p.q_at = at[0], p.k_at = at[1], p.v_at = at[2];
     p.output = t_zeros(out_shape); /* (..., T, d_v) */
+    p.lse = NULL;
     p.out = t_numel(p.output) > 0 ? t_data(p.output) : NULL;
     return p;
 }

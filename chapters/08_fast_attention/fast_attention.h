@@ -39,6 +39,11 @@
 
 /* ---- the five versions ------------------------------------------------------ */
 
+/* The blocks of tiled and flash: BLOCK_Q queries meet BLOCK_K keys (why these, in
+ * fast_attention.c). Chapter 12's backward walks the same tiles. */
+#define ATTN_BLOCK_Q 64
+#define ATTN_BLOCK_K 256
+
 typedef enum { ATTN_NAIVE, ATTN_REORDERED, ATTN_TILED, ATTN_ONLINE, ATTN_FLASH } AttnImpl;
 #define ATTN_N_IMPLS 5
 
@@ -47,6 +52,28 @@ Tensor *attention_reordered(const Tensor *query, const Tensor *key, const Tensor
 Tensor *attention_tiled(const Tensor *query, const Tensor *key, const Tensor *value, bool is_causal);
 Tensor *attention_online(const Tensor *query, const Tensor *key, const Tensor *value, bool is_causal);
 Tensor *attention_flash(const Tensor *query, const Tensor *key, const Tensor *value, bool is_causal);
+
+/* attention_flash, and in the same pass the logsumexp of every row's scaled scores:
+ *     lse = torch.logsumexp(scores, dim=-1)      # scores = q @ kᵀ / √d_k (+ mask)
+ * (..., T), natural log; lse = m + log(l) of the running max m and sum l, the log of
+ * the row's softmax denominator, so p_attn = exp(scores - lse[..., None]). A row with
+ * no visible key (every score -inf) has lse = -inf (and output NaN, as PyTorch); a
+ * NaN score makes it NaN. The output is bit for bit attention_flash's. What a
+ * backward (chapter 12), a ring of processes (chapter 9) or a split-K decode
+ * (chapter 11) needs besides the output. */
+Tensor *attention_flash_lse(const Tensor *query, const Tensor *key, const Tensor *value, bool is_causal,
+                            Tensor **lse);
+
+/* Two partial results of the same queries over two disjoint parts of the keys, each
+ * with its lse, merged into the result over all the keys:
+ *     out = (e^{lse_a} out_a + e^{lse_b} out_b) / (e^{lse_a} + e^{lse_b})
+ *     lse = log(e^{lse_a} + e^{lse_b})
+ * computed stably (both exponents taken against max(lse_a, lse_b), in double). A part
+ * with lse -inf saw no key and counts 0 (its NaN output is not read); both -inf give
+ * NaN and lse -inf. out_a, out_b (..., T, d_v), lse_a, lse_b (..., T); *lse (may be
+ * NULL) gets the merged (..., T). Shapes that do not fit are an error sentence. */
+Tensor *attention_merge_lse(const Tensor *out_a, const Tensor *lse_a, const Tensor *out_b, const Tensor *lse_b,
+                            Tensor **lse);
 
 /* One of the five by name: what --impl chooses. */
 Tensor *fast_attention(AttnImpl impl, const Tensor *query, const Tensor *key, const Tensor *value, bool is_causal);
@@ -75,6 +102,18 @@ void online_row_init(float *m, float *l, float *acc, int64_t d_v);
 void online_row_update(float *m, float *l, float *acc, int64_t d_v, const float *scores, int64_t n,
                        const float *value, int64_t ldv);
 void online_row_finish(float *acc, int64_t d_v, float l);
+
+/* c (+)= a · b, row-major: a (m, kdim) with leading dim lda, b (kdim, n) with ldb,
+ * c (m, n) with ldc (accumulate: add to c, else overwrite it), through the 8 x 32
+ * register kernel of tiled and flash. packed: ATTN_MATMUL_PACKED(kdim) floats of
+ * scratch. For chapter 12's tiles. */
+#define ATTN_MATMUL_PACKED(kdim) (8 * (kdim))
+void attn_matmul(int64_t m, int64_t n, int64_t kdim, const float *a, int64_t lda, const float *b, int64_t ldb,
+                 float *c, int64_t ldc, bool accumulate, float *packed);
+/* c (+)= aᵀ · b, a given as (kdim, m) row-major with leading dim lda (Pᵀ · dO from
+ * P itself, with no transposed copy), the same kernel, no scratch. */
+void attn_matmul_at(int64_t m, int64_t n, int64_t kdim, const float *a, int64_t lda, const float *b, int64_t ldb,
+                    float *c, int64_t ldc, bool accumulate);
 
 /* ---- the cost model ------------------------------------------------------------ */
 
@@ -110,6 +149,10 @@ void attention_set_threads(int n);
  * NaN for NaN. libm's expf is a function call the compiler cannot vectorise without
  * -ffast-math; this is plain arithmetic, so it can. */
 float attn_exp(float x);
+
+/* x[j] = attn_exp(x[j] · scale - shift) for j < n, in a loop the compiler vectorises:
+ * p_attn = exp(scores / √d_k - lse) of a row, as chapter 12 rebuilds it. */
+void attn_exp_row(float *x, int64_t n, float scale, float shift);
 
 /* 2^x for x <= 0 as flash computes it (its scores are in base 2): within 1.75e-7 of
  * 2^x, relative, for x in [-126, 0]; 2^-126 below -126 (and for -inf). Not for

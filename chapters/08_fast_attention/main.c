@@ -137,10 +137,11 @@ static const char *const STEP_WHY[ATTN_N_IMPLS] = {
 /* --dump DIR and --output FILE, written only after everything was computed
  * (and renamed into place only when the whole run has succeeded, out.h).
  * output.npy first: the reference's weights may be skipped (see run). */
-static void write_outputs(const Args *args, const Tensor *weights, const Tensor *output) {
+static void write_outputs(const Args *args, const Tensor *weights, const Tensor *output, const Tensor *lse) {
     if (args->dump) {
         npy_make_dir(args->dump);
         npy_save_in(args->dump, "output", output);
+        if (lse) npy_save_in(args->dump, "lse", lse); /* flash's logsumexp per row, (..., T) */
         if (weights) npy_save_in(args->dump, "attn_weights", weights); /* the reference's p_attn */
     }
     if (args->output) npy_save(args->output, output);
@@ -373,13 +374,15 @@ static void run(const Args *args) {
     double ms;
     Tensor *out = run_chosen(impl, q, k, v, args->causal, &ms);
     Tensor *weights = args->dump ? reference_weights(q, k, v, args->causal) : NULL;
+    Tensor *lse = NULL; /* --dump with flash: lse = torch.logsumexp(scores, dim=-1), from flash's own pass */
+    if (args->dump && impl == ATTN_FLASH) attention_flash_lse(q, k, v, args->causal, &lse);
     if (narrate_quiet()) {
         print_quiet(impl, q, k, v, args->causal, out, ms);
     } else {
         narrate_inputs(args, q, k, v);
         compare_all(args, impl, q, k, v, out);
     }
-    write_outputs(args, weights, out);
+    write_outputs(args, weights, out, lse);
     /* what a user waits for is the whole process: start, load, compute and save */
     if (narrate_quiet())
         narrate_result_text("kernel: %.2f ms (%.1f GFLOP/s); whole process so far: %.2f ms", ms,

@@ -558,6 +558,9 @@ int cli_parse_args(const CliSpec *spec, int argc, char **argv, Args *out,
             continue;
         }
         f = find_flag(w, name_len);
+        /* a chapter's own flag may take the name of a shared flag it does not use
+         * (chapter 12's --impl flash|reference is not chapter 8's --impl) */
+        if (f && f->bit && !(spec && (spec->flags & f->bit)) && find_extra(spec, w, name_len) >= 0) f = NULL;
         if (!f) {
             int x = find_extra(spec, w, name_len);
             if (x < 0) {

@@ -19,6 +19,9 @@ Cases: t1 (T = S = 1), dk1 (d_k = 1), odd (odd sizes, 4-D), ns (T != S), bcast
 (batch dims that broadcast, value 2-D), many (three batch dims), long (T = S = 300:
 several query blocks and key tiles of 256), d64 (head_dim 64: whole 8 x 32 register
 tiles).
+<c>_lse_nocausal, <c>_lse_causal: torch.logsumexp(scores, dim=-1) of the scaled
+(and masked) scores, (..., T), what attention_flash_lse returns beside the output
+(written for the cases above, for prog_* and for the non-finite cases).
 prog_*: inputs and expected outputs for tests/test_ch08_program.sh, with the
 attention weights (prog_weights_*) that --dump writes.
 
@@ -47,6 +50,15 @@ def attention(q, k, v, causal):
     """Return (weights, output) the way chapters 2 and 4 compute them."""
     _, weights, output = masked_attention(q, k, v, causal_buffer(k.size(-2)) if causal else None)
     return weights, output
+
+
+def logsumexp(q, k, causal):
+    """lse = torch.logsumexp(scores, dim=-1): the log of each row's softmax denominator."""
+    scores = torch.matmul(q, k.transpose(-2, -1)) / math.sqrt(q.size(-1))
+    if causal:
+        T = scores.size(-1)
+        scores = scores + torch.triu(torch.full((T, T), float("-inf")), diagonal=1)
+    return torch.logsumexp(scores, dim=-1)
 
 
 def check_sdpa(q, k, v, causal, output):
@@ -83,10 +95,12 @@ def make(out_dir, save):
         _, out = attention(q, k, v, False)
         check_sdpa(q, k, v, False, out)
         save(name + "_out_nocausal", out)
+        save(name + "_lse_nocausal", logsumexp(q, k, False))
         if qs[-2] == ks[-2]:
             _, out = attention(q, k, v, True)
             check_sdpa(q, k, v, True, out)
             save(name + "_out_causal", out)
+            save(name + "_lse_causal", logsumexp(q, k, True))
 
     # --- for the program tests -------------------------------------------------
     q, k, v = randn(1, 2, 40, 8), randn(1, 2, 40, 8), randn(1, 2, 40, 8)  # (bsz, n_heads, T, head_dim)
@@ -98,6 +112,7 @@ def make(out_dir, save):
         tag = "causal" if causal else "nocausal"
         save("prog_weights_" + tag, weights)   # (1, 2, 40, 40)
         save("prog_out_" + tag, out)
+        save("prog_lse_" + tag, logsumexp(q, k, causal))   # (1, 2, 40)
 
     q, k, v = randn(2, 3, 4), randn(2, 7, 4), randn(2, 7, 3)  # T = 3 != S = 7
     save("prog_ns_q", q)
@@ -116,6 +131,7 @@ def make(out_dir, save):
         for causal in (False, True):
             _, out = attention(q, k, v, causal)
             save("nf_%s_out_%s" % (name, "causal" if causal else "nocausal"), out)
+            save("nf_%s_lse_%s" % (name, "causal" if causal else "nocausal"), logsumexp(q, k, causal))
 
     inf, nan = float("inf"), float("nan")
 
