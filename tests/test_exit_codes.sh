@@ -40,11 +40,11 @@ usage() {
 
 # every chapter: an unknown flag, a value that is not a number, an output folder that does not
 # exist; and for those with --dump, a file where the folder should be
-for n in 0 1 2 3 4 5 6 7 8 9 10 11; do
+for n in 0 1 2 3 4 5 6 7 8 9 10 11 12; do
     usage "$n" "unknown flag '--no-such-flag'" --no-such-flag
     usage "$n" "--seed abc" --seed abc
 done
-for n in 1 2 3 4 5 6 7 8 9 10 11; do
+for n in 1 2 3 4 5 6 7 8 9 10 11; do  # (chapter 12 writes only --dump)
     usage "$n" "the folder $NOPE does not exist" --output "$NOPE/out.npy"
     usage "$n" "--output $TMP: it is a folder, not a file" --output "$TMP"
 done
@@ -52,6 +52,10 @@ for n in 1 2 3 4 5 6 7 8 10 11; do
     usage "$n" "--dump $TMP/a_file: it is a file, not a folder" --dump "$TMP/a_file" --output "$OUT"
     usage "$n" "--dump $TMP/a_file/sub: $TMP/a_file is not a folder" --dump "$TMP/a_file/sub" --output "$OUT"
 done
+usage 12 "--dump $TMP/a_file: it is a file, not a folder" --dump "$TMP/a_file"
+usage 12 "--dump $TMP/a_file/sub: $TMP/a_file is not a folder" --dump "$TMP/a_file/sub"
+usage 12 "--impl nope: must be flash or reference" --impl nope
+usage 12 "flag '--output' does not apply to chapter12" --output "$OUT"
 
 # heads that do not divide d_out: the flag's d_out, or the rows of the weights' wq.npy
 usage 0 "--heads 3: d_out 4 is not divisible by n_heads 3" --heads 3
@@ -105,7 +109,7 @@ run "$BUILD/chapter11" --generate "$NOPE"
 expect_runtime_error "no_such_folder" "--generate on a folder that does not exist is the run's error"
 
 # --help of every chapter says the rule
-for n in 0 1 2 3 4 5 6 7 8 10 11; do
+for n in 0 1 2 3 4 5 6 7 8 10 11 12; do
     run "$BUILD/chapter$n" --help
     expect_out_contains "exit status: 0 ok; 2 when the flags cannot work together" "chapter$n --help: exit 2"
     expect_out_contains "1 when a file's content or the system fails during the run." "chapter$n --help: exit 1"
