@@ -93,7 +93,7 @@ run "$P" --input "$FX/input_a.npy" --weights "$FX/weights_a" --d-out 3
 expect_status 0 "narrated run on files"
 expect_out_contains "Load W_q, W_k, W_v from $FX/weights_a" "says where the weights come from"
 expect_out_contains "wq.bias =" "the biases of the folder are used"
-expect_out_contains "--d-out and --bias are not used" "says that --d-out is not used"
+expect_out_contains "(--d-out is not used: --input and --weights give the shapes and biases)" "says that --d-out is not used, naming only the flag given"
 
 # ---- bad input: one sentence, exit 1 or 2, no output file --------------------
 

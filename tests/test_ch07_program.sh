@@ -200,4 +200,9 @@ expect_usage_error "--impl" "a flag of another chapter"
 # (scripts/golden/ch07.py); build/chapter7 draws the same numbers itself.
 check_default_runs "$F/default" 32
 
+# the size flags the files replace: named once, only those given (load_or_default)
+run "$BUILD/chapter7" --input tests/fixtures/ch07/happy/x.npy --weights tests/fixtures/ch07/happy/weights --heads 2 --batch 3
+expect_status 0 "--batch with files"
+expect_out_contains "(--batch is not used: --input and --weights give the shapes and biases)" "names --batch, once"
+if [ "$(grep -c 'not used' "$TMP/out")" = 1 ]; then _ok; else _bad "the note is said more than once"; fi
 finish

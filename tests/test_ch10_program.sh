@@ -49,7 +49,8 @@ expect_out_lacks "exactly 0 where no mask put -inf" "no masked cell is called an
 
 run "$P" --input "$F/rand_00/x.npy" --weights "$F/rand_00/weights" --heads 2 --bias --d-in 3
 expect_status 0 "--bias and --d-in with files"
-expect_out_contains "are not used" "says which flags the files override"
+expect_out_contains "(--d-in and --bias are not used: --input and --weights give" \
+    "says which flags the files override, only those given"
 
 run "$P" --help
 expect_status 0 "--help"

@@ -681,8 +681,21 @@ static void test_program_start_opens_a_run(void)
     t_scope_end_to(depth);
 }
 
+/* load_or_default's note names exactly the flags given, in --help's order. */
+static void test_flag_names(void)
+{
+    char b[128];
+    CHECK_MSG(strcmp(cli_flag_names(CLI_BIAS | CLI_BATCH | CLI_D_IN, b, sizeof b), "--batch, --d-in and --bias") == 0,
+              "got '%s'", b);
+    CHECK_MSG(strcmp(cli_flag_names(CLI_D_OUT, b, sizeof b), "--d-out") == 0, "got '%s'", b);
+    CHECK_MSG(strcmp(cli_flag_names(CLI_BATCH | CLI_CAUSAL, b, sizeof b), "--batch and --causal") == 0, "got '%s'", b);
+    CHECK_MSG(strcmp(cli_flag_names(0, b, sizeof b), "") == 0, "got '%s'", b);
+    CHECK_MSG(strcmp(cli_flag_names(CLI_BATCH | CLI_D_IN, b, 8), "--batch") == 0, "cut to fit: got '%s'", b);
+}
+
 int main(void)
 {
+    RUN(test_flag_names);
     RUN(test_no_args_gives_defaults);
     RUN(test_separate_value_form);
     RUN(test_equals_value_form);

@@ -54,22 +54,25 @@ static void draw(const char *title, const Tensor *w, const Args *args) {
 
 /* ---- the steps ------------------------------------------------------------- */
 
+static void *input_from_file(const Args *args, void *ctx) {
+    (void)ctx;
+    narrate_step("Load the input x from %s", args->input);
+    narrate_torch("x = torch.from_numpy(np.load(...))   # (B, T, d_in)");
+    return load_input(args->input); /* (B, T, d_in) */
+}
+
+static void *random_input(const Args *args, void *ctx) {
+    (void)ctx;
+    narrate_step("A random input x: batch %lld, %lld tokens, d_in = %lld features each", (long long)args->batch,
+                 (long long)args->seq_len, (long long)args->d_in);
+    narrate_torch("x = torch.randn(B, T, d_in)");
+    return t_randn(SHAPE(args->batch, args->seq_len, args->d_in)); /* (B, T, d_in) */
+}
+
 /* x from --input, or torch.randn(B, T, d_in). */
 static Tensor *the_input(const Args *args) {
-    Tensor *x;
-    if (args->input) {
-        narrate_step("Load the input x from %s", args->input);
-        narrate_torch("x = torch.from_numpy(np.load(...))   # (B, T, d_in)");
-        x = load_input(args->input); /* (B, T, d_in) */
-        if (args->given & (CLI_BATCH | CLI_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_BIAS))
-            narrate_say("(--batch, --seq-len, --d-in, --d-out and --bias are not used: the shapes and biases "
-                        "come from the files)");
-    } else {
-        narrate_step("A random input x: batch %lld, %lld tokens, d_in = %lld features each", (long long)args->batch,
-                     (long long)args->seq_len, (long long)args->d_in);
-        narrate_torch("x = torch.randn(B, T, d_in)");
-        x = t_randn(SHAPE(args->batch, args->seq_len, args->d_in)); /* (B, T, d_in) */
-    }
+    Tensor *x = load_or_default(args, CLI_BATCH | CLI_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_BIAS, input_from_file,
+                                random_input, NULL);
     narrate_show("x", x);
     narrate_why("one sequence of token vectors; self-attention lets every token look at every token of the "
                 "same sequence.");

@@ -24,20 +24,34 @@ void multi_head_refuse_past_budget(const Args *a, double score_buffers, double s
     budget_refuse(&e, a->quiet);
 }
 
+/* What projections_and_input's two branches fill in. */
+typedef struct {
+    const char *default_step_title;
+    Tensor **x;
+    int64_t *max_seq_len;
+} InputRun;
+
+static void *projections_from_files(const Args *args, void *ctx) {
+    InputRun *r = ctx;
+    *r->x = load_input_for_heads(args, args->heads, r->max_seq_len);  /* (B, T, d_in) */
+    return qkv_load_for_heads(args, t_size(*r->x, 2), args->heads);
+}
+
+static void *default_projections(const Args *args, void *ctx) {
+    InputRun *r = ctx;
+    QKVProjection *p = qkv_default(args, r->x, r->max_seq_len);  /* W_query, W_key, W_value, then x */
+    narrate_step("%s", r->default_step_title);
+    narrate_torch_seed(args->seed);
+    narrate_torch(args->bias ? "W_query = nn.Linear(d_in, d_out, bias=True)   # W_key, W_value alike"
+                             : "W_query = nn.Linear(d_in, d_out, bias=False)  # W_key, W_value alike");
+    narrate_torch("x = torch.randn(bsz, seqlen, d_in)");
+    return p;
+}
+
 QKVProjection *projections_and_input(const Args *args, const char *default_step_title, Tensor **x,
                                      int64_t *max_seq_len) {
-    QKVProjection *p;
-    if (args->input) {
-        *x = load_input_for_heads(args, args->heads, max_seq_len);  /* (B, T, d_in) */
-        p = qkv_load_for_heads(args, t_size(*x, 2), args->heads);
-    } else {
-        p = qkv_default(args, x, max_seq_len);  /* W_query, W_key, W_value, then x */
-        narrate_step("%s", default_step_title);
-        narrate_torch_seed(args->seed);
-        narrate_torch(args->bias ? "W_query = nn.Linear(d_in, d_out, bias=True)   # W_key, W_value alike"
-                                 : "W_query = nn.Linear(d_in, d_out, bias=False)  # W_key, W_value alike");
-        narrate_torch("x = torch.randn(bsz, seqlen, d_in)");
-    }
+    InputRun r = {default_step_title, x, max_seq_len};
+    QKVProjection *p = load_or_default(args, MODULE_SIZE_FLAGS, projections_from_files, default_projections, &r);
     narrate_show("x", *x);
     return p;
 }
@@ -52,9 +66,6 @@ Tensor *load_input_for_heads(const Args *args, int64_t n_heads, int64_t *max_seq
     if (max_seq_len) *max_seq_len = L;
     narrate_step("Load x from %s and the weights from %s", args->input, args->weights);
     narrate_torch("x = torch.from_numpy(np.load(...)); model.load_state_dict(...)");
-    if (args->given & (CLI_BATCH | CLI_D_IN | CLI_D_OUT | CLI_BIAS))
-        narrate_say("(--batch, --d-in, --d-out and --bias are not used: the shapes and biases come "
-                    "from the files)");
     return x;
 }
 

@@ -16,6 +16,10 @@
  * the program computes `passes` attentions (the long-run notice). */
 void multi_head_refuse_past_budget(const Args *a, double score_buffers, double square_buffers, double passes);
 
+/* The size flags that --input and --weights replace in chapters 5, 6, 7, 9 and 10
+ * (load_or_default names those a run was given anyway). */
+#define MODULE_SIZE_FLAGS (CLI_BATCH | CLI_D_IN | CLI_D_OUT | CLI_BIAS)
+
 /* The first step of chapters 5 and 6: W_q, W_k, W_v and x, from the files
  * (load_input_for_heads, qkv_load_for_heads) or the default run (qkv_default,
  * narrated as the step default_step_title), then x shown. Returns the
@@ -28,8 +32,8 @@ QKVProjection *projections_and_input(const Args *args, const char *default_step_
  *     x = torch.from_numpy(np.load(input))      # (B, T, d_in)
  * returns x; *max_seq_len (may be NULL) gets the size of the mask buffer:
  * --max-seq-len, or else --seq-len, or else T; shorter than T is an error.
- * Checks that the (B, n_heads, T, T) scores fit, narrates the load and names
- * the size flags that the files override. The caller loads the weights
+ * Checks that the (B, n_heads, T, T) scores fit and narrates the load
+ * (load_or_default names the size flags that the files override). The caller loads the weights
  * (qkv_load_for_heads, or chapter 7's mha_load) from args->weights. */
 Tensor *load_input_for_heads(const Args *args, int64_t n_heads, int64_t *max_seq_len);
 

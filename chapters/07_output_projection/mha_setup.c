@@ -5,18 +5,23 @@
  * --dump (mha_save_dump). The lesson is in mha.c. */
 #include "mha_setup.h"
 
-MultiHeadAttention *mha_from_args(const Args *args, Tensor **x) {
-    if (!args->input) return mha_default(args, x);
+static void *mha_from_files(const Args *args, void *x) {
     int64_t max_seq_len;
-    *x = load_input_for_heads(args, args->heads, &max_seq_len);  /* (B, T, d_in) */
+    *(Tensor **)x = load_input_for_heads(args, args->heads, &max_seq_len);  /* (B, T, d_in) */
     ModelArgs a = {0};
-    a.d_in = t_size(*x, 2);  /* d_out and the biases come from the weights folder */
+    a.d_in = t_size(*(Tensor **)x, 2);  /* d_out and the biases come from the weights folder */
     a.n_heads = args->heads;
     a.max_seq_len = max_seq_len;
     a.dropout = args->dropout;
     a.resid_dropout = args->resid_dropout;
     a.causal = args->causal;
     return mha_load(a, args->weights);
+}
+
+static void *mha_from_default(const Args *args, void *x) { return mha_default(args, (Tensor **)x); }
+
+MultiHeadAttention *mha_from_args(const Args *args, Tensor **x) {
+    return load_or_default(args, MODULE_SIZE_FLAGS, mha_from_files, mha_from_default, x);
 }
 
 /* model = MultiHeadAttention(d_in, d_out, max_seq_len, dropout, heads), as the flags say */

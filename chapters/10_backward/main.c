@@ -63,13 +63,14 @@ static const char *flags_that_clash(const CliSpec *spec, const Args *args) {
  * dy = dloss/dy from --grad-output (ones without it). */
 static MultiHeadAttention *module_from_files(const Args *args, Tensor **x, Tensor **dy) {
     char s1[T_SHAPE_STR];
-    MultiHeadAttention *m = mha_from_args(args, x);   /* chapter 7's loading: x (B, T, d_in) and the module */
+    char names[64];
+    MultiHeadAttention *m = mha_from_args(args, x);   /* chapter 7's loading (its step): x (B, T, d_in), the module */
     mha_eval(m);   /* model.eval(): gradients of the deterministic module, as autograd sees it */
-    narrate_step("Load x from %s and the weights from %s (eval mode)", args->input, args->weights);
-    narrate_torch("model.load_state_dict(...); model.eval(); x.requires_grad_(True)");
-    if (args->given & (CLI_BATCH | CLI_D_IN | CLI_D_OUT | CLI_BIAS | CLI_DROPOUT | CLI_EVAL))
-        narrate_say("(--batch, --d-in, --d-out, --bias, --dropout and --eval are not used: the shapes and "
-                    "biases come from the files, and the gradients are those of eval mode)");
+    narrate_torch("model.eval(); x.requires_grad_(True)");
+    if (args->given & (CLI_DROPOUT | CLI_EVAL))
+        narrate_say("(%s change%s nothing here: the gradients are those of eval mode)",
+                    cli_flag_names(args->given & (CLI_DROPOUT | CLI_EVAL), names, sizeof names),
+                    (args->given & CLI_DROPOUT) && (args->given & CLI_EVAL) ? "" : "s");
     int64_t B = (*x)->shape[0], T = (*x)->shape[1], d_out = m->args.d_out;
     if (!grad_output_file) {
         *dy = t_ones(SHAPE(B, T, d_out));   /* (B, T, d_out) */

@@ -786,3 +786,35 @@ void cli_usage(const CliSpec *spec, FILE *f)
                "at a fixed rate (the notice names it) says so first and shows its progress\n"
                "on a terminal; Ctrl-C stops it.\n");
 }
+
+const char *cli_flag_names(unsigned bits, char *buf, size_t len)
+{
+    size_t i, n = 0, count = 0, k = 0;
+    unsigned seen = 0;
+    for (i = 0; i < N_FLAGS; i++)
+        if ((flags[i].bit & bits) && !(flags[i].bit & seen)) seen |= flags[i].bit, count++;
+    if (len) buf[0] = '\0';
+    seen = 0;
+    for (i = 0; i < N_FLAGS && len; i++) {
+        if (!(flags[i].bit & bits) || (flags[i].bit & seen)) continue;
+        seen |= flags[i].bit;
+        k++;
+        n += (size_t)snprintf(buf + (n < len ? n : len - 1), n < len ? len - n : 1, "%s%s",
+                              k == 1 ? "" : k == count ? " and " : ", ", flags[i].name);
+    }
+    return buf;
+}
+
+void *load_or_default(const Args *args, unsigned replaced, void *(*from_files)(const Args *args, void *ctx),
+                      void *(*from_default)(const Args *args, void *ctx), void *ctx)
+{
+    char names[256];
+    unsigned given = args->given & replaced;
+    void *r;
+    if (!args->input) return from_default(args, ctx);
+    r = from_files(args, ctx);
+    if (given)
+        narrate_say("(%s %s not used: --input and --weights give the shapes and biases)",
+                    cli_flag_names(given, names, sizeof names), (given & (given - 1)) ? "are" : "is");
+    return r;
+}

@@ -128,6 +128,19 @@ int cli_check_runnable(const CliSpec *spec, const Args *a, char *err, size_t err
 /* Write the --help text. */
 void cli_usage(const CliSpec *spec, FILE *f);
 
+/* Where a module chapter's data comes from (chapters 3, 5, 6, 7, 9, 10, 11): with
+ * --input FILE --weights DIR, from_files(args, ctx), then one line naming the flags
+ * among `replaced` that this run was given although the files give those sizes:
+ *     (--batch and --d-in are not used: --input and --weights give the shapes and biases)
+ * without --input, from_default(args, ctx): the default run, drawn after
+ * program_start's t_manual_seed(--seed) as PyTorch draws it after
+ * torch.manual_seed(seed). Returns what the one called returns. */
+void *load_or_default(const Args *args, unsigned replaced, void *(*from_files)(const Args *args, void *ctx),
+                      void *(*from_default)(const Args *args, void *ctx), void *ctx);
+/* "--batch, --d-in and --bias": the first name of each flag in bits, in --help's
+ * order, into buf (which gets "" for none). */
+const char *cli_flag_names(unsigned bits, char *buf, size_t len);
+
 /* The opening of every chapter's main(): cli_parse, then the run's state as
  * the flags say: narrate_set_quiet(--quiet), t_manual_seed(--seed) and a
  * scope for the run's tensors (t_scope_begin). */
