@@ -103,7 +103,9 @@ BENCH_BIN := $(BUILD)/bench_attention
 $(BENCH_BIN): $(BUILD)/obj/chapters/08_fast_attention/bench/bench_attention.o $(LIB)
 	$(CC) $(ALL_CFLAGS) $(EXTRA_LDFLAGS) -o $@ $^ $(LDLIBS)
 BENCH_SO  := $(BUILD)/libattn_bench.so
-PIC_OBJ   := $(LIB_SRC:%.c=$(BUILD)/pic/%.o) $(BUILD)/pic/chapters/08_fast_attention/bench/bench_lib.o
+# (chapter 12's flash backward is in LIB_SRC; its bench entry points beside it)
+PIC_OBJ   := $(LIB_SRC:%.c=$(BUILD)/pic/%.o) $(BUILD)/pic/chapters/08_fast_attention/bench/bench_lib.o \
+             $(BUILD)/pic/chapters/12_flash_backward/bench/bench_lib.o
 $(BUILD)/pic/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -fPIC -MMD -MP -c $< -o $@
@@ -126,6 +128,18 @@ bench-chapter11: $(BUILD)/chapter11
 .PHONY: bench-chapter12
 bench-chapter12: $(BUILD)/chapter12
 	@./$(BUILD)/chapter12 --bench --causal --d-k 64
+# make bench-chapter12-torch: the flash backward against PyTorch's autograd backward of
+# eager attention (and chapter 8's forward) in ONE process, one thread, interleaved
+# rounds, at T = 1024 and 4096 (B = 1, H = 4, d = 64, causal and not), and the peak
+# memory of each, a child process per case (scripts/bench_ch12.py, numpy and torch;
+# the kernel-set race of bench-torch). BENCH_QUICK=1: T = 256 and 1024, H = 2, fewer
+# rounds. Writes $(BUILD)/bench/ch12_torch.txt.
+.PHONY: bench-chapter12-torch
+bench-chapter12-torch: $(BENCH_SO)
+	@mkdir -p $(BUILD)/bench
+	@PY=$$(sh scripts/find_python.sh torch numpy) && \
+	  BENCH_KEEP_OPENBLAS_ENV='$(BENCH_KEEP_OPENBLAS_ENV)' \
+	  $$PY scripts/bench_ch12.py --lib $(BENCH_SO) --log $(BUILD)/bench/ch12_torch.txt
 # The opponent at its best: the script races the OpenBLAS kernel sets this CPU runs
 # (OPENBLAS_CORETYPE unset, Haswell, SkylakeX, Cooperlake: each in a child process,
 # its sgemm timed and checked against float64) and runs numpy and torch on the
@@ -228,6 +242,13 @@ test-chapter$(call chapter_num,$(1))-full: all
 	@CH$(call chapter_nn,$(1))_FULL=1 BUILD=$(BUILD) sh tests/run_tests.sh $(BUILD)/tests/test_ch$(call chapter_nn,$(1)) $$(wildcard tests/test_ch$(call chapter_nn,$(1))_*.sh)
 endef
 $(foreach d,$(MPI_DIRS),$(eval $(call MPI_CHAPTER_RULES,$(d))))
+
+# make test-chapter12-full: chapter 12's tests with CH12_FULL=1, which adds the whole
+# process's peak resident memory at (1, 1, 65536, 64), causal (under 200 MiB; about 25 s
+# of one core, so not part of make test).
+.PHONY: test-chapter12-full
+test-chapter12-full: $(BUILD)/tests/test_ch12 $(CHAPTER_BINS) $(TOOLS)
+	@CH12_FULL=1 BUILD=$(BUILD) sh tests/run_tests.sh $(BUILD)/tests/test_ch12 $(wildcard tests/test_ch12_*.sh)
 
 # make test: every C test binary and every tests/test_*.sh; last line "N passed, M failed".
 # It builds with one job per CPU and runs TEST_JOBS tests at a time (default: one per
@@ -360,12 +381,14 @@ help:
 	@echo "  make bench          chapter 8: time each attention version over T (BENCH_QUICK=1: short)"
 	@echo "  make bench-chapter11  chapter 11: the KV cache, GQA and memory bandwidth timed in one run"
 	@echo "  make bench-chapter12  chapter 12: the flash backward against the forward and chapter 10's backward, one run"
+	@echo "  make bench-chapter12-torch  chapter 12's flash backward against PyTorch's autograd, one process (numpy, torch)"
 	@echo "  make bench-torch    chapter 8 and PyTorch in one process, one thread, interleaved rounds (numpy, torch)"
 	@echo "                      on the fastest right OpenBLAS kernel set (OPENBLAS_CORETYPE raced; BENCH_QUICK=1: short)"
-	@echo "  BENCH_KEEP_OPENBLAS_ENV=1  bench-torch races no kernel set: OPENBLAS_CORETYPE/OPENBLAS_L2_SIZE as set"
+	@echo "  BENCH_KEEP_OPENBLAS_ENV=1  bench-torch, bench-chapter12-torch race no kernel set: OPENBLAS_CORETYPE/OPENBLAS_L2_SIZE as set"
 	@echo "  OMP=1               chapter 8's flash attention on all cores (OpenMP); default one thread"
 	@echo "  make chapter9       chapter 9 under mpirun on NP=2 processes (ARGS='--parallel sequence'); needs MPI"
 	@echo "  make test-chapter9-full  chapter 9's parity tests on every case, P = 1..4, both modes"
+	@echo "  make test-chapter12-full  chapter 12's tests and its peak memory at T = 65536 (about 25 s)"
 	@echo "  make plots          figures (PNG) from the chapters' --dump into $(BUILD)/plots/ (matplotlib; PYTHON=...)"
 	@echo "  make figures        redraw docs/img/ from the current programs, each PNG with its data (NAME.txt)"
 	@echo "  make test-plots     check every plot script draws a non-empty figure (skipped without matplotlib)"

@@ -119,6 +119,20 @@ else
     elif [ "$rss" -lt $((80 * 1048576)) ]; then _ok; else _bad "T = 16384: resident $rss bytes, not under 80 MiB"; fi
 fi
 
+# CH12_FULL=1 (make test-chapter12-full, not part of make test: about 25 s of one core):
+# the whole process at (1, 1, 65536, 64), causal, under 200 MiB resident
+if [ "${CH12_FULL:-0}" = 1 ]; then
+    if [ -n "$RUNNER" ] || sanitized; then
+        skip 2 "T = 65536 is too slow under valgrind or a sanitizer"
+    else
+        ATTN_REPORT_PEAK=1 run "$P" --quiet --causal --heads 1 --batch 1 --seq-len 65536 --d-k 64
+        expect_status 0 "T = 65536 causal"
+        rss=$(sed -n 's/.*resident at most \([0-9]*\) bytes.*/\1/p' "$TMP/err")
+        if [ -z "$rss" ]; then skip 1 "this system does not report the resident peak"
+        elif [ "$rss" -lt $((200 * 1048576)) ]; then _ok; else _bad "T = 65536: resident $rss bytes, not under 200 MiB"; fi
+    fi
+fi
+
 # ---- --bench takes no files ---------------------------------------------------------------
 run "$P" --bench --quiet
 expect_usage_error "--bench draws its own inputs and writes nothing" "--bench with --quiet"
