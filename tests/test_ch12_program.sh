@@ -4,6 +4,7 @@
 # scripts/golden/ch12.py), the peak memory of the flash backward against the
 # reference's as T grows (bytes counted, ATTN_REPORT_PEAK; no timing), and every
 # bad input: exit 1 or 2, one line on stderr, no --dump folder left behind.
+# CH12_FULL=1 (make test-chapter12-full) adds the resident peak at T = 65536.
 . tests/lib.sh
 suite test_ch12_program
 
