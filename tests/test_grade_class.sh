@@ -26,7 +26,7 @@
 . tests/lib.sh
 suite test_grade_class
 
-NCHECKS=114
+NCHECKS=115
 if ! command -v bwrap >/dev/null 2>&1 || ! command -v timeout >/dev/null 2>&1 ||
     ! bwrap --unshare-all --die-with-parent --ro-bind / / --proc /proc --dev /dev /bin/true >/dev/null 2>&1; then
     skip $NCHECKS "grading runs student code in bubblewrap, which does not work here (apt-get install bubblewrap)"
@@ -591,6 +591,10 @@ GRADE_OUT=$TMP/outnb sh scripts/exercises/grade_class.sh "$TMP/nobody" 1 2 >/dev
 # make grade: one student, last line score: X/Y
 GRADE_OUT=$OUT GRADE_TIME=3 sh scripts/exercises/grade.sh "$C/onewrong" 1 2,6 >"$TMP/one.out" 2>&1
 [ "$(tail -n 1 "$TMP/one.out")" = "score: 2/3" ] && ok || bad "make grade ends 'score: 2/3'" "$(tail -n 5 "$TMP/one.out")"
+# a submission's wall budget: with none left, an answer that must be compiled is not graded, and says so
+GRADE_OUT=$OUT GRADE_STUDENT_SECONDS=0 sh scripts/exercises/grade.sh "$C/onewrong" 1 2,6 >"$TMP/bud.out" 2>&1
+grep -q '^dropout_scale .*0/1  not graded: this submission used up its time budget (GRADE_STUDENT_SECONDS=0 s)' "$TMP/bud.out" && ok ||
+    bad "an answer past the submission's wall budget is not graded, and its feedback says so" "$(tail -n 6 "$TMP/bud.out")"
 # no working sandbox: refuse loudly (unless GRADE_UNSAFE=1)
 mkdir -p "$TMP/fakebin"
 printf '#!/bin/sh\necho "bwrap: no namespaces here" >&2\nexit 1\n' >"$TMP/fakebin/bwrap"
