@@ -26,7 +26,7 @@
 . tests/lib.sh
 suite test_grade_class
 
-NCHECKS=115
+NCHECKS=116
 if ! command -v bwrap >/dev/null 2>&1 || ! command -v timeout >/dev/null 2>&1 ||
     ! bwrap --unshare-all --die-with-parent --ro-bind / / --proc /proc --dev /dev /bin/true >/dev/null 2>&1; then
     skip $NCHECKS "grading runs student code in bubblewrap, which does not work here (apt-get install bubblewrap)"
@@ -557,6 +557,15 @@ ${CC:-cc} -std=c99 -O2 scripts/exercises/gradetool.c -lm -o "$GT" 2>"$TMP/gt.err
 [ "$st" -eq 2 ] && [ "$(grep -c '' "$TMP/gt.err")" -eq 1 ] && ok || bad "gradetool without arguments: one line, exit 2" "exit $st: $(cat "$TMP/gt.err")"
 "$GT" list "$TMP/no-such-folder" >/dev/null 2>"$TMP/gt.err"; st=$?
 [ "$st" -eq 2 ] && grep -q 'cannot read the folder of submissions' "$TMP/gt.err" && ok || bad "gradetool list of a missing folder: a sentence, exit 2" "exit $st: $(cat "$TMP/gt.err")"
+# folder names a reader cannot tell apart, and one too long for its feedback file: folder-N and the reason
+mkdir -p "$TMP/names/alice" "$TMP/names/ali$(printf '\342\201\240')ce" "$TMP/names/a$(printf '\302\255')lice" \
+    "$TMP/names/$(printf 'x%.0s' $(seq 1 252))"
+"$GT" list "$TMP/names" >"$TMP/names.tsv"
+if [ "$(grep -c '	ok$' "$TMP/names.tsv")" -eq 1 ] && grep -qx 'alice	ok' "$TMP/names.tsv" &&
+    [ "$(grep -c '^folder-[0-9]*	bad	.*invisible or format character' "$TMP/names.tsv")" -eq 2 ] &&
+    grep -q '^folder-[0-9]*	bad	.*longer than 251 bytes' "$TMP/names.tsv"; then ok; else
+    bad "a word joiner, a soft hyphen and a 252-byte name get folder-N and the reason" "$(cat "$TMP/names.tsv")"
+fi
 printf 'a shape (2)\na 0 1.5\na 1 nan\nb error no\nprobe done\n' >"$TMP/want"
 cmpw() { # GOT-TEXT WANT-STATUS WANT-TEXT WHY
     printf "$1" >"$TMP/got"
