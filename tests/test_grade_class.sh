@@ -6,21 +6,27 @@
 # renames, digraphs/trigraphs/splices, #include of devices, newlines in
 # messages, folder names that are not data (newline, tab, formulas, '..'),
 # reading the teacher's sources, and (chapters 9 and 10, level 2) forged
-# verdicts; the same attacks with the allow-list off (GRADE_ALLOWLIST=0) show
-# that the sandbox and the comparison hold alone. Asserts: the reference
+# verdicts; with the policy off (GRADE_POLICY=0), answers that look for a shell,
+# a compiler, objdump, the kit and /proc, and a fork and memory bomb, show that
+# the sandbox and the comparison hold alone; then the policy read from the
+# object (calls hidden after a lone CR, behind a struct tag or a function
+# pointer; system, fork, popen, open, syscall, dlopen, another chapter's
+# function), a file near the size limit and one of 10 MB, and an honest
+# student on another editor (CR LF, BOM, comments after includes, assert,
+# local enums, typedefs, function pointers). Asserts: the reference
 # scores full marks (also with its comments deleted, reformatted and a helper
 # added), the handout scores 0, a wrong blank or a syntax error costs exactly
-# that blank's points, every cheater gets no point it did not earn, class.csv
-# parses (an RFC 4180 reader here) into exactly one row per folder, a canary
-# file outside the grader's folder and the repository are unchanged; every
-# reference answer passes the allow-list, honest rewrites too, and each
-# refused token is named; the teacher's tree reuses $BUILD only when it is up
-# to date and built with the same flags. Needs bubblewrap: without a working
-# sandbox these checks are counted as skipped.
+# that blank's points, every cheater gets no point it did not earn, nothing of
+# the solution reaches a feedback file, class.csv parses (an RFC 4180 reader
+# here) into exactly one row per folder, a canary file outside the grader's
+# folder and the repository are unchanged; every reference answer compiles
+# and passes the policy (levels 2 and 3); the teacher's tree reuses $BUILD only
+# when it is up to date and built with the same flags. Needs bubblewrap:
+# without a working sandbox these checks are counted as skipped.
 . tests/lib.sh
 suite test_grade_class
 
-NCHECKS=115
+NCHECKS=116
 if ! command -v bwrap >/dev/null 2>&1 || ! command -v timeout >/dev/null 2>&1 ||
     ! bwrap --unshare-all --die-with-parent --ro-bind / / --proc /proc --dev /dev /bin/true >/dev/null 2>&1; then
     skip $NCHECKS "grading runs student code in bubblewrap, which does not work here (apt-get install bubblewrap)"
@@ -114,7 +120,7 @@ fill "$C/fixture/$S2" scale '    int64_t d_k = t_size(query, -1);
 # 12. cheat: a constructor runs before the harness: 0/3
 student ctor handout
 fill "$C/ctor/$S2" scale "$SCALE_OK"
-$AWKP '/^Tensor \*scaled_scores/ { print "__attribute__((constructor)) static void early(void) { }" } { print }' \
+$AWKP '/^Tensor \*scaled_scores/ { print "static volatile int early_ran;\n__attribute__((constructor)) static void early(void) { early_ran = 1; }" } { print }' \
     "$C/ctor/$S2" >"$TMP/o.c" && mv "$TMP/o.c" "$C/ctor/$S2"
 # 13. cheat: an endless loop in one blank (the time limit): 2/3
 student loop handout
@@ -247,7 +253,7 @@ expect_row header "0,3,0.0,0,0,0" "a header #define harness_finish earns nothing
 expect_row gradebook "0,3,0.0,0,0,0" "writing to the gradebook earns nothing"
 expect_row manifest "1,3,33.3,1,0,0" "an edited manifest neither shrinks the max nor adds points"
 expect_row fixture "0,3,0.0,0,0,0" "an answer fitted to the tested shapes fails the hidden check"
-expect_row ctor "0,3,0.0,0,0,0" "a constructor (__attribute__) is not accepted"
+expect_row ctor "0,3,0.0,0,0,0" "a constructor is not accepted (read from the object's sections)"
 expect_row loop "2,3,66.7,0,1,1" "an endless loop costs its blank (time limit)"
 
 # feedback in plain words
@@ -256,12 +262,13 @@ fb onewrong | grep -q '^dropout_scale .*0/1 .*hidden check.*expected.*tests of c
 fb syntax | grep -q '^scale .*does not compile: .*error' && ok || bad "feedback quotes the compiler's first error" "$(fb syntax)"
 fb fixture | grep -q 'hidden check.*expected' && ok || bad "feedback says the hidden check failed, expected vs got" "$(fb fixture)"
 fb empty | grep -q 'not answered' && ok || bad "feedback says a blank is not answered" "$(fb empty)"
-fb ctor | grep -q "not accepted: '__attribute__'" && ok || bad "feedback says why an answer is not accepted" "$(fb ctor)"
+fb ctor | grep -q "not accepted: your scaling.c holds code that runs by itself before or after the checks (a constructor or destructor, section .init_array)" && ok ||
+    bad "feedback says why an answer is not accepted" "$(fb ctor)"
 fb loop | grep -q 'stopped after' && ok || bad "feedback says the tests were stopped" "$(fb loop)"
 [ -f "$OUT/feedback/notes.txt.txt" ] && bad "a file in SUBMISSIONS is not a student" || ok
 expect_row links "0,3,0.0,0,0,0" "files and links left in the sandbox earn nothing"
 expect_row define "0,3,0.0,0,0,0" "#define renames earn nothing"
-expect_row phases "0,3,0.0,0,0,0" "digraph, trigraph and spliced directives earn nothing"
+expect_row phases "1,3,33.3,1,0,0" "digraph, trigraph and spliced directives are read as the compiler reads them: a correct one earns its point"
 expect_row devinc "0,3,0.0,0,0,0" "#include of a device earns nothing"
 expect_row newline "0,3,0.0,0,0,0" "a newline in a message earns nothing"
 expect_row sources "0,3,0.0,0,0,0" "reading the teacher's sources earns nothing"
@@ -273,10 +280,10 @@ nbad=$($AWKP -F '\t' '$1 ~ /^folder-[0-9]+$/ && $2 == 0' "$TMP/csv.tsv" | grep -
 [ "$nbad" -eq 3 ] && ok || bad "the newline, tab and link folders get a made-up id and 0 points" "$(cat "$TMP/csv.tsv")"
 grep -l 'control character' "$OUT"/feedback/folder-*.txt >/dev/null 2>&1 && grep -l 'symbolic link' "$OUT"/feedback/folder-*.txt >/dev/null 2>&1 &&
     ok || bad "their feedback says why" "$(cat "$OUT"/feedback/folder-*.txt 2>/dev/null | head -c 600)"
-fb define | grep -q "not accepted: the preprocessor line '#define" && ok || bad "a #define is refused with a sentence naming it" "$(fb define)"
-fb phases | grep -q "scale .*not accepted: the preprocessor line '%:define" && fb phases | grep -q "dropout_keep .*'#define KEEP" &&
-    fb phases | grep -q "dropout_scale .*'__asm__'" && ok || bad "digraphs, trigraphs and splices are seen through" "$(fb phases)"
-fb devinc | grep -q "not accepted: the preprocessor line '#include </dev/zero>'" && ok || bad "an #include of a path is refused" "$(fb devinc)"
+fb define | grep -q "not accepted: your scaling.c does not define scaled_scores() itself" && ok || bad "a #define rename leaves the blank's function undefined, and the feedback says so" "$(fb define)"
+fb phases | grep -q "^dropout_keep .*0/1  a hidden check" && fb phases | grep -q "^dropout_scale .*0/1  a hidden check" && ok ||
+    bad "a trigraph directive and a spliced __asm__ are compiled and checked like any answer" "$(fb phases)"
+fb devinc | grep -q "^scale .*does not compile: .*/dev/zero" && ok || bad "an #include of a device does not compile (no /dev in the sandbox)" "$(fb devinc)"
 fb newline | grep -q '^scale .*0/1 .*hidden check' && [ "$(grep -c '' "$OUT/feedback/newline.txt")" -eq 5 ] && ok ||
     bad "a newline in a message stays inside one feedback line" "$(fb newline)"
 grep -rq 'sqrtf((float)d_k)' "$OUT/feedback/" && bad "the teacher's solution reached a feedback file" || ok
@@ -343,7 +350,7 @@ row2() { grep "^$1," "$CSV2"; }
 grep -q '^allreduce .*0/2 .*hidden check' "$OUT2/feedback/forger.txt" && grep -q '^ring_merge .*2/2 .*hidden checks' "$OUT2/feedback/honest.txt" &&
     ok || bad "chapters 9 and 10 are judged by the hidden checks" "$(cat "$OUT2/feedback/forger.txt" "$OUT2/feedback/honest.txt")"
 
-# ---- the sandbox alone: the same attacks with the allow-list off ----------------------
+# ---- the sandbox alone: the same attacks, and more, with the policy off --------------
 C3=$TMP/class-noallow
 mkdir -p "$C3"
 student3() { cp -R "$TMP/$2" "$C3/$1"; }
@@ -375,16 +382,52 @@ fill "$C3/reader/$S2" scale "    { const char *p[] = {\"$(pwd)/$S2\", \"/k/$S2\"
       for (int i = 0; i < 5; i++) { FILE *f = fopen(p[i], \"r\"); if (f) { size_t k = fread(buf, 1, sizeof buf - 1, f); buf[k] = 0; fclose(f); } }
       for (char *c = buf; *c; c++) if (*c == '\\\\n') *c = ' ';
       t_error(\"%s\", buf); }"
-# the policy is the allow-list's, so t_softmax is not exercised here
+# (safe by absence) the answer looks for a shell, a compiler, objdump, the linker, the
+# kit's objects and libraries, /proc (the probe's arguments) and libc's archive, and
+# tries to run each tool to re-link the probe against the teacher's library: it
+# finds nothing and runs nothing, and says so in its error, which the feedback shows
+student3 escape handout
+$AWKP '/^Tensor \*scaled_scores/ { print "#define _POSIX_C_SOURCE 200809L\n#include <stdio.h>\n#include <string.h>\n#include <unistd.h>\n#include <sys/wait.h>" } { print }' "$C3/escape/$S2" >"$TMP/o.c" && mv "$TMP/o.c" "$C3/escape/$S2"
+fill "$C3/escape/$S2" scale '    { const char *p[] = {"/bin/sh", "/usr/bin/cc", "/usr/bin/gcc", "/usr/bin/objdump", "/usr/bin/ld", "/k/obj/probe.o", "/k/lib", "/k/inc",
+                         "/k/lib/full", "/proc/1/cmdline", "/proc/self/exe", "/usr/lib/x86_64-linux-gnu/libc.a", "/in/answer.o", "/k/kit"};
+      const char *x[] = {"/bin/sh", "/usr/bin/cc", "/usr/bin/objdump"};
+      char got[1024] = "found:";
+      for (int i = 0; i < 14; i++) { FILE *f = fopen(p[i], "rb"); if (f) { strcat(got, " "); strcat(got, p[i]); fclose(f); } }
+      for (int i = 0; i < 3; i++) {
+          pid_t c = fork();
+          if (c == 0) { execl(x[i], x[i], "-c", "cc -static -o /tmp/p /k/obj/probe.o /k/lib/full/*.a -lm && exec /tmp/p", (char *)0); _exit(127); }
+          int st = 0;
+          if (c > 0 && waitpid(c, &st, 0) == c && !(WIFEXITED(st) && WEXITSTATUS(st) == 127)) { strcat(got, " ran "); strcat(got, x[i]); }
+      }
+      t_error("%s.", got); }'
+# (the machine's resources) a fork bomb of sleepers and six blocks of 1.5 GB: the
+# sandbox's process cap and memory limit hold; the answer reports what it got
+student3 bomb handout
+$AWKP '/^Tensor \*scaled_scores/ { print "#define _POSIX_C_SOURCE 200809L\n#include <stdlib.h>\n#include <string.h>\n#include <unistd.h>" } { print }' "$C3/bomb/$S2" >"$TMP/o.c" && mv "$TMP/o.c" "$C3/bomb/$S2"
+fill "$C3/bomb/$S2" scale '    { int n = 0, m = 0;
+      for (int i = 0; i < 500; i++) { pid_t c = fork(); if (c == 0) { for (;;) pause(); } if (c > 0) n++; }
+      for (int i = 0; i < 6; i++) { char *b = malloc((size_t)1536 << 20); if (b) { memset(b, 1, (size_t)1536 << 20); m++; } }
+      t_error("forked %d, allocated %d.", n, m); }'
+# with the policy off, what an answer calls is not checked: the sandbox alone holds
 OUT3=$TMP/outna
-GRADE_OUT=$OUT3 GRADE_ALLOWLIST=0 GRADE_TIME=5 GRADE_MEM_KB=1048576 sh scripts/exercises/grade_class.sh "$C3" 1 2 2 >"$TMP/g3.out" 2>"$TMP/g3.err"
+GRADE_OUT=$OUT3 GRADE_POLICY=0 GRADE_TIME=5 GRADE_MEM_KB=1048576 sh scripts/exercises/grade_class.sh "$C3" 1 2 2 >"$TMP/g3.out" 2>"$TMP/g3.err"
 st=$?
-[ "$st" -eq 0 ] && ok || bad "grade-class with the allow-list off exits 0" "exit $st: $(tail -n 5 "$TMP/g3.err")"
-grep -q 'GRADE_ALLOWLIST=0' "$TMP/g3.err" && ok || bad "the allow-list turned off is said loudly" "$(cat "$TMP/g3.err")"
+[ "$st" -eq 0 ] && ok || bad "grade-class with the policy off exits 0" "exit $st: $(tail -n 5 "$TMP/g3.err")"
+grep -q 'GRADE_POLICY=0' "$TMP/g3.err" && ok || bad "the policy turned off is said loudly" "$(cat "$TMP/g3.err")"
 CSV3=$OUT3/class.csv
-for r in "honest,1,1,100.0,1" "symlinks,0,1,0.0,0" "rename,0,1,0.0,0" "devzero,0,1,0.0,0" "devtty,0,1,0.0,0" "reader,0,1,0.0,0"; do
-    grep -qx "$r" "$CSV3" && ok || bad "with the allow-list off: $r" "$(cat "$CSV3"); $(cat "$OUT3/feedback/${r%%,*}.txt" 2>/dev/null)"
+for r in "honest,1,1,100.0,1" "symlinks,0,1,0.0,0" "rename,0,1,0.0,0" "devzero,0,1,0.0,0" "devtty,0,1,0.0,0" "reader,0,1,0.0,0" \
+    "escape,0,1,0.0,0" "bomb,0,1,0.0,0"; do
+    grep -qx "$r" "$CSV3" && ok || bad "with the policy off: $r" "$(cat "$CSV3"); $(cat "$OUT3/feedback/${r%%,*}.txt" 2>/dev/null)"
 done
+# nothing of the kit, no tool and no /proc in the run sandbox, and nothing ran
+grep -q '^scale .*raised the error "found:\."' "$OUT3/feedback/escape.txt" && ok ||
+    bad "the run sandbox holds no shell, compiler, objdump, kit file or /proc, and nothing can be run" "$(cat "$OUT3/feedback/escape.txt")"
+# the process cap ($GRADE_NPROC, 16) and the address-space limit (1 GB here) hold
+_n=$(sed -n 's/.*raised the error "forked \([0-9]*\), allocated \([0-9]*\)\.".*/\1 \2/p' "$OUT3/feedback/bomb.txt")
+set -- $_n x x
+if [ "$1" != x ] && [ "$1" -lt 16 ] && [ "$2" = 0 ]; then ok; else
+    bad "a fork and memory bomb gets fewer than 16 processes and no 1.5 GB block" "$(cat "$OUT3/feedback/bomb.txt")"
+fi
 [ "$(cat "$CANARY")" = canary ] && ok || bad "the canary is unchanged with libc in the answer" "$(head -c 200 "$CANARY")"
 [ -e build/grade/x ] && bad "an answer created a file in the grader's folder" || ok
 grep -q 'does not compile' "$OUT3/feedback/devzero.txt" && grep -q 'does not compile' "$OUT3/feedback/devtty.txt" && ok ||
@@ -392,63 +435,87 @@ grep -q 'does not compile' "$OUT3/feedback/devzero.txt" && grep -q 'does not com
 grep -q 'not accepted: your scaling.c does not define scaled_scores() itself' "$OUT3/feedback/rename.txt" && ok || bad "a renamed function is missing from the student's object" "$(cat "$OUT3/feedback/rename.txt")"
 grep -q 'sqrtf((float)d_k)' "$OUT3/feedback/reader.txt" && bad "the teacher's source reached the feedback" "$(cat "$OUT3/feedback/reader.txt")" || ok
 
-# ---- the allow-list: every reference answer passes; honest rewrites too; refusals name the token
-D=$TMP/al
-mkdir -p "$D/x"
-(. scripts/exercises/lib.sh && list_blanks) >"$D/all.tsv"
-ls common/*.h >"$D/api.list"
-ls chapters/*/*.h >"$D/chh.list"
-$AWKP -f scripts/exercises/extract.awk -v mode=harvest -v api="$D/api.list" -v chh="$D/chh.list" /dev/null >"$D/allow.txt"
-$AWKP -F '\t' 'FILENAME == ARGV[1] { if ($0 !~ /^#/ && NF >= 2) ex[$1] = ex[$1] " " $2; next }
-    { r = ($12 == "-") ? "" : $12; printf "%s\t%s\t-\t%s\t%s\t1\t%s\t%s\n", $1, $7, $3, $8, $9, r ex[$1] }' scripts/exercises/refuse.txt "$D/all.tsv" >"$D/info.tsv"
-ext() { # REF BLANK STUDENT-FILE
-    $AWKP -f scripts/exercises/extract.awk -v ref="$1" -v blanks="$2" -v outdir="$D/x" -v allow="$D/allow.txt" -v info="$D/info.tsv" -v check_all=1 "$3"
+# ---- the policy, read from the compiled object; honest spellings all pass ------------
+C4=$TMP/class-policy
+mkdir -p "$C4"
+student4() { cp -R "$TMP/$2" "$C4/$1"; }
+top() { # FILE TEXT: TEXT at the top of the file (what a student adds at file scope)
+    printf '%s\n' "$2" | cat - "$1" >"$TMP/o.c" && mv "$TMP/o.c" "$1"
 }
-nref=0 nbad=0
-while IFS='	' read -r name _ file _; do
-    nref=$((nref + 1))
-    r=$(ext "$file" "$name" "$file")
-    case $r in "$name	same	"*) ;; *) nbad=$((nbad + 1)); echo "      $r" ;; esac
-done <"$D/all.tsv"
-[ "$nbad" -eq 0 ] && [ "$nref" -gt 30 ] && ok || bad "the allow-list accepts every reference answer ($nbad of $nref refused)"
-# an answer in place of blank NAME of FILE (the marked file), with TEXT before the first line
-put() { # FILE NAME ANSWER [PREFIX]
-    $AWKP -v nm="$2" -v txt="$3" 'index($0, "BEGIN BLANK " nm " ") { print; print txt; skip = 1; next }
-        skip && index($0, "END BLANK") { skip = 0 } skip { next } { print }' "$1" >"$D/s.c"
-    printf '%s' "${4:-}" | cat - "$D/s.c" >"$D/t.c"
-    ext "$1" "$2" "$D/t.c" | cut -f2-
-}
-accept() { case $(put "$@") in answer* | same*) ok ;; *) bad "an honest rewrite is accepted: $3" "$(put "$@")" ;; esac; }
-refuse() { # WANT FILE NAME ANSWER [PREFIX]
-    _w=$1; shift
-    case $(put "$@") in "denied	"*"$_w"*) ok ;; *) bad "refused, naming $_w: $3" "$(put "$@")" ;; esac
-}
-accept "$S2" scale '    scores = t_mul_scalar(scores, 1.0f / sqrtf((float)t_size(query, -1)));'
-accept "$S2" scale '    { float s = sqrtf((float)t_size(query, -1)), u = 1.0f / s; scores = t_mul_scalar(scores, u); }'
-accept "$S2" scale '    scores = inv(scores, query);' 'static Tensor *inv(Tensor *s, const Tensor *q) { int64_t d = t_size(q, -1); return t_div_scalar(s, sqrtf((float)d)); }
-'
-accept "$S1" stable_softmax '    Tensor *mx = t_unsqueeze(t_max_last(scores), -1);
-    Tensor *e = t_exp(t_sub(scores, mx));
-    return t_div(e, t_unsqueeze(t_sum_last(e), -1));'
-accept "$S6" dropout_scale '        scale = 1.0f / (1.0f - (float)d->p);' '#include <math.h>
-'
-refuse "'t_softmax' computes this blank's own concept" "$S1" stable_softmax '    return t_softmax(scores, -1);'
-refuse "'t_softmax' computes" "$S1" naive_softmax '    return t_softmax(scores, -1);'
-refuse "'masked_attention' is not a name" "$S2" attention_forward '    return masked_attention(query, key, value, NULL);'
-refuse "'printf' is not a name" "$S2" scale '    printf("%d", 1);'
-refuse "'symlink' is not a name" "$S2" scale '    scores = t_div_scalar(scores, (float)symlink("a", "b"));' 'int symlink(const char *a, const char *b);
-'
-refuse "'__asm__'" "$S2" scale '    scores = t_div_scalar(scores, 2);
-    __as\
-m__("");'
-refuse "'_Pragma'" "$S2" scale '    _Pragma("GCC diagnostic ignored \"-Wall\"") scores = t_div_scalar(scores, 2);'
-refuse "'#define X 1'" "$S2" scale '    scores = t_div_scalar(scores, 2);' '??=define X 1
-'
-refuse "'%:include <math.h>'" "$S2" scale '    %:include <math.h>
-    scores = t_div_scalar(scores, 2);'
-refuse "'#' is not accepted" "$S2" scale '    scores = t_div_scalar(scores, 2); %: x'
-refuse "'harness_finish' is not a name" "$S2" scale '    harness_finish("x");'
-refuse "'environ' is not a name" "$S2" scale '    (void)environ; scores = t_div_scalar(scores, 2);'
+# honest, on another editor: CRLF line ends and a UTF-8 BOM, comments after the
+# includes, a trailing space, assert, INT64_C, a local enum, a typedef'd struct,
+# a function-pointer local, a vertical tab, a debugging printf: 3/3
+student4 honest handout
+top "$C4/honest/$S2" '#include <assert.h>  
+#include <math.h> /* sqrtf */
+#include <stdint.h> // INT64_C'
+fill "$C4/honest/$S2" scale "    typedef struct { float d; } Dk;
+    enum { TWO = 2 };
+    float (*root)(float) = sqrtf;
+    Dk dk = { (float)t_size(query, -1) };
+    assert(dk.d > 0 && TWO == 2);
+    scores = t_div_scalar(scores,$(printf '\v')root(dk.d) * (float)INT64_C(1));"
+top "$C4/honest/$S6" '#include <stdio.h> /* printf */'
+fill "$C4/honest/$S6" dropout_keep '        { enum { KEEP, DROP } kind = KEEP; double q = 1.0 - d->p; keep = kind == KEEP ? rng_bernoulli(t_default_rng(), q) : 0; }'
+fill "$C4/honest/$S6" dropout_scale '        { typedef double real; real (*inv)(real) = NULL; (void)inv; scale = (float)(1.0 / (1.0 - d->p)); printf("scale %g\\n", (double)scale); }'
+for f in "$C4/honest/$S2" "$C4/honest/$S6"; do
+    $AWKP '{ printf "%s\r\n", $0 }' "$f" >"$TMP/o.c" && mv "$TMP/o.c" "$f"
+done
+printf '\357\273\277' | cat - "$C4/honest/$S2" >"$TMP/o.c" && mv "$TMP/o.c" "$C4/honest/$S2"
+# a call hidden after a lone CR (gcc ends the // comment there), one behind a struct
+# tag of the same name and one through a block-scope function pointer: each refused by
+# the symbol its object calls, named
+student4 hidden handout
+top "$C4/hidden/$S2" '#define _POSIX_C_SOURCE 200809L
+#include <stdlib.h>'
+fill "$C4/hidden/$S2" scale "    scores = t_div_scalar(scores, sqrtf((float)t_size(query, -1))); // just a comment$(printf '\r')    if (system(\"true\") != 0) scores = NULL;"
+top "$C4/hidden/$S6" '#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <unistd.h>
+struct popen { int x; };'
+fill "$C4/hidden/$S6" dropout_keep '        { struct popen tag = {0}; FILE *(*pp)(const char *, const char *) = popen; keep = rng_bernoulli(t_default_rng(), 1.0 - d->p); if (d->p > 2.0 + tag.x) (void)pp("true", "r"); }'
+fill "$C4/hidden/$S6" dropout_scale '        { pid_t c = fork(); if (c == 0) execl("/bin/sh", "sh", (char *)0); scale = (float)(1.0 / (1.0 - d->p)); }'
+# what the run sandbox's kernel could be asked directly, and a function of another
+# chapter: open, syscall, dlopen, causal_mask
+student4 direct handout
+top "$C4/direct/$S2" '#include "chapters/04_causal_mask/causal_mask.h"'
+fill "$C4/direct/$S2" scale '    scores = t_div_scalar(scores, sqrtf((float)t_size(query, -1))); (void)causal_mask(2, 1);'
+top "$C4/direct/$S6" 'int open(const char *path, int flags, ...);
+long syscall(long number, ...);
+void *dlopen(const char *file, int mode);'
+fill "$C4/direct/$S6" dropout_keep '        keep = rng_bernoulli(t_default_rng(), 1.0 - d->p); (void)syscall(39);'
+fill "$C4/direct/$S6" dropout_scale '        scale = (float)(1.0 / (1.0 - d->p)); if (open("/k", 0) < 0 && dlopen("x", 1)) scale = 0;'
+# a file near the size limit (a 480 KB constant array beside a correct answer): read in
+# linear time, 1/3; one of 10 MB: refused by its size at once, 0/3
+student4 big handout
+fill "$C4/big/$S2" scale "$SCALE_OK"
+{ printf 'static const float big_table[] = {'; $AWKP 'BEGIN { for (i = 0; i < 240000; i++) printf "0,"; print "0};" }'; } >>"$C4/big/$S2"
+printf 'float big_first(void) { return big_table[0]; }\n' >>"$C4/big/$S2"
+top "$C4/big/$S2" 'float big_first(void);'
+student4 huge handout
+fill "$C4/huge/$S2" scale "$SCALE_OK"
+$AWKP 'BEGIN { for (i = 0; i < 190000; i++) printf "/* padding padding padding padding padding padding */\n" }' >>"$C4/huge/$S2"
+OUT4=$TMP/outpolicy
+GRADE_OUT=$OUT4 GRADE_TIME=20 sh scripts/exercises/grade_class.sh "$C4" 1 2,6 2 >"$TMP/g4.out" 2>"$TMP/g4.err"
+st=$?
+[ "$st" -eq 0 ] && ok || bad "grade-class of the policy class exits 0" "exit $st: $(tail -n 5 "$TMP/g4.err")"
+CSV4=$OUT4/class.csv
+fb4() { cat "$OUT4/feedback/$1.txt" 2>/dev/null; }
+for r in "honest,3,3,100.0,1,1,1" "hidden,0,3,0.0,0,0,0" "direct,0,3,0.0,0,0,0" "big,1,3,33.3,1,0,0" "huge,0,3,0.0,0,0,0"; do
+    grep -qx "$r" "$CSV4" && ok || bad "the policy class: $r" "$(cat "$CSV4"); $(fb4 "${r%%,*}")"
+done
+fb4 hidden | grep -q "^scale .*not accepted: your answer calls 'system', which runs a shell command" && ok ||
+    bad "a call after a lone CR is read as the compiler reads it, and refused by its symbol" "$(fb4 hidden)"
+fb4 hidden | grep -q "^dropout_keep .*not accepted: your answer calls 'popen', which runs a shell command" && ok ||
+    bad "a struct tag and a function pointer do not hide popen" "$(fb4 hidden)"
+fb4 hidden | grep -q "^dropout_scale .*not accepted: your answer calls '\(fork\|execl\)', which" && ok || bad "fork and execl are refused by name" "$(fb4 hidden)"
+fb4 direct | grep -q "^scale .*not accepted: your answer calls 'causal_mask', which is not a function an answer may call" && ok ||
+    bad "another chapter's function is refused by its symbol" "$(fb4 direct)"
+fb4 direct | grep -q "^dropout_keep .*'syscall', which makes system calls itself" && fb4 direct | grep -q "^dropout_scale .*'\(open\|dlopen\)', which" && ok ||
+    bad "syscall, open and dlopen are refused by name" "$(fb4 direct)"
+fb4 huge | grep -q "^scale .*larger than 1048576 bytes" && ok || bad "a 10 MB file is refused by its size" "$(fb4 huge)"
+# the feedback of every student holds nothing of the teacher's solution
+grep -rq 'sqrtf((float)d_k)' "$OUT4/feedback/" "$OUT3/feedback/" && bad "the teacher's solution reached a feedback file" || ok
 
 # ---- every blank of every chapter goes through its hidden checks ----------------------
 # the solution with a no-op statement in every blank (so none is the teacher's code
@@ -481,7 +548,7 @@ for lv in 2 3; do
 done
 fp=$TMP/outall3/feedback/policy.txt
 set -- $(head -n 1 "$fp" 2>/dev/null | sed -n 's/.*: \([0-9]*\)\/\([0-9]*\) points.*/\1 \2/p') x x
-if grep -q "^stable_softmax .* 0/3  not accepted: 't_softmax' computes this blank's own concept" "$fp" &&
+if grep -q "^stable_softmax .* 0/3  not accepted: your answer calls 't_softmax', which computes this blank's own concept" "$fp" &&
     [ "$2" != x ] && [ "$(($2 - $1))" -eq 3 ]; then ok; else
     bad "level 3: stable_softmax answered with t_softmax is refused and costs exactly its 3 points" "$(head -n 5 "$fp" 2>/dev/null)"
 fi
@@ -493,6 +560,15 @@ ${CC:-cc} -std=c99 -O2 scripts/exercises/gradetool.c -lm -o "$GT" 2>"$TMP/gt.err
 [ "$st" -eq 2 ] && [ "$(grep -c '' "$TMP/gt.err")" -eq 1 ] && ok || bad "gradetool without arguments: one line, exit 2" "exit $st: $(cat "$TMP/gt.err")"
 "$GT" list "$TMP/no-such-folder" >/dev/null 2>"$TMP/gt.err"; st=$?
 [ "$st" -eq 2 ] && grep -q 'cannot read the folder of submissions' "$TMP/gt.err" && ok || bad "gradetool list of a missing folder: a sentence, exit 2" "exit $st: $(cat "$TMP/gt.err")"
+# folder names a reader cannot tell apart, and one too long for its feedback file: folder-N and the reason
+mkdir -p "$TMP/names/alice" "$TMP/names/ali$(printf '\342\201\240')ce" "$TMP/names/a$(printf '\302\255')lice" \
+    "$TMP/names/$(printf 'x%.0s' $(seq 1 252))"
+"$GT" list "$TMP/names" >"$TMP/names.tsv"
+if [ "$(grep -c '	ok$' "$TMP/names.tsv")" -eq 1 ] && grep -qx 'alice	ok' "$TMP/names.tsv" &&
+    [ "$(grep -c '^folder-[0-9]*	bad	.*invisible or format character' "$TMP/names.tsv")" -eq 2 ] &&
+    grep -q '^folder-[0-9]*	bad	.*longer than 251 bytes' "$TMP/names.tsv"; then ok; else
+    bad "a word joiner, a soft hyphen and a 252-byte name get folder-N and the reason" "$(cat "$TMP/names.tsv")"
+fi
 printf 'a shape (2)\na 0 1.5\na 1 nan\nb error no\nprobe done\n' >"$TMP/want"
 cmpw() { # GOT-TEXT WANT-STATUS WANT-TEXT WHY
     printf "$1" >"$TMP/got"
@@ -527,6 +603,10 @@ GRADE_OUT=$TMP/outnb sh scripts/exercises/grade_class.sh "$TMP/nobody" 1 2 >/dev
 # make grade: one student, last line score: X/Y
 GRADE_OUT=$OUT GRADE_TIME=3 sh scripts/exercises/grade.sh "$C/onewrong" 1 2,6 >"$TMP/one.out" 2>&1
 [ "$(tail -n 1 "$TMP/one.out")" = "score: 2/3" ] && ok || bad "make grade ends 'score: 2/3'" "$(tail -n 5 "$TMP/one.out")"
+# a submission's wall budget: with none left, an answer that must be compiled is not graded, and says so
+GRADE_OUT=$OUT GRADE_STUDENT_SECONDS=0 sh scripts/exercises/grade.sh "$C/onewrong" 1 2,6 >"$TMP/bud.out" 2>&1
+grep -q '^dropout_scale .*0/1  not graded: this submission used up its time budget (GRADE_STUDENT_SECONDS=0 s)' "$TMP/bud.out" && ok ||
+    bad "an answer past the submission's wall budget is not graded, and its feedback says so" "$(tail -n 6 "$TMP/bud.out")"
 # no working sandbox: refuse loudly (unless GRADE_UNSAFE=1)
 mkdir -p "$TMP/fakebin"
 printf '#!/bin/sh\necho "bwrap: no namespaces here" >&2\nexit 1\n' >"$TMP/fakebin/bwrap"

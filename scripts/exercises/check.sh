@@ -10,7 +10,12 @@
 #      handout's make test ends (with failures) within HANDOUT_TEST_SECONDS
 #      (default 900): nothing in it waits forever on a chapter that stops at
 #      its blank;
-#   and each bug of bugs.txt, injected alone, makes its chapter's tests fail.
+#   and each bug of bugs.txt, injected alone, makes its chapter's tests fail;
+#   5. per blank, the grader's own hidden checks (probe.c, compared by gradetool
+#      as make grade does) change their verdict when the blank is stubbed and
+#      when it is answered wrong in a plausible way (its code taken out: the
+#      first of "(void)0;", "return NULL;", "return 0;", an empty Attention or
+#      ScalingStats that compiles in place of the stub's exercise_missing()).
 # The last line is exactly "exercises: B blanks, C caught, M missed"; the
 # exit status is non-zero when anything above fails.
 # Work happens in build/exercise-check/ (kept between runs, so a second run
@@ -74,8 +79,37 @@ else
     problems=$((problems + 1))
 fi
 
+# the hidden checks of the solution (step 5): the probe and gradetool, built here
+PSEED=20240601
+AW=$(cd "$W" && pwd)   # (the probe runs in the tree)
+PROBE_OK=0
+if $CC $STRICT -I"$T" "$EX_DIR/probe.c" "$T/build/libattn.a" -lm -o "$W/probe" >"$W/probe.log" 2>&1 &&
+    $CC -std=c99 -O2 "$EX_DIR/gradetool.c" -lm -o "$W/gradetool" >>"$W/probe.log" 2>&1; then
+    PROBE_OK=1
+    for nn in $CHS; do
+        (cd "$T" && with_timeout 300 "$AW/probe" "$(chapter_num "$nn")" "$PSEED" tests/fixtures 3>"$AW/want$nn" >/dev/null 2>&1 </dev/null)
+    done
+fi
+# probe_verdict NN: "caught" when the probe linked with the tree's current library
+# disagrees with the solution's, "missed" when it agrees, else why not
+probe_verdict() {
+    [ "$PROBE_OK" = 1 ] || { echo "no probe (probe.c or gradetool.c does not build: $(first_error "$W/probe.log"))"; return; }
+    tree_make "$T" BUILD=build CC="$CC" build/libattn.a || { echo "does not build"; return; }
+    $CC $STRICT -I"$T" "$EX_DIR/probe.c" "$T/build/libattn.a" -lm -o "$W/probe.x" >"$W/probex.log" 2>&1 || { echo "probe does not link"; return; }
+    (cd "$T" && with_timeout 300 "$AW/probe.x" "$(chapter_num "$1")" "$PSEED" tests/fixtures 3>"$AW/got" >/dev/null 2>&1 </dev/null)
+    if "$W/gradetool" compare "$W/want$1" "$W/got" >/dev/null 2>&1; then echo missed; else echo caught; fi
+}
+# the blank NAME of FILE stubbed as the handout has it (with the stub's (void)
+# lines for what only the answer used), TEXT in place of its exercise_missing()
+wrong_answer() { # NAME TEXT FILE
+    $AWK -f "$EX_DIR/blank.awk" -v mode=stub -v only="$1" -v path="$3" "$ORIG/$3" |
+        $AWK -v nm="$1" -v txt="$2" 'index($0, "exercise_missing(\"" nm "\"") { match($0, /^[ \t]*/); print substr($0, 1, RLENGTH) txt; next } { print }'
+}
+pstub=0 pwrong=0 pnone=0
+
 # ---- each blank alone ----------------------------------------------------------
 echo "2. each blank alone"
+: >"$W/probe.tsv"
 caught=0
 missed=0
 prev=
@@ -113,6 +147,17 @@ while IFS='	' read -r name lvl file line outer hint; do
         *) missed=$((missed + 1)) ;;
     esac
     printf '   %-30s ch%s level %s  %s\n' "$name" "$nn" "$lvl" "$what"
+    # 5. the hidden checks, with this blank stubbed and with it answered wrong
+    ps=$(probe_verdict "$nn")
+    pw="no wrong answer compiles"
+    for txt in '(void)0;' 'return NULL;' 'return 0;' 'return (Attention){0};' 'return (ScalingStats){0};'; do
+        wrong_answer "$name" "$txt" "$file" >"$T/$file.new" && mv "$T/$file.new" "$T/$file"
+        : >"$LOG"
+        if tree_make "$T" BUILD=build CC="$CC" build/libattn.a; then pw="$(probe_verdict "$nn") ($txt)"; break; fi
+    done
+    [ "$ps" = caught ] && pstub=$((pstub + 1))
+    case $pw in caught*) pwrong=$((pwrong + 1)) ;; "no wrong"*) pnone=$((pnone + 1)) ;; esac
+    printf '%s\t%s\t%s\n' "$name" "$ps" "$pw" >>"$W/probe.tsv"
 done <"$W/blanks.tsv"
 [ -n "$prev" ] && cp "$STAGE/$prev" "$T/$prev"
 
@@ -230,6 +275,15 @@ if [ -n "$defaults" ]; then
     for f in $(concept_files); do cp "$STAGE/$f" "$T/$f"; done
 fi
 echo "bugs: $nbugs injected, $bcaught caught"
+
+# ---- 5. the grader's hidden checks, per blank ---------------------------------------
+echo "5. hidden checks (scripts/exercises/probe.c, seed $PSEED), per blank: stubbed; answered wrong"
+while IFS='	' read -r name ps pw; do
+    printf '   %-30s stub: %-8s wrong answer: %s\n' "$name" "$ps" "$pw"
+    [ "$ps" = caught ] || problems=$((problems + 1))
+    case $pw in caught* | "no wrong"*) ;; *) problems=$((problems + 1)) ;; esac
+done <"$W/probe.tsv"
+echo "hidden checks: $B blanks, $pstub stubs caught, $pwrong wrong answers caught, $pnone without a wrong answer that compiles"
 
 echo "exercises: $B blanks, $caught caught, $missed missed"
 [ "$missed" -eq 0 ] && [ "$problems" -eq 0 ]

@@ -1,30 +1,20 @@
 # extract.awk — take a student's answers out of one chapter file and put
 # each, alone, into a fresh copy of the teacher's file (make grade).
 #
-#   awk -f extract.awk -v ref=REF -v blanks="a b" -v outdir=DIR \
-#       -v allow=ALLOW -v info=BLANKS_TSV STUDENT_FILE
-#   awk -f extract.awk -v mode=harvest -v api=LIST -v chh=LIST /dev/null
+#   awk -f extract.awk -v ref=REF -v blanks="a b" -v outdir=DIR [-v shown=NAME] STUDENT_FILE
 #
-# -v check_all=1 puts answers equal to the teacher's code through the
-# allow-list too (tests); -v allowlist=0 turns the allow-list off (to test
-# the sandbox alone: GRADE_ALLOWLIST=0, never for a class).
-#
-# (harvest: the allow-list ALLOW from the headers named in the two lists, run
-# in the folder that holds them: every name of the library's headers (api), and
-# of the chapters' headers (chh) their types, macros and constants but not
-# their functions; "a name" per allowed name, "t name" per type name.)
+# -v check_all=1 writes answers equal to the teacher's code too (tests).
 #
 # REF is the teacher's file with its BEGIN/END BLANK markers; blanks names
 # the handed-out blanks of this file (outermost only); STUDENT_FILE is the
-# student's version of the same file ("/dev/null" when it is missing). For
-# each blank one line on stdout, tab-separated:
+# student's version of the same file, already as the compiler reads it
+# (gradetool normalize: no BOM, LF line ends). For each blank one line on
+# stdout, tab-separated:
 #   name  status  detail
 # status is
 #   same     the answer is the teacher's code, token for token
 #   empty    nothing there, or the exercise_missing() stub is still there
 #   nofunc   the function that holds the blank is not in the student's file
-#   denied   the answer uses something a graded answer may not (detail
-#            names the token)
 #   answer   DIR/name.c is the teacher's file with this one answer in it
 # Both files first go through C's translation phases 1 and 2 (trigraphs,
 # line splices), then are read as C tokens (digraphs are their punctuators;
@@ -37,55 +27,63 @@
 # file-scope declarations and #include/#define lines the student added (new
 # names) go along with every answer of the file. Every other blank keeps
 # the teacher's code, so one wrong answer costs only its own blank.
-# The allow-list: an answer (and all the student added) holds no preprocessor
-# directive and no '#' (an added file-scope #include of a standard or project
-# header is fine) and names only C keywords, standard types and macros, libm,
-# the names of the headers (ALLOW), the names of the teacher's function that
-# holds the blank and the file's own types, macros and constants, the helpers
-# listed in the blank's entry of blanks.txt, the functions the student added, the members
-# after . and ->, and the names the answer itself declares; never a function
-# of the blank's refuse list (its own concept, e.g. t_softmax for a softmax).
-# POSIX awk only.
+# The answer and what the student added carry #line directives with the
+# student's own line numbers (of file NAME), so that the compiler's messages
+# point into the student's file. Nothing here judges what an answer says:
+# what it may call is read from its compiled object (gradetool policy).
+# Every string is built in time linear in its length. POSIX awk only.
+
+# The strings P[lo..hi] joined (with sep between), in O(n log n): awk's "s = s x"
+# in a loop costs O(n^2) on a long line or answer.
+function join(P, lo, hi, sep,    m) {
+    if (lo > hi) return ""
+    if (lo == hi) return P[lo]
+    m = int((lo + hi) / 2)
+    return join(P, lo, m, sep) sep join(P, m + 1, hi, sep)
+}
 
 # Translation phases 1-2 on the lines X[1..xn]: trigraphs replaced, lines
-# ending in a backslash joined with the next. Returns the new count.
-function phase12(X, xn,    i, o, line, k, c, m, out) {
+# ending in a backslash joined with the next. Returns the new count; LINE0[o]
+# is the first original line of the new line o.
+function phase12(X, xn,    i, o, line, k, c, m, np, PC) {
     for (i = 1; i <= xn; i++) {
         line = X[i]
         if (index(line, "??")) {
-            out = ""
+            np = 0
             while ((k = index(line, "??")) > 0) {
                 c = substr(line, k + 2, 1)
                 m = index("=/'()!<>-", c)
                 if (m && c != "") {
-                    out = out substr(line, 1, k - 1) substr("#\\^[]|{}~", m, 1)
+                    PC[++np] = substr(line, 1, k - 1) substr("#\\^[]|{}~", m, 1)
                     line = substr(line, k + 3)
                 } else {
-                    out = out substr(line, 1, k)
+                    PC[++np] = substr(line, 1, k)
                     line = substr(line, k + 1)
                 }
             }
-            X[i] = out line
+            PC[++np] = line
+            X[i] = join(PC, 1, np, "")
+            split("", PC)
         }
     }
     o = 0
     for (i = 1; i <= xn; i++) {
+        LINE0[o + 1] = i
+        np = 0
         line = X[i]
         while (line ~ /\\$/ && i < xn) {
+            PC[++np] = substr(line, 1, length(line) - 1)
             i++
-            line = substr(line, 1, length(line) - 1) X[i]
+            line = X[i]
         }
-        Y[++o] = line
+        PC[++np] = line
+        Y[++o] = np == 1 ? line : join(PC, 1, np, "")
+        split("", PC)
     }
     for (i = 1; i <= o; i++) X[i] = Y[i]
     for (i = o + 1; i <= xn; i++) delete X[i]
+    split("", Y)
     return o
-}
-
-function clean(s) {
-    gsub(/[\t\r\n]/, " ", s)
-    gsub(/[^ -~]/, "?", s)
-    return substr(s, 1, 200)
 }
 
 function addtok(t, kind, sl, sc, el, ec) {
@@ -211,7 +209,11 @@ function items(side, from, to,    i, d, pd, start, fnlike, name, m, prev, t) {
     NI[side] = m
 }
 
-function span_tokens(a, b,    s, i) {
+function span_tokens(a, b,    s, i, m) {
+    if (b - a > 32) {
+        m = int((a + b) / 2)
+        return span_tokens(a, m) " " span_tokens(m + 1, b)
+    }
     s = ""
     for (i = a; i <= b; i++) s = s (i > a ? " " : "") T[i]
     return s
@@ -233,168 +235,36 @@ function ref_text(l1, c1, l2, c2,    s, i, a, b) {
     return s
 }
 
-function stu_text(a, b,    s, i, l1, l2, c1, c2) {
-    if (a > b) return ""
+# Print the student's text of tokens [a, b] to out, after a #line directive with
+# the student's own line number.
+function stu_print(a, b, out,    i, l1, l2, c1, c2) {
+    if (a > b) return
     l1 = TSL[a]; c1 = TSC[a]; l2 = TEL[b]; c2 = TEC[b]
-    s = ""
+    printf "\n#line %d \"%s\"\n", SLINE[l1], shown > out
+    if (c1 > 1 && substr(S[l1], 1, c1 - 1) ~ /^[ \t]*$/) printf "%s", substr(S[l1], 1, c1 - 1) > out
     for (i = l1; i <= l2; i++) {
-        if (i == l1 && i == l2) s = s substr(S[i], c1, c2 - c1 + 1)
-        else if (i == l1) s = s substr(S[i], c1) "\n"
-        else if (i == l2) s = s substr(S[i], 1, c2)
-        else s = s S[i] "\n"
+        if (i == l1 && i == l2) printf "%s", substr(S[i], c1, c2 - c1 + 1) > out
+        else if (i == l1) printf "%s\n", substr(S[i], c1) > out
+        else if (i == l2) printf "%s", substr(S[i], 1, c2) > out
+        else printf "%s\n", S[i] > out
     }
-    return s
-}
-
-# The names of the text s (identifiers only) into the array A.
-function names_of(s, A,    n, i, W) {
-    n = split(s, W, /[^A-Za-z0-9_]+/)
-    for (i = 1; i <= n; i++) if (W[i] ~ /^[A-Za-z_]/) A[W[i]] = 1
-}
-
-function typeish(t) {
-    return (t in CTYPE) || (t in TYPE) || (t in STUTYPE)
-}
-
-# Mark in DECL the names the student's tokens [a, b] declare: a name right
-# after a type (or after the *s that follow one), and after a comma in a
-# declaration so begun.
-function declared(a, b,    i, j, t, pd, indecl) {
-    pd = 0
-    for (i = a; i <= b; i++) {
-        t = T[i]
-        if (t == "(" || t == "[") pd++
-        else if (t == ")" || t == "]") { pd--; delete indecl[pd + 1] }
-        else if (t == ";" || t == "{" || t == "}") { delete indecl; pd = 0 }
-        if (K[i] != "id" || typeish(t) && T[i - 1] != "struct") {
-            if (K[i] == "id" && (T[i - 1] == "struct" || T[i - 1] == "union" || T[i - 1] == "enum")) STUTYPE[t] = 1
-            continue
-        }
-        if (T[i - 1] == "." || T[i - 1] == "->") continue
-        j = i - 1
-        while (j >= a && (T[j] == "*" || T[j] == "const" || T[j] == "volatile" || T[j] == "restrict")) j--
-        if ((j >= a && K[j] == "id" && typeish(T[j])) || (j >= a && T[j] == "," && indecl[pd])) {
-            # a function declared but not defined here (a prototype of something outside) is not a local
-            if (T[i + 1] != "(" || (t in STUFN)) DECL[t] = 1
-            indecl[pd] = 1
-        }
-        if (j >= a && (T[j] == "struct" || T[j] == "union" || T[j] == "enum")) STUTYPE[t] = 1
-    }
-}
-
-# Is the student's token range [a, b] allowed in the answer to blank nm? "" or why.
-# Uses OK (the names allowed for this blank), REF (refused), DECL (declared).
-function denied(a, b, nm, toplevel,    i, t) {
-    for (i = a; i <= b; i++) {
-        t = T[i]
-        if (K[i] == "pp") {
-            if (toplevel && t ~ /^(#|%:) ?include ?(<[A-Za-z0-9_]+\.h>|"(common|chapters)\/[A-Za-z0-9_\/.]+\.h")$/ && t !~ /\.\./)
-                continue
-            return "the preprocessor line '" clean(t) "' is not accepted: an answer holds no preprocessor directive (only a file-scope #include <header.h> may be added)"
-        }
-        if (K[i] == "op") {
-            if (t == "#" || t == "##") return "'" t "' is not accepted in an answer (it belongs to the preprocessor)"
-            if (t !~ /^[-+*\/%=<>!&|^~?:;,.(){}\[\]]$/) return "the character '" clean(t) "' is not accepted in an answer"
-            continue
-        }
-        if (K[i] != "id") continue
-        if (T[i - 1] == "." || T[i - 1] == "->") continue
-        if (t in REF) return "'" t "' computes this blank's own concept, so the answer may not call it; write it with the helpers the hint names (make hint BLANK=" nm " TIER=2)"
-        if ((t in OK) || (t in DECL) || (t in STUTYPE)) continue
-        return "'" t "' is not a name this answer may use (allowed: its own locals and parameters, C keywords and libm, the tensor library, the helpers of make hint BLANK=" nm " TIER=2, and functions you add)"
-    }
-    return ""
+    printf "\n" > out
 }
 
 BEGIN {
-    nkw = split("auto break case char const continue default do double else enum float for goto if inline int long register restrict return short signed sizeof static struct switch typedef union unsigned void volatile while _Bool _Complex _Imaginary", KW, " ")
-    for (i = 1; i <= nkw; i++) STD[KW[i]] = 1
-    nkw = split("void char short int long float double signed unsigned _Bool const volatile static register restrict struct union enum bool size_t ptrdiff_t int8_t int16_t int32_t int64_t uint8_t uint16_t uint32_t uint64_t intptr_t uintptr_t float_t double_t", KW, " ")
-    for (i = 1; i <= nkw; i++) { CTYPE[KW[i]] = 1; STD[KW[i]] = 1 }
-    nkw = split("true false NULL INFINITY NAN HUGE_VAL HUGE_VALF FLT_MAX FLT_MIN FLT_EPSILON DBL_MAX DBL_MIN DBL_EPSILON INT_MAX INT_MIN LONG_MAX INT64_MAX INT64_MIN INT32_MAX SIZE_MAX M_PI memcpy memset memmove isnan isinf isfinite signbit fpclassify", KW, " ")
-    for (i = 1; i <= nkw; i++) STD[KW[i]] = 1
-    # libm (C99 <math.h>), each with its f and l forms
-    nkw = split("acos asin atan atan2 cos sin tan acosh asinh atanh cosh sinh tanh exp exp2 expm1 frexp ilogb ldexp log log10 log1p log2 logb modf scalbn scalbln cbrt fabs hypot pow sqrt erf erfc lgamma tgamma ceil floor nearbyint rint lrint llrint round lround llround trunc fmod remainder remquo copysign nan nextafter nexttoward fdim fmax fmin fma", KW, " ")
-    for (i = 1; i <= nkw; i++) { STD[KW[i]] = 1; STD[KW[i] "f"] = 1; STD[KW[i] "l"] = 1 }
-    if (mode == "harvest") { harvest(); exit 0 }
-    if (allow != "") {
-        while ((getline line < allow) > 0) {
-            if (line ~ /^a /) STD[substr(line, 3)] = 1
-            else if (line ~ /^t /) { TYPE[substr(line, 3)] = 1; STD[substr(line, 3)] = 1 }
-        }
-        close(allow)
-    }
-    if (info != "") {
-        while ((getline line < info) > 0) {
-            split(line, F, "\t")
-            HELP[F[1]] = F[7]
-            REFUSE[F[1]] = F[8]
-        }
-        close(info)
-    }
     rn = 0
     while ((getline line < ref) > 0) R[++rn] = line
     close(ref)
     rn = phase12(R, rn)
     nb = split(blanks, BL, / /)
-}
-
-# harvest: the allow-list from the headers (see the top of this file)
-function harvest(    f, n, X, line, i, t, d, pd, intd, lastid, k) {
-    while ((getline f < api) > 0) {
-        n = 0; nt = 0
-        while ((getline line < f) > 0) X[++n] = line
-        close(f)
-        n = phase12(X, n)
-        tokenize(X, n)
-        harvest_tokens(1)
-    }
-    while ((getline f < chh) > 0) {
-        n = 0; nt = 0
-        while ((getline line < f) > 0) X[++n] = line
-        close(f)
-        n = phase12(X, n)
-        tokenize(X, n)
-        harvest_tokens(0)
-    }
-}
-
-function harvest_tokens(all,    i, t, d, intd, w, pd) {
-    d = 0; intd = 0
-    for (i = 1; i <= nt; i++) {
-        t = T[i]
-        if (K[i] == "pp") {
-            if (match(t, /^(#|%:) ?define [A-Za-z_][A-Za-z0-9_]*/)) {
-                w = substr(t, RSTART, RLENGTH)
-                sub(/^(#|%:) ?define /, "", w)
-                if (all || substr(t, RSTART + RLENGTH, 1) != "(") print "a " w
-            }
-            continue
-        }
-        if (t ~ /^__attribute(__)?$/ && T[i + 1] == "(") {   # its words are not names
-            pd = 0
-            for (i++; i <= nt; i++) { if (T[i] == "(") pd++; else if (T[i] == ")" && --pd == 0) break }
-            continue
-        }
-        if (t == "{") d++
-        else if (t == "}") d--
-        else if (t == "typedef" && d == 0) intd = 1
-        else if (t == ";" && d == 0) {
-            if (intd && K[i - 1] == "id") print "t " T[i - 1]
-            intd = 0
-        }
-        if (K[i] != "id" || t ~ /^_[_A-Z]/ || t == "asm") continue   # reserved names: never allowed
-        if (intd && T[i - 1] == "*" && T[i - 2] == "(") print "t " t
-        if (!all && T[i + 1] == "(" && d == 0 && !intd) continue   # a chapter's function
-        print "a " t
-    }
+    if (shown == "") shown = "answer.c"
 }
 
 { S[NR] = $0 }
 
 END {
-    if (mode == "harvest") exit 0
     sn = phase12(S, NR)
+    for (i = 1; i <= sn; i++) SLINE[i] = LINE0[i]
     # markers of the teacher's file
     for (i = 1; i <= rn; i++) {
         RM[i] = R[i] ~ /^[ \t]*\/\* (BEGIN BLANK|END BLANK)/
@@ -424,27 +294,15 @@ END {
         else refitem[IN[1, m]] = 1
     }
     # what the student added: new functions, declarations, #lines
-    addpp = ""; adddecl = ""; adda_n = 0
+    npp = 0; ndecl = 0
     for (m = 1; m <= NI[2]; m++) {
         if (IK[2, m] == "fn") {
             stufn[IN[2, m]] = m
             if (IN[2, m] in refname) continue
         } else if (IN[2, m] in refitem) continue
-        adda_n++
-        ADS[adda_n] = IS[2, m]; ADE[adda_n] = IE[2, m]
-        if (IK[2, m] == "pp") addpp = addpp stu_text(IS[2, m], IE[2, m]) "\n"
-        else adddecl = adddecl stu_text(IS[2, m], IE[2, m]) "\n"
+        if (IK[2, m] == "pp") { npp++; PPS[npp] = IS[2, m]; PPE[npp] = IE[2, m] }
+        else { ndecl++; DCS[ndecl] = IS[2, m]; DCE[ndecl] = IE[2, m] }
     }
-    # the functions the student added, and the teacher's file's own names that are
-    # not functions (types, macros, constants, file-scope variables)
-    for (m = 1; m <= NI[2]; m++) if (IK[2, m] == "fn" && !(IN[2, m] in refname) && IN[2, m] !~ /^_[_A-Z]/) STUFN[IN[2, m]] = 1
-    for (i = 1; i <= rt; i++) {
-        if (K[i] == "id" && !(T[i] in refname)) FILEID[T[i]] = 1
-        if (K[i] == "pp" && match(T[i], /^(#|%:) ?define [A-Za-z_][A-Za-z0-9_]*/)) {
-            w = substr(T[i], RSTART, RLENGTH); sub(/^(#|%:) ?define /, "", w); FILEID[w] = 1
-        }
-    }
-
     # group the chosen blanks by their function in the teacher's file
     for (b = 1; b <= nb; b++) {
         nm = BL[b]
@@ -530,20 +388,6 @@ END {
             miss = 0
             for (q = gs[x]; q <= ge[x]; q++) if (T[q] == "exercise_missing") miss = 1
             if (miss) { printf "%s\tempty\tthe exercise_missing() stub is still there\n", nm; continue }
-            # the names this answer may use
-            delete OK; delete REF; delete DECL; delete STUTYPE
-            for (t in STD) OK[t] = 1
-            for (t in FILEID) OK[t] = 1
-            for (t in STUFN) OK[t] = 1
-            names_of(HELP[nm], OK)
-            for (i = fs; i <= fe; i++) if (K[i] == "id") OK[T[i]] = 1
-            names_of(REFUSE[nm], REF)
-            declared(gs[x], ge[x])
-            for (a2 = 1; a2 <= adda_n; a2++) declared(ADS[a2], ADE[a2])
-            w = denied(gs[x], ge[x], nm, 0)
-            for (a2 = 1; a2 <= adda_n && w == ""; a2++) w = denied(ADS[a2], ADE[a2], nm, 1)
-            if (allowlist == "0") w = ""
-            if (w != "") { printf "%s\tdenied\t%s\n", nm, clean(w); continue }
             if (same) { printf "%s\tsame\t%s\n", nm, note; continue }
             # splice: the teacher's file up to the answer, the answer, the rest
             if (lo == 1 && a < rs[1] - fs) {
@@ -556,11 +400,15 @@ END {
             } else { l2 = END_[GRP[fi, hi]]; c2 = 1 }
             fsl = TSL[fs]
             out = outdir "/" nm ".c"
-            printf "%s", addpp ref_text(1, 1, fsl, 1) adddecl ref_text(fsl, 1, l1, c1) > out
-            ind = ""
-            if (c1 == 1) { ind = substr(S[TSL[gs[x]]], 1, TSC[gs[x]] - 1); if (ind !~ /^[ \t]*$/) ind = "" }
-            printf "%s", ind stu_text(gs[x], ge[x]) > out
-            printf "%s", (l2 == END_[GRP[fi, hi]] && c2 == 1 ? "\n" : "") ref_text(l2, c2, rn + 1, 1) > out
+            # (the student's parts carry the student's line numbers; the function around
+            # the answer those of the student's copy of it)
+            for (q = 1; q <= npp; q++) stu_print(PPS[q], PPE[q], out)
+            printf "#line 1 \"%s (the teacher's copy)\"\n%s", shown, ref_text(1, 1, fsl, 1) > out
+            for (q = 1; q <= ndecl; q++) stu_print(DCS[q], DCE[q], out)
+            printf "#line %d \"%s\"\n%s", SLINE[TSL[us]], shown, ref_text(fsl, 1, l1, c1) > out
+            stu_print(gs[x], ge[x], out)
+            if (ge[x] < ue) printf "#line %d \"%s\"\n", SLINE[TSL[ge[x] + 1]], shown > out
+            printf "%s", ref_text(l2, c2, rn + 1, 1) > out
             close(out)
             printf "%s\tanswer\t%s\n", nm, note
         }

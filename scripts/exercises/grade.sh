@@ -29,10 +29,10 @@ case "$DIR/" in
 esac
 case $LEVEL in 1 | 2 | 3) ;; *) die "make grade: LEVEL=$LEVEL: the level must be 1, 2 or 3" ;; esac
 [ -n "$STUDENT" ] || STUDENT=$(basename "$DIR")
-STUDENT=$(echo "$STUDENT" | tr -c 'A-Za-z0-9_.@+-' '_' | sed 's/_*$//')
+STUDENT=$(echo "$STUDENT" | tr -c 'A-Za-z0-9_.@+-' '_' | sed 's/_*$//' | cut -c1-200)
 [ -n "$STUDENT" ] || STUDENT=student
 
-trap 'rm -rf "${RUN:-/nonexistent}"' EXIT
+trap 'g_cgroup_cleanup; rm -rf "${RUN:-/nonexistent}" "${G_STAGE:-/nonexistent}"' EXIT
 trap 'exit 2' INT TERM
 g_setup "$LEVEL" "$CHAPTERS" || exit 2
 echo "grade: $DIR (student '$STUDENT'), level $LEVEL, chapters $(num_list "$GCHS"); $(grep -c . "$RUN/blanks.tsv") blanks"
@@ -40,7 +40,8 @@ g_grade_student "$DIR" 1 "$STUDENT"
 mkdir -p "$OUT/feedback"
 G_ID=$STUDENT
 export G_ID
-g_feedback "$STUDENT" "$RUN/s/1/result.tsv" "$LEVEL" >"$RUN/fb" && mv "$RUN/fb" "$OUT/feedback/$STUDENT.txt"
+g_feedback "$STUDENT" "$RUN/s/1/result.tsv" "$LEVEL" >"$RUN/fb" && mv "$RUN/fb" "$OUT/feedback/$STUDENT.txt" ||
+    die "make grade: cannot write the feedback of '$STUDENT' into $OUT/feedback/"
 tail -n +3 "$OUT/feedback/$STUDENT.txt"
 echo "feedback: $OUT/feedback/$STUDENT.txt"
 $AWK -F '\t' '{ x += $2; y += $3 } END { printf "score: %d/%d\n", x, y }' "$RUN/s/1/result.tsv"

@@ -31,7 +31,7 @@ case $NJOBS in *[!0-9]* | 0) die "make grade-class: JOBS=$NJOBS: give a number o
 GIVEN=$SUBS
 SUBS=$(cd "$SUBS" && pwd)
 
-trap 'rm -rf "${RUN:-/nonexistent}"' EXIT
+trap 'g_cgroup_cleanup; rm -rf "${RUN:-/nonexistent}" "${G_STAGE:-/nonexistent}"' EXIT
 trap 'exit 2' INT TERM
 g_setup "$LEVEL" "$CHAPTERS" || exit 2
 
@@ -80,7 +80,8 @@ while IFS='	' read -r id st why; do
     k=$((k + 1))
     G_ID=$id
     export G_ID
-    g_feedback "$id" "$RUN/s/$k/result.tsv" "$LEVEL" >"$RUN/fb" && mv "$RUN/fb" "$OUT/feedback/$id.txt"
+    g_feedback "$id" "$RUN/s/$k/result.tsv" "$LEVEL" >"$RUN/fb" && mv "$RUN/fb" "$OUT/feedback/$id.txt" ||
+        { echo "grade-class: cannot write the feedback of '$id' into $OUT/feedback/" >&2; exit 2; }
 done <"$RUN/students.tsv"
 cp "$RUN/class.csv" "$OUT/class.csv.$$" && mv "$OUT/class.csv.$$" "$OUT/class.csv"
 echo "class: $OUT/class.csv, feedback: $OUT/feedback/"

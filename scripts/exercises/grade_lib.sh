@@ -8,16 +8,19 @@
 #     for the student's build and for the teacher's build, on inputs drawn
 #     from a seed chosen here, fresh for every run. The chapter's tests run
 #     too, but only for the feedback text.
-#   - One way in, one way out. A sandbox gets read-only: the system, the kit
-#     (headers, the teacher's objects and libraries, fixtures; no teacher
-#     source, no expected output) and one input folder written here. It
-#     writes only into its own tmpfs; what it prints comes back through a
-#     pipe, cut at GRADE_OUTPUT_BYTES, into a file that only the grader opens.
-#   - Compiling is in the sandbox too, with the same limits and no /dev.
-#   - An answer is checked against an allow-list (extract.awk) and linked
-#     with libraries from which the object of its own file was removed, so
-#     the blank's function can only come from the student's object (nm
-#     checks it as well).
+#   - Safe by absence. Three kinds of sandbox (see "The sandboxes" below): the
+#     compiler sees the headers and the answer; the linker sees the probe and
+#     test objects and the libraries WITHOUT any object of the answer's file;
+#     the student's program runs where nothing else exists but it and the
+#     tests' input files. What a sandbox prints comes back through a pipe, cut
+#     at GRADE_OUTPUT_BYTES, into a file that only the grader opens.
+#   - Policy from the object. What an answer may call is read from its
+#     object's symbols (gradetool policy), never from its spelling; the text
+#     is only read to cut the answer out (extract.awk), as the compiler reads
+#     it (gradetool normalize).
+#   - Limits the kernel enforces: an unprivileged user, RLIMIT_NPROC/AS/CPU/
+#     FSIZE set inside each sandbox (gradetool limit), a cgroup per sandbox
+#     when one can be made, a wall time per step and per submission.
 #
 # One grading run works in its own folder $RUN (build/grade/runs/<pid>-<random>):
 #   $RUN/orig      the teacher's marked concept files (what answers are cut from)
@@ -30,6 +33,8 @@ export LC_ALL
 GRADE_TIME=${GRADE_TIME:-60}       # seconds for one compile, link or run in the sandbox
 GRADE_MEM_KB=${GRADE_MEM_KB:-2097152}  # address space of one sandboxed process (ulimit -v)
 GRADE_OUTPUT_BYTES=${GRADE_OUTPUT_BYTES:-16777216}  # what one sandbox may print
+GRADE_SOURCE_BYTES=${GRADE_SOURCE_BYTES:-1048576}  # the largest chapter file of a student read (1 MB)
+GRADE_STUDENT_SECONDS=${GRADE_STUDENT_SECONDS:-900}  # one submission's wall time: later answers are not graded
 
 # The flags of the Makefile (keep in step): strict C99, -O2; chapter 8 -O3.
 G_STRICT="-std=c99 -Wall -Wextra -Wpedantic -Werror -Wvla"
@@ -46,9 +51,13 @@ g_random() {
 }
 
 # Text that came out of a sandbox, made fit for one feedback line: printable
-# ASCII only, no tab, at most 300 characters.
+# ASCII only, no tab, at most 300 characters; a longer text is cut after its last
+# whole word that fits, and ends in "[cut]".
 g_clean() {
-    printf '%s' "$1" | tr '\t\r\n' '   ' | tr -c '[:print:]' '?' | cut -c1-300
+    printf '%s' "$1" | tr '\t\r\n' '   ' | tr -c '[:print:]' '?' | head -c 100000 | $AWK '
+        { s = s $0 } END { if (length(s) <= 300) { printf "%s", s; exit }
+          t = substr(s, 1, 294); if (substr(s, 295, 1) != " " && match(t, / [^ ]*$/)) t = substr(t, 1, RSTART - 1)
+          printf "%s [cut]", t }'
 }
 
 # make, run without what the calling make passed down (make sanitize's
@@ -58,53 +67,25 @@ g_make() {
         exec $MAKE --no-print-directory "$@")
 }
 
-# The limits every sandboxed command runs under, then the command ($1 is the
-# script, $2.. its arguments). Scripts see $K (the kit), $IN (the input folder,
-# read-only), $W (their scratch folder) and $T (seconds).
-G_PRELUDE='ulimit -v "$MEMKB" && ulimit -f 65536 && ulimit -c 0 && ulimit -t "$((T + 5))" && cd "$W" || exit 1'
-
-# g_box OUT IN SCRIPT [ARGS]: run SCRIPT in a fresh sandbox; its standard output
-# (at most GRADE_OUTPUT_BYTES) goes to OUT, the exit status of the sandbox (124:
-# stopped by the time limit) to OUT.rc. Standard error is dropped. The sandbox
-# sees the kit, or only its part G_KIT_PART (e.g. /inc: what a compile needs).
-G_KIT_PART=
-g_box() {
-    _bo=$1 _bi=$2 _bs=$3
-    shift 3
-    if [ "$G_UNSAFE" = 1 ]; then
-        _bw=$(mktemp -d "$RUN/unsafe.XXXXXX") || return 1
-        { (K=$G_KIT IN=$_bi W=$_bw T=$GRADE_TIME MEMKB=$GRADE_MEM_KB CC=$CC \
-            timeout -k 2 "$((GRADE_TIME * 3 + 10))" /bin/sh -c "$G_PRELUDE; $_bs" sh "$@" </dev/null 2>/dev/null)
-            echo $? >"$_bo.rc"; } | head -c "$GRADE_OUTPUT_BYTES" >"$_bo"
-        rm -rf "$_bw"
-        return 0
-    fi
-    { timeout -k 2 "$((GRADE_TIME * 3 + 10))" bwrap --unshare-all --die-with-parent --new-session --clearenv \
-        --setenv PATH /usr/bin:/bin --setenv LC_ALL C --setenv HOME /w \
-        --setenv K /k --setenv IN /in --setenv W /w --setenv T "$GRADE_TIME" --setenv MEMKB "$GRADE_MEM_KB" \
-        --setenv CC "$CC" \
-        --proc /proc --size 268435456 --tmpfs /tmp --size 268435456 --tmpfs /w $G_SYSBINDS \
-        --ro-bind "$G_KIT$G_KIT_PART" "/k$G_KIT_PART" --ro-bind "$_bi" /in --chdir /w \
-        /bin/sh -c "$G_PRELUDE; $_bs" sh "$@" </dev/null 2>/dev/null
-        echo $? >"$_bo.rc"; } | head -c "$GRADE_OUTPUT_BYTES" >"$_bo"
-}
-
-# the scripts run in the sandbox (arguments after the script)
-# compile: CFLAGS CHAPTER-DIR SOURCE -> the object on stdout, or "error" and the messages
-G_COMPILE='$CC $1 -I"$K/inc" -I"$K/inc/$2" -c "$IN/$3" -o a.o >cc.log 2>&1 && exec cat a.o
-echo "error"; head -c 4000 cc.log'
-# probe: HOLE CHAPTER SEED -> "link ok" then the probe's results (its descriptor 3; what
-# the code under test prints on its standard output goes to a file nobody reads),
-# or "link failed" and the messages
-G_PROBE_RUN='set -- "$@" "$IN"/*.o; h=$1 ch=$2 seed=$3; shift 3; [ -f "$1" ] || shift
-$CC -o p "$K/obj/probe.o" "$@" -Wl,--start-group "$K/lib/$h"/*.a -Wl,--end-group -lm >ld.log 2>&1 ||
-    { echo "link failed"; head -c 4000 ld.log; exit 0; }
-echo "link ok"; exec timeout -k 1 "$T" ./p "$ch" "$seed" "$K/tests/fixtures" 3>&1 >out 2>err'
-# tests: HOLE NN -> "link ok" then what the test program prints (for the feedback only)
-G_TEST_RUN='set -- "$@" "$IN"/*.o; h=$1 nn=$2; shift 2; [ -f "$1" ] || shift
-$CC -o t "$K/obj/test_ch$nn.o" "$K/obj/harness.o" "$@" -Wl,--start-group "$K/lib/$h"/*.a -Wl,--end-group -lm >ld.log 2>&1 ||
-    { echo "link failed"; head -c 4000 ld.log; exit 0; }
-echo "link ok"; cd "$K" && exec timeout -k 1 "$T" "$W/t" 2>&1'
+# The sandboxes. Each step of an answer runs in a fresh bubblewrap sandbox of its
+# own kind, as uid 65534 of a new user namespace (no capabilities, no further
+# namespaces), with new PID, network, IPC and mount namespaces, no /dev and no
+# /proc, a private /tmp and /w (tmpfs, 256 MB each), and under the limits that
+# gradetool limit sets inside it (processes, address space, file size, CPU):
+#   compile  the system (compiler), the kit's headers (/k/inc) and the answer (/in)
+#   link     the system (linker), the probe and test objects (/k/obj), the kit's
+#            libraries WITHOUT any object of the answer's file (/k/lib) and the
+#            answer's object (/in)
+#   run      nothing but the statically linked program (/p) and the tests' input
+#            files (/k/tests/fixtures): no shell, compiler, tool or library
+# What a step prints on standard output (the probe: its descriptor 3) comes back
+# through a pipe, cut at GRADE_OUTPUT_BYTES, into a file that only the grader opens.
+GRADE_NPROC=${GRADE_NPROC:-16}   # processes in one sandbox (RLIMIT_NPROC there)
+# When the grader runs as root, bwrap itself runs as the user nobody (setpriv), so
+# that the sandbox is an unprivileged user of the machine, not root mapped to 65534
+# (the kernel exempts root from the process cap); G_AS is that prefix.
+G_AS=
+G_BWRAP='--unshare-all --unshare-user --uid 65534 --gid 65534 --disable-userns --die-with-parent --new-session --clearenv'
 
 g_sysbinds() {
     G_SYSBINDS=
@@ -117,14 +98,183 @@ g_sysbinds() {
     done
 }
 
-# Is the sandbox usable? Sets G_UNSAFE; dies loudly when there is none and
-# the teacher did not set GRADE_UNSAFE=1.
+# Control groups, when this machine lets the grader make them (as root): each
+# sandbox then runs in a group of its own with a process cap (pids.max) and a
+# memory limit for all its processes together (memory.max, v1 memory.limit_in_bytes)
+# of GRADE_MEM_KB. cgroup v2 is used when its root offers the pids and memory
+# controllers, else v1's pids and memory hierarchies. G_CG: the run's parent groups
+# (empty: none could be made, and the per-process limits are all there is).
+G_CG=
+g_cgroup_setup() {
+    G_CG= G_CGV=
+    [ "$G_UNSAFE" = 1 ] && return 0
+    [ "${GRADE_CGROUP:-1}" = 0 ] && return 0
+    _cn=attn-grade-$$-$(g_random)
+    _v2=$($AWK '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts 2>/dev/null)
+    if [ -n "$_v2" ] && grep -qw pids "$_v2/cgroup.controllers" 2>/dev/null && grep -qw memory "$_v2/cgroup.controllers" 2>/dev/null &&
+        { echo "+pids +memory" >"$_v2/cgroup.subtree_control"; } 2>/dev/null && mkdir "$_v2/$_cn" 2>/dev/null; then
+        if { echo "+pids +memory" >"$_v2/$_cn/cgroup.subtree_control"; } 2>/dev/null; then
+            G_CG=$_v2/$_cn G_CGV=2
+        else
+            rmdir "$_v2/$_cn"
+        fi
+    fi
+    if [ -z "$G_CG" ] && [ -d /sys/fs/cgroup/pids ] && [ -d /sys/fs/cgroup/memory ] &&
+        mkdir /sys/fs/cgroup/pids/$_cn 2>/dev/null; then
+        if mkdir /sys/fs/cgroup/memory/$_cn 2>/dev/null; then
+            G_CG="/sys/fs/cgroup/pids/$_cn /sys/fs/cgroup/memory/$_cn" G_CGV=1
+        else
+            rmdir /sys/fs/cgroup/pids/$_cn
+        fi
+    fi
+    if [ -n "$G_CG" ]; then
+        echo "grade: each sandbox in a cgroup (v$G_CGV) of its own under $G_CG" >>"$LOG"
+    else
+        echo "grade: no cgroup could be made here (not root, or no pids and memory controllers): the process cap and the memory limit are per sandbox (RLIMIT_NPROC) and per process (RLIMIT_AS)" >>"$LOG"
+    fi
+}
+# g_cg_new: a group for one sandbox; sets G_CGD (its folders, one per hierarchy)
+g_cg_new() {
+    G_CGD=
+    [ -n "$G_CG" ] || return 0
+    _id=$(g_random)
+    for _p in $G_CG; do
+        mkdir "$_p/$_id" 2>/dev/null || continue
+        G_CGD="$G_CGD $_p/$_id"
+        case $G_CGV:$_p in
+            2:*) echo $((GRADE_NPROC + 4)) >"$_p/$_id/pids.max"; echo $((GRADE_MEM_KB * 1024)) >"$_p/$_id/memory.max"
+                 echo 0 >"$_p/$_id/memory.swap.max" 2>/dev/null ;;
+            1:*/pids/*) echo $((GRADE_NPROC + 4)) >"$_p/$_id/pids.max" ;;
+            1:*) echo $((GRADE_MEM_KB * 1024)) >"$_p/$_id/memory.limit_in_bytes" ;;
+        esac
+    done 2>/dev/null
+}
+g_cg_done() { for _d in $G_CGD; do rmdir "$_d" 2>/dev/null; done; G_CGD=; }
+# (the whole run's groups, at the end: a sandbox's last processes may take a moment to go)
+g_cgroup_cleanup() {
+    for _p in $G_CG; do
+        [ -d "$_p" ] || continue
+        _i=0
+        while [ "$_i" -lt 50 ]; do
+            for _d in "$_p"/*/; do [ -d "$_d" ] && rmdir "$_d" 2>/dev/null; done
+            rmdir "$_p" 2>/dev/null && break
+            _i=$((_i + 1))
+            sleep 0.1
+        done
+    done
+}
+# the command, entered into the group G_CGD first
+G_CG_ENTER='while [ "$1" != -- ]; do echo $$ >"$1/cgroup.procs" 2>/dev/null || :; shift; done; shift; exec "$@"'
+
+# g_tool OUT KIND IN SCRIPT [ARGS]: a compile or link step (KIND compile, or link:STEM),
+# SCRIPT run by /bin/sh in the sandbox with $K (the kit's part), $IN (the input
+# folder, read-only) and $W (scratch); its standard output (at most
+# GRADE_OUTPUT_BYTES) goes to OUT, the exit status to OUT.rc (124: the time limit).
+g_tool() {
+    _bo=$1 _bk=$2 _bi=$3 _bs=$4
+    shift 4
+    _tl=$((GRADE_TIME * 3 + 10))
+    if [ "$G_UNSAFE" = 1 ]; then
+        _bw=$(mktemp -d "$RUN/unsafe.XXXXXX") || return 1
+        case $_bk in
+            compile) _kk=$G_KIT ;;
+            *) _kk=$_bw/k && mkdir -p "$_kk" && ln -s "$G_KIT/obj" "$_kk/obj" && ln -s "$G_KIT/lib/${_bk#link:}" "$_kk/lib" ;;
+        esac
+        { (cd "$_bw" && K=$_kk IN=$_bi W=$_bw CC=$CC timeout -k 2 "$_tl" \
+            "$G_TOOL" limit - "$GRADE_MEM_KB" 65536 "$_tl" /bin/sh -c "$_bs" sh "$@" </dev/null 2>/dev/null)
+            echo $? >"$_bo.rc"; } | head -c "$GRADE_OUTPUT_BYTES" >"$_bo"
+        rm -rf "$_bw"
+        return 0
+    fi
+    set -- /g limit "$GRADE_NPROC" "$GRADE_MEM_KB" 65536 "$_tl" /bin/sh -c "$_bs" sh "$@"
+    case $_bk in
+        compile) set -- --ro-bind "$G_KIT/inc" /k/inc "$@" ;;
+        link:*) set -- --ro-bind "$G_KIT/obj" /k/obj --ro-bind "$G_KIT/lib/${_bk#link:}" /k/lib "$@" ;;
+    esac
+    g_cg_new
+    { /bin/sh -c "$G_CG_ENTER" sh $G_CGD -- timeout -k 2 "$_tl" $G_AS bwrap $G_BWRAP \
+        --setenv PATH /usr/bin:/bin --setenv LC_ALL C --setenv HOME /w \
+        --setenv K /k --setenv IN /in --setenv W /w --setenv CC "$CC" \
+        --size 268435456 --tmpfs /tmp --size 268435456 --tmpfs /w $G_SYSBINDS \
+        --ro-bind "$_bi" /in --ro-bind "$G_TOOL" /g --chdir /w "$@" </dev/null 2>/dev/null
+        echo $? >"$_bo.rc"; } | head -c "$GRADE_OUTPUT_BYTES" >"$_bo"
+    g_cg_done
+}
+
+# g_run OUT EXE MODE [ARGS]: run a linked program in the run sandbox, which holds
+# the program and the tests' inputs, nothing else. MODE probe: the program gets
+# ARGS and the fixtures' folder, its results (descriptor 3) go to OUT, what it
+# prints is dropped; MODE tests: it runs in /k (where tests/fixtures is) and its
+# standard output and error go to OUT. At most GRADE_OUTPUT_BYTES; the exit
+# status to OUT.rc (124 or 137: the time limit).
+g_run() {
+    _ro=$1 _re=$2 _rm=$3
+    shift 3
+    _lim="$GRADE_NPROC $GRADE_MEM_KB 65536 $((GRADE_TIME + 5))"
+    if [ "$G_UNSAFE" = 1 ]; then
+        _bw=$(mktemp -d "$RUN/unsafe.XXXXXX") || return 1
+        mkdir -p "$_bw/k/tests" "$_bw/w" && ln -s "$G_KIT/fixtures" "$_bw/k/tests/fixtures"
+        _lim="- $GRADE_MEM_KB 65536 $((GRADE_TIME + 5))"
+        if [ "$_rm" = tests ]; then
+            { (cd "$_bw/k" && timeout -k 1 "$GRADE_TIME" "$G_TOOL" limit $_lim "$_re" </dev/null 2>&1)
+                echo $? >"$_ro.rc"; } | head -c "$GRADE_OUTPUT_BYTES" >"$_ro"
+        else
+            { (cd "$_bw/w" && timeout -k 1 "$GRADE_TIME" "$G_TOOL" limit $_lim "$_re" "$@" "$_bw/k/tests/fixtures" \
+                3>&1 >/dev/null 2>&1 </dev/null)
+                echo $? >"$_ro.rc"; } | head -c "$GRADE_OUTPUT_BYTES" >"$_ro"
+        fi
+        rm -rf "$_bw"
+        return 0
+    fi
+    g_cg_new
+    if [ "$_rm" = tests ]; then
+        { /bin/sh -c "$G_CG_ENTER" sh $G_CGD -- timeout -k 1 "$GRADE_TIME" $G_AS bwrap $G_BWRAP --size 268435456 --tmpfs /tmp --size 268435456 --tmpfs /w \
+            --ro-bind "$_re" /p --ro-bind "$G_TOOL" /g --ro-bind "$G_KIT/fixtures" /k/tests/fixtures --chdir /k \
+            /g limit $_lim /p </dev/null 2>&1
+            echo $? >"$_ro.rc"; } | head -c "$GRADE_OUTPUT_BYTES" >"$_ro"
+    else
+        { /bin/sh -c "$G_CG_ENTER" sh $G_CGD -- timeout -k 1 "$GRADE_TIME" $G_AS bwrap $G_BWRAP --size 268435456 --tmpfs /tmp --size 268435456 --tmpfs /w \
+            --ro-bind "$_re" /p --ro-bind "$G_TOOL" /g --ro-bind "$G_KIT/fixtures" /k/tests/fixtures --chdir /w \
+            /g limit $_lim /p "$@" /k/tests/fixtures 3>&1 >/dev/null 2>&1 </dev/null
+            echo $? >"$_ro.rc"; } | head -c "$GRADE_OUTPUT_BYTES" >"$_ro"
+    fi
+    g_cg_done
+}
+
+# the scripts of the compile and link sandboxes ($1.. their arguments; "/g limit" first)
+# compile: CFLAGS CHAPTER-DIR SOURCE -> the object on stdout, or "error" and the messages
+G_COMPILE='$CC $1 -I"$K/inc" -I"$K/inc/$2" -c "$IN/$3" -o a.o >cc.log 2>&1 && exec cat a.o
+echo "error"; head -c 4000 cc.log'
+# link: MAIN-OBJECTS... -> the static program on stdout, or "link failed" and the messages
+G_LINK='o=; for x in "$@"; do o="$o $K/obj/$x"; done
+$CC -static -o p $o "$IN/answer.o" -Wl,--start-group "$K/lib"/*.a -Wl,--end-group -lm >ld.log 2>&1 ||
+    { echo "link failed"; head -c 4000 ld.log; exit 0; }
+exec cat p'
+
+# Is the sandbox usable? Sets G_UNSAFE (and G_AS); dies loudly when there is none
+# and the teacher did not set GRADE_UNSAFE=1.
 g_need_sandbox() {
     g_sysbinds
     G_UNSAFE=0
+    G_AS=
+    G_SBX=$RUN
+    if [ "$(id -u)" = 0 ]; then
+        _as="setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all"
+        if ! command -v setpriv >/dev/null 2>&1; then
+            :
+        elif $_as test -x "$RUN" 2>/dev/null; then
+            G_AS=$_as
+        else
+            # the repository is not reachable by nobody (a private home, say): what the
+            # sandboxes see is staged in a folder of /tmp that nobody can enter but not list
+            G_STAGE=$(mktemp -d /tmp/attn-grade.XXXXXX 2>/dev/null) && chmod 0711 "$G_STAGE" &&
+                $_as test -x "$G_STAGE" 2>/dev/null && G_AS=$_as G_SBX=$G_STAGE
+        fi
+        [ -n "$G_AS" ] ||
+            echo "grade: WARNING: grading as root, and the user nobody cannot reach $RUN nor a folder of /tmp (or there is no setpriv): the sandboxes run as root mapped to an unprivileged user, which the kernel does not hold to the process cap" >&2
+    fi
     if command -v bwrap >/dev/null 2>&1 && command -v timeout >/dev/null 2>&1 &&
-        bwrap --unshare-all --die-with-parent --new-session --clearenv --proc /proc \
-            --tmpfs /tmp $G_SYSBINDS /bin/sh -c 'exit 0' </dev/null >/dev/null 2>"$RUN/bwrap.err"; then
+        $G_AS bwrap $G_BWRAP --tmpfs /tmp $G_SYSBINDS /bin/sh -c 'exit 0' </dev/null >/dev/null 2>"$RUN/bwrap.err"; then
         return 0
     fi
     if [ "${GRADE_UNSAFE:-}" = 1 ]; then
@@ -159,17 +309,20 @@ g_reuse_build() {
     echo "grade: the teacher's tree: reused $_from (up to date, same flags)" >>"$LOG"
 }
 
-# g_kit BASE: BASE/kit, what a sandbox may see: the headers, the teacher's test
-# objects, harness and probe, and per concept file the libraries of the build
-# (BASE/.libs) without that file's object (lib/<stem>/; lib/full/ keeps all).
+# g_kit BASE: BASE/kit, what the sandboxes may see: the headers (inc/: the compile
+# step), the probe, harness and test objects (obj/) and per concept file the
+# libraries of the build (BASE/.libs) without any object of that file (lib/<stem>/:
+# the link step), the tests' input files (fixtures/: the run step). The full
+# libraries stay outside the kit: the teacher's probe (BASE/teacher/probe) is
+# linked with them here, on the trusted side, and only ever runs alone.
 g_kit() {
     _k=$1/kit
-    rm -rf "$_k"
-    mkdir -p "$_k/inc" "$_k/obj" "$_k/lib/full" "$_k/tests/fixtures" || return 1
+    rm -rf "$_k" "$1/teacher"
+    mkdir -p "$_k/inc" "$_k/obj" "$_k/lib" "$_k/fixtures" "$1/teacher" || return 1
     (cd "$1" && find common chapters tests -name '*.h' -type f) | while IFS= read -r h; do
         mkdir -p "$_k/inc/$(dirname "$h")" && cp "$1/$h" "$_k/inc/$h"
     done
-    cp -R "$1/tests/fixtures/." "$_k/tests/fixtures/" 2>/dev/null
+    cp -R "$1/tests/fixtures/." "$_k/fixtures/" 2>/dev/null
     for o in "$1"/build/obj/tests/*.o; do
         [ -f "$o" ] && cp "$o" "$_k/obj/"
     done
@@ -180,12 +333,19 @@ g_kit() {
     _libs=
     for a in $(cat "$1/.libs"); do _libs="$_libs $1/$a"; done
     [ -n "$_libs" ] || { echo "grade: the teacher's build has no library" >&2; return 1; }
-    cp $_libs "$_k/lib/full/" || return 1
+    $CC -static -o "$1/teacher/probe" "$_k/obj/probe.o" -Wl,--start-group $_libs -Wl,--end-group -lm >>"$LOG" 2>&1 || {
+        echo "grade: the teacher's probe does not link statically: $(first_error "$LOG") (the C library's static archive libc.a is needed: Debian's libc6-dev)" >&2
+        return 1
+    }
     for f in $(cd "$1" && concept_files); do
         _stem=$(basename "$f" .c)
         mkdir -p "$_k/lib/$_stem"
         for a in $_libs; do
-            cp "$a" "$_k/lib/$_stem/" && ${AR:-ar} d "$_k/lib/$_stem/$(basename "$a")" "$_stem.o" 2>>"$LOG"
+            cp "$a" "$_k/lib/$_stem/" || return 1
+            # every member of that name (an archive may hold two)
+            while ${AR:-ar} t "$_k/lib/$_stem/$(basename "$a")" | grep -qx "$_stem.o"; do
+                ${AR:-ar} d "$_k/lib/$_stem/$(basename "$a")" "$_stem.o" 2>>"$LOG" || return 1
+            done
         done
     done
 }
@@ -195,6 +355,7 @@ g_kit() {
 # helpers refuse) and the teacher's probe output per chapter.
 g_setup() {
     _level=$1 _chapters=$2
+    umask 022   # (what the sandboxes read must be readable by the user they run as)
     mkdir -p build/grade/runs || die "grade: cannot create build/grade/runs"
     RUN=build/grade/runs/$$-$(g_random)
     mkdir -p "$RUN" || die "grade: cannot create $RUN"
@@ -202,8 +363,9 @@ g_setup() {
     LOG=$RUN/make.log
     : >"$LOG"
     g_need_sandbox || return 1
-    [ "${GRADE_ALLOWLIST:-1}" = 0 ] &&
-        echo "grade: WARNING: GRADE_ALLOWLIST=0: answers are not checked against the allow-list (a test of the sandbox alone; never grade a class so)" >&2
+    g_cgroup_setup
+    [ "${GRADE_POLICY:-1}" = 0 ] &&
+        echo "grade: WARNING: GRADE_POLICY=0: the answers' objects are not checked for what they call (a test of the sandbox alone; never grade a class so)" >&2
     list_blanks >"$RUN/all.tsv" || die "grade: fix the markers of this repository first"
     CHS=$(parse_chapters "$_chapters" "$RUN/all.tsv") || return 1
     : >"$RUN/stubs.tsv"
@@ -218,9 +380,10 @@ g_setup() {
     [ -s "$RUN/stubs.tsv" ] || { echo "grade: no blanks of level <= $_level in chapters $(num_list "$CHS")" >&2; return 1; }
 
     # the trusted side's own program
-    G_TOOL=$RUN/gradetool
-    $CC -std=c99 -O2 "$EX_DIR/gradetool.c" -lm -o "$G_TOOL" >>"$LOG" 2>&1 ||
-        { echo "grade: scripts/exercises/gradetool.c does not build: $(first_error "$LOG")" >&2; return 1; }
+    G_TOOL=$G_SBX/gradetool
+    # (linked statically: it also sets the limits inside the run sandbox, where there is no library)
+    $CC -std=c99 -O2 -static "$EX_DIR/gradetool.c" -lm -o "$G_TOOL" >>"$LOG" 2>&1 ||
+        { echo "grade: scripts/exercises/gradetool.c does not build as a static program: $(first_error "$LOG") (the C library's static archive libc.a is needed: Debian's libc6-dev)" >&2; return 1; }
 
     # the teacher's tree and kit, built once and kept in build/grade/cache/<checksum>
     _nns=$(cut -f3 "$RUN/stubs.tsv" | sed -n 's|^chapters/\([0-9][0-9]\)_.*|\1|p' | sort -u)
@@ -252,53 +415,75 @@ g_setup() {
         [ -d "$RUN/base" ] && G_BASE=$RUN/base  # another run was first: use ours
     fi
     G_KIT=$G_BASE/kit
+    G_TPROBE=$G_BASE/teacher/probe
+    if [ "$G_SBX" != "$RUN" ]; then   # (staged: see g_need_sandbox)
+        cp -Rl "$G_KIT" "$G_SBX/kit" 2>/dev/null || { rm -rf "$G_SBX/kit"; cp -R "$G_KIT" "$G_SBX/kit"; } ||
+            { echo "grade: cannot stage the kit in $G_SBX" >&2; return 1; }
+        cp "$G_TPROBE" "$G_SBX/tprobe" || return 1
+        G_KIT=$G_SBX/kit G_TPROBE=$G_SBX/tprobe
+    fi
 
     # name points chapter-nn file function symbol helpers refuse, in the order of the
-    # repository; symbol: 1 when the teacher's object defines the function (nm), so
-    # the student's must too; refuse: the list in blanks.txt and refuse.txt's
-    $AWK -F '\t' 'FILENAME == ARGV[1] { if ($0 !~ /^#/ && NF >= 2) extra[$1] = extra[$1] " " $2; next }
+    # repository; symbol: 1 when the teacher's object defines the function, so the
+    # student's must too; helpers and refuse: blank_policy (lib.sh)
+    blank_policy "$RUN/all.tsv" >"$RUN/policy.tsv" || return 1
+    $AWK -F '\t' 'FILENAME == ARGV[1] { help[$1] = $2; ref[$1] = $3; next }
         FILENAME == ARGV[2] { chosen[$1] = 1; next }
         ($1 in chosen) { nn = $3; sub(/^chapters\//, "", nn); sub(/_.*/, "", nn)
-                         r = ($12 == "-" || $12 == "") ? "" : $12
-                         printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", $1, $7, nn, $3, $8, $9, r extra[$1] }' \
-        "$EX_DIR/refuse.txt" "$RUN/stubs.tsv" "$RUN/all.tsv" >"$RUN/b0.tsv"
+                         printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", $1, $7, nn, $3, $8, help[$1], ref[$1] }' \
+        "$RUN/policy.tsv" "$RUN/stubs.tsv" "$RUN/all.tsv" >"$RUN/b0.tsv"
+    _full=
+    for a in $(cat "$G_BASE/.libs"); do _full="$_full $G_BASE/$a"; done
+    nm -A $_full >"$RUN/full.nm" 2>/dev/null || { echo "grade: cannot read the teacher's libraries (nm)" >&2; return 1; }
+    # what every answer may call: the tensor library (what common/'s objects define),
+    # libm and a short list of libc (memory, string, printf); per file, also what the
+    # teacher's own object of that file calls; per blank, its helpers
+    _common=$(for c in common/*.c; do basename "$c" .c; done | tr '\n' ' ')
+    $AWK -v c=" $_common " '{ m = $1; sub(/:[^:]*$/, "", m); sub(/.*:/, "", m); sub(/\.o$/, "", m) }
+        index(c, " " m " ") && NF == 3 && $2 ~ /^[TDRBCVW]$/ { print $3 }' "$RUN/full.nm" >"$RUN/api.txt"
+    mkdir -p "$RUN/allow"
     : >"$RUN/blanks.tsv"
     while IFS='	' read -r name pts nn file func helpers refuse; do
+        _stem=$(basename "$file" .c)
         sym=0
-        nm -A "$G_KIT/lib/full/"*.a 2>/dev/null | $AWK -v m=":$(basename "$file" .c).o:" -v f="$func" \
-            'index($1, m) && $3 == f && ($2 == "T" || $2 == "t") { found = 1 } END { exit !found }' && sym=1
-        if [ "$sym" = 1 ] && nm -A "$G_KIT/lib/$(basename "$file" .c)"/*.a 2>/dev/null | $AWK -v f="$func" '$3 == f && $2 == "T" { found = 1 } END { exit !found }'; then
-            echo "grade: the kit's libraries for $file still define $func(); cannot grade it alone" >&2
+        $AWK -v m=":$_stem.o:" -v f="$func" 'index($1, m) && $3 == f && ($2 == "T" || $2 == "t") { found = 1 } END { exit !found }' \
+            "$RUN/full.nm" && sym=1
+        # the kit's libraries for this file must define nothing that the teacher's object of it defines
+        _left=$($AWK -v m=":$_stem.o:" 'index($1, m) && NF == 3 && $2 ~ /^[TDRBW]$/ { print $3 }' "$RUN/full.nm" | sort -u |
+            comm -12 - "$(nm -g --defined-only "$G_KIT/lib/$_stem"/*.a 2>/dev/null | $AWK 'NF == 3 { print $3 }' | sort -u >"$RUN/left.txt"; echo "$RUN/left.txt")" | head -n 1)
+        if [ -n "$_left" ]; then
+            echo "grade: the kit's libraries for $file still define $_left(); cannot grade its answers alone" >&2
             return 1
         fi
+        # a refused function that the teacher's own file calls elsewhere cannot be told
+        # apart in the object: say so rather than grade without the refusal
+        for r in $refuse; do
+            if $AWK -v m=":$_stem.o:" -v r="$r" 'index($1, m) && $2 == "U" && $3 == r { f = 1 } END { exit !f }' "$RUN/full.nm"; then
+                echo "grade: blank '$name' refuses $r(), which the teacher's $file calls elsewhere, so the refusal cannot be read from an answer's object; take $r out of its refuse list or out of the rest of $file" >&2
+                return 1
+            fi
+        done
+        { cat "$RUN/api.txt" "$EX_DIR/callable.txt" | grep -v '^#'
+          $AWK -v m=":$_stem.o:" 'index($1, m) && $2 == "U" { print $3 }' "$RUN/full.nm"
+          printf '%s\n' "$helpers" | tr -c 'A-Za-z0-9_' '\n'; } | grep '^[A-Za-z_]' | sort -u >"$RUN/allow/$name.txt"
         printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$pts" "$nn" "$file" "$func" "$sym" "$helpers" "$refuse" >>"$RUN/blanks.tsv"
     done <"$RUN/b0.tsv"
     GCHS=$(cut -f3 "$RUN/blanks.tsv" | sort -u)
 
-    # the names every answer may use (extract.awk's allow-list): keywords, the
-    # standard and libm names it lists itself, and what the headers declare
-    # (of a chapter's header: its types, macros and constants, not its functions)
-    (cd "$G_KIT/inc" && find common -maxdepth 1 -name '*.h' -type f | LC_ALL=C sort) >"$RUN/api.list"
-    (cd "$G_KIT/inc" && find chapters -name '*.h' -type f | LC_ALL=C sort) >"$RUN/chh.list"
-    _ex=$(pwd)/$EX_DIR
-    (cd "$G_KIT/inc" && $AWK -f "$_ex/extract.awk" -v mode=harvest -v api="$RUN/api.list" -v chh="$RUN/chh.list" /dev/null) >"$RUN/allow.txt" ||
-        { echo "grade: cannot read the headers for the allow-list" >&2; return 1; }
-
     G_SEED=${GRADE_SEED:-$(g_random)}  # GRADE_SEED=N repeats a run's hidden inputs
-    mkdir -p "$RUN/want/in"
+    mkdir -p "$RUN/want"
     # the teacher's code on the same inputs, in the same kind of sandbox
     for nn in $GCHS; do
-        g_box "$RUN/want/raw$nn" "$RUN/want/in" "$G_PROBE_RUN" full "$(chapter_num "$nn")" "$G_SEED"
-        if [ "$(sed -n 2p "$RUN/want/raw$nn")" = "no probe for chapter $(chapter_num "$nn")" ]; then
+        g_run "$RUN/want/probe$nn" "$G_TPROBE" probe "$(chapter_num "$nn")" "$G_SEED"
+        if [ "$(head -n 1 "$RUN/want/probe$nn")" = "no probe for chapter $(chapter_num "$nn")" ]; then
             echo "grade: chapter $(chapter_num "$nn") has blanks but no hidden checks in scripts/exercises/probe.c; its answers cannot be graded until it has them" >&2
             return 1
         fi
-        if [ "$(head -n 1 "$RUN/want/raw$nn")" != "link ok" ] || [ "$(tail -n 1 "$RUN/want/raw$nn")" != "probe done" ]; then
-            echo "grade: the teacher's hidden checks of chapter $(chapter_num "$nn") do not run in the sandbox (exit $(cat "$RUN/want/raw$nn.rc")):" >&2
-            head -c 600 "$RUN/want/raw$nn" >&2
+        if [ "$(tail -n 1 "$RUN/want/probe$nn")" != "probe done" ]; then
+            echo "grade: the teacher's hidden checks of chapter $(chapter_num "$nn") do not run in the sandbox (exit $(cat "$RUN/want/probe$nn.rc")):" >&2
+            head -c 600 "$RUN/want/probe$nn" >&2
             return 1
         fi
-        tail -n +2 "$RUN/want/raw$nn" >"$RUN/want/probe$nn"
     done
     return 0
 }
@@ -320,8 +505,8 @@ g_first_failure() { # OUT
 # g_grade_student DIR K ID [BAD-REASON]: grade one tree into $RUN/s/K/result.tsv
 # (blank points max message). A folder whose name is not data (BAD-REASON) gets 0.
 g_grade_student() {
-    _dir=$1 _s=$RUN/s/$2 _id=$3
-    rm -rf "$_s"
+    _dir=$1 _s=$RUN/s/$2 _id=$3 _sw=$G_SBX/w/$2
+    rm -rf "$_s" "$_sw"
     mkdir -p "$_s/x"
     : >"$_s/status.tsv"
     : >"$_s/result.tsv"
@@ -344,17 +529,29 @@ g_grade_student() {
         done
         if [ -z "$_why" ]; then
             if [ ! -f "$src" ]; then _why="$f is not in your tree"
-            elif [ -n "$(find "$src" -prune -size +1024k)" ]; then _why="your $f is larger than 1 MB"
+            else
+                # as the compiler reads it: BOM, CR LF and lone CR handled (gradetool normalize)
+                mkdir -p "$_s/n/$(dirname "$f")"
+                _big=$("$G_TOOL" normalize "$src" "$_s/n/$f" "$GRADE_SOURCE_BYTES" 2>&1) || _why="your $f could not be read (${_big:-unreadable})"
             fi
         fi
         if [ -n "$_why" ]; then
             for nm in $names; do printf '%s\tnofunc\t%s\n' "$nm" "$_why"; done >>"$_s/status.tsv"
             continue
         fi
-        $AWK -f "$EX_DIR/extract.awk" -v ref="$RUN/orig/$f" -v blanks="$names" -v outdir="$_s/x" \
-            -v allow="$RUN/allow.txt" -v info="$RUN/blanks.tsv" -v allowlist="${GRADE_ALLOWLIST:-1}" "$src" >>"$_s/status.tsv" 2>"$_s/extract.err" ||
+        # (linear in the file's size, and under its own time limit)
+        timeout -k 1 "$GRADE_TIME" $AWK -f "$EX_DIR/extract.awk" -v ref="$RUN/orig/$f" -v blanks="$names" -v outdir="$_s/x" \
+            -v shown="$(basename "$f")" "$_s/n/$f" >"$_s/status.$$" 2>"$_s/extract.err"
+        _rc=$?
+        if [ "$_rc" -eq 0 ]; then cat "$_s/status.$$" >>"$_s/status.tsv"
+        elif [ "$_rc" -eq 124 ] || [ "$_rc" -eq 137 ]; then
+            for nm in $names; do printf '%s\tnofunc\treading your %s took longer than %s s\n' "$nm" "$f" "$GRADE_TIME"; done >>"$_s/status.tsv"
+        else
             for nm in $names; do printf '%s\tnofunc\tyour %s could not be read\n' "$nm" "$f"; done >>"$_s/status.tsv"
+        fi
+        rm -f "$_s/status.$$"
     done
+    _t0=$(date +%s)
     while IFS='	' read -r name pts nn file func sym _; do
         st= det=
         while IFS='	' read -r _b _st _det; do
@@ -367,52 +564,68 @@ g_grade_student() {
             empty) msg="not answered: $det" ;;
             nofunc) msg="not found: $det" ;;
             denied) msg="not accepted: $det" ;;
-            answer) g_grade_answer "$name" "$nn" "$file" "$func" "$sym" && got=$pts
-                    msg=$g_msg${det:+ ($det)} ;;
+            answer)
+                if [ $(($(date +%s) - _t0)) -ge "$GRADE_STUDENT_SECONDS" ]; then
+                    msg="not graded: this submission used up its time budget (GRADE_STUDENT_SECONDS=$GRADE_STUDENT_SECONDS s) before this answer"
+                else
+                    g_grade_answer "$name" "$nn" "$file" "$func" "$sym" && got=$pts
+                    msg=$g_msg${det:+ ($det)}
+                fi ;;
             *) msg="not found: the blank is missing from your tree" ;;
         esac
         printf '%s\t%s\t%s\t%s\n' "$name" "$got" "$pts" "$(g_clean "$msg")" >>"$_s/result.tsv"
     done <"$RUN/blanks.tsv"
-    rm -rf "$_s/x" "$_s/w"
+    rm -rf "$_s/x" "$_sw"
 }
 
-# One answer: compiled in the sandbox, its object checked (nm), linked in the
-# sandbox with the kit's libraries that lack the teacher's copy of its file, the
-# probe run there; the grader compares the probe's numbers with the teacher's.
-# Sets g_msg; status 0 when the blank earns its points.
+# One answer: compiled in the compile sandbox; its object's symbols checked here
+# (gradetool policy: what it calls, that it defines the blank's function, no
+# constructor); linked in the link sandbox with the kit's libraries that hold no
+# object of its file; the static program run in the run sandbox; the grader
+# compares the probe's numbers with the teacher's. Sets g_msg; status 0 when the
+# blank earns its points.
 g_grade_answer() { # NAME NN FILE FUNC SYMBOL
     _nm=$1 _nn=$2 _file=$3 _fn=$4 _sym=$5
-    _w=$_s/w/$_nm
+    _w=$_sw/$_nm
     _hole=$(basename "$_file" .c)
     mkdir -p "$_w/src" "$_w/obj"
     cp "$_s/x/$_nm.c" "$_w/src/$_hole.c"
-    G_KIT_PART=/inc  # the compiler sees the headers and the answer, nothing else
-    g_box "$_w/cc.out" "$_w/src" "$G_COMPILE" "$(g_cflags "$_nn")" "$(dirname "$_file")" "$_hole.c"
-    G_KIT_PART=
+    g_tool "$_w/cc.out" compile "$_w/src" "$G_COMPILE" "$(g_cflags "$_nn")" "$(dirname "$_file")" "$_hole.c"
     if [ "$(head -c 4 "$_w/cc.out" | od -An -c | tr -d ' \n')" != '177ELF' ]; then
         case $(cat "$_w/cc.out.rc") in
-            0) g_msg="does not compile: $(g_clean "$(tail -n +2 "$_w/cc.out" >"$_w/cc.log"; first_error "$_w/cc.log" | sed 's|/in/||g')")" ;;
+            0) g_msg="does not compile: $(tail -n +2 "$_w/cc.out" >"$_w/cc.log"; first_error "$_w/cc.log" | sed 's|/in/||g')" ;;
             *) g_msg="does not compile: the compiler was stopped (time limit ${GRADE_TIME} s, memory or output limit)" ;;
         esac
         return 1
     fi
     mv "$_w/cc.out" "$_w/obj/answer.o"
-    if [ "$_sym" = 1 ] && ! nm --defined-only "$_w/obj/answer.o" 2>/dev/null |
-        $AWK -v f="$_fn" '$3 == f && ($2 == "T" || $2 == "t") { found = 1 } END { exit !found }'; then
-        g_msg="not accepted: your $(basename "$_file") does not define $_fn() itself (the function that holds the blank)"
+    # the policy, from the object: what it calls (never what its text spells)
+    _f=-
+    [ "$_sym" = 1 ] && _f=$_fn
+    if [ "${GRADE_POLICY:-1}" = 0 ]; then
+        _pol=$("$G_TOOL" policy "$_w/obj/answer.o" "$RUN/allow/$_nm.txt" "$(basename "$_file")" "$_f" "$_nm" 2>&1)
+        case $_pol in "your answer calls"*) _pol= ;; esac   # (only the check of its function stays)
+    else
+        _pol=$("$G_TOOL" policy "$_w/obj/answer.o" "$RUN/allow/$_nm.txt" "$(basename "$_file")" "$_f" "$_nm" \
+            $($AWK -F '\t' -v n="$_nm" '$1 == n { print $8 }' "$RUN/blanks.tsv") 2>&1)
+    fi
+    if [ -n "$_pol" ]; then
+        g_msg="not accepted: $_pol"
         return 1
     fi
-    g_box "$_w/probe.out" "$_w/obj" "$G_PROBE_RUN" "$_hole" "$(chapter_num "$_nn")" "$G_SEED"
-    _l1=$(head -n 1 "$_w/probe.out")
-    if [ "$_l1" = "link failed" ]; then
-        tail -n +2 "$_w/probe.out" >"$_w/ld.log"
-        g_msg="does not link: $(first_error "$_w/ld.log" | sed -e 's|/in/||g' -e 's|/k/||g' -e 's|/w/||g')"
-        return 1
-    elif [ "$_l1" != "link ok" ]; then
-        g_msg="could not be linked in the sandbox (time or memory limit)"
+    g_tool "$_w/link.out" "link:$_hole" "$_w/obj" "$G_LINK" probe.o
+    if [ "$(head -c 4 "$_w/link.out" | od -An -c | tr -d ' \n')" != '177ELF' ]; then
+        if [ "$(head -n 1 "$_w/link.out")" = "link failed" ]; then
+            tail -n +2 "$_w/link.out" >"$_w/ld.log"
+            g_msg="does not link: $(first_error "$_w/ld.log" | sed -e 's|/in/||g' -e 's|/k/||g' -e 's|/w/||g')"
+        else
+            g_msg="could not be linked in the sandbox (time or memory limit)"
+        fi
         return 1
     fi
-    tail -n +2 "$_w/probe.out" >"$_w/probe.txt"
+    mv "$_w/link.out" "$_w/probe"
+    chmod 0555 "$_w/probe"
+    g_run "$_w/probe.txt" "$_w/probe" probe "$(chapter_num "$_nn")" "$G_SEED"
     _d=$("$G_TOOL" compare "$RUN/want/probe$_nn" "$_w/probe.txt")
     _st=$?
     [ "$_st" -le 1 ] || { g_msg="not graded: the grader could not compare the hidden checks"; return 1; }
@@ -420,13 +633,17 @@ g_grade_answer() { # NAME NN FILE FUNC SYMBOL
         g_msg="correct (hidden checks on fresh random inputs agree with the teacher's code)"
         return 0
     fi
-    case $(cat "$_w/probe.out.rc") in
+    case $(cat "$_w/probe.txt.rc") in
         124 | 137) _d="$_d (stopped after ${GRADE_TIME} s)" ;;
     esac
     g_msg="a hidden check on fresh random inputs fails: $_d"
     # the chapter's tests, for the feedback only: the first failing check in words
     if [ -f "$G_KIT/obj/test_ch$_nn.o" ]; then
-        g_box "$_w/test.out" "$_w/obj" "$G_TEST_RUN" "$_hole" "$_nn"
+        g_tool "$_w/tlink.out" "link:$_hole" "$_w/obj" "$G_LINK" "test_ch$_nn.o" harness.o
+        [ "$(head -c 4 "$_w/tlink.out" | od -An -c | tr -d ' \n')" = '177ELF' ] || return 1
+        mv "$_w/tlink.out" "$_w/tests"
+        chmod 0555 "$_w/tests"
+        g_run "$_w/test.out" "$_w/tests" tests
         _f=$(g_first_failure "$_w/test.out")
         case $(cat "$_w/test.out.rc") in
             124 | 137) _f="${_f:-did not finish} (the tests were stopped after ${GRADE_TIME} s)" ;;

@@ -10,9 +10,29 @@
  *     gradetool csv RUN OUT           class.csv from RUN/blanks.tsv, RUN/students.tsv
  *                                     and RUN/s/<k>/result.tsv; prints
  *                                     "graded: S students, mean P%"
+ *     gradetool normalize IN OUT MAX  a student's C file as the compiler reads it:
+ *                                     a UTF-8 BOM dropped, CRLF and a lone CR made
+ *                                     LF; more than MAX bytes: one sentence, exit 1
+ *     gradetool policy OBJ ALLOW FILE FUNC BLANK [REFUSED...]
+ *                                     what an answer's object may call, read from
+ *                                     its ELF symbol table (never from its text):
+ *                                     every undefined symbol must be in the file
+ *                                     ALLOW (one name a line) and not REFUSED nor
+ *                                     one of the functions that reach outside the
+ *                                     computation (system, exec*, fork, open, ...);
+ *                                     no constructor or destructor section; FUNC
+ *                                     defined ("-": none). Exit 0 when accepted,
+ *                                     else 1 and one sentence on stdout
+ *     gradetool limit NPROC AS_KB FSIZE_KB CPU_S PROG [ARGS...]
+ *                                     set those limits ("-": leave it; never above
+ *                                     the hard limit there) and no core files, then
+ *                                     exec PROG: run inside a sandbox, after its
+ *                                     user namespace exists, so that the process
+ *                                     cap counts that sandbox's processes only
  *
  * Folder names are data: an id is the folder's name when it is valid UTF-8
- * without control characters, else a made-up id (the folder then gets a row
+ * without control, invisible or format characters and short enough for its
+ * feedback file, else a made-up id (the folder then gets a row
  * with 0 points and the reason). class.csv follows RFC 4180 (a cell holding a
  * comma, a quote, CR or LF is quoted, quotes doubled) and a cell starting with
  * '=', '+', '-', '@', TAB or CR gets a leading apostrophe (OWASP, CSV
@@ -21,13 +41,16 @@
  * "label null" or "probe done" is a difference. Bad usage: one sentence, exit 2.
  */
 #define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE   /* RLIMIT_NPROC */
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define MAX_LINE 512
 #define MAX_GOT (64L * 1024 * 1024)
@@ -39,7 +62,25 @@ static void die(const char *msg, const char *arg) {
 
 /* ---- list ------------------------------------------------------------------ */
 
-/* 1 when s is valid UTF-8 with no C0/C1 control, DEL or bidi/zero-width format character */
+/* 1 for a character a reader cannot see or that changes how others show: Unicode's
+ * format characters (category Cf: soft hyphen, bidi controls, zero-width ones, word
+ * joiner, tags, ...), line and paragraph separators, spaces other than the ASCII
+ * one, variation selectors, the combining grapheme joiner and the Hangul fillers */
+static int invisible(unsigned cp) {
+    static const unsigned r[][2] = {
+        {0x00a0, 0x00a0}, {0x00ad, 0x00ad}, {0x034f, 0x034f}, {0x0600, 0x0605}, {0x061c, 0x061c},
+        {0x06dd, 0x06dd}, {0x070f, 0x070f}, {0x0890, 0x0891}, {0x08e2, 0x08e2}, {0x115f, 0x1160},
+        {0x1680, 0x1680}, {0x17b4, 0x17b5}, {0x180b, 0x180f}, {0x2000, 0x200f}, {0x2028, 0x202f},
+        {0x205f, 0x206f}, {0x2800, 0x2800}, {0x3000, 0x3000}, {0x3164, 0x3164}, {0xfe00, 0xfe0f},
+        {0xfeff, 0xfeff}, {0xffa0, 0xffa0}, {0xfff0, 0xfffb}, {0x110bd, 0x110bd}, {0x110cd, 0x110cd},
+        {0x13430, 0x1343f}, {0x1bca0, 0x1bca3}, {0x1d173, 0x1d17a}, {0xe0000, 0xe0fff},
+    };
+    for (size_t i = 0; i < sizeof r / sizeof r[0]; i++)
+        if (cp >= r[i][0] && cp <= r[i][1]) return 1;
+    return (cp & 0xfffe) == 0xfffe;   /* noncharacters */
+}
+
+/* 1 when s is valid UTF-8 with no C0/C1 control, DEL or invisible character */
 static int name_ok(const unsigned char *s) {
     if (!*s) return 0;
     while (*s) {
@@ -57,9 +98,8 @@ static int name_ok(const unsigned char *s) {
         if ((n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) || cp > 0x10ffff) return 0;
         if (cp >= 0xd800 && cp <= 0xdfff) return 0;
         if (cp >= 0x80 && cp <= 0x9f) return 0;                      /* C1 controls */
-        if ((cp >= 0x200b && cp <= 0x200f) || (cp >= 0x202a && cp <= 0x202e) ||
-            (cp >= 0x2066 && cp <= 0x2069) || cp == 0xfeff || cp == 0x2028 || cp == 0x2029)
-            return 0;                                                /* invisible or reordering */
+        if (invisible(cp)) return 0;
+
         s += n + 1;
     }
     return 1;
@@ -93,7 +133,9 @@ static int cmd_list(const char *dir) {
         free(p);
         if (!isdir && !islink) continue;                             /* files beside the folders */
         int ok = name_ok((const unsigned char *)names[i]);
-        if (ok && !islink) {
+        /* the feedback file is the id and ".txt": a name a file system holds */
+        int too_long = ok && strlen(names[i]) + 4 > 255;
+        if (ok && !islink && !too_long) {
             printf("%s\tok\n", names[i]);
             continue;
         }
@@ -106,7 +148,9 @@ static int cmd_list(const char *dir) {
             if (!taken) break;
         }
         if (!ok)
-            printf("%s\tbad\tthe folder's name has a control character or is not UTF-8 text; rename it and grade again\n", id);
+            printf("%s\tbad\tthe folder's name has a control character, an invisible or format character, or is not UTF-8 text; rename it and grade again\n", id);
+        else if (too_long)
+            printf("%s\tbad\tthe folder's name is longer than 251 bytes, too long for its feedback file; rename it and grade again\n", id);
         else
             printf("%s\tbad\tthe folder '%s' is a symbolic link, not a folder; not graded\n", id, names[i]);
     }
@@ -250,8 +294,18 @@ static int cmd_compare(const char *want_path, const char *got_path) {
             printf("%s: your code stopped before this check\n", wl);
             return 1;
         }
-        if (!split3(g.line[i], gl, gk, &gr) || strcmp(gl, wl) != 0) {
-            printf("%s: your code printed something else here (a line that is not this check's result)\n", wl);
+        if (!split3(g.line[i], gl, gk, &gr)) {
+            printf("%s: your code printed something else here (a line that is not a check's result)\n", wl);
+            return 1;
+        }
+        if (!strcmp(gk, "error") && strcmp(wk, "error") != 0) {   /* the check's own label or its probe's */
+            printf("%s: raised the error \"", wl);
+            put_clean(gr, 160);
+            printf("\"\n");
+            return 1;
+        }
+        if (strcmp(gl, wl) != 0) {
+            printf("%s: your code gave the result of another check here (%s)\n", wl, gl);
             return 1;
         }
         if (!strcmp(wk, "error")) {
@@ -281,7 +335,8 @@ static int cmd_compare(const char *want_path, const char *got_path) {
         double x, y;
         if (!is_index(wk) || !parse_num(wr, &y)) die("the teacher's probe output is malformed", NULL);
         if (!is_index(gk) || strcmp(wk, gk) != 0 || !parse_num(gr, &x)) {
-            printf("%s: element %s: your code printed something else here\n", wl, wk);
+            printf("%s: element %s: your code gave %s here\n", wl, wk,
+                   !strcmp(gk, "shape") ? "a tensor of another shape" : !strcmp(gk, "null") ? "NULL" : "no number");
             return 1;
         }
         int ok;
@@ -365,10 +420,204 @@ static int cmd_csv(const char *run, const char *out) {
     return 0;
 }
 
+/* ---- normalize ---------------------------------------------------------------- */
+
+/* Translation phase 1 as gcc reads a file: a UTF-8 byte order mark at the start
+ * is dropped, CR LF and a lone CR end a line. Linear, in one pass. */
+static int cmd_normalize(const char *in, const char *outp, const char *maxs) {
+    long max = atol(maxs);
+    FILE *f = fopen(in, "rb");
+    if (!f) die("cannot read ", in);
+    FILE *o = fopen(outp, "wb");
+    if (!o) die("cannot write ", outp);
+    long n = 0;
+    int c, prev_cr = 0;
+    unsigned char bom[3];
+    size_t got = fread(bom, 1, 3, f);
+    if (!(got == 3 && bom[0] == 0xef && bom[1] == 0xbb && bom[2] == 0xbf)) {
+        for (size_t i = 0; i < got; i++) {
+            if (bom[i] == '\r') { fputc('\n', o); prev_cr = 1; continue; }
+            if (bom[i] == '\n' && prev_cr) { prev_cr = 0; continue; }
+            prev_cr = 0;
+            fputc(bom[i], o);
+        }
+        n = (long)got;
+    }
+    while ((c = getc(f)) != EOF) {
+        if (++n > max) {
+            fclose(f);
+            fclose(o);
+            printf("larger than %ld bytes\n", max);
+            return 1;
+        }
+        if (c == '\r') { fputc('\n', o); prev_cr = 1; continue; }
+        if (c == '\n' && prev_cr) { prev_cr = 0; continue; }
+        prev_cr = 0;
+        fputc(c, o);
+    }
+    fclose(f);
+    if (fclose(o)) die("cannot write ", outp);
+    return 0;
+}
+
+/* ---- policy ------------------------------------------------------------------- */
+
+static unsigned long long rd(const unsigned char *p, int n) {   /* little-endian */
+    unsigned long long v = 0;
+    for (int i = n - 1; i >= 0; i--) v = (v << 8) | p[i];
+    return v;
+}
+
+/* functions that reach outside the computation, by name or prefix, and why */
+static const char *outside(const char *s) {
+    static const struct { const char *name; int prefix; const char *why; } list[] = {
+        {"system", 0, "runs a shell command"}, {"popen", 0, "runs a shell command"},
+        {"exec", 1, "runs another program"}, {"fexecve", 0, "runs another program"},
+        {"posix_spawn", 1, "runs another program"}, {"fork", 0, "starts a process"},
+        {"vfork", 0, "starts a process"}, {"clone", 1, "starts a process"},
+        {"__clone", 1, "starts a process"}, {"_Fork", 0, "starts a process"},
+        {"open", 0, "opens files"}, {"open64", 0, "opens files"}, {"openat", 1, "opens files"},
+        {"creat", 1, "creates files"}, {"fopen", 1, "opens files"}, {"freopen", 1, "opens files"},
+        {"syscall", 0, "makes system calls itself"}, {"dlopen", 0, "loads code"},
+        {"dlsym", 0, "loads code"}, {"dlmopen", 0, "loads code"}, {"kill", 0, "signals processes"},
+        {"ptrace", 0, "inspects processes"}, {"socket", 0, "opens a connection"},
+        {"connect", 0, "opens a connection"}, {"mmap", 1, "maps memory or files"},
+        {"mprotect", 0, "changes memory protection"}, {"unlink", 1, "deletes files"},
+        {"symlink", 1, "creates links"}, {"link", 0, "creates links"}, {"rename", 0, "renames files"},
+        {"chdir", 0, "changes folder"}, {"getenv", 0, "reads the environment"},
+        {"environ", 0, "reads the environment"}, {"atexit", 0, "runs code after the checks"},
+        {"on_exit", 0, "runs code after the checks"}, {"exit", 0, "ends the program"},
+        {"_exit", 0, "ends the program"}, {"_Exit", 0, "ends the program"},
+        {"abort", 0, "ends the program"}, {"signal", 0, "changes signal handling"},
+        {"sigaction", 0, "changes signal handling"}, {"longjmp", 0, "jumps out of the checks"},
+        {"_longjmp", 0, "jumps out of the checks"}, {"siglongjmp", 0, "jumps out of the checks"},
+    };
+    for (size_t i = 0; i < sizeof list / sizeof list[0]; i++) {
+        size_t l = strlen(list[i].name);
+        if (list[i].prefix ? !strncmp(s, list[i].name, l) : !strcmp(s, list[i].name)) return list[i].why;
+    }
+    return NULL;
+}
+
+static int in_lines(const Lines *l, const char *s) {
+    for (size_t i = 0; i < l->n; i++)
+        if (!strcmp(l->line[i], s)) return 1;
+    return 0;
+}
+
+/* The object must be ELF64 little-endian, relocatable; every offset is checked. */
+static int cmd_policy(int argc, char **argv) {
+    const char *objp = argv[2], *allowp = argv[3], *file = argv[4], *func = argv[5], *blank = argv[6];
+    FILE *f = fopen(objp, "rb");
+    if (!f) die("cannot read ", objp);
+    size_t cap = 64u << 20, n = 0;
+    unsigned char *b = malloc(cap);
+    if (!b) die("out of memory", NULL);
+    n = fread(b, 1, cap, f);
+    fclose(f);
+    Lines allow;
+    if (read_lines(allowp, MAX_GOT, &allow) != 0) die("cannot read the list of callable functions ", allowp);
+#define BAD_OBJ()                                                                          \
+    do {                                                                                   \
+        printf("the compiled answer is not an object file this grader reads (ELF64)\n"); \
+        return 1;                                                                          \
+    } while (0)
+    if (n < 64 || memcmp(b, "\177ELF", 4) || b[4] != 2 || b[5] != 1 || rd(b + 16, 2) != 1) BAD_OBJ();
+    unsigned long long shoff = rd(b + 40, 8), shentsize = rd(b + 58, 2), shnum = rd(b + 60, 2), shstrndx = rd(b + 62, 2);
+    if (shentsize != 64 || shnum == 0 || shoff > n || shnum > (n - shoff) / 64 || shstrndx >= shnum) BAD_OBJ();
+#define SH(i) (b + shoff + 64 * (unsigned long long)(i))
+    unsigned long long stro = rd(SH(shstrndx) + 24, 8), strs = rd(SH(shstrndx) + 32, 8);
+    if (stro > n || strs > n - stro) BAD_OBJ();
+    int found = !strcmp(func, "-"), nsym = 0;
+    for (unsigned long long i = 0; i < shnum; i++) {
+        unsigned long long nm = rd(SH(i), 4), type = rd(SH(i) + 4, 4);
+        if (nm < strs) {
+            const char *name = (const char *)b + stro + nm;
+            if (memchr(name, 0, strs - nm) == NULL) BAD_OBJ();
+            static const char *const ctor[] = {".init_array", ".fini_array", ".preinit_array", ".ctors", ".dtors", ".init", ".fini"};
+            for (size_t k = 0; k < sizeof ctor / sizeof ctor[0]; k++) {
+                size_t l = strlen(ctor[k]);
+                if (!strncmp(name, ctor[k], l) && (name[l] == 0 || name[l] == '.')) {
+                    printf("your %s holds code that runs by itself before or after the checks (a constructor or destructor, section %s); not accepted\n", file, ctor[k]);
+                    return 1;
+                }
+            }
+        }
+        if (type != 2) continue;   /* SHT_SYMTAB */
+        nsym++;
+        unsigned long long so = rd(SH(i) + 24, 8), ss = rd(SH(i) + 32, 8), link = rd(SH(i) + 40, 4), es = rd(SH(i) + 56, 8);
+        if (es != 24 || so > n || ss > n - so || link >= shnum) BAD_OBJ();
+        unsigned long long to = rd(SH(link) + 24, 8), ts = rd(SH(link) + 32, 8);
+        if (to > n || ts > n - to) BAD_OBJ();
+        for (unsigned long long k = 1; k < ss / 24; k++) {
+            const unsigned char *sy = b + so + 24 * k;
+            unsigned long long snm = rd(sy, 4), shndx = rd(sy + 6, 2);
+            int bind = sy[4] >> 4, stype = sy[4] & 0xf;
+            if (snm >= ts) BAD_OBJ();
+            const char *name = (const char *)b + to + snm;
+            if (memchr(name, 0, ts - snm) == NULL) BAD_OBJ();
+            if (shndx != 0) {
+                if (stype == 2 && !strcmp(name, func)) found = 1;   /* STT_FUNC */
+                continue;
+            }
+            if (!*name || (bind != 1 && bind != 2)) continue;
+            const char *why = outside(name);
+            int refused = 0;
+            for (int r = 7; r < argc; r++) refused |= !strcmp(argv[r], name);
+            char shown[80];
+            snprintf(shown, sizeof shown, "%s", name);
+            for (char *c = shown; *c; c++) if (*c < 0x20 || *c >= 0x7f) *c = '?';
+            if (why) {
+                printf("your answer calls '%s', which %s; an answer may not call it\n", shown, why);
+                return 1;
+            }
+            if (refused) {
+                printf("your answer calls '%s', which computes this blank's own concept; write it with the helpers the hint names (make hint BLANK=%s TIER=2)\n", shown, blank);
+                return 1;
+            }
+            if (!in_lines(&allow, name)) {
+                printf("your answer calls '%s', which is not a function an answer may call (allowed: the tensor library, libm, libc's memory, string and printf functions, what the handed-out %s already calls, and the helpers of make hint BLANK=%s TIER=2)\n", shown, file, blank);
+                return 1;
+            }
+        }
+    }
+    if (!nsym) BAD_OBJ();
+    if (!found) {
+        printf("your %s does not define %s() itself (the function that holds the blank)\n", file, func);
+        return 1;
+    }
+    return 0;
+}
+
+/* ---- limit -------------------------------------------------------------------- */
+
+static int cmd_limit(int argc, char **argv) {
+    static const int which[] = {RLIMIT_NPROC, RLIMIT_AS, RLIMIT_FSIZE, RLIMIT_CPU};
+    static const rlim_t scale[] = {1, 1024, 1024, 1};
+    for (int i = 0; i < 4; i++) {
+        struct rlimit r, now;
+        if (!strcmp(argv[2 + i], "-")) continue;   /* left as it is */
+        r.rlim_cur = r.rlim_max = (rlim_t)strtoull(argv[2 + i], NULL, 10) * scale[i];
+        /* never above the hard limit already there (raising it needs a privilege) */
+        if (getrlimit(which[i], &now) == 0 && now.rlim_max != RLIM_INFINITY && r.rlim_max > now.rlim_max)
+            r.rlim_cur = r.rlim_max = now.rlim_max;
+        if (setrlimit(which[i], &r) != 0) die("cannot set a limit: ", strerror(errno));
+    }
+    struct rlimit core = {0, 0};
+    if (setrlimit(RLIMIT_CORE, &core) != 0) die("cannot set a limit: ", strerror(errno));
+    (void)argc;
+    execv(argv[6], argv + 6);
+    die("cannot run ", argv[6]);
+    return 2;
+}
+
 int main(int argc, char **argv) {
+    if (argc == 5 && !strcmp(argv[1], "normalize")) return cmd_normalize(argv[2], argv[3], argv[4]);
+    if (argc >= 7 && !strcmp(argv[1], "policy")) return cmd_policy(argc, argv);
+    if (argc >= 7 && !strcmp(argv[1], "limit")) return cmd_limit(argc, argv);
     if (argc == 3 && !strcmp(argv[1], "list")) return cmd_list(argv[2]);
     if (argc == 4 && !strcmp(argv[1], "compare")) return cmd_compare(argv[2], argv[3]);
     if (argc == 4 && !strcmp(argv[1], "csv")) return cmd_csv(argv[2], argv[3]);
-    fprintf(stderr, "usage: gradetool list DIR | compare WANT GOT | csv RUN OUT\n");
+    fprintf(stderr, "usage: gradetool list DIR | compare WANT GOT | csv RUN OUT | normalize IN OUT MAX | policy OBJ ALLOW FILE FUNC BLANK [REFUSED...] | limit NPROC AS_KB FSIZE_KB CPU_S PROG [ARGS...]\n");
     return 2;
 }

@@ -104,6 +104,18 @@ list_blanks() {
     return "$_st"
 }
 
+# What each blank's answer may call beyond the common list, and what it may not:
+# one line per blank, "name<TAB>helpers<TAB>refused" (space-separated function
+# names), from a list_blanks output file ($1: the marker's helpers= and refuse=)
+# and scripts/exercises/refuse.txt. The one place the grader reads them (make
+# grade's policy, gradetool policy).
+blank_policy() {
+    $AWK -F '\t' 'FILENAME == ARGV[1] { if ($0 !~ /^#/ && NF >= 2) extra[$1] = extra[$1] " " $2; next }
+        { h = ($9 == "-") ? "" : $9; r = ($12 == "-") ? "" : $12
+          r = r extra[$1]; gsub(/^ +| +$/, "", r)
+          printf "%s\t%s\t%s\n", $1, h, r }' "$EX_DIR/refuse.txt" "$1"
+}
+
 # Chapters (two digits) that have blanks, from a list_blanks output file.
 chapters_with_blanks() {
     cut -f3 "$1" | sed -n 's|^chapters/\([0-9][0-9]\)_.*|\1|p' | sort -u

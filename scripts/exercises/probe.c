@@ -238,6 +238,11 @@ static void probe_ch07(int depth0) {
         mha_train(m);
     });
     PROBE("mha_num_params", put_num("mha_num_params", (double)mha_num_params(m)));
+    PROBE("mha_forward_resid", {   /* Happy-LLM's class: the second dropout, on the output */
+        ModelArgs ra = handwritten_mha_args(din, h * hd, t + pick(0, 2), 0.1 * (double)pick(1, 5), h);
+        ra.resid_dropout = true;
+        put("mha_forward_resid", mha_forward(mha_new(ra), x, x, x, NULL));
+    });
 }
 
 static void probe_ch08(int depth0) {
