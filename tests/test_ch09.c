@@ -6,6 +6,7 @@
  * random shapes. The MPI program itself is tested by test_ch09_program.sh. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "tests/harness.h"
 #include "common/program/program.h"
@@ -375,6 +376,18 @@ static void test_causal_bytes(void) {
     CHECK_EQ_INT(parallel_bytes_sent(PARALLEL_SEQUENCE, n, 4, 1), 3 * 2 * pos + 2 * 4 * 4);
 }
 
+/* Ulysses, B 1, T 5, d_out 6, H 3 on P = 3 (chunks 2, 2, 1; one head of 2 per rank): the
+ * first all-to-all sends q, k, v of its positions for the 2 other heads, the second its
+ * head's output at the other ranks' positions, then the gather. */
+static void test_ulysses_bytes(void) {
+    ParallelDims d = {1, 5, 4, 6, 3, true, LAYOUT_CONTIGUOUS};
+    CHECK_EQ_INT(parallel_bytes_sent(PARALLEL_ULYSSES, d, 3, 0), (3 * 2 * 2 * 2 + 3 * 2) * 4);
+    CHECK_EQ_INT(parallel_bytes_sent(PARALLEL_ULYSSES, d, 3, 2), (3 * 1 * 2 * 2 + 4 * 2 + 1 * 6) * 4);
+    CHECK_EQ_INT(parallel_bytes_sent(PARALLEL_ULYSSES, d, 1, 0), 0);
+    CHECK_EQ_INT(parallel_mode_parse("ulysses"), PARALLEL_ULYSSES);
+    CHECK(strcmp(parallel_mode_name(PARALLEL_ULYSSES), "ulysses") == 0);
+}
+
 int main(void) {
     RUN(test_chunks_are_array_split);
     RUN(test_heads_of_rank);
@@ -387,6 +400,7 @@ int main(void) {
     RUN(test_zigzag_layout);
     RUN(test_zigzag_balances_causal_work);
     RUN(test_causal_bytes);
+    RUN(test_ulysses_bytes);
     RUN(test_bytes_sent);
     RUN(test_memory_model);
     return harness_finish("test_ch09");

@@ -20,8 +20,8 @@ P9="$BUILD/chapter9"
 P7="$BUILD/chapter7"
 OUT="$TMP/out.npy"
 REF="$TMP/ref.npy"
-MPI_CHECKS=131  # the number of checks below but the last, which checks this number
-FULL_EXTRA=269  # and how many more CH09_FULL=1 runs
+MPI_CHECKS=147  # the number of checks below but the last, which checks this number
+FULL_EXTRA=325  # and how many more CH09_FULL=1 runs
 
 MPIRUN=${MPIRUN:-mpirun}
 if [ "${HAVE_MPI-unset}" = unset ]; then  # run by hand: look for MPI here
@@ -160,11 +160,11 @@ make_case() { # DIR B T D_IN D_OUT BIAS(0/1)
 # ask for one; zigzag is left out where T < 2P.
 if [ "${CH09_FULL:-0}" = 1 ]; then
     runs_a=
-    for np in 1 2 3 4; do runs_a="$runs_a $np:heads $np:sequence $np:zigzag $np:contiguous"; done
+    for np in 1 2 3 4; do runs_a="$runs_a $np:heads $np:sequence $np:zigzag $np:contiguous $np:ulysses"; done
     runs_b=$runs_a runs_c=$runs_a runs_d=$runs_a
 else
-    runs_a="1:heads 2:sequence 3:heads 4:sequence 4:contiguous"
-    runs_b="1:sequence 2:heads 3:zigzag 4:heads"
+    runs_a="1:heads 2:sequence 3:heads 4:sequence 4:contiguous 3:ulysses"
+    runs_b="1:sequence 2:heads 3:zigzag 4:heads 4:ulysses"
     runs_c= runs_d=
 fi
 for c in a b c d; do
@@ -195,12 +195,12 @@ for c in a b c d; do
         expect_bytes_match "$np" "$mode, P = $np, B=$1 T=$2: bytes counted == model"
         if [ "$6" = causal ]; then pairs=$(($1 * 12 * $2 * ($2 + 1) / 2)); else pairs=$(($1 * 12 * $2 * $2)); fi
         expect_rank_lines "$np" "$pairs" "$mode, P = $np, B=$1 T=$2 $6: the per-rank lines"
-        if [ "$mode" != heads ]; then  # --no-overlap: the same numbers, bit for bit
-            mv "$OUT" "$TMP/overlap.npy"
-            mp "$np" $flags --no-overlap --input "$case_dir/x.npy" --weights "$case_dir/w" --heads 12 --"$6" \
-                --quiet --output "$OUT"
-            if cmp -s "$OUT" "$TMP/overlap.npy"; then _ok; else _bad "$mode, P = $np, T=$2: --no-overlap differs"; fi
-        fi
+        case $mode in heads | ulysses) continue ;; esac
+        # the ring: --no-overlap gives the same numbers, bit for bit
+        mv "$OUT" "$TMP/overlap.npy"
+        mp "$np" $flags --no-overlap --input "$case_dir/x.npy" --weights "$case_dir/w" --heads 12 --"$6" \
+            --quiet --output "$OUT"
+        if cmp -s "$OUT" "$TMP/overlap.npy"; then _ok; else _bad "$mode, P = $np, T=$2: --no-overlap differs"; fi
     done
 done
 
@@ -212,6 +212,12 @@ for t in 2; do
     expect_status 0 "sequence, T = $t < P = 4"
     expect_npy_close "$OUT" "$REF" 1e-5 1e-5 "sequence, T = $t < P = 4 == chapter 7"
     expect_bytes_match 4 "sequence, T = $t < P = 4: bytes counted == model"
+    rm -f "$OUT"
+    mp 4 --parallel ulysses --seq-len "$t" --heads 4 --output "$OUT"
+    expect_status 0 "ulysses, T = $t < P = 4"
+    expect_npy_close "$OUT" "$REF" 1e-5 1e-5 "ulysses, T = $t < P = 4 == chapter 7"
+    expect_bytes_match 4 "ulysses, T = $t < P = 4: bytes counted == model"
+    expect_out_contains "All-to-all: my positions of every head -> every position of my heads" "ulysses narrates"
 done
 
 # ---- zigzag balances causal work; a causal ring sends nothing into the future -------------
@@ -250,7 +256,11 @@ mp 2 --output "$TMP/no/such/dir/out.npy"
 expect_usage_error "the folder $TMP/no/such/dir does not exist" "an output folder that does not exist"
 expect_no_file "$TMP/no/such/dir/out.npy" "unwritable output"
 mp 2 --parallel pipeline
-expect_usage_error "--parallel pipeline: must be heads or sequence" "unknown --parallel"
+expect_usage_error "--parallel pipeline: must be heads, sequence or ulysses" "unknown --parallel"
+mp 3 --parallel ulysses --heads 4
+expect_usage_error "--parallel ulysses: n_heads = 4 is not divisible by 3 processes" "ulysses, H % P != 0"
+n=$(grep -c 'not divisible' "$TMP/err")
+if [ "$n" -eq 1 ]; then _ok; else _bad "ulysses, H % P != 0: $n sentences on stderr, want 1"; fi
 mpbad 3 "needs T >= 6, got T = 5" "zigzag with T < 2P from a file" --parallel sequence --layout zigzag \
     --input "$TMP/case_d/x.npy" --weights "$TMP/case_d/w" --heads 12
 mp 3 --parallel sequence --layout zigzag --seq-len 5

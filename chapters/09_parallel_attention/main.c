@@ -17,6 +17,11 @@
  *                        MPI_Sendrecv with --no-overlap), chapter 8's flash
  *                        runs on each and the logsumexp merges them; rank 0
  *                        gathers the output (MPI_Gatherv).
+ *   --parallel ulysses   DeepSpeed-Ulysses: rank r keeps a chunk of the
+ *                        positions and all the weights; one MPI_Alltoallv
+ *                        gives it every position of n_heads // P heads,
+ *                        chapter 8's flash runs on them, one MPI_Alltoallv
+ *                        back, wo, and rank 0 gathers (MPI_Gatherv).
  * Rank 0 narrates (who owns what, every message and its bytes, one line per
  * rank: key rows folded, bytes sent, ms computed and waited; a table of both
  * modes' cost) and writes --output. Any error on any rank ends every
@@ -52,6 +57,9 @@ static const char *const SUMMARY =
     "                       each, merged by logsumexp. --layout zigzag (causal\n"
     "                       default) or contiguous; --no-overlap waits for each\n"
     "                       exchange instead of computing meanwhile.\n"
+    "  --parallel ulysses   DeepSpeed-Ulysses: positions split as the ring's, one\n"
+    "                       MPI_Alltoallv to all positions of n_heads // P heads,\n"
+    "                       chapter 8's flash, one MPI_Alltoallv back.\n"
     "Default model and flags as chapter 7 (--eval is accepted and always on). With\n"
     "--input/--weights the widths come from the files, the number of heads does not:\n"
     "give --heads too. The result equals build/chapter7 --eval.";
@@ -63,7 +71,8 @@ static const char *layout_flag = NULL;  /* NULL: zigzag when causal and T >= 2P,
 static bool no_overlap_flag = false;
 static const CliExtra PARALLEL_FLAG[] = {
     {.name = "--parallel", .metavar = "MODE", .kind = CLI_EXTRA_CHOICE, .value = &parallel_mode_flag,
-     .help = "heads (tensor parallel) or sequence (ring)", .choices = "heads|sequence"},
+     .help = "heads, sequence (ring) or ulysses",
+     .choices = "heads|sequence|ulysses"},
     {.name = "--layout", .metavar = "L", .kind = CLI_EXTRA_CHOICE, .value = &layout_flag,
      .help = "ring: zigzag (causal, T >= 2P) or contiguous", .choices = "zigzag|contiguous"},
     {.name = "--no-overlap", .kind = CLI_EXTRA_FLAG, .value = &no_overlap_flag,
@@ -106,6 +115,11 @@ static Args parse_flags_on_every_rank(int argc, char **argv, int rank) {
                  "%lld (use --layout contiguous)", 2 * size, 2 * size, (long long)args.seq_len);
         status = 2;
     }
+    if (status == 0 && strcmp(parallel_mode_flag, "ulysses") == 0 && args.heads % size != 0) {
+        snprintf(err, sizeof err, "--parallel ulysses: n_heads = %lld is not divisible by %d processes (the "
+                 "all-to-all gives each process n_heads // P whole heads)", (long long)args.heads, size);
+        status = 2;
+    }
     if (status == 0) status = cli_check_runnable(&spec, &args, err, sizeof err);  /* d_out % heads, --output */
     if (status == 2) {
         if (rank == 0) fprintf(stderr, "chapter9: %s (see --help)\n", err);
@@ -127,6 +141,11 @@ static void build_module_and_input(void *ctx) {
     if (run->mode == PARALLEL_HEADS) {
         int64_t n_local_heads = n_local_heads_of(H, P);  /* H % P != 0 is a sentence, on every rank */
         check_scores_fit(B, n_local_heads, T, T);
+    } else if (run->mode == PARALLEL_ULYSSES) {
+        (void)n_local_heads_of(H, P);                    /* checked with the flags; again for --input */
+        if (3 * B * T * d_out > 2147483647LL)
+            t_error("MPI: (%lld, %lld, %lld) q, k, v are more floats than one all-to-all may carry (2^31 - 1)",
+                    (long long)B, (long long)T, (long long)d_out);
     } else {
         /* zigzag unless asked otherwise, when it can: causal, T >= 2P (2P chunks) */
         if (layout_flag) run->layout = (SeqLayout)seq_layout_parse(layout_flag);
@@ -181,6 +200,31 @@ static void forward_sequence(void *ctx) {
         output = t_zeros(SHAPE(t_size(x, 0), 0, m->args.d_out)); /* T < P: this rank owns no position */
     }
     run->output = comm_gather_seq(output, run->layout, T, &run->log);  /* rank 0: (bsz, T, d_out) */
+    run->computed = MPI_Wtime() - t0 - run->log.waited;
+}
+
+/* ---- phase 2c: ulysses (all-to-all) -------------------------------------------- */
+
+static void forward_ulysses(void *ctx) {
+    ParallelRun *run = (ParallelRun *)ctx;
+    const MultiHeadAttention *m = run->m;
+    double t0 = MPI_Wtime();
+    int64_t T = t_size(run->x, 1);
+    Range own = chunk_of_rank(T, run->log.size, run->log.rank);
+    Tensor *x = t_slice(run->x, 1, own.start, own.end);          /* (bsz, Tc, d_in): this rank's positions */
+    Tensor *xq, *xk, *xv;
+    qkv_project(m->qkv, x, &xq, &xk, &xv);                       /* xq, xk, xv = self.wq(x), ... (chapter 3) */
+    xq = t_contiguous(split_heads(xq, m->args.n_heads));         /* (bsz, n_heads, Tc, head_dim) (chapter 5) */
+    xk = t_contiguous(split_heads(xk, m->args.n_heads));
+    xv = t_contiguous(split_heads(xv, m->args.n_heads));
+    run->xq_local = xq;
+    /* all-to-all, flash on n_heads // P heads at every position, all-to-all back */
+    Tensor *output = ulysses_attention(xq, xk, xv, T, m->args.causal, &run->log);  /* (bsz, n_heads, Tc, hd) */
+    if (own.end > own.start)
+        output = nn_linear_forward(m->wo, merge_heads(output));  /* self.wo(merge(output)), (bsz, Tc, d_out) */
+    else
+        output = t_zeros(SHAPE(t_size(x, 0), 0, m->args.d_out)); /* T < P: this rank owns no position */
+    run->output = comm_gather_seq(output, LAYOUT_CONTIGUOUS, T, &run->log);  /* rank 0: (bsz, T, d_out) */
     run->computed = MPI_Wtime() - t0 - run->log.waited;
 }
 
@@ -376,6 +420,43 @@ static void narrate_ring_forward(const ParallelRun *run) {
                 "collected.");
 }
 
+/* --parallel ulysses: who owns what, and the two all-to-alls with their bytes. */
+static void narrate_ulysses(const ParallelRun *run, bool after) {
+    const ModelArgs *a = &run->m->args;
+    int P = run->log.size;
+    int64_t B = t_size(run->x, 0), T = t_size(run->x, 1), H = a->n_heads, hd = run->m->head_dim, Hl = H / P;
+    char bytes[32], xs[T_SHAPE_STR];
+    if (!after) {
+        narrate_step("Each rank owns a chunk of the %lld positions, all heads, every weight", (long long)T);
+        narrate_torch("x_local = x[:, start:end]   # np.array_split over the ranks");
+        for (int r = 0; r < P && r < 8; r++) {
+            Range c = chunk_of_rank(T, P, r);
+            Range h = heads_of_rank(H, P, r);
+            narrate_say("rank %d: positions [%lld, %lld); after the all-to-all heads [%lld, %lld) at all %lld "
+                        "positions", r, (long long)c.start, (long long)c.end, (long long)h.start,
+                        (long long)h.end, (long long)T);
+        }
+        if (P > 8) narrate_say("... and so on for ranks 8 to %d", P - 1);
+        return;
+    }
+    Range c = chunk_of_rank(T, P, 0);
+    int64_t Tc = c.end - c.start;
+    narrate_step("All-to-all: my positions of every head -> every position of my heads");
+    narrate_torch("q = all_to_all(q_local)  # (B, H, T/P, hd) -> (B, H/P, T, hd)");
+    narrate_say("rank 0: xq %s; sends each other rank q, k, v of its %lld heads at rank 0's %lld positions: "
+                "%s in all", t_shape_str(run->xq_local, xs), (long long)Hl, (long long)Tc,
+                t_format_bytes((double)(3 * B * Hl * Tc * hd * (P - 1) * 4), bytes, sizeof bytes));
+    narrate_step("Chapter 8's flash on (%lld, %lld, %lld, %lld), then the all-to-all back", (long long)B,
+                 (long long)Hl, (long long)T, (long long)hd);
+    narrate_torch("out = F.scaled_dot_product_attention(q, k, v, is_causal)  # flash");
+    narrate_say("rank 0 sends each other rank its heads' output at that rank's positions: %s in all",
+                t_format_bytes((double)(B * Hl * (T - Tc) * hd * 4), bytes, sizeof bytes));
+    narrate_why("a head needs every position but no other head: after the first all-to-all each rank "
+                "runs whole heads on the whole sequence, so the causal work is the same on every rank. "
+                "It needs n_heads %% P == 0 and so stops at P = n_heads; MPI_Alltoallv because the chunks "
+                "may differ by one position.");
+}
+
 /* Rank 0 runs chapter 7 in one process on the same module and x, when it is small. */
 static void narrate_same_as_chapter7(const ParallelRun *run) {
     int64_t B = t_size(run->x, 0), T = t_size(run->x, 1), H = run->m->args.n_heads;
@@ -465,7 +546,9 @@ static void narrate_bytes_sent(const ParallelRun *run) {
             narrate_result_text("rank %d sent %lld bytes (model: %lld)", r, (long long)sent[r], (long long)model);
     }
     narrate_say("%s in all; %s", t_format_bytes((double)total, bytes, sizeof bytes),
-                run->mode == PARALLEL_HEADS ? "an all-reduce library moves about 2 (P - 1) / P times the buffer "
+                run->mode == PARALLEL_ULYSSES ? "the two all-to-alls move each rank's q, k, v and output but "
+                                                "its own heads' share, plus the gather."
+                : run->mode == PARALLEL_HEADS ? "an all-reduce library moves about 2 (P - 1) / P times the buffer "
                                               "per rank over the wire (reduce-scatter, then all-gather)."
                                             : run->m->args.causal
                                                   ? "each K/V block goes round only as far as ranks use it, "
@@ -498,11 +581,16 @@ int main(int argc, char **argv) {
     par_run_phase(build_module_and_input, &run);
     narrate_module_and_input(&run);
     if (run.mode == PARALLEL_HEADS) narrate_heads_owned(&run);
+    else if (run.mode == PARALLEL_ULYSSES) narrate_ulysses(&run, false);
     else narrate_chunks_owned(&run);
 
     /* the forward pass, and what it sent */
-    par_run_phase(run.mode == PARALLEL_HEADS ? forward_heads : forward_sequence, &run);
+    par_run_phase(run.mode == PARALLEL_HEADS      ? forward_heads
+                  : run.mode == PARALLEL_ULYSSES ? forward_ulysses
+                                                 : forward_sequence,
+                  &run);
     if (run.mode == PARALLEL_HEADS) narrate_heads_forward(&run);
+    else if (run.mode == PARALLEL_ULYSSES) narrate_ulysses(&run, true);
     else narrate_ring_forward(&run);
     if (rank == 0) narrate_show("out", run.output);  /* the output, (bsz, seqlen, d_out) */
 

@@ -9,11 +9,14 @@
 #include <math.h>
 #include <string.h>
 
-const char *parallel_mode_name(ParallelMode mode) { return mode == PARALLEL_HEADS ? "heads" : "sequence"; }
+const char *parallel_mode_name(ParallelMode mode) {
+    return mode == PARALLEL_HEADS ? "heads" : mode == PARALLEL_SEQUENCE ? "sequence" : "ulysses";
+}
 
 int parallel_mode_parse(const char *name) {
     if (strcmp(name, "heads") == 0) return PARALLEL_HEADS;
     if (strcmp(name, "sequence") == 0) return PARALLEL_SEQUENCE;
+    if (strcmp(name, "ulysses") == 0) return PARALLEL_ULYSSES;
     return -1;
 }
 
@@ -266,6 +269,14 @@ int64_t ring_flash_step(FlashAcc *acc, const Tensor *xq, const Tensor *xk, const
 int64_t parallel_bytes_sent(ParallelMode mode, ParallelDims d, int P, int rank) {
     if (P <= 1) return 0;
     if (mode == PARALLEL_HEADS) return d.bsz * d.seqlen * d.d_out * F32;  /* the all-reduce buffer */
+    if (mode == PARALLEL_ULYSSES) {
+        Range c = chunk_of_rank(d.seqlen, P, rank);
+        int64_t Tc = c.end - c.start, local = d.d_out / P;  /* n_heads / P heads of head_dim */
+        int64_t bytes = 3 * d.bsz * Tc * local * (P - 1)     /* q, k, v of its positions, others' heads */
+                        + d.bsz * (d.seqlen - Tc) * local;    /* its heads' output, others' positions */
+        if (rank != 0) bytes += d.bsz * Tc * d.d_out;         /* output rows to rank 0 */
+        return bytes * F32;
+    }
     int64_t bytes = 0;
     int next = ((rank + ring_direction(d.layout)) % P + P) % P;
     for (int step = 0; step < P - 1; step++) {  /* at step s rank r holds the block of ring_origin() */
@@ -288,6 +299,17 @@ int64_t parallel_memory_bytes(ParallelMode mode, ParallelDims d, int P, int rank
                  + 2 * B * local_heads * T * T            /* scores and weights          */
                  + B * T * local                          /* merged                      */
                  + B * T * d.d_out;                       /* partial output, summed      */
+    } else if (mode == PARALLEL_ULYSSES) {
+        Range c = chunk_of_rank(T, P, rank);
+        int64_t Tc = c.end - c.start, local = d.d_out / P;
+        floats = 3 * d.d_out * d.d_in + d.d_out * d.d_out  /* every weight                      */
+                 + B * Tc * d.d_in                        /* its rows of x                     */
+                 + 2 * 3 * B * Tc * d.d_out               /* xq, xk, xv and their send buffer  */
+                 + 2 * 3 * B * T * local                  /* q, k, v of its heads, recv buffer */
+                 + 2 * B * T * local                      /* their output and its send buffer  */
+                 + 2 * B * Tc * d.d_out                   /* the recv buffer and the result    */
+                 + B * Tc * d.d_out                       /* the output rows                   */
+                 + (rank == 0 ? B * T * d.d_out : 0);     /* rank 0: the gathered output       */
     } else {
         int64_t Tc = owned_count(owned_positions(d.layout, T, P, rank)), Tmax = 0;
         for (int r = 0; r < P; r++) {

@@ -25,7 +25,13 @@
  *             ring_attend_chunk is the same step one row at a time, with
  *             chapter 8's online_row_update keeping (max, sum, output).
  *
- * This file holds what both need and a test can run in one process: who owns
+ *   ulysses   (DeepSpeed-Ulysses): rank r owns chunk_of_rank(T, P, r) of the
+ *             positions and every weight, projects its q, k, v, and one
+ *             all-to-all turns "my positions, all heads" into "all positions,
+ *             my H/P heads"; chapter 8's flash runs on those heads; one
+ *             all-to-all back. Needs n_heads % P == 0.
+ *
+ * This file holds what they need and a test can run in one process: who owns
  * what, the weight shards, the row-parallel output with its reduce as a
  * callback, the ring's steps, and the cost model (bytes sent, memory per rank).
  */
@@ -35,9 +41,9 @@
 #include "chapters/07_output_projection/mha.h"
 #include "chapters/08_fast_attention/fast_attention.h"
 
-typedef enum { PARALLEL_HEADS, PARALLEL_SEQUENCE } ParallelMode;
+typedef enum { PARALLEL_HEADS, PARALLEL_SEQUENCE, PARALLEL_ULYSSES } ParallelMode;
 
-/* "heads" / "sequence", and back (-1 for an unknown name). */
+/* "heads" / "sequence" / "ulysses", and back (-1 for an unknown name). */
 const char *parallel_mode_name(ParallelMode mode);
 int parallel_mode_parse(const char *name);
 
@@ -209,6 +215,10 @@ typedef struct {
  *             uses of the block it holds (2*B*n*d_out floats for n rows: all of
  *             them unless causal, where ring_block() says), plus its own output
  *             rows (B*Tc*d_out) for the gather on rank 0 (not rank 0).
+ *   ulysses:  the first all-to-all, 3*B*Tc*d_out*(P-1)/P floats (q, k, v of
+ *             its positions for the other ranks' heads); the second,
+ *             B*(T-Tc)*d_out/P (its heads' output at the other ranks'
+ *             positions); the gather as in sequence.
  * The program counts the bytes of every MPI call it makes; the tests check
  * that the counts equal this. */
 int64_t parallel_bytes_sent(ParallelMode mode, ParallelDims d, int P, int rank);
@@ -222,7 +232,12 @@ int64_t parallel_bytes_sent(ParallelMode mode, ParallelDims d, int P, int rank);
  *             two K/V blocks (held and arriving, Tmax rows each); the (out, lse)
  *             merged so far and those of one step; the output rows; rank 0 also
  *             the gathered (B, T, d_out) output. No score block: flash keeps
- *             only its tiles (chapter 8). */
+ *             only its tiles (chapter 8).
+ *   ulysses:  every weight; its rows of x; xq, xk, xv of them and the send
+ *             buffer of the same size; q, k, v of its heads at every position
+ *             and their receive buffer; the output of its heads, its send
+ *             buffer, the receive buffer and the (B, H, Tc, hd) result; the
+ *             output rows; rank 0 also the gathered output. */
 int64_t parallel_memory_bytes(ParallelMode mode, ParallelDims d, int P, int rank);
 
 /* The largest over the ranks, and the sum of the bytes sent. */

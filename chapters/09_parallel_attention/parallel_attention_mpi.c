@@ -104,6 +104,76 @@ Tensor *ring_attention(const Tensor *xq, const Tensor *xk, const Tensor *xv, int
     return acc.out;  /* (bsz, n_heads, rows, head_dim), already normalised by flash and the merges */
 }
 
+/* a flat buffer's floats [at, at + n) seen as (b, h, t, d) */
+static Tensor *flat_view(Tensor *flat, int64_t at, int64_t b, int64_t h, int64_t t, int64_t d) {
+    return t_view(t_slice(flat, 0, at, at + b * h * t * d), SHAPE(b, h, t, d));
+}
+
+Tensor *ulysses_attention(const Tensor *xq, const Tensor *xk, const Tensor *xv, int64_t seqlen, bool causal,
+                          CommLog *log) {
+    int P = log->size, rank = log->rank;
+    int64_t B = t_size(xq, 0), H = t_size(xq, 1), Tc = t_size(xq, 2), hd = t_size(xq, 3), Hl = H / P;
+    const Tensor *mine[3] = {xq, xk, xv};
+    int *sc = (int *)t_alloc((size_t)P * sizeof(int)), *sd = (int *)t_alloc((size_t)P * sizeof(int));
+    int *rc = (int *)t_alloc((size_t)P * sizeof(int)), *rd = (int *)t_alloc((size_t)P * sizeof(int));
+    /* all-to-all 1: to rank j, q, k, v of its heads at my positions, (3, B, Hl, Tc, hd) */
+    int64_t per_rank = 3 * B * Hl * Tc * hd, at = 0;
+    Tensor *send = t_zeros(SHAPE(P * per_rank + 1));
+    for (int j = 0; j < P; j++) {
+        Range h = heads_of_rank(H, P, j);
+        for (int t = 0; t < 3; t++, at += B * Hl * Tc * hd)
+            if (Tc > 0) t_copy_(flat_view(send, at, B, Hl, Tc, hd), t_slice(mine[t], 1, h.start, h.end));
+        sc[j] = count_of(per_rank), sd[j] = count_of(j * per_rank);
+    }
+    at = 0;  /* from rank i, q, k, v of my heads at its positions, (3, B, Hl, Tc_i, hd) */
+    for (int i = 0; i < P; i++) {
+        Range c = chunk_of_rank(seqlen, P, i);
+        rc[i] = count_of(3 * B * Hl * (c.end - c.start) * hd), rd[i] = count_of(at);
+        at += rc[i];
+    }
+    Tensor *recv = t_zeros(SHAPE(at + 1));
+    double t0 = MPI_Wtime();
+    MPI_Alltoallv(t_data(send), sc, sd, MPI_FLOAT, t_data(recv), rc, rd, MPI_FLOAT, log->comm);
+    log->waited += MPI_Wtime() - t0;
+    log->bytes_sent += (int64_t)(P - 1) * per_rank * (int64_t)sizeof(float);
+    log->calls++;
+    Tensor *full[3];  /* (B, Hl, T, hd): all positions of my heads */
+    for (int t = 0; t < 3; t++) full[t] = t_zeros(SHAPE(B, Hl, seqlen, hd));
+    for (int i = 0; i < P; i++) {
+        Range c = chunk_of_rank(seqlen, P, i);
+        int64_t len = c.end - c.start, n = B * Hl * len * hd;
+        for (int t = 0; t < 3 && len > 0; t++)
+            t_copy_(t_slice(full[t], 2, c.start, c.end), flat_view(recv, rd[i] + t * n, B, Hl, len, hd));
+    }
+    /* chapter 8's flash on my heads, every position: F.scaled_dot_product_attention(q, k, v, is_causal) */
+    Tensor *out = attention_flash(full[0], full[1], full[2], causal);  /* (B, Hl, T, hd) */
+    log->folded += B * Hl * (causal ? seqlen * (seqlen + 1) / 2 : seqlen * seqlen);
+    /* all-to-all 2: to rank i, my heads' output at its positions; from rank j, its heads at mine */
+    Tensor *send2 = t_zeros(SHAPE(B * Hl * seqlen * hd + 1)), *recv2 = t_zeros(SHAPE(P * B * Hl * Tc * hd + 1));
+    at = 0;
+    int64_t sent2 = 0;
+    for (int i = 0; i < P; i++) {
+        Range c = chunk_of_rank(seqlen, P, i);
+        int64_t len = c.end - c.start;
+        if (len > 0) t_copy_(flat_view(send2, at, B, Hl, len, hd), t_slice(out, 2, c.start, c.end));
+        sc[i] = count_of(B * Hl * len * hd), sd[i] = count_of(at);
+        if (i != rank) sent2 += sc[i];
+        at += sc[i];
+        rc[i] = count_of(B * Hl * Tc * hd), rd[i] = count_of(i * B * Hl * Tc * hd);
+    }
+    t0 = MPI_Wtime();
+    MPI_Alltoallv(t_data(send2), sc, sd, MPI_FLOAT, t_data(recv2), rc, rd, MPI_FLOAT, log->comm);
+    log->waited += MPI_Wtime() - t0;
+    log->bytes_sent += sent2 * (int64_t)sizeof(float);
+    log->calls++;
+    Tensor *local = t_zeros(SHAPE(B, H, Tc, hd));  /* (B, H, Tc, hd): every head at my positions */
+    for (int j = 0; j < P && Tc > 0; j++) {
+        Range h = heads_of_rank(H, P, j);
+        t_copy_(t_slice(local, 1, h.start, h.end), flat_view(recv2, rd[j], B, Hl, Tc, hd));
+    }
+    return local;
+}
+
 Tensor *comm_gather_seq(const Tensor *rows, SeqLayout layout, int64_t seqlen, CommLog *log) {
     int P = log->size, rank = log->rank;
     int64_t bsz = t_size(rows, 0), d = t_size(rows, 2);

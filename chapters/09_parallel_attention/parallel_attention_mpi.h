@@ -10,6 +10,7 @@
  *   dist.all_reduce(t, op=SUM)             comm_allreduce_sum   MPI_Allreduce
  *   dist.isend / dist.irecv around a ring  ring_attention       MPI_Isend, MPI_Irecv
  *                                          (--no-overlap)       MPI_Sendrecv
+ *   dist.all_to_all (DeepSpeed-Ulysses)    ulysses_attention    MPI_Alltoallv (twice)
  *   dist.gather(t, dst=0)                  comm_gather_seq      MPI_Gatherv
  */
 #ifndef CH09_PARALLEL_ATTENTION_MPI_H
@@ -45,6 +46,16 @@ void comm_allreduce_sum(Tensor *partial, void *ctx);
  * folded, the bytes sent and the seconds waited to log. Returns (B, H, Tc, hd). */
 Tensor *ring_attention(const Tensor *xq, const Tensor *xk, const Tensor *xv, int64_t seqlen, bool causal,
                        SeqLayout layout, bool overlap, CommLog *log);
+
+/* DeepSpeed-Ulysses on this rank's positions chunk_of_rank(seqlen, P, rank):
+ * xq, xk, xv (B, H, Tc, hd). One all-to-all sends rank j the q, k, v of
+ * heads_of_rank(j) at these positions and brings (B, H/P, T, hd) of this
+ * rank's heads at every position; chapter 8's attention_flash on them; one
+ * all-to-all back. MPI_Alltoallv, because chunks may differ by one position
+ * (T % P != 0). n_heads % P must be 0 (the program refuses it before).
+ * Returns (B, H, Tc, hd). */
+Tensor *ulysses_attention(const Tensor *xq, const Tensor *xk, const Tensor *xv, int64_t seqlen, bool causal,
+                          CommLog *log);
 
 /* Rank 0 gets the (B, T, d) tensor whose positions owned_positions() gave to
  * each rank: `rows` is this rank's (B, Tc, d). Other ranks get NULL. */
