@@ -475,30 +475,33 @@ static void narrate_same_as_chapter7(const ParallelRun *run) {
                 (long long)t_numel(ref));
 }
 
-/* One row of the cost table: T, H, P, then bytes sent and memory for each mode. */
+/* One row of the cost table: T, H, P, then bytes sent and memory for each mode; the
+ * ring with its default layout (zigzag when causal and T >= 2P). */
 static void cost_table_row(ParallelDims d, int P) {
-    char a[32], b[32], c[32], e[32];
-    char hs[32] = "-", hm[32] = "-";
-    if (d.n_heads % P == 0) {
-        snprintf(hs, sizeof hs, "%s", t_format_bytes((double)parallel_bytes_sent_max(PARALLEL_HEADS, d, P), a, sizeof a));
-        snprintf(hm, sizeof hm, "%s",
-                 t_format_bytes((double)parallel_memory_bytes_max(PARALLEL_HEADS, d, P), b, sizeof b));
+    char cell[6][32];
+    for (int i = 0; i < 6; i++) snprintf(cell[i], sizeof cell[i], "-");
+    d.layout = d.causal && d.seqlen >= 2 * (int64_t)P ? LAYOUT_ZIGZAG : LAYOUT_CONTIGUOUS;
+    const ParallelMode modes[3] = {PARALLEL_HEADS, PARALLEL_SEQUENCE, PARALLEL_ULYSSES};
+    for (int k = 0; k < 3; k++) {
+        if (modes[k] != PARALLEL_SEQUENCE && d.n_heads % P != 0) continue;  /* whole heads per rank */
+        t_format_bytes((double)parallel_bytes_sent_max(modes[k], d, P), cell[2 * k], sizeof cell[2 * k]);
+        t_format_bytes((double)parallel_memory_bytes_max(modes[k], d, P), cell[2 * k + 1], sizeof cell[2 * k + 1]);
     }
-    printf("  %7lld %4lld %3d | %11s %11s | %11s %11s\n", (long long)d.seqlen, (long long)d.n_heads, P, hs, hm,
-           t_format_bytes((double)parallel_bytes_sent_max(PARALLEL_SEQUENCE, d, P), c, sizeof c),
-           t_format_bytes((double)parallel_memory_bytes_max(PARALLEL_SEQUENCE, d, P), e, sizeof e));
+    printf("%6lld %3lld %2d | %9s %9s | %9s %9s | %9s %9s\n", (long long)d.seqlen, (long long)d.n_heads, P, cell[0],
+           cell[1], cell[2], cell[3], cell[4], cell[5]);
 }
 
 static void cost_table(ParallelDims d, int P) {
     narrate_step("What each mode costs as T, H and P grow (the cost model)");
     narrate_say("bytes sent by the busiest rank in one forward pass, and the memory of the largest rank "
                 "(weights without biases, activations, score blocks; float32), from "
-                "parallel_bytes_sent() and parallel_memory_bytes(). B = %lld, d_in = %lld, d_out = %lld; "
-                "'-' where H %% P != 0.",
-                (long long)d.bsz, (long long)d.d_in, (long long)d.d_out);
+                "parallel_bytes_sent() and parallel_memory_bytes(); sequence with its default layout. "
+                "B = %lld, d_in = %lld, d_out = %lld, %s; '-' where H %% P != 0.",
+                (long long)d.bsz, (long long)d.d_in, (long long)d.d_out, d.causal ? "causal" : "not causal");
     if (narrate_quiet()) return;
-    printf("  %7s %4s %3s | %-23s | %s\n", "", "", "", "         heads", "        sequence");
-    printf("  %7s %4s %3s | %11s %11s | %11s %11s\n", "T", "H", "P", "sent", "memory", "sent", "memory");
+    printf("%6s %3s %2s | %-19s | %-19s | %s\n", "", "", "", "       heads", "      sequence", "      ulysses");
+    printf("%6s %3s %2s | %9s %9s | %9s %9s | %9s %9s\n", "T", "H", "P", "sent", "memory", "sent", "memory", "sent",
+           "memory");
     cost_table_row(d, P);
     ParallelDims g = d;
     for (int64_t f = 4; f <= 64; f *= 4) {
@@ -559,7 +562,9 @@ static void narrate_bytes_sent(const ParallelRun *run) {
     narrate_why("heads: the all-reduce grows with B T d_out but not with P; each rank holds B (H / P) T^2 "
                 "scores, so its memory falls as 1 / P but stays quadratic in T. sequence: messages grow with "
                 "T d_out too; each rank keeps its T / P rows and two K/V blocks but no scores (flash keeps "
-                "only its tiles), so its memory falls as 1 / P and grows linearly in T.");
+                "only its tiles), so its memory falls as 1 / P and grows linearly in T. ulysses: two "
+                "all-to-alls of about 3 B T d_out / P and B T d_out / P per rank, falling with P; its memory "
+                "is linear in T too, but P may not exceed H.");
 }
 
 int main(int argc, char **argv) {
