@@ -4,7 +4,9 @@
  * attention's step run rank by rank in one process, and the cost model. Each
  * is compared with chapter 7 (mha_forward) or chapter 4 (masked_attention) on
  * random shapes. The MPI program itself is tested by test_ch09_program.sh. */
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "tests/harness.h"
 #include "common/program/program.h"
@@ -204,10 +206,119 @@ static void test_ring_skips_the_future(void) {
     for (int c = 0; c < 3; c++) CHECK_CLOSE(t_get(out, 0, 0, 0, c), t_get(xv, 0, 0, 0, c), 1e-6);
 }
 
+/* ---- sequence: the program's ring (flash per block, merged by lse), in one process ---- */
+
+/* x (B, H, T, hd) at one rank's positions, in order: (B, H, owned, hd). */
+static Tensor *owned_of(const Tensor *x, Owned o) {
+    Tensor *t = t_contiguous(t_transpose(x, 1, 2));               /* (B, T, H, hd) */
+    Shape s = t_shape(t);
+    Tensor *flat = t_view(t, SHAPE(s.dims[0], s.dims[1], s.dims[2] * s.dims[3]));
+    Tensor *rows = owned_rows(flat, o);                             /* (B, n, H*hd) */
+    return t_contiguous(t_transpose(t_view(rows, SHAPE(s.dims[0], owned_count(o), s.dims[2], s.dims[3])), 1, 2));
+}
+
+/* Every rank of the ring in one process: ring_flash_step on the rows ring_block says, in
+ * ring order; each rank's result equals chapter 4 at its positions, the pairs folded add
+ * up to the visible ones, and the rows each step passes on are never more than the
+ * sender holds (so a rank receives exactly the rows it uses). */
+static void check_flash_ring(SeqLayout layout, int64_t B, int64_t H, int64_t T, int64_t hd, int P, bool causal) {
+    Tensor *xq = t_randn(SHAPE(B, H, T, hd)), *xk = t_randn(SHAPE(B, H, T, hd)), *xv = t_randn(SHAPE(B, H, T, hd));
+    Tensor *want = masked_attention(xq, xk, xv, causal ? causal_mask(T, 1) : NULL).output;  /* (B, H, T, hd) */
+    int64_t total = 0;
+    for (int r = 0; r < P; r++) {
+        Owned q = owned_positions(layout, T, P, r);
+        int64_t rows = owned_count(q), held = rows;
+        FlashAcc acc = flash_acc_new(B, H, rows, hd);
+        Tensor *mq = owned_of(xq, q);
+        for (int step = 0; step < P; step++) {
+            int origin = ring_origin(layout, P, r, step);
+            Owned k = owned_positions(layout, T, P, origin);
+            RingBlock blk = ring_block(layout, T, P, r, origin, causal);
+            CHECK_MSG(blk.k_end <= held, "%s P = %d T = %lld rank %d step %d: uses %lld rows, holds %lld",
+                      seq_layout_name(layout), P, (long long)T, r, step, (long long)blk.k_end, (long long)held);
+            total += ring_flash_step(&acc, mq, owned_of(xk, k), owned_of(xv, k), blk);
+            /* the next step holds what this rank received: the rows it uses of the next block */
+            if (step + 1 < P) held = ring_block(layout, T, P, r, ring_origin(layout, P, r, step + 1), causal).k_end;
+        }
+        if (rows == 0) continue;
+        Tensor *w = owned_of(want, q);
+        CHECK_MSG(t_allclose(acc.out, w, RTOL, ATOL), "flash ring %s, P = %d, rank %d, T = %lld%s: max diff %g",
+                  seq_layout_name(layout), P, r, (long long)T, causal ? ", causal" : "", t_max_abs_diff(acc.out, w));
+    }
+    CHECK_EQ_INT(total, causal ? B * H * T * (T + 1) / 2 : B * H * T * T);
+}
+
+static void test_flash_ring_equals_chapter_4(void) {
+    t_manual_seed(13);
+    for (int P = 1; P <= 4; P++) {
+        for (int c = 0; c < 2; c++) {
+            check_flash_ring(LAYOUT_CONTIGUOUS, 2, 2, 5, 4, P, c);
+            check_flash_ring(LAYOUT_CONTIGUOUS, 1, 1, 2, 2, P, c);     /* T < P for P = 3, 4 */
+            check_flash_ring(LAYOUT_ZIGZAG, 2, 2, 2 * P, 4, P, c);     /* one position per chunk */
+            check_flash_ring(LAYOUT_ZIGZAG, 1, 3, 2 * P + 3, 3, P, c); /* uneven chunks */
+        }
+        check_flash_ring(LAYOUT_ZIGZAG, 1, 2, 300, 8, P, true);       /* several of flash's tiles */
+    }
+    for (int trial = 0; trial < 12; trial++) {
+        int P = 1 + rand() % 4;
+        check_flash_ring(rand() % 2 ? LAYOUT_ZIGZAG : LAYOUT_CONTIGUOUS, 1 + rand() % 2, 1 + rand() % 3,
+                         2 * P + rand() % 20, 1 + rand() % 5, P, rand() % 2);
+    }
+}
+
+static void test_zigzag_layout(void) {
+    /* np.array_split(range(10), 4) = [0:3], [3:6], [6:8], [8:10]; rank 0 gets chunks 0 and 3 */
+    Owned o = owned_positions(LAYOUT_ZIGZAG, 10, 2, 0);
+    CHECK_EQ_INT(o.n, 2);
+    CHECK_EQ_INT(o.part[0].start, 0); CHECK_EQ_INT(o.part[0].end, 3);
+    CHECK_EQ_INT(o.part[1].start, 8); CHECK_EQ_INT(o.part[1].end, 10);
+    o = owned_positions(LAYOUT_ZIGZAG, 10, 2, 1);
+    CHECK_EQ_INT(o.part[0].start, 3); CHECK_EQ_INT(o.part[0].end, 6);
+    CHECK_EQ_INT(o.part[1].start, 6); CHECK_EQ_INT(o.part[1].end, 8);
+    CHECK_ERROR(owned_positions(LAYOUT_ZIGZAG, 7, 4, 0), "needs T >= 8, got T = 7");
+    CHECK_EQ_INT(seq_layout_parse("zigzag"), LAYOUT_ZIGZAG);
+    CHECK_EQ_INT(seq_layout_parse("contiguous"), LAYOUT_CONTIGUOUS);
+    CHECK_EQ_INT(seq_layout_parse("striped"), -1);
+    /* the three cases, P = 2, T = 8 (chunks of 2): rank 1 owns [2, 4) + [4, 6), rank 0 [0, 2) + [6, 8) */
+    RingBlock d = ring_block(LAYOUT_ZIGZAG, 8, 2, 1, 1, true);
+    CHECK(d.causal && d.q_start == 0 && d.q_end == 4 && d.k_end == 4);    /* diagonal */
+    RingBlock past = ring_block(LAYOUT_ZIGZAG, 8, 2, 1, 0, true);
+    CHECK(!past.causal && past.q_start == 0 && past.q_end == 4 && past.k_end == 2);  /* all q, k[:2] */
+    RingBlock late = ring_block(LAYOUT_ZIGZAG, 8, 2, 0, 1, true);
+    CHECK(!late.causal && late.q_start == 2 && late.q_end == 4 && late.k_end == 4);  /* q[2:], all k */
+    /* contiguous, causal: a block in the future is nothing, one in the past is all of it */
+    CHECK_EQ_INT(ring_block(LAYOUT_CONTIGUOUS, 8, 2, 0, 1, true).k_end, 0);
+    CHECK_EQ_INT(ring_block(LAYOUT_CONTIGUOUS, 8, 2, 1, 0, true).k_end, 4);
+}
+
+/* Causal work per rank: zigzag's busiest rank folds at most 1.1x the mean for every T from 54
+ * (P = 2..4; below, chunks of one or two positions are too coarse to balance: T = 13 on
+ * 4 ranks gives 1.49x); contiguous is 1 : 3 : 5 : 7 at P = 4. */
+static double busiest_over_mean(SeqLayout layout, int64_t T, int P) {
+    int64_t most = 0, total = 0;
+    for (int r = 0; r < P; r++) {
+        int64_t work = 0;
+        for (int s = 0; s < P; s++)
+            work += ring_block_pairs(ring_block(layout, T, P, r, ring_origin(layout, P, r, s), true));
+        if (work > most) most = work;
+        total += work;
+    }
+    return (double)most * P / (double)total;
+}
+
+static void test_zigzag_balances_causal_work(void) {
+    for (int P = 2; P <= 4; P++)
+        for (int64_t T = 54; T <= 1024; T++)
+            CHECK_MSG(busiest_over_mean(LAYOUT_ZIGZAG, T, P) <= 1.1, "zigzag P = %d T = %lld: %.3f", P, (long long)T,
+                      busiest_over_mean(LAYOUT_ZIGZAG, T, P));
+    CHECK(busiest_over_mean(LAYOUT_ZIGZAG, 13, 4) > 1.4);
+    CHECK(fabs(busiest_over_mean(LAYOUT_CONTIGUOUS, 1024, 4) - 1.75) < 0.01);  /* 7 / mean(1, 3, 5, 7) */
+}
+
 /* ---- the cost model ---------------------------------------------------------------- */
 
 static void test_bytes_sent(void) {
-    ParallelDims d = {3, 5, 10, 8, 2};  /* B, T, d_in, d_out, H */
+    ParallelDims d = {3, 5, 10, 8, 2, false, LAYOUT_CONTIGUOUS};  /* B, T, d_in, d_out, H */
     /* heads: every rank all-reduces B*T*d_out floats = 3*5*8*4 bytes */
     CHECK_EQ_INT(parallel_bytes_sent(PARALLEL_HEADS, d, 2, 0), 480);
     CHECK_EQ_INT(parallel_bytes_sent(PARALLEL_HEADS, d, 2, 1), 480);
@@ -220,7 +331,7 @@ static void test_bytes_sent(void) {
     CHECK_EQ_INT(parallel_bytes_sent_total(PARALLEL_SEQUENCE, d, 3), 576 + 960 + 672);
     CHECK_EQ_INT(parallel_bytes_sent_max(PARALLEL_SEQUENCE, d, 3), 960);
     /* the ring sends every chunk P - 1 times: total = (P - 1) * 2*B*T*d_out*4 + the gather */
-    ParallelDims big = {2, 100, 16, 32, 4};
+    ParallelDims big = {2, 100, 16, 32, 4, false, LAYOUT_CONTIGUOUS};
     for (int P = 2; P <= 6; P++) {
         Range c0 = chunk_of_rank(100, P, 0);
         int64_t ring = (int64_t)(P - 1) * 2 * 2 * 100 * 32 * 4, gather = 2 * (100 - (c0.end - c0.start)) * 32 * 4;
@@ -229,7 +340,7 @@ static void test_bytes_sent(void) {
 }
 
 static void test_memory_model(void) {
-    ParallelDims d = {1, 4, 2, 4, 2};  /* B 1, T 4, d_in 2, d_out 4, H 2 */
+    ParallelDims d = {1, 4, 2, 4, 2, false, LAYOUT_CONTIGUOUS};  /* B 1, T 4, d_in 2, d_out 4, H 2 */
     /* heads, P = 2: wq/wk/wv rows 3*2*2 + wo cols 4*2 + x 4*2 + xq/xk/xv 3*4*2
      * + scores/weights 2*1*4*4 + merged 4*2 + partial 4*4 = 12+8+8+24+32+8+16 = 108 floats */
     CHECK_EQ_INT(parallel_memory_bytes(PARALLEL_HEADS, d, 2, 0), 108 * 4);
@@ -239,9 +350,42 @@ static void test_memory_model(void) {
     CHECK_EQ_INT(parallel_memory_bytes(PARALLEL_SEQUENCE, d, 2, 1), 132 * 4);
     CHECK_EQ_INT(parallel_memory_bytes(PARALLEL_SEQUENCE, d, 2, 0), 148 * 4);
     /* long sequences: memory per rank falls with P in sequence mode, the (T, T) scores stay in heads mode */
-    ParallelDims lng = {1, 4096, 64, 64, 8};
+    ParallelDims lng = {1, 4096, 64, 64, 8, false, LAYOUT_CONTIGUOUS};
     CHECK(parallel_memory_bytes_max(PARALLEL_SEQUENCE, lng, 4) < parallel_memory_bytes_max(PARALLEL_SEQUENCE, lng, 2));
     CHECK(parallel_memory_bytes_max(PARALLEL_SEQUENCE, lng, 8) < parallel_memory_bytes_max(PARALLEL_HEADS, lng, 8));
+}
+
+/* A causal ring sends only the rows the next rank uses: contiguous, P(P - 1)/2 of the
+ * P(P - 1) block moves; zigzag, the whole block while the next rank is before its
+ * origin, the early chunk after. */
+static void test_causal_bytes(void) {
+    ParallelDims c = {1, 8, 4, 4, 2, true, LAYOUT_CONTIGUOUS};  /* T = 8, P = 4: 2 positions a rank */
+    int64_t pos = 2 * 1 * 4 * 4;                                   /* K and V of one position: 32 bytes */
+    int64_t out = 1 * 2 * 4 * 4;                                   /* 2 output rows: 32 bytes */
+    /* rank r sends its own block and those it received that rank r + 1 uses: r + 1 of them;
+     * rank 3 sends nothing (rank 0 uses no later block) */
+    for (int r = 0; r < 4; r++)
+        CHECK_EQ_INT(parallel_bytes_sent(PARALLEL_SEQUENCE, c, 4, r), (r < 3 ? (r + 1) * 2 * pos : 0) + (r ? out : 0));
+    ParallelDims z = {1, 8, 4, 4, 2, true, LAYOUT_ZIGZAG};      /* chunks of 1: rank r owns r, 7 - r */
+    /* blocks go to rank - 1: rank 0 passes origins 0, 1, 2 to rank 3, which is after each of
+     * them and uses only their early row: 3 messages of 1 row */
+    CHECK_EQ_INT(parallel_bytes_sent(PARALLEL_SEQUENCE, z, 4, 0), 3 * 1 * pos);
+    /* rank 3 to rank 2: its own block (origin 3 > 2: both rows), then origins 0, 1 (< 2: 1 row) */
+    CHECK_EQ_INT(parallel_bytes_sent(PARALLEL_SEQUENCE, z, 4, 3), (2 + 1 + 1) * pos + 2 * 4 * 4);
+    ParallelDims n = {1, 8, 4, 4, 2, false, LAYOUT_ZIGZAG};     /* not causal: every block, whole */
+    CHECK_EQ_INT(parallel_bytes_sent(PARALLEL_SEQUENCE, n, 4, 1), 3 * 2 * pos + 2 * 4 * 4);
+}
+
+/* Ulysses, B 1, T 5, d_out 6, H 3 on P = 3 (chunks 2, 2, 1; one head of 2 per rank): the
+ * first all-to-all sends q, k, v of its positions for the 2 other heads, the second its
+ * head's output at the other ranks' positions, then the gather. */
+static void test_ulysses_bytes(void) {
+    ParallelDims d = {1, 5, 4, 6, 3, true, LAYOUT_CONTIGUOUS};
+    CHECK_EQ_INT(parallel_bytes_sent(PARALLEL_ULYSSES, d, 3, 0), (3 * 2 * 2 * 2 + 3 * 2) * 4);
+    CHECK_EQ_INT(parallel_bytes_sent(PARALLEL_ULYSSES, d, 3, 2), (3 * 1 * 2 * 2 + 4 * 2 + 1 * 6) * 4);
+    CHECK_EQ_INT(parallel_bytes_sent(PARALLEL_ULYSSES, d, 1, 0), 0);
+    CHECK_EQ_INT(parallel_mode_parse("ulysses"), PARALLEL_ULYSSES);
+    CHECK(strcmp(parallel_mode_name(PARALLEL_ULYSSES), "ulysses") == 0);
 }
 
 int main(void) {
@@ -252,6 +396,11 @@ int main(void) {
     RUN(test_heads_parallel_equals_chapter_7);
     RUN(test_ring_equals_chapter_4);
     RUN(test_ring_skips_the_future);
+    RUN(test_flash_ring_equals_chapter_4);
+    RUN(test_zigzag_layout);
+    RUN(test_zigzag_balances_causal_work);
+    RUN(test_causal_bytes);
+    RUN(test_ulysses_bytes);
     RUN(test_bytes_sent);
     RUN(test_memory_model);
     return harness_finish("test_ch09");

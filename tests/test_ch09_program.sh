@@ -20,8 +20,8 @@ P9="$BUILD/chapter9"
 P7="$BUILD/chapter7"
 OUT="$TMP/out.npy"
 REF="$TMP/ref.npy"
-MPI_CHECKS=83  # the number of checks below but the last, which checks this number
-FULL_EXTRA=93  # and how many more CH09_FULL=1 runs
+MPI_CHECKS=148  # the number of checks below but the last, which checks this number
+FULL_EXTRA=325  # and how many more CH09_FULL=1 runs
 
 MPIRUN=${MPIRUN:-mpirun}
 if [ "${HAVE_MPI-unset}" = unset ]; then  # run by hand: look for MPI here
@@ -64,6 +64,23 @@ expect_bytes_match() { # NP DESC
     if [ "$n" -eq "$1" ] && [ -z "$bad" ]; then _ok; else _bad "$2: $n byte lines for $1 ranks; $bad"; fi
 }
 
+# The per-rank line, one per rank, its bytes those of "rank R sent N bytes", and (when
+# WANT is not -) the key rows folded over all the ranks equal WANT.
+expect_rank_lines() { # NP WANT DESC
+    lines=$(grep -c '^rank [0-9]*: folded [0-9]* key rows, sent [0-9]* bytes, computed [0-9.]* ms, waited [0-9.]* ms$' "$TMP/out")
+    sum=$(sed -n 's/^rank [0-9]*: folded \([0-9]*\) key rows, .*/\1/p' "$TMP/out" | awk '{ s += $1 } END { print s + 0 }')
+    a=$(sed -n 's/^rank \([0-9]*\): folded [0-9]* key rows, sent \([0-9]*\) bytes.*/\1 \2/p' "$TMP/out")
+    b=$(sed -n 's/^rank \([0-9]*\) sent \([0-9]*\) bytes (model: [0-9]*)$/\1 \2/p' "$TMP/out")
+    if [ "$lines" -eq "$1" ] && [ "$a" = "$b" ] && { [ "$2" = - ] || [ "$sum" -eq "$2" ]; }; then _ok
+    else _bad "$3: $lines per-rank lines for $1 ranks, folded $sum (want $2), bytes '$a' vs '$b'"; fi
+}
+
+# The busiest rank's folded key rows over the mean, times 100, from the per-rank lines.
+busiest_pct() {
+    sed -n 's/^rank [0-9]*: folded \([0-9]*\) key rows, .*/\1/p' "$TMP/out" |
+        awk '{ s += $1; n++; if ($1 > m) m = $1 } END { if (s == 0) print 0; else printf "%d\n", 100 * m * n / s }'
+}
+
 # ---- the narrated default run ------------------------------------------------------
 run "$P7" --eval --quiet --output "$REF"
 expect_status 0 "chapter 7 --eval, the default model"
@@ -76,8 +93,18 @@ expect_out_contains "self.n_local_heads = args.n_heads // model_parallel_size" "
 expect_out_contains "rank 1: heads [1, 2): wq, wk, wv rows [4, 8) -> (4, 10) each; wo columns ->" "rank 1's shards"
 expect_out_contains "MPI_Allreduce(SUM) of (3, 5, 8) floats = 480 bytes per rank" "the all-reduce and its bytes"
 expect_bytes_match 2 "heads: bytes counted == model"
+expect_rank_lines 2 90 "heads, P = 2: each rank folds its heads' B T (T + 1) / 2 pairs"
 expect_out_contains "max |output - chapter 7's mha_forward(x)|" "checks itself against chapter 7"
-expect_out_contains "        T    H   P |        sent      memory |        sent      memory" "the cost table"
+expect_out_contains "     T   H  P |      sent    memory |      sent    memory |      sent    memory" "the cost table"
+# its first row's bytes, by hand: heads 3*5*8 floats = 480; sequence (zigzag, ranks own
+# positions {0, 1, 4} and {2, 3}) rank 1 sends its 2 rows of K and V, 2*3*2*8*4 = 384, and
+# its output, 192: 576; ulysses rank 1 (2 positions, 1 head of 4) 3*3*2*4 + 3*3*4 + 3*2*8
+# floats = 624
+row=$(grep '^     5   2  2 | ' "$TMP/out")
+case $row in
+    *"| 480 bytes "*"| 576 bytes "*"| 624 bytes "*) _ok ;;
+    *) _bad "the cost table's first row: '$row'" ;;
+esac
 long=$(awk 'length($0) > 80' "$TMP/out" | head -n 1)
 if [ -z "$long" ]; then _ok; else _bad "narration wider than 80 columns: $long"; fi
 
@@ -86,9 +113,12 @@ mp 3 --parallel sequence --output "$OUT"
 expect_status 0 "sequence on 3 processes"
 expect_npy_close "$OUT" "$REF" 1e-5 1e-5 "default model, sequence, P = 3 == chapter 7 --eval"
 expect_out_contains "rank 2: positions [4, 5) -> x (3, 1, 10)" "uneven chunks"
-expect_out_contains "rank 0: K/V of rank 2 [4, 5) skipped (future), 192 bytes -> rank 1" "a skipped future chunk, still passed on"
-expect_out_contains "rank 2 sends its (3, 1, 8) output chunk: 96 bytes" "the gather and its bytes"
+expect_out_contains "--layout contiguous: each rank owns one chunk of the 5 positions" "T < 2P: contiguous"
+expect_out_contains "rank 0: K/V of rank 2: not received (its future)" "a future block is not sent"
+expect_out_contains "rank 1: K/V of rank 0: all q x all k, 2 rows 384 bytes -> 2" "a past block is passed on"
+expect_out_contains "rank 2 sends its (3, 1, 8) output rows: 96 bytes" "the gather and its bytes"
 expect_bytes_match 3 "sequence: bytes counted == model"
+expect_rank_lines 3 90 "sequence, P = 3: folded = B H T (T + 1) / 2"
 long=$(awk 'length($0) > 80' "$TMP/out" | head -n 1)
 if [ -z "$long" ]; then _ok; else _bad "narration wider than 80 columns: $long"; fi
 
@@ -98,6 +128,7 @@ if grep -qF "[1]" "$TMP/out"; then _bad "--quiet must not narrate"; else _ok; fi
 expect_out_contains "output =" "--quiet prints the output"
 expect_out_contains "tensor([[[" "--quiet prints the output tensor"
 expect_out_lacks "rank 0 sent" "--quiet prints no byte counts"
+expect_out_lacks "key rows" "--quiet prints no per-rank line"
 
 run "$P9" --heads 4 --output "$OUT"  # no mpirun: one process (an MPI singleton)
 expect_status 0 "build/chapter9 without mpirun"
@@ -134,12 +165,15 @@ make_case() { # DIR B T D_IN D_OUT BIAS(0/1)
 # which (P, mode) runs it. make test: every P and both modes once, each case with
 # biases and causal on or off in both modes. CH09_FULL=1 (make test-chapter9-full):
 # every case on every P in both modes.
+# sequence runs the default layout (zigzag when causal and T >= 2P), zigzag and contiguous
+# ask for one; zigzag is left out where T < 2P.
 if [ "${CH09_FULL:-0}" = 1 ]; then
-    runs_a="1:heads 1:sequence 2:heads 2:sequence 3:heads 3:sequence 4:heads 4:sequence"
+    runs_a=
+    for np in 1 2 3 4; do runs_a="$runs_a $np:heads $np:sequence $np:zigzag $np:contiguous $np:ulysses"; done
     runs_b=$runs_a runs_c=$runs_a runs_d=$runs_a
 else
-    runs_a="1:heads 2:sequence 3:heads 4:sequence"
-    runs_b="1:sequence 2:heads 3:sequence 4:heads"
+    runs_a="1:heads 2:sequence 3:heads 4:sequence 4:contiguous 3:ulysses"
+    runs_b="1:sequence 2:heads 3:zigzag 4:heads 4:ulysses"
     runs_c= runs_d=
 fi
 for c in a b c d; do
@@ -158,12 +192,24 @@ for c in a b c d; do
     expect_status 0 "chapter 7 on B=$1 T=$2 d_in=$3 d_out=$d_out bias=$5 $6"
     for pm in $runs; do
         np=${pm%%:*} mode=${pm#*:}
+        case $mode in
+            zigzag | contiguous) flags="--parallel sequence --layout $mode" ;;
+            *) flags="--parallel $mode" ;;
+        esac
+        [ "$mode" = zigzag ] && [ "$2" -lt $((2 * np)) ] && continue
         rm -f "$OUT"
-        mp "$np" --parallel "$mode" --input "$case_dir/x.npy" --weights "$case_dir/w" --heads 12 --"$6" \
-            --output "$OUT"
+        mp "$np" $flags --input "$case_dir/x.npy" --weights "$case_dir/w" --heads 12 --"$6" --output "$OUT"
         expect_status 0 "$mode, P = $np, B=$1 T=$2"
         expect_npy_close "$OUT" "$REF" 1e-5 1e-5 "$mode, P = $np, B=$1 T=$2 d_in=$3 d_out=$d_out bias=$5 $6"
         expect_bytes_match "$np" "$mode, P = $np, B=$1 T=$2: bytes counted == model"
+        if [ "$6" = causal ]; then pairs=$(($1 * 12 * $2 * ($2 + 1) / 2)); else pairs=$(($1 * 12 * $2 * $2)); fi
+        expect_rank_lines "$np" "$pairs" "$mode, P = $np, B=$1 T=$2 $6: the per-rank lines"
+        case $mode in heads | ulysses) continue ;; esac
+        # the ring: --no-overlap gives the same numbers, bit for bit
+        mv "$OUT" "$TMP/overlap.npy"
+        mp "$np" $flags --no-overlap --input "$case_dir/x.npy" --weights "$case_dir/w" --heads 12 --"$6" \
+            --quiet --output "$OUT"
+        if cmp -s "$OUT" "$TMP/overlap.npy"; then _ok; else _bad "$mode, P = $np, T=$2: --no-overlap differs"; fi
     done
 done
 
@@ -175,7 +221,32 @@ for t in 2; do
     expect_status 0 "sequence, T = $t < P = 4"
     expect_npy_close "$OUT" "$REF" 1e-5 1e-5 "sequence, T = $t < P = 4 == chapter 7"
     expect_bytes_match 4 "sequence, T = $t < P = 4: bytes counted == model"
+    rm -f "$OUT"
+    mp 4 --parallel ulysses --seq-len "$t" --heads 4 --output "$OUT"
+    expect_status 0 "ulysses, T = $t < P = 4"
+    expect_npy_close "$OUT" "$REF" 1e-5 1e-5 "ulysses, T = $t < P = 4 == chapter 7"
+    expect_bytes_match 4 "ulysses, T = $t < P = 4: bytes counted == model"
+    expect_out_contains "All-to-all: my positions of every head -> every position of my heads" "ulysses narrates"
 done
+
+# ---- zigzag balances causal work; a causal ring sends nothing into the future -------------
+mp 4 --parallel sequence --seq-len 64 --heads 4
+expect_status 0 "zigzag, T = 64, P = 4"
+expect_out_contains "--layout zigzag: 8 chunks of the 64 positions, rank r owns r and 7 - r" "zigzag is the causal default"
+expect_rank_lines 4 24960 "zigzag, T = 64, P = 4: folded = B H T (T + 1) / 2"
+pct=$(busiest_pct)
+if [ "$pct" -le 110 ]; then _ok; else _bad "zigzag, T = 64, P = 4: the busiest rank folds $pct % of the mean"; fi
+n=$(grep -c '^rank [0-3]: folded 6240 key rows,' "$TMP/out")
+if [ "$n" -eq 4 ]; then _ok; else _bad "zigzag, T = 64, P = 4: $n ranks fold 6240 key rows (the README says all 4)"; fi
+expect_bytes_match 4 "zigzag, T = 64, P = 4: bytes counted == model"
+mp 4 --parallel sequence --layout contiguous --seq-len 64 --heads 4
+expect_rank_lines 4 24960 "contiguous, T = 64, P = 4: folded = B H T (T + 1) / 2"
+pct=$(busiest_pct)
+if [ "$pct" -ge 170 ]; then _ok; else _bad "contiguous, T = 64, P = 4: the busiest rank folds $pct % (1 : 3 : 5 : 7 is 175 %)"; fi
+# rank 3 owns the last positions: no rank uses its K/V but rank 3, so it sends only its
+# (3, 16, 8) output rows, 1536 bytes
+expect_out_contains "rank 3: folded 10848 key rows, sent 1536 bytes," "contiguous: the last rank sends no K/V"
+expect_bytes_match 4 "contiguous, T = 64, P = 4: bytes counted == model"
 
 # ---- errors: one sentence from rank 0, every rank exits 1, no output file -----------------
 mpbad() { # NP TEXT DESC ARGS...
@@ -194,7 +265,21 @@ mp 2 --output "$TMP/no/such/dir/out.npy"
 expect_usage_error "the folder $TMP/no/such/dir does not exist" "an output folder that does not exist"
 expect_no_file "$TMP/no/such/dir/out.npy" "unwritable output"
 mp 2 --parallel pipeline
-expect_usage_error "--parallel pipeline: must be heads or sequence" "unknown --parallel"
+expect_usage_error "--parallel pipeline: must be heads, sequence or ulysses" "unknown --parallel"
+mp 3 --parallel ulysses --heads 4
+expect_usage_error "--parallel ulysses: n_heads = 4 is not divisible by 3 processes" "ulysses, H % P != 0"
+n=$(grep -c 'not divisible' "$TMP/err")
+if [ "$n" -eq 1 ]; then _ok; else _bad "ulysses, H % P != 0: $n sentences on stderr, want 1"; fi
+mpbad 3 "needs T >= 6, got T = 5" "zigzag with T < 2P from a file" --parallel sequence --layout zigzag \
+    --input "$TMP/case_d/x.npy" --weights "$TMP/case_d/w" --heads 12
+mp 3 --parallel sequence --layout zigzag --seq-len 5
+expect_usage_error "needs T >= 6, got --seq-len 5" "zigzag with T < 2P"
+mp 2 --layout zigzag
+expect_usage_error "--layout applies to --parallel sequence only" "--layout with heads"
+mp 2 --parallel heads --no-overlap
+expect_usage_error "--no-overlap applies to --parallel sequence only" "--no-overlap with heads"
+mp 2 --parallel sequence --layout striped
+expect_usage_error "--layout striped: must be zigzag or contiguous" "unknown --layout"
 mp 2 --dropout 0.1
 expect_usage_error "--dropout" "chapter 9 is eval only: --dropout does not apply"
 rm -f "$OUT"

@@ -10,12 +10,21 @@
  *                        n_local_heads = n_heads // P heads, the matching rows
  *                        of wq, wk, wv and columns of wo; one MPI_Allreduce
  *                        sums the partial outputs; bo once.
- *   --parallel sequence  rank r keeps a chunk of the positions and all the
- *                        weights; K/V chunks go around a ring (MPI_Sendrecv)
- *                        and chapter 8's online softmax merges them; rank 0
+ *   --parallel sequence  rank r keeps some positions (--layout zigzag: chunks
+ *                        r and 2P-1-r of 2P; contiguous: chunk r of P) and
+ *                        all the weights; K/V blocks go around a ring
+ *                        (MPI_Isend/MPI_Irecv overlapped with the compute, or
+ *                        MPI_Sendrecv with --no-overlap), chapter 8's flash
+ *                        runs on each and the logsumexp merges them; rank 0
  *                        gathers the output (MPI_Gatherv).
- * Rank 0 narrates (who owns what, every message and its bytes, a table of
- * both modes' cost) and writes --output. Any error on any rank ends every
+ *   --parallel ulysses   DeepSpeed-Ulysses: rank r keeps a chunk of the
+ *                        positions and all the weights; one MPI_Alltoallv
+ *                        gives it every position of n_heads // P heads,
+ *                        chapter 8's flash runs on them, one MPI_Alltoallv
+ *                        back, wo, and rank 0 gathers (MPI_Gatherv).
+ * Rank 0 narrates (who owns what, every message and its bytes, one line per
+ * rank: key rows folded, bytes sent, ms computed and waited; a table of both
+ * modes' cost) and writes --output. Any error on any rank ends every
  * rank with one sentence from rank 0 and exit status 1.
  */
 #include <stdio.h>
@@ -27,6 +36,9 @@
 typedef struct {
     Args args;
     ParallelMode mode;
+    SeqLayout layout;        /* sequence: how the positions are dealt            */
+    bool overlap;            /* sequence: exchange the next block while computing */
+    double computed;         /* seconds of the forward pass outside MPI calls    */
     CommLog log;
     MultiHeadAttention *m;   /* the full module (every rank builds or loads it)  */
     Tensor *x;               /* (bsz, seqlen, d_in)                              */
@@ -40,8 +52,14 @@ static const char *const SUMMARY =
     "7 and 8. Run it under mpirun: mpirun -np P build/chapter9 --parallel MODE.\n"
     "  --parallel heads     tensor parallel (default): model_parallel_size = P,\n"
     "                       each rank owns n_heads // P heads; one MPI_Allreduce.\n"
-    "  --parallel sequence  ring attention: each rank owns a chunk of the sequence;\n"
-    "                       K/V chunks travel around a ring of MPI_Sendrecv.\n"
+    "  --parallel sequence  ring attention: each rank owns positions of the sequence;\n"
+    "                       K/V blocks travel around a ring, chapter 8's flash on\n"
+    "                       each, merged by logsumexp. --layout zigzag (causal\n"
+    "                       default) or contiguous; --no-overlap waits for each\n"
+    "                       exchange instead of computing meanwhile.\n"
+    "  --parallel ulysses   DeepSpeed-Ulysses: positions split as the ring's, one\n"
+    "                       MPI_Alltoallv to all positions of n_heads // P heads,\n"
+    "                       chapter 8's flash, one MPI_Alltoallv back.\n"
     "Default model and flags as chapter 7 (--eval is accepted and always on). With\n"
     "--input/--weights the widths come from the files, the number of heads does not:\n"
     "give --heads too. The result equals build/chapter7 --eval.";
@@ -49,9 +67,16 @@ static const char *const SUMMARY =
 /* ---- flags: chapter 7's, plus --parallel (every rank parses the same argv) ---- */
 
 static const char *parallel_mode_flag = "heads";
+static const char *layout_flag = NULL;  /* NULL: zigzag when causal and T >= 2P, else contiguous */
+static bool no_overlap_flag = false;
 static const CliExtra PARALLEL_FLAG[] = {
     {.name = "--parallel", .metavar = "MODE", .kind = CLI_EXTRA_CHOICE, .value = &parallel_mode_flag,
-     .help = "heads (tensor parallel) or sequence (ring)", .choices = "heads|sequence"},
+     .help = "heads, sequence (ring) or ulysses",
+     .choices = "heads|sequence|ulysses"},
+    {.name = "--layout", .metavar = "L", .kind = CLI_EXTRA_CHOICE, .value = &layout_flag,
+     .help = "ring: zigzag (causal, T >= 2P) or contiguous", .choices = "zigzag|contiguous"},
+    {.name = "--no-overlap", .kind = CLI_EXTRA_FLAG, .value = &no_overlap_flag,
+     .help = "ring: exchange, then compute"},
     {0}}; /* the end of the list */
 
 /* cli_parse on every rank, but only rank 0 prints --help or the usage error; then
@@ -77,6 +102,24 @@ static Args parse_flags_on_every_rank(int argc, char **argv, int rank) {
                  "number of heads they were made for");
         status = 2;
     }
+    if (status == 0 && (layout_flag || no_overlap_flag) && strcmp(parallel_mode_flag, "sequence") != 0) {
+        snprintf(err, sizeof err, "%s applies to --parallel sequence only (the ring)",
+                 layout_flag ? "--layout" : "--no-overlap");
+        status = 2;
+    }
+    int size = 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (status == 0 && layout_flag && strcmp(layout_flag, "zigzag") == 0 && !args.input &&
+        args.seq_len < 2 * (int64_t)size) {
+        snprintf(err, sizeof err, "--layout zigzag cuts T into 2P = %d chunks and needs T >= %d, got --seq-len "
+                 "%lld (use --layout contiguous)", 2 * size, 2 * size, (long long)args.seq_len);
+        status = 2;
+    }
+    if (status == 0 && strcmp(parallel_mode_flag, "ulysses") == 0 && args.heads % size != 0) {
+        snprintf(err, sizeof err, "--parallel ulysses: n_heads = %lld is not divisible by %d processes (the "
+                 "all-to-all gives each process n_heads // P whole heads)", (long long)args.heads, size);
+        status = 2;
+    }
     if (status == 0) status = cli_check_runnable(&spec, &args, err, sizeof err);  /* d_out % heads, --output */
     if (status == 2) {
         if (rank == 0) fprintf(stderr, "chapter9: %s (see --help)\n", err);
@@ -98,9 +141,16 @@ static void build_module_and_input(void *ctx) {
     if (run->mode == PARALLEL_HEADS) {
         int64_t n_local_heads = n_local_heads_of(H, P);  /* H % P != 0 is a sentence, on every rank */
         check_scores_fit(B, n_local_heads, T, T);
+    } else if (run->mode == PARALLEL_ULYSSES) {
+        (void)n_local_heads_of(H, P);                    /* checked with the flags; again for --input */
+        if (3 * B * T * d_out > 2147483647LL)
+            t_error("MPI: (%lld, %lld, %lld) q, k, v are more floats than one all-to-all may carry (2^31 - 1)",
+                    (long long)B, (long long)T, (long long)d_out);
     } else {
-        int64_t most = chunk_of_rank(T, P, 0).end;
-        check_scores_fit(B, H, most, most);              /* one score block per ring step */
+        /* zigzag unless asked otherwise, when it can: causal, T >= 2P (2P chunks) */
+        if (layout_flag) run->layout = (SeqLayout)seq_layout_parse(layout_flag);
+        else run->layout = m->args.causal && T >= 2 * (int64_t)P ? LAYOUT_ZIGZAG : LAYOUT_CONTIGUOUS;
+        (void)owned_positions(run->layout, T, P, 0);     /* zigzag with T < 2P: a sentence */
     }
     if (2 * B * T * d_out > 2147483647LL)
         t_error("MPI: (%lld, %lld, %lld) outputs are more floats than one MPI message may carry (2^31 - 1)",
@@ -112,6 +162,7 @@ static void build_module_and_input(void *ctx) {
 static void forward_heads(void *ctx) {
     ParallelRun *run = (ParallelRun *)ctx;
     int P = run->log.size, rank = run->log.rank;
+    double t0 = MPI_Wtime();
     /* model_parallel_size = P; self.n_local_heads = args.n_heads // model_parallel_size */
     MultiHeadAttention *local = local_heads_module(run->m, P, rank);
     MhaTrace tr;
@@ -120,6 +171,9 @@ static void forward_heads(void *ctx) {
     run->xq_local = tr.xq;                                                   /* (bsz, n_local_heads, seqlen, hd) */
     /* RowParallelLinear: all-reduce the partial sums, then + bo */
     run->output = row_parallel_output(t_clone(run->partial), run->m->wo->bias, comm_allreduce_sum, &run->log);
+    int64_t T = t_size(run->x, 1);  /* chapter 7 folds every visible key of its heads into every query */
+    run->log.folded = t_size(run->x, 0) * local->args.n_heads * (run->m->args.causal ? T * (T + 1) / 2 : T * T);
+    run->computed = MPI_Wtime() - t0 - run->log.waited;
 }
 
 /* ---- phase 2b: sequence (ring attention) ---------------------------------------- */
@@ -127,6 +181,34 @@ static void forward_heads(void *ctx) {
 static void forward_sequence(void *ctx) {
     ParallelRun *run = (ParallelRun *)ctx;
     const MultiHeadAttention *m = run->m;
+    double t0 = MPI_Wtime();
+    int64_t T = t_size(run->x, 1);
+    Owned own = owned_positions(run->layout, T, run->log.size, run->log.rank);
+    Tensor *x = owned_rows(run->x, own);                         /* (bsz, Tc, d_in): this rank's positions */
+    Tensor *xq, *xk, *xv;
+    qkv_project(m->qkv, x, &xq, &xk, &xv);                       /* xq, xk, xv = self.wq(x), ... (chapter 3) */
+    xq = t_contiguous(split_heads(xq, m->args.n_heads));         /* (bsz, n_heads, Tc, head_dim) (chapter 5) */
+    xk = t_contiguous(split_heads(xk, m->args.n_heads));
+    xv = t_contiguous(split_heads(xv, m->args.n_heads));
+    run->xq_local = xq;
+    Tensor *output = ring_attention(xq, xk, xv, T, m->args.causal, run->layout, run->overlap,
+                                    &run->log);                  /* (bsz, n_heads, Tc, hd) */
+    if (owned_count(own) > 0) {
+        /* output = self.wo(merge(output)): merge_heads of chapter 5, then wo with bo   (bsz, Tc, d_out) */
+        output = nn_linear_forward(m->wo, merge_heads(output));
+    } else {
+        output = t_zeros(SHAPE(t_size(x, 0), 0, m->args.d_out)); /* T < P: this rank owns no position */
+    }
+    run->output = comm_gather_seq(output, run->layout, T, &run->log);  /* rank 0: (bsz, T, d_out) */
+    run->computed = MPI_Wtime() - t0 - run->log.waited;
+}
+
+/* ---- phase 2c: ulysses (all-to-all) -------------------------------------------- */
+
+static void forward_ulysses(void *ctx) {
+    ParallelRun *run = (ParallelRun *)ctx;
+    const MultiHeadAttention *m = run->m;
+    double t0 = MPI_Wtime();
     int64_t T = t_size(run->x, 1);
     Range own = chunk_of_rank(T, run->log.size, run->log.rank);
     Tensor *x = t_slice(run->x, 1, own.start, own.end);          /* (bsz, Tc, d_in): this rank's positions */
@@ -136,14 +218,14 @@ static void forward_sequence(void *ctx) {
     xk = t_contiguous(split_heads(xk, m->args.n_heads));
     xv = t_contiguous(split_heads(xv, m->args.n_heads));
     run->xq_local = xq;
-    Tensor *output = ring_attention(xq, xk, xv, T, m->args.causal, &run->log);  /* (bsz, n_heads, Tc, hd) */
-    if (own.end > own.start) {
-        /* output = self.wo(merge(output)): merge_heads of chapter 5, then wo with bo   (bsz, Tc, d_out) */
-        output = nn_linear_forward(m->wo, merge_heads(output));
-    } else {
+    /* all-to-all, flash on n_heads // P heads at every position, all-to-all back */
+    Tensor *output = ulysses_attention(xq, xk, xv, T, m->args.causal, &run->log);  /* (bsz, n_heads, Tc, hd) */
+    if (own.end > own.start)
+        output = nn_linear_forward(m->wo, merge_heads(output));  /* self.wo(merge(output)), (bsz, Tc, d_out) */
+    else
         output = t_zeros(SHAPE(t_size(x, 0), 0, m->args.d_out)); /* T < P: this rank owns no position */
-    }
-    run->output = comm_gather_seq(output, T, &run->log);         /* rank 0: (bsz, T, d_out) */
+    run->output = comm_gather_seq(output, LAYOUT_CONTIGUOUS, T, &run->log);  /* rank 0: (bsz, T, d_out) */
+    run->computed = MPI_Wtime() - t0 - run->log.waited;
 }
 
 /* ---- phase 3: rank 0 writes the file ---------------------------------------------- */
@@ -209,19 +291,34 @@ static void narrate_chunks_owned(const ParallelRun *run) {
     const ModelArgs *a = &run->m->args;
     int P = run->log.size;
     int64_t B = t_size(run->x, 0), T = t_size(run->x, 1), H = a->n_heads, hd = run->m->head_dim;
-    narrate_step("Each rank owns a contiguous chunk of the %lld positions", (long long)T);
-    narrate_torch("x_local = x[:, start:end]   # np.array_split over the ranks");
+    bool zz = run->layout == LAYOUT_ZIGZAG;
+    if (zz)
+        narrate_step("--layout zigzag: %d chunks of the %lld positions, rank r owns r and %d - r", 2 * P,
+                     (long long)T, 2 * P - 1);
+    else
+        narrate_step("--layout contiguous: each rank owns one chunk of the %lld positions", (long long)T);
+    narrate_torch(zz ? "x_local = torch.cat([x[:, c[r]], x[:, c[2*P-1-r]]], 1)  # c = array_split"
+                     : "x_local = x[:, start:end]   # np.array_split over the ranks");
     for (int r = 0; r < P && r < 8; r++) {
-        Range c = chunk_of_rank(T, P, r);
-        narrate_say("rank %d: positions [%lld, %lld) -> x (%lld, %lld, %lld), xq, xk, xv (%lld, %lld, %lld, "
-                    "%lld); all of wq, wk, wv, wo",
-                    r, (long long)c.start, (long long)c.end, (long long)B, (long long)(c.end - c.start),
-                    (long long)a->d_in, (long long)B, (long long)H, (long long)(c.end - c.start), (long long)hd);
+        Owned o = owned_positions(run->layout, T, P, r);
+        char parts[96];
+        if (zz)
+            snprintf(parts, sizeof parts, "[%lld, %lld) + [%lld, %lld)", (long long)o.part[0].start,
+                     (long long)o.part[0].end, (long long)o.part[1].start, (long long)o.part[1].end);
+        else
+            snprintf(parts, sizeof parts, "[%lld, %lld)", (long long)o.part[0].start, (long long)o.part[0].end);
+        narrate_say("rank %d: positions %s -> x (%lld, %lld, %lld), xq, xk, xv (%lld, %lld, %lld, %lld)", r, parts,
+                    (long long)B, (long long)owned_count(o), (long long)a->d_in, (long long)B, (long long)H,
+                    (long long)owned_count(o), (long long)hd);
     }
     if (P > 8) narrate_say("... and so on for ranks 8 to %d", P - 1);
-    narrate_why("chunks differ by at most one position (T %% P = %lld ranks get one more)%s. Every "
-                "rank has every weight; what is split is the sequence, and with it the (T, T) scores.",
-                (long long)(T % P), T < P ? "; with T < P some ranks own none" : "");
+    if (zz)
+        narrate_why("an early chunk and a late one: under the causal mask an early query sees few keys and "
+                    "a late one many, so every rank gets about the same work. Every rank has every weight.");
+    else
+        narrate_why("chunks differ by at most one position (T %% P = %lld ranks get one more)%s. Every "
+                    "rank has every weight; what is split is the sequence, and with it the (T, T) scores.",
+                    (long long)(T % P), T < P ? "; with T < P some ranks own none" : "");
 }
 
 /* --parallel heads, after the forward pass: the partial outputs and their sum. */
@@ -249,26 +346,42 @@ static void narrate_heads_forward(const ParallelRun *run) {
                 P);
 }
 
-/* The ring's steps as a list: which K/V chunk each rank holds, and what it sends on. */
+/* The ring's steps as a list: which block each rank holds, what it computes on it
+ * (ring_block's case), and what it sends on. */
 static void print_ring_steps(const ParallelRun *run) {
-    int P = run->log.size;
+    int P = run->log.size, dir = ring_direction(run->layout);
     int64_t B = t_size(run->x, 0), T = t_size(run->x, 1), d_out = run->m->args.d_out;
+    bool causal = run->m->args.causal;
     char bytes[32];
     for (int step = 0; step < P && !narrate_quiet(); step++) {
         printf("    step %d:\n", step);
         for (int r = 0; r < P && r < 8; r++) {
-            int origin = ((r - step) % P + P) % P;
-            Range c = chunk_of_rank(T, P, origin), q = chunk_of_rank(T, P, r);
-            const char *what = (c.end == c.start || q.end == q.start)              ? "nothing to fold"
-                               : (run->m->args.causal && chunk_in_future(q, c)) ? "skipped (future)"
-                                                                                : "folded in";
+            int origin = ring_origin(run->layout, P, r, step), next = ((r + dir) % P + P) % P;
+            RingBlock blk = ring_block(run->layout, T, P, r, origin, causal);
+            int64_t nk = owned_count(owned_positions(run->layout, T, P, origin));
+            char what[64];
+            if (step > 0 && causal && blk.k_end == 0 && nk > 0)
+                snprintf(what, sizeof what, "not received (its future)");
+            else if (ring_block_pairs(blk) == 0)
+                snprintf(what, sizeof what, "nothing to fold");
+            else if (blk.causal)
+                snprintf(what, sizeof what, "diagonal, causal");
+            else if (blk.q_start > 0)
+                snprintf(what, sizeof what, "q[%lld:] x all k", (long long)blk.q_start);
+            else if (blk.k_end < nk)
+                snprintf(what, sizeof what, "all q x k[:%lld]", (long long)blk.k_end);
+            else
+                snprintf(what, sizeof what, "all q x all k");
             char msg[64] = "";
-            if (step < P - 1)
-                snprintf(msg, sizeof msg, ", %s -> rank %d",
-                         t_format_bytes((double)(2 * B * (c.end - c.start) * d_out * 4), bytes, sizeof bytes),
-                         (r + 1) % P);
-            printf("      rank %d: K/V of rank %d [%lld, %lld) %s%s\n", r, origin, (long long)c.start,
-                   (long long)c.end, what, msg);
+            if (step < P - 1) {
+                int64_t rows = ring_block(run->layout, T, P, next, origin, causal).k_end;
+                if (rows > 0)
+                    snprintf(msg, sizeof msg, ", %lld rows %s -> %d", (long long)rows,
+                             t_format_bytes((double)(2 * B * rows * d_out * 4), bytes, sizeof bytes), next);
+                else
+                    snprintf(msg, sizeof msg, ", nothing -> %d", next);
+            }
+            printf("      rank %d: K/V of rank %d: %s%s\n", r, origin, what, msg);
         }
     }
 }
@@ -281,26 +394,67 @@ static void narrate_ring_forward(const ParallelRun *run) {
     narrate_step("Each rank projects its own q, k, v (chapters 3 and 5)");
     narrate_torch("xq, xk, xv = self.wq(x_local), self.wk(x_local), self.wv(x_local)");
     narrate_say("rank 0: xq %s", t_shape_str(run->xq_local, xs));
-    narrate_step("The ring: %d step%s, K/V chunks passed to rank + 1", P, P == 1 ? "" : "s");
-    narrate_torch("m, l, acc = online_row_update(m, l, acc, scores, v)  # chapter 8");
+    narrate_step("The ring: %d step%s, K/V blocks passed to rank %s 1%s", P, P == 1 ? "" : "s",
+                 ring_direction(run->layout) > 0 ? "+" : "-", run->overlap ? ", overlapped" : "");
+    narrate_torch("out, lse = flash(q, k, v); out, lse = merge(out, lse, ...)  # ch. 8");
     print_ring_steps(run);
-    narrate_why("each query row keeps (max, sum, output) and folds in one chunk per step with the "
-                "same one-pass update as chapter 8's online softmax, so the order in which chunks "
-                "arrive does not matter. %s",
-                run->m->args.causal ? "Causal: a chunk wholly after the rank's positions is skipped and the "
-                                      "diagonal chunk is masked inside; the chunks still travel the whole ring "
-                                      "(ranks with early positions idle while others work)."
-                                    : "Not causal: every rank folds in every chunk.");
+    narrate_why("each step runs chapter 8's flash (attention_flash_lse) on the block in hand and "
+                "merges it into the rows' result by logsumexp (attention_merge_lse), so no (Tc, Tc) "
+                "score block is stored and the order of the blocks does not matter. %s %s",
+                run->m->args.causal
+                    ? "Causal: only the diagonal block is masked; a block wholly in a rank's future is "
+                      "not computed and a rank receives only the rows it uses, so nothing is sent into "
+                      "the future."
+                    : "Not causal: every rank folds in every block.",
+                run->overlap ? "The next block's MPI_Irecv/MPI_Isend are posted before the compute and "
+                               "waited for after it."
+                             : "--no-overlap: one MPI_Sendrecv after each compute.");
     narrate_step("wo on each rank, then MPI_Gatherv on rank 0");
     narrate_torch("output = self.wo(output)  # then dist.gather(output, dst=0)");
     for (int r = 1; r < P && r < 8; r++) {
-        Range c = chunk_of_rank(T, P, r);
-        narrate_say("rank %d sends its (%lld, %lld, %lld) output chunk: %s", r, (long long)B,
-                    (long long)(c.end - c.start), (long long)d_out,
-                    t_format_bytes((double)(B * (c.end - c.start) * d_out * 4), bytes, sizeof bytes));
+        int64_t n = owned_count(owned_positions(run->layout, T, P, r));
+        narrate_say("rank %d sends its (%lld, %lld, %lld) output rows: %s", r, (long long)B, (long long)n,
+                    (long long)d_out, t_format_bytes((double)(B * n * d_out * 4), bytes, sizeof bytes));
     }
     narrate_why("wo acts on each position alone, so it needs no message: only the result is "
                 "collected.");
+}
+
+/* --parallel ulysses: who owns what, and the two all-to-alls with their bytes. */
+static void narrate_ulysses(const ParallelRun *run, bool after) {
+    const ModelArgs *a = &run->m->args;
+    int P = run->log.size;
+    int64_t B = t_size(run->x, 0), T = t_size(run->x, 1), H = a->n_heads, hd = run->m->head_dim, Hl = H / P;
+    char bytes[32], xs[T_SHAPE_STR];
+    if (!after) {
+        narrate_step("Each rank owns a chunk of the %lld positions, all heads, every weight", (long long)T);
+        narrate_torch("x_local = x[:, start:end]   # np.array_split over the ranks");
+        for (int r = 0; r < P && r < 8; r++) {
+            Range c = chunk_of_rank(T, P, r);
+            Range h = heads_of_rank(H, P, r);
+            narrate_say("rank %d: positions [%lld, %lld); after the all-to-all heads [%lld, %lld) at all %lld "
+                        "positions", r, (long long)c.start, (long long)c.end, (long long)h.start,
+                        (long long)h.end, (long long)T);
+        }
+        if (P > 8) narrate_say("... and so on for ranks 8 to %d", P - 1);
+        return;
+    }
+    Range c = chunk_of_rank(T, P, 0);
+    int64_t Tc = c.end - c.start;
+    narrate_step("All-to-all: my positions of every head -> every position of my heads");
+    narrate_torch("q = all_to_all(q_local)  # (B, H, T/P, hd) -> (B, H/P, T, hd)");
+    narrate_say("rank 0: xq %s; sends each other rank q, k, v of its %lld heads at rank 0's %lld positions: "
+                "%s in all", t_shape_str(run->xq_local, xs), (long long)Hl, (long long)Tc,
+                t_format_bytes((double)(3 * B * Hl * Tc * hd * (P - 1) * 4), bytes, sizeof bytes));
+    narrate_step("Chapter 8's flash on (%lld, %lld, %lld, %lld), then the all-to-all back", (long long)B,
+                 (long long)Hl, (long long)T, (long long)hd);
+    narrate_torch("out = F.scaled_dot_product_attention(q, k, v, is_causal)  # flash");
+    narrate_say("rank 0 sends each other rank its heads' output at that rank's positions: %s in all",
+                t_format_bytes((double)(B * Hl * (T - Tc) * hd * 4), bytes, sizeof bytes));
+    narrate_why("a head needs every position but no other head: after the first all-to-all each rank "
+                "runs whole heads on the whole sequence, so the causal work is the same on every rank. "
+                "It needs n_heads %% P == 0 and so stops at P = n_heads; MPI_Alltoallv because the chunks "
+                "may differ by one position.");
 }
 
 /* Rank 0 runs chapter 7 in one process on the same module and x, when it is small. */
@@ -321,30 +475,33 @@ static void narrate_same_as_chapter7(const ParallelRun *run) {
                 (long long)t_numel(ref));
 }
 
-/* One row of the cost table: T, H, P, then bytes sent and memory for each mode. */
+/* One row of the cost table: T, H, P, then bytes sent and memory for each mode; the
+ * ring with its default layout (zigzag when causal and T >= 2P). */
 static void cost_table_row(ParallelDims d, int P) {
-    char a[32], b[32], c[32], e[32];
-    char hs[32] = "-", hm[32] = "-";
-    if (d.n_heads % P == 0) {
-        snprintf(hs, sizeof hs, "%s", t_format_bytes((double)parallel_bytes_sent_max(PARALLEL_HEADS, d, P), a, sizeof a));
-        snprintf(hm, sizeof hm, "%s",
-                 t_format_bytes((double)parallel_memory_bytes_max(PARALLEL_HEADS, d, P), b, sizeof b));
+    char cell[6][32];
+    for (int i = 0; i < 6; i++) snprintf(cell[i], sizeof cell[i], "-");
+    d.layout = d.causal && d.seqlen >= 2 * (int64_t)P ? LAYOUT_ZIGZAG : LAYOUT_CONTIGUOUS;
+    const ParallelMode modes[3] = {PARALLEL_HEADS, PARALLEL_SEQUENCE, PARALLEL_ULYSSES};
+    for (int k = 0; k < 3; k++) {
+        if (modes[k] != PARALLEL_SEQUENCE && d.n_heads % P != 0) continue;  /* whole heads per rank */
+        t_format_bytes((double)parallel_bytes_sent_max(modes[k], d, P), cell[2 * k], sizeof cell[2 * k]);
+        t_format_bytes((double)parallel_memory_bytes_max(modes[k], d, P), cell[2 * k + 1], sizeof cell[2 * k + 1]);
     }
-    printf("  %7lld %4lld %3d | %11s %11s | %11s %11s\n", (long long)d.seqlen, (long long)d.n_heads, P, hs, hm,
-           t_format_bytes((double)parallel_bytes_sent_max(PARALLEL_SEQUENCE, d, P), c, sizeof c),
-           t_format_bytes((double)parallel_memory_bytes_max(PARALLEL_SEQUENCE, d, P), e, sizeof e));
+    printf("%6lld %3lld %2d | %9s %9s | %9s %9s | %9s %9s\n", (long long)d.seqlen, (long long)d.n_heads, P, cell[0],
+           cell[1], cell[2], cell[3], cell[4], cell[5]);
 }
 
 static void cost_table(ParallelDims d, int P) {
     narrate_step("What each mode costs as T, H and P grow (the cost model)");
     narrate_say("bytes sent by the busiest rank in one forward pass, and the memory of the largest rank "
                 "(weights without biases, activations, score blocks; float32), from "
-                "parallel_bytes_sent() and parallel_memory_bytes(). B = %lld, d_in = %lld, d_out = %lld; "
-                "'-' where H %% P != 0.",
-                (long long)d.bsz, (long long)d.d_in, (long long)d.d_out);
+                "parallel_bytes_sent() and parallel_memory_bytes(); sequence with its default layout. "
+                "B = %lld, d_in = %lld, d_out = %lld, %s; '-' where H %% P != 0.",
+                (long long)d.bsz, (long long)d.d_in, (long long)d.d_out, d.causal ? "causal" : "not causal");
     if (narrate_quiet()) return;
-    printf("  %7s %4s %3s | %-23s | %s\n", "", "", "", "         heads", "        sequence");
-    printf("  %7s %4s %3s | %11s %11s | %11s %11s\n", "T", "H", "P", "sent", "memory", "sent", "memory");
+    printf("%6s %3s %2s | %-19s | %-19s | %s\n", "", "", "", "       heads", "      sequence", "      ulysses");
+    printf("%6s %3s %2s | %9s %9s | %9s %9s | %9s %9s\n", "T", "H", "P", "sent", "memory", "sent", "memory", "sent",
+           "memory");
     cost_table_row(d, P);
     ParallelDims g = d;
     for (int64_t f = 4; f <= 64; f *= 4) {
@@ -363,10 +520,23 @@ static void cost_table(ParallelDims d, int P) {
 static void narrate_bytes_sent(const ParallelRun *run) {
     int P = run->log.size, rank = run->log.rank;
     const ModelArgs *a = &run->m->args;
-    ParallelDims dims = {t_size(run->x, 0), t_size(run->x, 1), a->d_in, a->d_out, a->n_heads};
+    ParallelDims dims = {t_size(run->x, 0), t_size(run->x, 1), a->d_in, a->d_out, a->n_heads, a->causal,
+                         run->layout};
     char bytes[32];
     int64_t *sent = rank == 0 ? (int64_t *)t_alloc((size_t)P * sizeof(int64_t)) : NULL;
+    int64_t *folded = rank == 0 ? (int64_t *)t_alloc((size_t)P * sizeof(int64_t)) : NULL;
+    double mine[2] = {run->computed, run->log.waited};
+    double *times = rank == 0 ? (double *)t_alloc((size_t)P * 2 * sizeof(double)) : NULL;
     MPI_Gather(&run->log.bytes_sent, 1, MPI_INT64_T, sent, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
+    MPI_Gather(&run->log.folded, 1, MPI_INT64_T, folded, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
+    MPI_Gather(mine, 2, MPI_DOUBLE, times, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    narrate_step("What each rank did");
+    narrate_say("the (query, key) pairs its attention folded (over batch and heads), the bytes it handed "
+                "to MPI, and its forward pass's wall time outside and inside the MPI calls that move data "
+                "(times depend on the machine and its load).");
+    for (int r = 0; r < P && rank == 0 && !narrate_quiet(); r++)
+        printf("rank %d: folded %lld key rows, sent %lld bytes, computed %.3f ms, waited %.3f ms\n", r,
+               (long long)folded[r], (long long)sent[r], times[2 * r] * 1e3, times[2 * r + 1] * 1e3);
     narrate_step("Bytes sent: counted in the MPI calls, and the cost model");
     narrate_say("each rank counted the bytes of the forward pass it handed to MPI for other ranks; "
                 "parallel_bytes_sent() predicts them from the shapes alone. (Not counted: one int "
@@ -379,13 +549,22 @@ static void narrate_bytes_sent(const ParallelRun *run) {
             narrate_result_text("rank %d sent %lld bytes (model: %lld)", r, (long long)sent[r], (long long)model);
     }
     narrate_say("%s in all; %s", t_format_bytes((double)total, bytes, sizeof bytes),
-                run->mode == PARALLEL_HEADS ? "an all-reduce library moves about 2 (P - 1) / P times the buffer "
+                run->mode == PARALLEL_ULYSSES ? "the two all-to-alls move each rank's q, k, v and output but "
+                                                "its own heads' share, plus the gather."
+                : run->mode == PARALLEL_HEADS ? "an all-reduce library moves about 2 (P - 1) / P times the buffer "
                                               "per rank over the wire (reduce-scatter, then all-gather)."
-                                            : "the ring sends every K/V chunk P - 1 times, plus the gather.");
+                                            : run->m->args.causal
+                                                  ? "each K/V block goes round only as far as ranks use it, "
+                                                    "and only the rows they use; plus the gather."
+                                                  : "the ring sends every K/V block P - 1 times, plus the "
+                                                    "gather.");
     cost_table(dims, P);
     narrate_why("heads: the all-reduce grows with B T d_out but not with P; each rank holds B (H / P) T^2 "
                 "scores, so its memory falls as 1 / P but stays quadratic in T. sequence: messages grow with "
-                "T d_out too, and each rank keeps only (T / P, T / P) score blocks, which fall as 1 / P^2.");
+                "T d_out too; each rank keeps its T / P rows and two K/V blocks but no scores (flash keeps "
+                "only its tiles), so its memory falls as 1 / P and grows linearly in T. ulysses: two "
+                "all-to-alls of about 3 B T d_out / P and B T d_out / P per rank, falling with P; its memory "
+                "is linear in T too, but P may not exceed H.");
 }
 
 int main(int argc, char **argv) {
@@ -398,6 +577,7 @@ int main(int argc, char **argv) {
     const int P = run.log.size, rank = run.log.rank;
     run.args = parse_flags_on_every_rank(argc, argv, rank);
     run.mode = (ParallelMode)parallel_mode_parse(parallel_mode_flag);  /* "heads" or "sequence": the CLI checked it */
+    run.overlap = !no_overlap_flag;
     narrate_set_quiet(run.args.quiet || rank != 0);
     narrate_title("Chapter 9: attention across %d process%s with MPI, --parallel %s", P, P == 1 ? "" : "es",
                   parallel_mode_name(run.mode));
@@ -406,11 +586,16 @@ int main(int argc, char **argv) {
     par_run_phase(build_module_and_input, &run);
     narrate_module_and_input(&run);
     if (run.mode == PARALLEL_HEADS) narrate_heads_owned(&run);
+    else if (run.mode == PARALLEL_ULYSSES) narrate_ulysses(&run, false);
     else narrate_chunks_owned(&run);
 
     /* the forward pass, and what it sent */
-    par_run_phase(run.mode == PARALLEL_HEADS ? forward_heads : forward_sequence, &run);
+    par_run_phase(run.mode == PARALLEL_HEADS      ? forward_heads
+                  : run.mode == PARALLEL_ULYSSES ? forward_ulysses
+                                                 : forward_sequence,
+                  &run);
     if (run.mode == PARALLEL_HEADS) narrate_heads_forward(&run);
+    else if (run.mode == PARALLEL_ULYSSES) narrate_ulysses(&run, true);
     else narrate_ring_forward(&run);
     if (rank == 0) narrate_show("out", run.output);  /* the output, (bsz, seqlen, d_out) */
 

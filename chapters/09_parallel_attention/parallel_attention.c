@@ -6,13 +6,17 @@
  */
 #include "parallel_attention.h"
 
+#include <math.h>
 #include <string.h>
 
-const char *parallel_mode_name(ParallelMode mode) { return mode == PARALLEL_HEADS ? "heads" : "sequence"; }
+const char *parallel_mode_name(ParallelMode mode) {
+    return mode == PARALLEL_HEADS ? "heads" : mode == PARALLEL_SEQUENCE ? "sequence" : "ulysses";
+}
 
 int parallel_mode_parse(const char *name) {
     if (strcmp(name, "heads") == 0) return PARALLEL_HEADS;
     if (strcmp(name, "sequence") == 0) return PARALLEL_SEQUENCE;
+    if (strcmp(name, "ulysses") == 0) return PARALLEL_ULYSSES;
     return -1;
 }
 
@@ -147,6 +151,117 @@ Tensor *ring_state_finish(const RingState *st) {
     return output;
 }
 
+/* ---- sequence: the ring the program runs ------------------------------------------- */
+
+const char *seq_layout_name(SeqLayout layout) { return layout == LAYOUT_ZIGZAG ? "zigzag" : "contiguous"; }
+
+int seq_layout_parse(const char *name) {
+    if (strcmp(name, "contiguous") == 0) return LAYOUT_CONTIGUOUS;
+    if (strcmp(name, "zigzag") == 0) return LAYOUT_ZIGZAG;
+    return -1;
+}
+
+Owned owned_positions(SeqLayout layout, int64_t seqlen, int P, int rank) {
+    Owned o;
+    if (layout == LAYOUT_CONTIGUOUS) {
+        o.n = 1;
+        o.part[0] = chunk_of_rank(seqlen, P, rank);
+        o.part[1] = o.part[0];
+    } else {
+        if (seqlen < 2 * (int64_t)P)
+            t_error("--layout zigzag cuts T into 2P = %d chunks and needs T >= %d, got T = %lld "
+                    "(use --layout contiguous)", 2 * P, 2 * P, (long long)seqlen);
+        o.n = 2;
+        o.part[0] = chunk_of_rank(seqlen, 2 * P, rank);          /* an early chunk ... */
+        o.part[1] = chunk_of_rank(seqlen, 2 * P, 2 * P - 1 - rank); /* ... and a late one */
+    }
+    return o;
+}
+
+int64_t owned_count(Owned o) {
+    int64_t n = 0;
+    for (int i = 0; i < o.n; i++) n += o.part[i].end - o.part[i].start;
+    return n;
+}
+
+Tensor *owned_rows(const Tensor *x, Owned o) {
+    Tensor *rows = t_zeros(SHAPE(t_size(x, 0), owned_count(o), t_size(x, 2)));
+    int64_t at = 0;
+    for (int i = 0; i < o.n; i++) {  /* torch.cat([x[:, a:b], x[:, c:e]], dim=1) */
+        int64_t n = o.part[i].end - o.part[i].start;
+        if (n > 0) t_copy_(t_slice(rows, 1, at, at + n), t_slice(x, 1, o.part[i].start, o.part[i].end));
+        at += n;
+    }
+    return rows;
+}
+
+void place_owned_rows(Tensor *output, const Tensor *rows, Owned o) {
+    if (!output) return;
+    int64_t at = 0;
+    for (int i = 0; i < o.n; i++) {  /* output[:, a:b] = rows[:, at:at + b - a] */
+        int64_t n = o.part[i].end - o.part[i].start;
+        if (n > 0) t_copy_(t_slice(output, 1, o.part[i].start, o.part[i].end), t_slice(rows, 1, at, at + n));
+        at += n;
+    }
+}
+
+int ring_direction(SeqLayout layout) { return layout == LAYOUT_ZIGZAG ? -1 : 1; }
+
+int ring_origin(SeqLayout layout, int P, int rank, int step) {
+    return ((rank - ring_direction(layout) * step) % P + P) % P;
+}
+
+RingBlock ring_block(SeqLayout layout, int64_t seqlen, int P, int rank, int origin, bool causal) {
+    Owned q = owned_positions(layout, seqlen, P, rank), k = owned_positions(layout, seqlen, P, origin);
+    RingBlock all = {0, owned_count(q), owned_count(k), false}, none = {0, 0, 0, false};
+    if (all.q_end == 0 || all.k_end == 0) return none;
+    if (!causal) return all;
+    if (origin == rank) {
+        all.causal = true;  /* the diagonal: the same positions, in order, on both sides */
+        return all;
+    }
+    if (layout == LAYOUT_CONTIGUOUS) return origin < rank ? all : none;
+    /* zigzag: chunks origin < rank < 2P-1-rank < 2P-1-origin, or rank < origin < ... */
+    RingBlock blk = all;
+    if (origin < rank)
+        blk.k_end = k.part[0].end - k.part[0].start;    /* all of q, o's early chunk */
+    else
+        blk.q_start = q.part[0].end - q.part[0].start;  /* r's late chunk, all of k */
+    return blk;
+}
+
+int64_t ring_block_pairs(RingBlock blk) {
+    int64_t rows = blk.q_end - blk.q_start;
+    if (rows <= 0 || blk.k_end <= 0) return 0;
+    return blk.causal ? rows * (rows + 1) / 2 : rows * blk.k_end;
+}
+
+FlashAcc flash_acc_new(int64_t bsz, int64_t n_heads, int64_t rows, int64_t head_dim) {
+    FlashAcc acc;
+    acc.out = t_zeros(SHAPE(bsz, n_heads, rows, head_dim));
+    acc.lse = t_full(SHAPE(bsz, n_heads, rows), -INFINITY);  /* no key seen yet: weight 0 */
+    return acc;
+}
+
+int64_t ring_flash_step(FlashAcc *acc, const Tensor *xq, const Tensor *xk, const Tensor *xv, RingBlock blk) {
+    int64_t bsz = t_size(xq, 0), n_heads = t_size(xq, 1);
+    if (ring_block_pairs(blk) == 0) return 0;
+    const Tensor *q = t_slice(xq, 2, blk.q_start, blk.q_end);  /* (bsz, n_heads, rows, hd) */
+    const Tensor *k = t_slice(xk, 2, 0, blk.k_end);            /* (bsz, n_heads, keys, hd) */
+    const Tensor *v = t_slice(xv, 2, 0, blk.k_end);
+    /* out, lse = flash(q, k, v, is_causal): chapter 8's tiles, never the (rows, keys) scores */
+    Tensor *lse;
+    Tensor *out = attention_flash_lse(q, k, v, blk.causal, &lse);
+    /* merge with what these rows saw before: the softmax over both sets of keys */
+    Tensor *acc_out = t_slice(acc->out, 2, blk.q_start, blk.q_end);
+    Tensor *acc_lse = t_slice(acc->lse, 2, blk.q_start, blk.q_end);
+    Tensor *merged_lse;
+    Tensor *merged = attention_merge_lse(acc_out, acc_lse, out, lse, &merged_lse);
+    t_copy_(acc_out, merged);
+    t_copy_(acc_lse, merged_lse);
+    return bsz * n_heads * ring_block_pairs(blk);
+}
+
 /* ---- the cost model ---------------------------------------------------------------- */
 
 #define F32 ((int64_t)sizeof(float))
@@ -154,13 +269,23 @@ Tensor *ring_state_finish(const RingState *st) {
 int64_t parallel_bytes_sent(ParallelMode mode, ParallelDims d, int P, int rank) {
     if (P <= 1) return 0;
     if (mode == PARALLEL_HEADS) return d.bsz * d.seqlen * d.d_out * F32;  /* the all-reduce buffer */
-    int64_t bytes = 0;
-    for (int step = 0; step < P - 1; step++) {  /* at step s rank r holds the chunk of rank r - s */
-        Range c = chunk_of_rank(d.seqlen, P, ((rank - step) % P + P) % P);
-        bytes += 2 * d.bsz * (c.end - c.start) * d.d_out * F32;  /* its K and V */
+    if (mode == PARALLEL_ULYSSES) {
+        Range c = chunk_of_rank(d.seqlen, P, rank);
+        int64_t Tc = c.end - c.start, local = d.d_out / P;  /* n_heads / P heads of head_dim */
+        int64_t bytes = 3 * d.bsz * Tc * local * (P - 1)     /* q, k, v of its positions, others' heads */
+                        + d.bsz * (d.seqlen - Tc) * local;    /* its heads' output, others' positions */
+        if (rank != 0) bytes += d.bsz * Tc * d.d_out;         /* output rows to rank 0 */
+        return bytes * F32;
     }
-    Range own = chunk_of_rank(d.seqlen, P, rank);
-    if (rank != 0) bytes += d.bsz * (own.end - own.start) * d.d_out * F32;  /* output chunk to rank 0 */
+    int64_t bytes = 0;
+    int next = ((rank + ring_direction(d.layout)) % P + P) % P;
+    for (int step = 0; step < P - 1; step++) {  /* at step s rank r holds the block of ring_origin() */
+        int origin = ring_origin(d.layout, P, rank, step);
+        RingBlock used = ring_block(d.layout, d.seqlen, P, next, origin, d.causal);  /* what next uses */
+        bytes += 2 * d.bsz * used.k_end * d.d_out * F32;  /* those rows of K and V */
+    }
+    int64_t own = owned_count(owned_positions(d.layout, d.seqlen, P, rank));
+    if (rank != 0) bytes += d.bsz * own * d.d_out * F32;  /* output rows to rank 0 */
     return bytes;
 }
 
@@ -174,16 +299,29 @@ int64_t parallel_memory_bytes(ParallelMode mode, ParallelDims d, int P, int rank
                  + 2 * B * local_heads * T * T            /* scores and weights          */
                  + B * T * local                          /* merged                      */
                  + B * T * d.d_out;                       /* partial output, summed      */
+    } else if (mode == PARALLEL_ULYSSES) {
+        Range c = chunk_of_rank(T, P, rank);
+        int64_t Tc = c.end - c.start, local = d.d_out / P;
+        floats = 3 * d.d_out * d.d_in + d.d_out * d.d_out  /* every weight                      */
+                 + B * Tc * d.d_in                        /* its rows of x                     */
+                 + 2 * 3 * B * Tc * d.d_out               /* xq, xk, xv and their send buffer  */
+                 + 2 * 3 * B * T * local                  /* q, k, v of its heads, recv buffer */
+                 + 2 * B * T * local                      /* their output and its send buffer  */
+                 + 2 * B * Tc * d.d_out                   /* the recv buffer and the result    */
+                 + B * Tc * d.d_out                       /* the output rows                   */
+                 + (rank == 0 ? B * T * d.d_out : 0);     /* rank 0: the gathered output       */
     } else {
-        Range own = chunk_of_rank(T, P, rank);
-        int64_t Tc = own.end - own.start, Tmax = chunk_of_rank(T, P, 0).end;  /* rank 0's is the largest */
+        int64_t Tc = owned_count(owned_positions(d.layout, T, P, rank)), Tmax = 0;
+        for (int r = 0; r < P; r++) {
+            int64_t n = owned_count(owned_positions(d.layout, T, P, r));
+            if (n > Tmax) Tmax = n;
+        }
         floats = 3 * d.d_out * d.d_in + d.d_out * d.d_out  /* every weight                 */
-                 + B * Tc * d.d_in                        /* its chunk of x               */
-                 + 3 * B * Tc * d.d_out                   /* xq, xk, xv of the chunk      */
+                 + B * Tc * d.d_in                        /* its rows of x                */
+                 + 3 * B * Tc * d.d_out                   /* xq, xk, xv of them           */
                  + 2 * 2 * B * Tmax * d.d_out             /* K/V held and K/V arriving    */
-                 + B * H * Tc * Tmax                      /* one score block              */
-                 + 2 * B * H * Tc + B * Tc * d.d_out      /* m, l and acc                 */
-                 + B * Tc * d.d_out                       /* the output chunk             */
+                 + 2 * (B * Tc * d.d_out + B * H * Tc)    /* (out, lse): merged, one step */
+                 + B * Tc * d.d_out                       /* the output rows              */
                  + (rank == 0 ? B * T * d.d_out : 0);     /* rank 0: the gathered output  */
     }
     return floats * F32;

@@ -16,15 +16,24 @@
  *             chapter 7 on its heads, multiplies by its columns of wo (a
  *             row-parallel linear) and one all-reduce adds the P partial
  *             outputs; bo is added once, after the sum.
- *   sequence  (ring attention): rank r owns a contiguous chunk of the T
- *             positions and every weight. It projects its own q, k, v; the
- *             K/V chunks travel around a ring of ranks and each query row
- *             folds every chunk in with chapter 8's one-pass online softmax
- *             (online_row_update), keeping (max, sum, output) per row.
+ *   sequence  (ring attention): rank r owns some of the T positions (a
+ *             contiguous chunk, or zig-zag: an early and a late chunk) and
+ *             every weight. It projects its own q, k, v; the K/V blocks
+ *             travel around a ring of ranks; on each, chapter 8's flash
+ *             attention gives (output, logsumexp) and attention_merge_lse
+ *             merges it into what the rows saw before (ring_flash_step).
+ *             ring_attend_chunk is the same step one row at a time, with
+ *             chapter 8's online_row_update keeping (max, sum, output).
  *
- * This file holds what both need and a test can run in one process: who owns
+ *   ulysses   (DeepSpeed-Ulysses): rank r owns chunk_of_rank(T, P, r) of the
+ *             positions and every weight, projects its q, k, v, and one
+ *             all-to-all turns "my positions, all heads" into "all positions,
+ *             my H/P heads"; chapter 8's flash runs on those heads; one
+ *             all-to-all back. Needs n_heads % P == 0.
+ *
+ * This file holds what they need and a test can run in one process: who owns
  * what, the weight shards, the row-parallel output with its reduce as a
- * callback, one ring step, and the cost model (bytes sent, memory per rank).
+ * callback, the ring's steps, and the cost model (bytes sent, memory per rank).
  */
 #ifndef CH09_PARALLEL_ATTENTION_H
 #define CH09_PARALLEL_ATTENTION_H
@@ -32,9 +41,9 @@
 #include "chapters/07_output_projection/mha.h"
 #include "chapters/08_fast_attention/fast_attention.h"
 
-typedef enum { PARALLEL_HEADS, PARALLEL_SEQUENCE } ParallelMode;
+typedef enum { PARALLEL_HEADS, PARALLEL_SEQUENCE, PARALLEL_ULYSSES } ParallelMode;
 
-/* "heads" / "sequence", and back (-1 for an unknown name). */
+/* "heads" / "sequence" / "ulysses", and back (-1 for an unknown name). */
 const char *parallel_mode_name(ParallelMode mode);
 int parallel_mode_parse(const char *name);
 
@@ -116,17 +125,100 @@ int64_t ring_attend_chunk(RingState *st, const Tensor *xq, Range q, const Tensor
 /* online_row_finish for every row: the attention output (B, H, Tq, hd). */
 Tensor *ring_state_finish(const RingState *st);
 
+/* ---- sequence: the ring the program runs, chapter 8's flash on whole blocks ------- */
+
+/* How the positions are dealt to the ranks.
+ *   contiguous  rank r owns chunk_of_rank(T, P, r): causal work grows with r
+ *               (rank r's queries see r + 1 of the P chunks), 1 : 3 : 5 : 7 at P = 4.
+ *   zigzag      T cut into 2P chunks (np.array_split), rank r owns chunks r and
+ *               2P - 1 - r (Megatron's context parallelism, ring-flash-attention's
+ *               zigzag): an early chunk and a late one, so every rank does about
+ *               the same causal work. Needs T >= 2P. */
+typedef enum { LAYOUT_CONTIGUOUS, LAYOUT_ZIGZAG } SeqLayout;
+
+/* "contiguous" / "zigzag", and back (-1 for an unknown name). */
+const char *seq_layout_name(SeqLayout layout);
+int seq_layout_parse(const char *name);
+
+/* The positions of one rank, in order: one part (contiguous) or two (zigzag). */
+typedef struct {
+    int n;
+    Range part[2];
+} Owned;
+
+Owned owned_positions(SeqLayout layout, int64_t seqlen, int P, int rank);
+int64_t owned_count(Owned o);  /* how many positions in all */
+
+/* x[:, positions] of one rank, x (B, T, d): torch.cat([x[:, a:b], x[:, c:e]], dim=1),
+ * (B, owned_count, d). */
+Tensor *owned_rows(const Tensor *x, Owned o);
+
+/* The output (B, T, d) with rank r's rows rows[r] (B, owned_count, d) put back at
+ * its positions; the inverse of owned_rows over all the ranks. */
+void place_owned_rows(Tensor *output, const Tensor *rows, Owned o);
+
+/* Which way the K/V blocks travel: +1 (to rank + 1) for contiguous, -1 for
+ * zigzag; at step s rank r holds the block of rank ring_origin(), whose rows
+ * are that rank's owned positions in order. */
+int ring_direction(SeqLayout layout);
+int ring_origin(SeqLayout layout, int P, int rank, int step);
+
+/* What one ring step computes: rows [q_start, q_end) of the rank's queries meet
+ * rows [0, k_end) of the visiting block, masked (causal: only the diagonal block,
+ * where both are the same positions) or not. k_end == 0: nothing to do. The cases
+ * (causal; origin o, rank r):
+ *   o == r            all queries, all keys, causal mask     (the diagonal)
+ *   contiguous o < r  all queries, all keys                  (wholly in the past)
+ *   contiguous o > r  nothing                                (wholly in the future)
+ *   zigzag o < r      all queries, the first part of o's keys (its late part is
+ *                     after both of r's parts, its early part before both)
+ *   zigzag o > r      r's second part, all of o's keys        (r's early part is
+ *                     before both of o's parts, its late part after both)
+ * Not causal: all queries, all keys, no mask. The rows a rank receives are
+ * exactly the k_end its step uses, never more. */
+typedef struct {
+    int64_t q_start, q_end, k_end;
+    bool causal;
+} RingBlock;
+
+RingBlock ring_block(SeqLayout layout, int64_t seqlen, int P, int rank, int origin, bool causal);
+
+/* The (query, key) pairs a block folds, per (batch, head): q x k, or n(n+1)/2 on
+ * the diagonal. */
+int64_t ring_block_pairs(RingBlock blk);
+
+/* The merged result so far of a rank's queries: out (B, H, Tq, hd) and lse
+ * (B, H, Tq), starting at out = 0, lse = -inf (no key seen). */
+typedef struct {
+    Tensor *out, *lse;
+} FlashAcc;
+
+FlashAcc flash_acc_new(int64_t bsz, int64_t n_heads, int64_t rows, int64_t head_dim);
+
+/* One ring step: chapter 8's attention_flash_lse on the block's queries of xq
+ * (B, H, Tq, hd) against its rows of xk, xv (B, H, Tk, hd), merged into acc
+ * with attention_merge_lse. No (Tq, Tk) block is stored: flash streams it in
+ * tiles. Returns the pairs folded (B * H * ring_block_pairs). */
+int64_t ring_flash_step(FlashAcc *acc, const Tensor *xq, const Tensor *xk, const Tensor *xv, RingBlock blk);
+
 /* ---- the cost model ---------------------------------------------------------------- */
 
 typedef struct {
     int64_t bsz, seqlen, d_in, d_out, n_heads;
+    bool causal;        /* sequence: a causal ring sends only what the next rank uses */
+    SeqLayout layout;   /* sequence: how the positions are dealt (0: contiguous)      */
 } ParallelDims;
 
 /* Bytes rank r hands to MPI for other ranks in one forward pass (float32):
  *   heads:    the all-reduce buffer, B*T*d_out floats (0 when P == 1);
- *   sequence: P-1 ring steps, each sending the K and V chunk it holds
- *             (2*B*Tc*d_out floats for a chunk of Tc positions), plus its own
- *             output chunk (B*Tc*d_out) for the gather on rank 0 (not rank 0).
+ *   sequence: P-1 ring steps, each sending the K and V rows the next rank
+ *             uses of the block it holds (2*B*n*d_out floats for n rows: all of
+ *             them unless causal, where ring_block() says), plus its own output
+ *             rows (B*Tc*d_out) for the gather on rank 0 (not rank 0).
+ *   ulysses:  the first all-to-all, 3*B*Tc*d_out*(P-1)/P floats (q, k, v of
+ *             its positions for the other ranks' heads); the second,
+ *             B*(T-Tc)*d_out/P (its heads' output at the other ranks'
+ *             positions); the gather as in sequence.
  * The program counts the bytes of every MPI call it makes; the tests check
  * that the counts equal this. */
 int64_t parallel_bytes_sent(ParallelMode mode, ParallelDims d, int P, int rank);
@@ -136,10 +228,16 @@ int64_t parallel_bytes_sent(ParallelMode mode, ParallelDims d, int P, int rank);
  *   heads:    its rows of wq, wk, wv and columns of wo; x; its xq, xk, xv;
  *             scores and weights (B, H/P, T, T); merged; the (B, T, d_out)
  *             partial output;
- *   sequence: all of wq, wk, wv, wo; its chunk of x; xq, xk, xv of the chunk;
- *             two K/V chunks (held and arriving); one score block
- *             (B, H, Tc, Tc_max); (m, l, acc); the output chunk; rank 0 also
- *             the gathered (B, T, d_out) output. */
+ *   sequence: all of wq, wk, wv, wo; its rows of x; xq, xk, xv of them;
+ *             two K/V blocks (held and arriving, Tmax rows each); the (out, lse)
+ *             merged so far and those of one step; the output rows; rank 0 also
+ *             the gathered (B, T, d_out) output. No score block: flash keeps
+ *             only its tiles (chapter 8).
+ *   ulysses:  every weight; its rows of x; xq, xk, xv of them and the send
+ *             buffer of the same size; q, k, v of its heads at every position
+ *             and their receive buffer; the output of its heads, its send
+ *             buffer, the receive buffer and the (B, H, Tc, hd) result; the
+ *             output rows; rank 0 also the gathered output. */
 int64_t parallel_memory_bytes(ParallelMode mode, ParallelDims d, int P, int rank);
 
 /* The largest over the ranks, and the sum of the bytes sent. */

@@ -10,7 +10,7 @@
 #include <string.h>
 
 CommLog comm_world(void) {
-    CommLog log = {MPI_COMM_WORLD, 0, 1, 0, 0};
+    CommLog log = {MPI_COMM_WORLD, 0, 1, 0, 0, 0, 0.0};
     MPI_Comm_rank(MPI_COMM_WORLD, &log.rank);  /* dist.get_rank()       */
     MPI_Comm_size(MPI_COMM_WORLD, &log.size);  /* dist.get_world_size() */
     return log;
@@ -27,84 +27,185 @@ void comm_allreduce_sum(Tensor *partial, void *ctx) {
     float *data = t_data(partial);
     int n = count_of(t_numel(partial));
     /* dist.all_reduce(output_parallel, op=dist.ReduceOp.SUM): every rank ends with the sum */
+    double t0 = MPI_Wtime();
     MPI_Allreduce(MPI_IN_PLACE, data, n, MPI_FLOAT, MPI_SUM, log->comm);
+    log->waited += MPI_Wtime() - t0;
     if (log->size > 1) log->bytes_sent += (int64_t)n * (int64_t)sizeof(float);
     log->calls++;
 }
 
-/* A flat float buffer seen as (bsz, n_heads, len, head_dim) starting at float `at`. */
-static Tensor *chunk_view(Tensor *flat, int64_t at, int64_t bsz, int64_t n_heads, int64_t len, int64_t head_dim) {
-    int64_t n = bsz * n_heads * len * head_dim;
-    return t_view(t_slice(flat, 0, at, at + n), SHAPE(bsz, n_heads, len, head_dim));
+/* A block of n positions as it travels: position by position, the K then the V of
+ * every (batch, head), (n, 2, bsz, n_heads, head_dim), so that the first m positions
+ * are the first floats and a message of m rows is a prefix of the buffer. k and v are
+ * its (bsz, n_heads, n, head_dim) views. */
+static void block_views(Tensor *flat, int64_t n, int64_t bsz, int64_t n_heads, int64_t head_dim, Tensor **k,
+                        Tensor **v) {
+    Tensor *blk = t_view(t_slice(flat, 0, 0, n * 2 * bsz * n_heads * head_dim), SHAPE(n, 2, bsz, n_heads, head_dim));
+    *k = t_permute(t_select(blk, 1, 0), SHAPE(1, 2, 0, 3));  /* (bsz, n_heads, n, head_dim) */
+    *v = t_permute(t_select(blk, 1, 1), SHAPE(1, 2, 0, 3));
 }
 
 Tensor *ring_attention(const Tensor *xq, const Tensor *xk, const Tensor *xv, int64_t seqlen, bool causal,
-                       CommLog *log) {
-    int P = log->size, rank = log->rank;
-    int next = (rank + 1) % P, prev = (rank - 1 + P) % P;
-    int64_t bsz = t_size(xq, 0), n_heads = t_size(xq, 1), head_dim = t_size(xq, 3);
-    int64_t per_pos = bsz * n_heads * head_dim;          /* floats of K (or V) per position */
-    Range q = chunk_of_rank(seqlen, P, rank);
-    int64_t most = chunk_of_rank(seqlen, P, 0).end;      /* rank 0's chunk is the largest */
+                       SeqLayout layout, bool overlap, CommLog *log) {
+    int P = log->size, rank = log->rank, dir = ring_direction(layout);
+    int next = ((rank + dir) % P + P) % P, prev = ((rank - dir) % P + P) % P;
+    int64_t bsz = t_size(xq, 0), n_heads = t_size(xq, 1), rows = t_size(xq, 2), head_dim = t_size(xq, 3);
+    int64_t per_pos = 2 * bsz * n_heads * head_dim;      /* floats of K and V per position */
+    int64_t most = 0;                                    /* the most positions a rank owns */
+    for (int r = 0; r < P; r++) {
+        int64_t n = owned_count(owned_positions(layout, seqlen, P, r));
+        if (n > most) most = n;
+    }
+    /* Two buffers, each room for the largest block: the one held, the one arriving. */
+    Tensor *held = t_zeros(SHAPE(most * per_pos + 1)), *arriving = t_zeros(SHAPE(most * per_pos + 1));
+    int64_t held_rows = rows;
+    Tensor *k, *v;
+    block_views(held, held_rows, bsz, n_heads, head_dim, &k, &v);
+    t_copy_(k, xk);
+    t_copy_(v, xv);
 
-    /* Two buffers, each room for the largest K and V chunk: the one held, the one arriving. */
-    Tensor *held = t_zeros(SHAPE(2 * most * per_pos)), *arriving = t_zeros(SHAPE(2 * most * per_pos));
-    int64_t held_len = q.end - q.start;
-    t_copy_(chunk_view(held, 0, bsz, n_heads, held_len, head_dim), xk);
-    t_copy_(chunk_view(held, held_len * per_pos, bsz, n_heads, held_len, head_dim), xv);
-
-    RingState st = ring_state_new(bsz, n_heads, held_len, head_dim);  /* (m, l, acc) of every row */
+    FlashAcc acc = flash_acc_new(bsz, n_heads, rows, head_dim);  /* out = 0, lse = -inf */
     for (int step = 0; step < P; step++) {
-        int origin = ((rank - step) % P + P) % P;         /* whose K/V this rank holds now */
-        Range k = chunk_of_rank(seqlen, P, origin);
-        int64_t len = k.end - k.start;
-        Tensor *k_held = chunk_view(held, 0, bsz, n_heads, len, head_dim);
-        Tensor *v_held = chunk_view(held, len * per_pos, bsz, n_heads, len, head_dim);
-        ring_attend_chunk(&st, xq, q, k_held, v_held, k, causal);  /* skips a chunk in the future */
-        if (step == P - 1) break;                         /* every chunk has been seen */
-        /* pass the chunk on to rank + 1 and take the one rank - 1 held (of rank origin - 1) */
-        Range incoming = chunk_of_rank(seqlen, P, ((origin - 1) % P + P) % P);
-        int n_send = count_of(2 * len * per_pos);
-        int n_recv = count_of(2 * (incoming.end - incoming.start) * per_pos);
-        MPI_Sendrecv(t_data(held), n_send, MPI_FLOAT, next, step, t_data(arriving), n_recv, MPI_FLOAT, prev, step,
-                     log->comm, MPI_STATUS_IGNORE);
+        int origin = ring_origin(layout, P, rank, step);  /* whose K/V this rank holds now */
+        /* what goes on: the rows the next rank uses of this block; what comes: the rows
+         * this rank uses of the block the previous rank holds (both sides know both) */
+        int n_send = 0, n_recv = 0;
+        if (step < P - 1) {
+            n_send = count_of(per_pos * ring_block(layout, seqlen, P, next, origin, causal).k_end);
+            int incoming = ring_origin(layout, P, rank, step + 1);
+            n_recv = count_of(per_pos * ring_block(layout, seqlen, P, rank, incoming, causal).k_end);
+        }
+        MPI_Request req[2];
+        int n_req = 0;
+        if (overlap) {  /* post the exchange first: it runs while this rank computes */
+            if (n_recv > 0)
+                MPI_Irecv(t_data(arriving), n_recv, MPI_FLOAT, prev, step, log->comm, &req[n_req++]);
+            if (n_send > 0) MPI_Isend(t_data(held), n_send, MPI_FLOAT, next, step, log->comm, &req[n_req++]);
+        }
+        /* out, lse = flash(q, k, v); merge by lse (the case of this step: ring_block) */
+        block_views(held, held_rows, bsz, n_heads, head_dim, &k, &v);
+        RingBlock blk = ring_block(layout, seqlen, P, rank, origin, causal);
+        log->folded += ring_flash_step(&acc, xq, k, v, blk);
+        if (step == P - 1) break;  /* every block has been seen */
+        double t0 = MPI_Wtime();
+        if (overlap)
+            MPI_Waitall(n_req, req, MPI_STATUSES_IGNORE);
+        else  /* MPI_PROC_NULL: nothing to send or to take this step */
+            MPI_Sendrecv(t_data(held), n_send, MPI_FLOAT, n_send > 0 ? next : MPI_PROC_NULL, step,
+                         t_data(arriving), n_recv, MPI_FLOAT, n_recv > 0 ? prev : MPI_PROC_NULL, step, log->comm,
+                         MPI_STATUS_IGNORE);
+        log->waited += MPI_Wtime() - t0;
         log->bytes_sent += (int64_t)n_send * (int64_t)sizeof(float);
-        log->calls++;
+        if (n_send > 0 || n_recv > 0) log->calls++;
         Tensor *swap = held;
         held = arriving, arriving = swap;
+        held_rows = n_recv / per_pos;
     }
-    return ring_state_finish(&st);  /* output = acc / l, (bsz, n_heads, rows, head_dim) */
+    return acc.out;  /* (bsz, n_heads, rows, head_dim), already normalised by flash and the merges */
 }
 
-Tensor *comm_gather_seq(const Tensor *chunk, int64_t seqlen, CommLog *log) {
+/* a flat buffer's floats [at, at + n) seen as (b, h, t, d) */
+static Tensor *flat_view(Tensor *flat, int64_t at, int64_t b, int64_t h, int64_t t, int64_t d) {
+    return t_view(t_slice(flat, 0, at, at + b * h * t * d), SHAPE(b, h, t, d));
+}
+
+Tensor *ulysses_attention(const Tensor *xq, const Tensor *xk, const Tensor *xv, int64_t seqlen, bool causal,
+                          CommLog *log) {
     int P = log->size, rank = log->rank;
-    int64_t bsz = t_size(chunk, 0), d = t_size(chunk, 2);
-    Tensor *mine = t_contiguous(chunk);  /* (bsz, rows, d) */
+    int64_t B = t_size(xq, 0), H = t_size(xq, 1), Tc = t_size(xq, 2), hd = t_size(xq, 3), Hl = H / P;
+    const Tensor *mine[3] = {xq, xk, xv};
+    int *sc = (int *)t_alloc((size_t)P * sizeof(int)), *sd = (int *)t_alloc((size_t)P * sizeof(int));
+    int *rc = (int *)t_alloc((size_t)P * sizeof(int)), *rd = (int *)t_alloc((size_t)P * sizeof(int));
+    /* all-to-all 1: to rank j, q, k, v of its heads at my positions, (3, B, Hl, Tc, hd) */
+    int64_t per_rank = 3 * B * Hl * Tc * hd, at = 0;
+    Tensor *send = t_zeros(SHAPE(P * per_rank + 1));
+    for (int j = 0; j < P; j++) {
+        Range h = heads_of_rank(H, P, j);
+        for (int t = 0; t < 3; t++, at += B * Hl * Tc * hd)
+            if (Tc > 0) t_copy_(flat_view(send, at, B, Hl, Tc, hd), t_slice(mine[t], 1, h.start, h.end));
+        sc[j] = count_of(per_rank), sd[j] = count_of(j * per_rank);
+    }
+    at = 0;  /* from rank i, q, k, v of my heads at its positions, (3, B, Hl, Tc_i, hd) */
+    for (int i = 0; i < P; i++) {
+        Range c = chunk_of_rank(seqlen, P, i);
+        rc[i] = count_of(3 * B * Hl * (c.end - c.start) * hd), rd[i] = count_of(at);
+        at += rc[i];
+    }
+    Tensor *recv = t_zeros(SHAPE(at + 1));
+    double t0 = MPI_Wtime();
+    MPI_Alltoallv(t_data(send), sc, sd, MPI_FLOAT, t_data(recv), rc, rd, MPI_FLOAT, log->comm);
+    log->waited += MPI_Wtime() - t0;
+    log->bytes_sent += (int64_t)(P - 1) * per_rank * (int64_t)sizeof(float);
+    log->calls++;
+    Tensor *full[3];  /* (B, Hl, T, hd): all positions of my heads */
+    for (int t = 0; t < 3; t++) full[t] = t_zeros(SHAPE(B, Hl, seqlen, hd));
+    for (int i = 0; i < P; i++) {
+        Range c = chunk_of_rank(seqlen, P, i);
+        int64_t len = c.end - c.start, n = B * Hl * len * hd;
+        for (int t = 0; t < 3 && len > 0; t++)
+            t_copy_(t_slice(full[t], 2, c.start, c.end), flat_view(recv, rd[i] + t * n, B, Hl, len, hd));
+    }
+    /* chapter 8's flash on my heads, every position: F.scaled_dot_product_attention(q, k, v, is_causal) */
+    Tensor *out = attention_flash(full[0], full[1], full[2], causal);  /* (B, Hl, T, hd) */
+    log->folded += B * Hl * (causal ? seqlen * (seqlen + 1) / 2 : seqlen * seqlen);
+    /* all-to-all 2: to rank i, my heads' output at its positions; from rank j, its heads at mine */
+    Tensor *send2 = t_zeros(SHAPE(B * Hl * seqlen * hd + 1)), *recv2 = t_zeros(SHAPE(P * B * Hl * Tc * hd + 1));
+    at = 0;
+    int64_t sent2 = 0;
+    for (int i = 0; i < P; i++) {
+        Range c = chunk_of_rank(seqlen, P, i);
+        int64_t len = c.end - c.start;
+        if (len > 0) t_copy_(flat_view(send2, at, B, Hl, len, hd), t_slice(out, 2, c.start, c.end));
+        sc[i] = count_of(B * Hl * len * hd), sd[i] = count_of(at);
+        if (i != rank) sent2 += sc[i];
+        at += sc[i];
+        rc[i] = count_of(B * Hl * Tc * hd), rd[i] = count_of(i * B * Hl * Tc * hd);
+    }
+    t0 = MPI_Wtime();
+    MPI_Alltoallv(t_data(send2), sc, sd, MPI_FLOAT, t_data(recv2), rc, rd, MPI_FLOAT, log->comm);
+    log->waited += MPI_Wtime() - t0;
+    log->bytes_sent += sent2 * (int64_t)sizeof(float);
+    log->calls++;
+    Tensor *local = t_zeros(SHAPE(B, H, Tc, hd));  /* (B, H, Tc, hd): every head at my positions */
+    for (int j = 0; j < P && Tc > 0; j++) {
+        Range h = heads_of_rank(H, P, j);
+        t_copy_(t_slice(local, 1, h.start, h.end), flat_view(recv2, rd[j], B, Hl, Tc, hd));
+    }
+    return local;
+}
+
+Tensor *comm_gather_seq(const Tensor *rows, SeqLayout layout, int64_t seqlen, CommLog *log) {
+    int P = log->size, rank = log->rank;
+    int64_t bsz = t_size(rows, 0), d = t_size(rows, 2);
+    Tensor *mine = t_contiguous(rows);  /* (bsz, rows, d) */
     int n_send = count_of(t_numel(mine));
     int *counts = NULL, *displs = NULL;
     Tensor *staged = NULL;
     if (rank == 0) {
         counts = (int *)t_alloc((size_t)P * sizeof(int));
         displs = (int *)t_alloc((size_t)P * sizeof(int));
+        int64_t at = 0;
         for (int r = 0; r < P; r++) {
-            Range c = chunk_of_rank(seqlen, P, r);
-            counts[r] = count_of(bsz * (c.end - c.start) * d);
-            displs[r] = count_of(bsz * c.start * d);      /* rank by rank, each (bsz, rows, d) */
+            counts[r] = count_of(bsz * owned_count(owned_positions(layout, seqlen, P, r)) * d);
+            displs[r] = count_of(at);      /* rank by rank, each (bsz, rows, d) */
+            at += counts[r];
         }
         staged = t_zeros(SHAPE(bsz * seqlen * d));
     }
+    double t0 = MPI_Wtime();
     MPI_Gatherv(t_data(mine), n_send, MPI_FLOAT, staged ? t_data(staged) : NULL, counts, displs, MPI_FLOAT, 0,
                 log->comm);
+    log->waited += MPI_Wtime() - t0;
     if (rank != 0) log->bytes_sent += (int64_t)n_send * (int64_t)sizeof(float);
     log->calls++;
     if (rank != 0) return NULL;
-    /* put each rank's (bsz, rows, d) block at output[:, start:end, :] */
+    /* put each rank's (bsz, rows, d) block back at its positions */
     Tensor *output = t_zeros(SHAPE(bsz, seqlen, d));
     for (int r = 0; r < P; r++) {
-        Range c = chunk_of_rank(seqlen, P, r);
-        if (c.end == c.start) continue;
-        Tensor *block = t_view(t_slice(staged, 0, displs[r], displs[r] + counts[r]), SHAPE(bsz, c.end - c.start, d));
-        t_copy_(t_slice(output, 1, c.start, c.end), block);
+        Owned o = owned_positions(layout, seqlen, P, r);
+        int64_t n = owned_count(o);
+        if (n == 0) continue;
+        place_owned_rows(output, t_view(t_slice(staged, 0, displs[r], displs[r] + counts[r]), SHAPE(bsz, n, d)), o);
     }
     return output;
 }

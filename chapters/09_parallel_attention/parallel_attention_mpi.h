@@ -8,7 +8,9 @@
  *
  *   PyTorch (torch.distributed)            here
  *   dist.all_reduce(t, op=SUM)             comm_allreduce_sum   MPI_Allreduce
- *   dist.send / dist.recv around a ring    ring_attention       MPI_Sendrecv
+ *   dist.isend / dist.irecv around a ring  ring_attention       MPI_Isend, MPI_Irecv
+ *                                          (--no-overlap)       MPI_Sendrecv
+ *   dist.all_to_all (DeepSpeed-Ulysses)    ulysses_attention    MPI_Alltoallv (twice)
  *   dist.gather(t, dst=0)                  comm_gather_seq      MPI_Gatherv
  */
 #ifndef CH09_PARALLEL_ATTENTION_MPI_H
@@ -23,6 +25,8 @@ typedef struct {
     int rank, size;       /* this process, and model_parallel_size          */
     int64_t bytes_sent;   /* handed to MPI for other ranks, all calls so far */
     int calls;            /* MPI calls that moved data                       */
+    int64_t folded;       /* (query, key) pairs this rank's attention folded  */
+    double waited;        /* seconds inside MPI calls that move data          */
 } CommLog;
 
 CommLog comm_world(void);
@@ -31,17 +35,31 @@ CommLog comm_world(void);
  * partial must be contiguous. */
 void comm_allreduce_sum(Tensor *partial, void *ctx);
 
-/* Ring attention on this rank's chunk (Range chunk_of_rank(seqlen, P, rank)):
- * xq, xk, xv (B, H, Tc, hd). P steps: fold the K/V chunk held into every
- * query row (ring_attend_chunk), then pass it to rank + 1 and take the one of
- * rank - 1 (MPI_Sendrecv; sizes come from the partition). Causal runs skip
- * the chunks in the future but still pass them on. Returns (B, H, Tc, hd). */
+/* Ring attention on this rank's positions (owned_positions(layout, ...)):
+ * xq, xk, xv (B, H, Tc, hd). P steps: chapter 8's flash on the K/V block
+ * held, merged by logsumexp (ring_flash_step), and the block passed on in
+ * ring_direction(layout): only the rows the next rank uses (ring_block), so
+ * a causal ring sends nothing into the future. overlap: MPI_Isend/MPI_Irecv
+ * of the next block are posted before the compute and waited for after it;
+ * otherwise one MPI_Sendrecv after the compute. The same arithmetic in the
+ * same order either way: the result is bit for bit the same. Adds the pairs
+ * folded, the bytes sent and the seconds waited to log. Returns (B, H, Tc, hd). */
 Tensor *ring_attention(const Tensor *xq, const Tensor *xk, const Tensor *xv, int64_t seqlen, bool causal,
-                       CommLog *log);
+                       SeqLayout layout, bool overlap, CommLog *log);
 
-/* Rank 0 gets the (B, T, d) tensor whose positions chunk_of_rank() gave to
- * each rank: `chunk` is this rank's (B, Tc, d). Other ranks get NULL. */
-Tensor *comm_gather_seq(const Tensor *chunk, int64_t seqlen, CommLog *log);
+/* DeepSpeed-Ulysses on this rank's positions chunk_of_rank(seqlen, P, rank):
+ * xq, xk, xv (B, H, Tc, hd). One all-to-all sends rank j the q, k, v of
+ * heads_of_rank(j) at these positions and brings (B, H/P, T, hd) of this
+ * rank's heads at every position; chapter 8's attention_flash on them; one
+ * all-to-all back. MPI_Alltoallv, because chunks may differ by one position
+ * (T % P != 0). n_heads % P must be 0 (the program refuses it before).
+ * Returns (B, H, Tc, hd). */
+Tensor *ulysses_attention(const Tensor *xq, const Tensor *xk, const Tensor *xv, int64_t seqlen, bool causal,
+                          CommLog *log);
+
+/* Rank 0 gets the (B, T, d) tensor whose positions owned_positions() gave to
+ * each rank: `rows` is this rank's (B, Tc, d). Other ranks get NULL. */
+Tensor *comm_gather_seq(const Tensor *rows, SeqLayout layout, int64_t seqlen, CommLog *log);
 
 /* Every rank runs fn(ctx). If t_error() is raised on any rank, rank 0 prints
  * the sentence of the lowest such rank, once ("<program>: error: ..."), and
