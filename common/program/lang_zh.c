@@ -105,4 +105,17 @@ const LangPair lang_common_zh[] = {
     {"half of this machine's memory", "本机内存的一半"},
     {"raise", "调大"},
     {"set", "设置"},
+
+    /* the heatmap (heatmap.c; --ascii stays English) */
+    {"rows: %lld %s, columns: %lld %s", "行：%lld 个%s，列：%lld 个%s"},
+    {"query", "查询"},
+    {"queries", "查询"},
+    {"key", "键"},
+    {"keys", "键"},
+    {"legend:", "图例："},
+    {"(min %s,", "（最小 %s，"},
+    {"max %s)", "最大 %s）"},
+    {"%s masked (-inf in the scores)", "%s 被掩码遮住（分数为 -inf）"},
+    {"batch %lld", "批 %lld"},
+    {"batch %lld, head %lld", "批 %lld，头 %lld"},
     {NULL, NULL}};
