@@ -12,6 +12,7 @@
 /* the chapters whose programs narrate in Chinese (their zh.c) */
 extern const LangPair chapter1_zh[];
 extern const LangPair chapter2_zh[];
+extern const LangPair chapter3_zh[];
 
 static const struct {
     const char *name;
@@ -20,6 +21,7 @@ static const struct {
     {"lang_common_zh", lang_common_zh},
     {"chapter1_zh", chapter1_zh},
     {"chapter2_zh", chapter2_zh},
+    {"chapter3_zh", chapter3_zh},
 };
 #define N_TABLES (sizeof TABLES / sizeof TABLES[0])
 

@@ -12,7 +12,7 @@
 . tests/lib.sh
 suite test_lang
 
-ZH_CHAPTERS="1 2"   # the chapters whose narration is translated (their zh.c)
+ZH_CHAPTERS="1 2 3"   # the chapters whose narration is translated (their zh.c)
 
 skeleton() { # FILE
     awk -f tests/lang_skeleton.awk "$1"
@@ -61,6 +61,9 @@ same_but_words "chapter1 --seq-len 4 --d-k 2" "$B/chapter1" --seq-len 4 --d-k 2
 same_but_words "chapter1 --quiet" "$B/chapter1" --quiet
 same_but_words "chapter2 --d-k 8" "$B/chapter2" --d-k 8
 same_but_words "chapter2 --seq-len 3 --quiet" "$B/chapter2" --seq-len 3 --quiet
+same_but_words "chapter3 --batch 2 --seq-len 4 --d-in 5 --d-out 3 --bias" "$B/chapter3" --batch 2 --seq-len 4 \
+    --d-in 5 --d-out 3 --bias
+same_but_words "chapter3 --quiet" "$B/chapter3" --quiet
 "$B/randnpy" 1 "$TMP/q.npy" 2 4 3 >/dev/null 2>&1 && "$B/randnpy" 2 "$TMP/k.npy" 2 5 3 >/dev/null 2>&1 &&
     "$B/randnpy" 3 "$TMP/v.npy" 2 5 2 >/dev/null 2>&1
 if [ -f "$TMP/v.npy" ]; then
@@ -101,8 +104,8 @@ lang_is en "the last --lang wins" C C C --lang zh --lang en
 # a chapter not translated yet takes --lang too and narrates in English
 run "$B/chapter9" --help --lang zh
 expect_status 0 "chapter9 --help --lang zh"
-run "$B/chapter3" --quiet --lang zh
-expect_status 0 "chapter3 --quiet --lang zh"
+run "$B/chapter6" --quiet --lang zh
+expect_status 0 "chapter6 --quiet --lang zh"
 
 # make chapterN LANG=... and ARGS="--lang zh" (LC_ALL and LC_MESSAGES not set)
 unset LC_ALL LC_MESSAGES
