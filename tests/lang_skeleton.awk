@@ -8,7 +8,7 @@
 /^    PyTorch: / { print; cont = 1; next }
 cont && /^             [^ ]/ { print; next }
 { cont = 0 }
-/tensor\(/ || /^  shape \(/ || /^ +\[/ || /^ +-?[0-9.]+[,\]]/ { print; next }
+/tensor\(/ || /^  shape \(/ || /^ +\[/ { print; next }
 {
     line = $0
     while (match(line, /[0-9]+(\.[0-9]+)*/)) {

@@ -13,6 +13,7 @@
 extern const LangPair chapter1_zh[];
 extern const LangPair chapter2_zh[];
 extern const LangPair chapter3_zh[];
+extern const LangPair chapter4_zh[];
 
 static const struct {
     const char *name;
@@ -22,6 +23,7 @@ static const struct {
     {"chapter1_zh", chapter1_zh},
     {"chapter2_zh", chapter2_zh},
     {"chapter3_zh", chapter3_zh},
+    {"chapter4_zh", chapter4_zh},
 };
 #define N_TABLES (sizeof TABLES / sizeof TABLES[0])
 

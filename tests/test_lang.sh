@@ -12,7 +12,7 @@
 . tests/lib.sh
 suite test_lang
 
-ZH_CHAPTERS="1 2 3"   # the chapters whose narration is translated (their zh.c)
+ZH_CHAPTERS="1 2 3 4"   # the chapters whose narration is translated (their zh.c)
 
 skeleton() { # FILE
     awk -f tests/lang_skeleton.awk "$1"
@@ -64,10 +64,15 @@ same_but_words "chapter2 --seq-len 3 --quiet" "$B/chapter2" --seq-len 3 --quiet
 same_but_words "chapter3 --batch 2 --seq-len 4 --d-in 5 --d-out 3 --bias" "$B/chapter3" --batch 2 --seq-len 4 \
     --d-in 5 --d-out 3 --bias
 same_but_words "chapter3 --quiet" "$B/chapter3" --quiet
+same_but_words "chapter4 --no-causal" "$B/chapter4" --no-causal
+same_but_words "chapter4 --no-causal --heatmap" "$B/chapter4" --no-causal --heatmap
+same_but_words "chapter4 --max-seq-len 12 --seed 7" "$B/chapter4" --max-seq-len 12 --seed 7
 "$B/randnpy" 1 "$TMP/q.npy" 2 4 3 >/dev/null 2>&1 && "$B/randnpy" 2 "$TMP/k.npy" 2 5 3 >/dev/null 2>&1 &&
     "$B/randnpy" 3 "$TMP/v.npy" 2 5 2 >/dev/null 2>&1
 if [ -f "$TMP/v.npy" ]; then
     same_but_words "chapter1 --q --k --v" "$B/chapter1" --q "$TMP/q.npy" --k "$TMP/k.npy" --v "$TMP/v.npy"
+    same_but_words "chapter4 --q --k --v" "$B/chapter4" --q "$TMP/q.npy" --k "$TMP/k.npy" --v "$TMP/v.npy" \
+        --no-causal
     same_but_words "chapter2 --q --k --v --heatmap" "$B/chapter2" --q "$TMP/q.npy" --k "$TMP/k.npy" \
         --v "$TMP/v.npy" --heatmap
 else

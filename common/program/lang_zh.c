@@ -106,6 +106,12 @@ const LangPair lang_common_zh[] = {
     {"raise", "调大"},
     {"set", "设置"},
 
+    /* narrate_layout (narrate.c) */
+    {"    %s: shape %s  strides %s", "    %s：形状 %s  步长 %s"},
+    {"offset %lld  contiguous %s", "偏移 %lld  连续 %s"},
+    {"yes", "是"},
+    {"no", "否"},
+
     /* the heatmap (heatmap.c; --ascii stays English) */
     {"rows: %lld %s, columns: %lld %s", "行：%lld 个%s，列：%lld 个%s"},
     {"query", "查询"},

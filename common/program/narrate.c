@@ -191,12 +191,11 @@ void narrate_layout(const char *name, const Tensor *x) {
     if (quiet) return;
     char s[T_SHAPE_STR], st[T_SHAPE_STR];
     char line[512];
-    int n = snprintf(line, sizeof line, "    %s: shape %s  strides %s", name, t_shape_str(x, s),
-                     t_strides_str(x, st));
+    snprintf(line, sizeof line, tr("    %s: shape %s  strides %s"), name, t_shape_str(x, s), t_strides_str(x, st));
     char tail[96];
-    snprintf(tail, sizeof tail, "offset %lld  contiguous %s", (long long)x->offset,
-             t_is_contiguous(x) ? "yes" : "no");
-    if (n + 2 + (int)strlen(tail) <= 80) printf("%s  %s\n", line, tail);
+    snprintf(tail, sizeof tail, tr("offset %lld  contiguous %s"), (long long)x->offset,
+             tr(t_is_contiguous(x) ? "yes" : "no"));
+    if (lang_columns(line, strlen(line)) + 2 + lang_columns(tail, strlen(tail)) <= 80) printf("%s  %s\n", line, tail);
     else printf("%s\n      %s\n", line, tail);
 }
 
