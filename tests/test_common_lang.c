@@ -14,6 +14,7 @@ extern const LangPair chapter1_zh[];
 extern const LangPair chapter2_zh[];
 extern const LangPair chapter3_zh[];
 extern const LangPair chapter4_zh[];
+extern const LangPair chapter5_zh[];
 
 static const struct {
     const char *name;
@@ -24,6 +25,7 @@ static const struct {
     {"chapter2_zh", chapter2_zh},
     {"chapter3_zh", chapter3_zh},
     {"chapter4_zh", chapter4_zh},
+    {"chapter5_zh", chapter5_zh},
 };
 #define N_TABLES (sizeof TABLES / sizeof TABLES[0])
 

@@ -12,7 +12,7 @@
 . tests/lib.sh
 suite test_lang
 
-ZH_CHAPTERS="1 2 3 4"   # the chapters whose narration is translated (their zh.c)
+ZH_CHAPTERS="1 2 3 4 5"   # the chapters whose narration is translated (their zh.c)
 
 skeleton() { # FILE
     awk -f tests/lang_skeleton.awk "$1"
@@ -67,6 +67,9 @@ same_but_words "chapter3 --quiet" "$B/chapter3" --quiet
 same_but_words "chapter4 --no-causal" "$B/chapter4" --no-causal
 same_but_words "chapter4 --no-causal --heatmap" "$B/chapter4" --no-causal --heatmap
 same_but_words "chapter4 --max-seq-len 12 --seed 7" "$B/chapter4" --max-seq-len 12 --seed 7
+same_but_words "chapter5 --no-causal --bias" "$B/chapter5" --no-causal --bias
+same_but_words "chapter5 --batch 2 --seq-len 3 --d-in 4 --d-out 6 --heads 3" "$B/chapter5" --batch 2 --seq-len 3 \
+    --d-in 4 --d-out 6 --heads 3
 "$B/randnpy" 1 "$TMP/q.npy" 2 4 3 >/dev/null 2>&1 && "$B/randnpy" 2 "$TMP/k.npy" 2 5 3 >/dev/null 2>&1 &&
     "$B/randnpy" 3 "$TMP/v.npy" 2 5 2 >/dev/null 2>&1
 if [ -f "$TMP/v.npy" ]; then
@@ -78,6 +81,12 @@ if [ -f "$TMP/v.npy" ]; then
 else
     _bad "randnpy wrote no q, k, v files"
 fi
+# chapter 3's --dump holds an input and weights for chapters 3 and 5 (d_out 4, 2 heads)
+run "$B/chapter3" --quiet --d-in 6 --d-out 4 --seq-len 5 --dump "$TMP/w"
+expect_status 0 "chapter3 --dump for the files runs"
+same_but_words "chapter3 --input --weights" "$B/chapter3" --input "$TMP/w/x.npy" --weights "$TMP/w"
+same_but_words "chapter5 --input --weights --batch 3" "$B/chapter5" --input "$TMP/w/x.npy" --weights "$TMP/w" \
+    --batch 3
 
 # ---- which language: --lang, else LC_ALL, LC_MESSAGES, LANG -----------------------
 # lang_is en|zh DESC LC_ALL LC_MESSAGES LANG [FLAGS...]: --help's first line

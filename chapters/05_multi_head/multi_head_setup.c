@@ -32,7 +32,7 @@ QKVProjection *projections_and_input(const Args *args, const char *default_step_
         p = qkv_load_for_heads(args, t_size(*x, 2), args->heads);
     } else {
         p = qkv_default(args, x, max_seq_len);  /* W_query, W_key, W_value, then x */
-        narrate_step("%s", default_step_title);
+        narrate_step("%s", tr(default_step_title));
         narrate_torch_seed(args->seed);
         narrate_torch(args->bias ? "W_query = nn.Linear(d_in, d_out, bias=True)   # W_key, W_value alike"
                                  : "W_query = nn.Linear(d_in, d_out, bias=False)  # W_key, W_value alike");
