@@ -146,4 +146,16 @@ expect_usage_error "--seq-len 0：必须是 1 到 1000000 之间的整数" "a us
 run "$B/chapter4" --lang xx
 expect_usage_error "--lang xx: must be en or zh" "chapter4 --lang xx"
 
+
+# ---- common/program's sentences: the memory refusal, the error word ---------------------
+ATTN_MAX_BYTES=24G
+export ATTN_MAX_BYTES
+run "$B/chapter4" --max-seq-len 32000 --quiet --lang zh
+expect_runtime_error "chapter4: 错误: 这次运行约需 26.7 GiB 内存" "the memory refusal in Chinese"
+run "$B/chapter4" --max-seq-len 32000 --quiet
+expect_runtime_error "chapter4: error: this run needs about 26.7 GiB of memory" "the memory refusal in English"
+unset ATTN_MAX_BYTES
+run "$B/chapter1" --q "$TMP/missing.npy" --k "$TMP/k.npy" --v "$TMP/v.npy" --lang zh
+expect_runtime_error "chapter1: 错误: " "a file error says 错误 in Chinese"
+
 finish

@@ -687,6 +687,7 @@ Args cli_parse(const CliSpec *spec, int argc, char **argv)
     if (spec) lang_add(spec->messages);
     lang_set(lang_of_argv(argc, argv));
     t_set_program_name(program_name(spec));
+    t_set_error_label(tr("error"));
     out_run_begin(); /* outputs are atomic, standard output is checked at exit (out.h) */
     rc = cli_parse_args(spec, argc, argv, &a, err, sizeof err);
     if (rc == 0) rc = budget_check_env(err, sizeof err); /* ATTN_MAX_BYTES */

@@ -61,6 +61,9 @@ const LangPair lang_common_zh[] = {
      "时间：按固定速率估计超过 10 秒的运行（提示里写明速率）会先说明，并在终端上\n"
      "显示进度；Ctrl-C 可以停止它。\n"},
 
+    /* the word of "chapterN: error: ..." (error.c, set by cli_parse) */
+    {"error", "错误"},
+
     /* the flags' errors (cli.c) */
     {"%s: %s (see --help)\n", "%s：%s（见 --help）\n"},
     {"flag '%s' does not apply to %s", "参数 '%s' 不适用于 %s"},
