@@ -15,6 +15,7 @@ extern const LangPair chapter2_zh[];
 extern const LangPair chapter3_zh[];
 extern const LangPair chapter4_zh[];
 extern const LangPair chapter5_zh[];
+extern const LangPair chapter6_zh[];
 
 static const struct {
     const char *name;
@@ -26,6 +27,7 @@ static const struct {
     {"chapter3_zh", chapter3_zh},
     {"chapter4_zh", chapter4_zh},
     {"chapter5_zh", chapter5_zh},
+    {"chapter6_zh", chapter6_zh},
 };
 #define N_TABLES (sizeof TABLES / sizeof TABLES[0])
 

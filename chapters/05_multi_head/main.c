@@ -23,8 +23,6 @@
 #include "common/program/program.h"
 #include "multi_head_setup.h"
 
-extern const LangPair chapter5_zh[]; /* zh.c: this program's sentences in Chinese (lang.h) */
-
 /* d_in, d_out and the projections that hold every head's rows. */
 static void show_the_module(const QKVProjection *p) {
     char s1[T_SHAPE_STR];

@@ -574,14 +574,14 @@ static void grid_notes(Grid *g) {
         wrap_text(g->f, line, text, g->W, 1);
     }
     if (g->n_nan > 0) {
-        snprintf(text, sizeof text, "note: %lld NaN %s, drawn as %s like masked entries",
-                 (long long)g->n_nan, g->n_nan == 1 ? "value" : "values", g->mask);
+        snprintf(text, sizeof text, htr(g->ascii, "note: %lld NaN %s, drawn as %s like masked entries"),
+                 (long long)g->n_nan, htr(g->ascii, g->n_nan == 1 ? "value" : "values"), g->mask);
         wrap_text(g->f, line, text, g->W, 6);
     }
     if (g->n_zero > 0) {
-        snprintf(text, sizeof text, "note: %lld %s exactly 0 where no mask put -inf (exp underflowed, "
-                 "or dropout); shaded as the value 0, not as %s", (long long)g->n_zero,
-                 g->n_zero == 1 ? "weight is" : "weights are", g->mask);
+        snprintf(text, sizeof text, htr(g->ascii, "note: %lld %s exactly 0 where no mask put -inf (exp underflowed, "
+                 "or dropout); shaded as the value 0, not as %s"), (long long)g->n_zero,
+                 htr(g->ascii, g->n_zero == 1 ? "weight is" : "weights are"), g->mask);
         wrap_text(g->f, line, text, g->W, 6);
     }
 }

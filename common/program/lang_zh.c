@@ -126,5 +126,12 @@ const LangPair lang_common_zh[] = {
     {"max %s)", "最大 %s）"},
     {"%s masked (-inf in the scores)", "%s 被掩码遮住（分数为 -inf）"},
     {"batch %lld", "批 %lld"},
+    {"note: %lld NaN %s, drawn as %s like masked entries", "注意：%lld 个 NaN %s，和被掩码遮住的元素一样画成 %s"},
+    {"value", "值"},
+    {"values", "值"},
+    {"note: %lld %s exactly 0 where no mask put -inf (exp underflowed, or dropout); shaded as the value 0, not as %s",
+     "注意：%lld 个%s恰好为 0，而那里并没有掩码给出 -inf（exp 下溢，或 dropout）；按数值 0 着色，而不是画成 %s"},
+    {"weight is", "权重"},
+    {"weights are", "权重"},
     {"batch %lld, head %lld", "批 %lld，头 %lld"},
     {NULL, NULL}};
