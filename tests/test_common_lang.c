@@ -16,6 +16,7 @@ extern const LangPair chapter3_zh[];
 extern const LangPair chapter4_zh[];
 extern const LangPair chapter5_zh[];
 extern const LangPair chapter6_zh[];
+extern const LangPair chapter7_zh[];
 
 static const struct {
     const char *name;
@@ -28,6 +29,7 @@ static const struct {
     {"chapter4_zh", chapter4_zh},
     {"chapter5_zh", chapter5_zh},
     {"chapter6_zh", chapter6_zh},
+    {"chapter7_zh", chapter7_zh},
 };
 #define N_TABLES (sizeof TABLES / sizeof TABLES[0])
 

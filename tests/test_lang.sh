@@ -12,7 +12,7 @@
 . tests/lib.sh
 suite test_lang
 
-ZH_CHAPTERS="1 2 3 4 5 6"   # the chapters whose narration is translated (their zh.c)
+ZH_CHAPTERS="1 2 3 4 5 6 7"   # the chapters whose narration is translated (their zh.c)
 
 skeleton() { # FILE
     awk -f tests/lang_skeleton.awk "$1"
@@ -71,6 +71,9 @@ same_but_words "chapter6 --eval" "$B/chapter6" --eval
 same_but_words "chapter6 --dropout 0" "$B/chapter6" --dropout 0
 same_but_words "chapter6 --dropout 1 --no-causal" "$B/chapter6" --dropout 1 --no-causal
 same_but_words "chapter6 --seed 5 --dropout 0.5 --heatmap" "$B/chapter6" --seed 5 --dropout 0.5 --heatmap
+same_but_words "chapter7 --eval --bias" "$B/chapter7" --eval --bias
+same_but_words "chapter7 --resid-dropout --no-causal" "$B/chapter7" --resid-dropout --no-causal
+same_but_words "chapter7 --d-in 8 --heads 4" "$B/chapter7" --d-in 8 --heads 4
 same_but_words "chapter5 --no-causal --bias" "$B/chapter5" --no-causal --bias
 same_but_words "chapter5 --batch 2 --seq-len 3 --d-in 4 --d-out 6 --heads 3" "$B/chapter5" --batch 2 --seq-len 3 \
     --d-in 4 --d-out 6 --heads 3
@@ -122,8 +125,8 @@ lang_is en "the last --lang wins" C C C --lang zh --lang en
 # a chapter not translated yet takes --lang too and narrates in English
 run "$B/chapter9" --help --lang zh
 expect_status 0 "chapter9 --help --lang zh"
-run "$B/chapter7" --quiet --lang zh
-expect_status 0 "chapter7 --quiet --lang zh"
+run "$B/chapter8" --quiet --lang zh
+expect_status 0 "chapter8 --quiet --lang zh"
 
 # make chapterN LANG=... and ARGS="--lang zh" (LC_ALL and LC_MESSAGES not set)
 unset LC_ALL LC_MESSAGES
