@@ -3,10 +3,13 @@
 # lines (PyTorch lines and their continuations, tensor printouts) and heatmap
 # grids (their rows of shades and the header line above them) are not
 # sentences. Run with LC_ALL=C: a CJK character is a byte from \343 to \351.
-# Prints "LINE: text" for each.
+# Prints "LINE: text" for each. -v allow=REGEX exempts the lines it matches
+# (chapter 0 quotes PyTorch's and the library's error sentences, which stay
+# English: a message keeps its operation, shapes and rule).
 /^    PyTorch: / { cont = 1; next }
 cont && /^             [^ ]/ { next }
 { cont = 0 }
+allow != "" && $0 ~ allow { next }
 /tensor\(/ || /^  shape \(/ || /^ +\[/ || /^[^ ].* =$/ { next }   # "name =" above a long tensor
 /\342\226[\221-\223\210]/ { held = ""; next }   # a heatmap row: ░ ▒ ▓ █
 {

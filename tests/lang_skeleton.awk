@@ -5,7 +5,8 @@
 # line gives only its numbers, one per line, so a sentence may wrap
 # differently in each language but must carry the same numbers in the same
 # order.
-/^    PyTorch: / { print; cont = 1; next }
+# (chapter 0's "PyTorch: RuntimeError: ..." is a sentence quoting PyTorch, not a PyTorch line)
+/^    PyTorch: / && !/^    PyTorch: RuntimeError/ { print; cont = 1; next }
 cont && /^             [^ ]/ { print; next }
 { cont = 0 }
 /tensor\(/ || /^  shape \(/ || /^ +\[/ { print; next }

@@ -10,6 +10,7 @@
 #include "common/program/lang.h"
 
 /* the chapters whose programs narrate in Chinese (their zh.c) */
+extern const LangPair chapter0_zh[];
 extern const LangPair chapter1_zh[];
 extern const LangPair chapter2_zh[];
 extern const LangPair chapter3_zh[];
@@ -23,6 +24,7 @@ static const struct {
     const LangPair *table;
 } TABLES[] = {
     {"lang_common_zh", lang_common_zh},
+    {"chapter0_zh", chapter0_zh},
     {"chapter1_zh", chapter1_zh},
     {"chapter2_zh", chapter2_zh},
     {"chapter3_zh", chapter3_zh},

@@ -29,9 +29,9 @@ for n in 1 2 3 4 5 6 7; do
 done
 
 # in Chinese too (tests/test_lang.sh's chapters), and their --help
-for n in 1 2 3 4 5 6 7; do
+for n in 0 1 2 3 4 5 6 7; do
     check_width "build/chapter$n --lang zh" "$BUILD/chapter$n" --lang zh
-    check_width "build/chapter$n --heatmap --lang zh" "$BUILD/chapter$n" --heatmap --lang zh
+    [ "$n" -eq 0 ] || check_width "build/chapter$n --heatmap --lang zh" "$BUILD/chapter$n" --heatmap --lang zh
     check_width "build/chapter$n --help --lang zh" "$BUILD/chapter$n" --help --lang zh
 done
 
