@@ -173,4 +173,17 @@ unset ATTN_MAX_BYTES
 run "$B/chapter1" --q "$TMP/missing.npy" --k "$TMP/k.npy" --v "$TMP/v.npy" --lang zh
 expect_runtime_error "chapter1: 错误: " "a file error says 错误 in Chinese"
 
+# the long-run notice (at a fixed rate: nothing is timed): wait for it, then stop the run
+if [ -z "$RUNNER" ]; then
+    "$B/chapter8" --quiet --seq-len 30000 --heads 2 --lang zh >/dev/null 2>"$TMP/longerr" &
+    pid=$!
+    while kill -0 $pid 2>/dev/null && ! grep -q "Ctrl-C" "$TMP/longerr" 2>/dev/null; do
+        sleep 0.05
+    done
+    kill $pid 2>/dev/null
+    wait $pid 2>/dev/null
+    if grep -q "chapter8：这是一次长时间的运行：约 461 GFLOP，约需 58 秒（按本提示假定的 8 GFLOP/s 计）；Ctrl-C 可以停止它" \
+        "$TMP/longerr"; then _ok; else _bad "the long-run notice in Chinese: $(head -n 1 "$TMP/longerr")"; fi
+fi
+
 finish
