@@ -46,11 +46,18 @@ static bool opens(const char *p) {
            strncmp(p, "“", strlen("“")) == 0 || strncmp(p, "《", strlen("《")) == 0;
 }
 
+/* Chinese is measured in terminal columns (a CJK character takes two) and may break
+ * between two CJK characters; English keeps the measure its transcripts were made
+ * with (bytes) and breaks at spaces only. */
+static bool zh(void) { return lang_current() == LANG_ZH; }
+static int columns(const char *p, size_t n) { return zh() ? lang_columns(p, n) : (int)n; }
+
 /* The bytes of the next unbreakable piece at p: a run of non-space characters up to
  * the next CJK character, or one CJK character (a line may break between two of
  * them, as Chinese text does), with the punctuation that must stay beside it. */
 static size_t piece(const char *p) {
     size_t n = 0, len;
+    if (!zh()) return strcspn(p, " \n");
     for (;;) {
         if (is_wide_at(p + n)) {
             bool open = opens(p + n);
@@ -68,8 +75,8 @@ static size_t piece(const char *p) {
 /* Print text wrapped at 80 terminal columns (a CJK character takes two); first line
  * after `first`, others after `indent`. */
 static void wrapped(const char *first, const char *indent, const char *text) {
-    const int width = 80, indent_cols = lang_columns(indent, strlen(indent));
-    int col = lang_columns(first, strlen(first));
+    const int width = 80, indent_cols = columns(indent, strlen(indent));
+    int col = columns(first, strlen(first));
     int pending_space = 0; /* spaces printed only if the next word stays on this line */
     const char *p = text;
     printf("%s", first);
@@ -82,7 +89,7 @@ static void wrapped(const char *first, const char *indent, const char *text) {
             continue;
         }
         size_t word = piece(p);
-        int w = lang_columns(p, word);
+        int w = columns(p, word);
         if (col + pending_space + w > width && col > indent_cols) {
             printf("\n%s", indent);
             col = indent_cols;
@@ -114,7 +121,7 @@ void narrate_title(const char *fmt, ...) {
     char buf[512];
     vsnprintf(buf, sizeof buf, tr(fmt), ap);
     va_end(ap);
-    size_t n = (size_t)lang_columns(buf, strlen(buf));
+    size_t n = (size_t)columns(buf, strlen(buf));
     printf("%s\n", buf);
     for (size_t i = 0; i < n && i < 80; i++) putchar('=');
     printf("\n");
@@ -195,7 +202,7 @@ void narrate_layout(const char *name, const Tensor *x) {
     char tail[96];
     snprintf(tail, sizeof tail, tr("offset %lld  contiguous %s"), (long long)x->offset,
              tr(t_is_contiguous(x) ? "yes" : "no"));
-    if (lang_columns(line, strlen(line)) + 2 + lang_columns(tail, strlen(tail)) <= 80) printf("%s  %s\n", line, tail);
+    if (columns(line, strlen(line)) + 2 + columns(tail, strlen(tail)) <= 80) printf("%s  %s\n", line, tail);
     else printf("%s\n      %s\n", line, tail);
 }
 
