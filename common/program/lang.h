@@ -2,7 +2,7 @@
  *
  * No gettext: each chapter keeps a table of (English, Chinese) pairs beside
  * its main.c (chapters/NN_name/zh.c), and common/program keeps one for its
- * own sentences (lang.c). narrate_step/why/say/title, the heatmap's title
+ * own sentences (lang_zh.c). The narrate_* functions, the heatmap's words
  * and --help look their English format string up with tr(); in Chinese the
  * pair's other string is printed with the same arguments, so both strings of
  * a pair have the same conversion specifiers in the same order (tested:
