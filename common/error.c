@@ -25,6 +25,10 @@ t_error_hook t_set_error_hook(t_error_hook hook) {
 
 void t_set_program_name(const char *name) { program_name = name; }
 
+/* The word before an error's sentence: "error", or the run's language's (lang.h). */
+static const char *error_label = "error";
+void t_set_error_label(const char *label) { error_label = label && *label ? label : "error"; }
+
 const char *t_program_name(void) { return program_name; }
 
 const char *t_last_error(void) { return last_error; }
@@ -68,8 +72,8 @@ void t_error(const char *fmt, ...) {
     if (fatal_cleanup) fatal_cleanup();
     fflush(stdout);
     if (program_name)
-        fprintf(stderr, "%s: error: %s\n", program_name, last_error);
+        fprintf(stderr, "%s: %s: %s\n", program_name, error_label, last_error);
     else
-        fprintf(stderr, "error: %s\n", last_error);
+        fprintf(stderr, "%s: %s\n", error_label, last_error);
     exit(EXIT_RUNTIME);
 }

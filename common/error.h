@@ -36,6 +36,9 @@ const char *t_last_error(void);
 /* Name printed before messages by the default hook, e.g. "chapter4". */
 void t_set_program_name(const char *name);
 const char *t_program_name(void);  /* NULL when not set */
+/* The word between the program's name and an error's sentence ("chapter4: error: ..."):
+ * "error" unless set (common/program sets the run's language's, lang.h). */
+void t_set_error_label(const char *label);
 
 /* Called by the default hook before it exits (out.h registers out_fail, so
  * a failed run leaves none of the files it was writing). */

@@ -13,6 +13,11 @@
 # check; finish prints "<suite>: N passed, M failed[, K skipped]" and sets the
 # exit status; skip N WHY counts checks that cannot run on this machine.
 BUILD=${BUILD:-build}
+# The programs speak the language of LC_ALL, LC_MESSAGES or LANG (--lang en|zh):
+# every test, and every transcript of the docs, runs them in English unless it
+# says --lang zh or sets these itself (tests/test_lang.sh).
+LC_ALL=C
+export LC_ALL
 _passed=0
 _failed=0
 _suite=test

@@ -1,7 +1,8 @@
 #!/bin/sh
 # test_narration_width.sh — every chapter's default run (chapters 0-8, no
 # flags) prints no line wider than 80 columns, counted in terminal columns
-# (a CJK character takes two), and so does the --heatmap run of chapters 1-7.
+# (a CJK character takes two), and so does the --heatmap run of chapters 1-7,
+# and the Chinese runs (--lang zh) of the chapters that narrate in Chinese.
 . tests/lib.sh
 suite test_narration_width
 
@@ -25,6 +26,13 @@ for n in 0 1 2 3 4 5 6 7 8; do
 done
 for n in 1 2 3 4 5 6 7; do
     check_width "build/chapter$n --heatmap" "$BUILD/chapter$n" --heatmap
+done
+
+# in Chinese too (tests/test_lang.sh's chapters), and their --help
+for n in 0 1 2 3 4 5 6 7; do
+    check_width "build/chapter$n --lang zh" "$BUILD/chapter$n" --lang zh
+    [ "$n" -eq 0 ] || check_width "build/chapter$n --heatmap --lang zh" "$BUILD/chapter$n" --heatmap --lang zh
+    check_width "build/chapter$n --help --lang zh" "$BUILD/chapter$n" --help --lang zh
 done
 
 # the checker itself: a 81-column line and a 41-ideograph line (82 columns) fail

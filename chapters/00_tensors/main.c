@@ -17,13 +17,15 @@
 #include "common/program/program.h"
 #include "chapters/00_tensors/tensors.h"
 
+extern const LangPair chapter0_zh[]; /* zh.c: this program's sentences in Chinese (lang.h) */
+
 /* One line of the --quiet summary table (the narration shows each layout
  * where it happens, so the table is printed only with --quiet). */
 static void result_layout(const char *what, const Tensor *x) {
     char s[T_SHAPE_STR], st[T_SHAPE_STR];
     if (!narrate_quiet()) return;
     narrate_result_text("%-36s %-12s %-14s %s", what, t_shape_str(x, s), t_strides_str(x, st),
-                        t_is_contiguous(x) ? "yes" : "no");
+                        tr(t_is_contiguous(x) ? "yes" : "no"));
 }
 
 /* "dim 0 has stride 1, but a contiguous (3, 2) has stride 2 there" */
@@ -45,11 +47,11 @@ static void show_storage(const char *name, const Tensor *x) {
     enum { SHOWN = 24 };
     if (narrate_quiet()) return;
     const Storage *s = x->storage;
-    printf("    %s storage: [", name);
+    printf(tr("    %s storage: ["), name);
     for (int64_t i = 0; i < s->numel && i < SHOWN; i++)
         printf("%s%.4g", i ? ", " : "", (double)s->data[i]);
-    printf("%s]  (%lld float%s)\n", s->numel > SHOWN ? ", ..." : "", (long long)s->numel,
-           s->numel == 1 ? "" : "s");
+    printf(tr(s->numel == 1 ? "%s]  (%lld float)\n" : "%s]  (%lld floats)\n"), s->numel > SHOWN ? ", ..." : "",
+           (long long)s->numel);
 }
 
 /* What this run holds (common/program/budget.h): refused, in one sentence,
@@ -100,7 +102,7 @@ static void view_zero_copy(Walkthrough *w) {
     Tensor *y = t_view(x, SHAPE(3, 2)); /* (3, 2) */
     narrate_show("y", y);
     narrate_layout("y", y);
-    narrate_say("y shares x's storage: %s.", t_shares_storage(x, y) ? "yes" : "no");
+    narrate_say("y shares x's storage: %s.", tr(t_shares_storage(x, y) ? "yes" : "no"));
     narrate_torch("y[0][1] = 100.0   # and look at x");
     t_set(y, 100.0f, 0, 1);
     narrate_show("x", x);
@@ -151,7 +153,7 @@ static void contiguous_copies(Walkthrough *w) {
     Tensor *c = t_contiguous(t); /* (3, 2), strides (2, 1) */
     narrate_layout("c", c);
     show_storage("c", c);
-    narrate_say("c shares t's storage: %s.", t_shares_storage(c, t) ? "yes" : "no");
+    narrate_say("c shares t's storage: %s.", tr(t_shares_storage(c, t) ? "yes" : "no"));
     Tensor *flat = t_view(c, SHAPE(6)); /* (6,) */
     narrate_show("flat", flat);
     narrate_layout("flat", flat);
@@ -268,7 +270,7 @@ static void causal_mask_full_triu(Walkthrough *w, int64_t seqlen) {
 static void layouts_table(const Walkthrough *w) {
     /* with --quiet only: the narrated steps showed each layout where it was made */
     if (narrate_quiet())
-        narrate_result_text("%-36s %-12s %-14s %s", "tensor", "shape", "strides", "contiguous");
+        narrate_result_text("%s", tr("tensor                               shape        strides        contiguous"));
     result_layout("x = arange(6).view(2, 3)", w->x);
     result_layout("x.view(3, 2)", w->y);
     result_layout("x.transpose(0, 1)", w->t);
@@ -291,6 +293,7 @@ int main(int argc, char **argv) {
                    "contiguous, nn.Linear, full, triu.",
         .flags = CLI_SEED | CLI_QUIET | CLI_BATCH | CLI_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_HEADS,
         .defaults = {.seed = 123, .batch = 2, .seq_len = 3, .d_in = 3, .d_out = 4, .heads = 2},
+        .messages = chapter0_zh, /* zh.c: the narration in Chinese (--lang zh) */
     };
     Args args = program_start(&spec, argc, argv);
     refuse_past_budget(&args);

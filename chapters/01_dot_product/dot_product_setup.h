@@ -8,6 +8,9 @@
 #include "common/program/program.h"
 #include "chapters/01_dot_product/dot_product.h"
 
+/* The narration of chapter 1 in Chinese (zh.c; lang.h). */
+extern const LangPair chapter1_zh[];
+
 /* query, key, value = (torch.from_numpy(np.load(f)) for f in (--q, --k, --v)),
  * then check_qkv(op, ...): a file that does not fit is an error sentence. */
 void load_qkv(const Args *args, const char *op, Tensor **query, Tensor **key, Tensor **value);

@@ -203,12 +203,13 @@ int main(int argc, char **argv) {
                    "(Happy-LLM 2.1.1-2.1.3), not scaled yet.",
         .flags = CLI_SEED | CLI_QUIET | CLI_DUMP | CLI_HEATMAP | CLI_QKV | CLI_OUTPUT | CLI_SEQ_LEN | CLI_D_K,
         .defaults = {.seed = 123, .seq_len = SENTENCE_TOKENS, .d_k = SENTENCE_DIM},
+        .messages = chapter1_zh, /* zh.c: the narration in Chinese (--lang zh) */
     };
     Args args = program_start(&spec, argc, argv);
     refuse_past_budget(&args);
     if (args.q && (args.given & (CLI_SEQ_LEN | CLI_D_K))) {
-        fprintf(stderr, "chapter1: --seq-len and --d-k size a random example; with --q, --k, --v the "
-                        "files give the sizes (see --help)\n");
+        fputs(tr("chapter1: --seq-len and --d-k size a random example; with --q, --k, --v the "
+                 "files give the sizes (see --help)\n"), stderr);
         return EXIT_USAGE;
     }
     Tensor *query, *key, *value;

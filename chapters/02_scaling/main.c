@@ -16,6 +16,8 @@
 #include "chapters/01_dot_product/dot_product_setup.h"
 #include "chapters/02_scaling/scaling.h"
 
+extern const LangPair chapter2_zh[]; /* zh.c: this program's sentences in Chinese (lang.h) */
+
 /* The experiment: d_k values, pairs for the variance, rows for the softmax. */
 static const int64_t D_K_TABLE[] = {4, 16, 64, 256, 1024};
 #define N_D_K_TABLE ((int)(sizeof D_K_TABLE / sizeof D_K_TABLE[0]))
@@ -27,8 +29,8 @@ static void compare_rows(const Tensor *w_unscaled, const Tensor *w_scaled, const
     Tensor *max_u = t_max_last(w_unscaled), *max_s = t_max_last(w_scaled); /* (T,) */
     Tensor *ent_u = attention_entropy(w_unscaled), *ent_s = attention_entropy(w_scaled);
     int64_t T = t_size(w_scaled, 0), S = t_size(w_scaled, 1);
-    printf("    %-9s %22s   %26s\n", "query", "largest weight", "entropy (uniform = log S)");
-    printf("    %-9s %10s  %10s   %12s  %12s\n", "", "unscaled", "scaled", "unscaled", "scaled");
+    printf("%s\n", tr("    query             largest weight    entropy (uniform = log S)"));
+    printf("%s\n", tr("                unscaled      scaled       unscaled        scaled"));
     for (int64_t i = 0; i < T; i++) {
         char name[32];
         if (labels) snprintf(name, sizeof name, "%s", labels[i]);
@@ -36,7 +38,7 @@ static void compare_rows(const Tensor *w_unscaled, const Tensor *w_scaled, const
         printf("    %-9s %10.4f  %10.4f   %12.4f  %12.4f\n", name, t_get(max_u, i), t_get(max_s, i),
                t_get(ent_u, i), t_get(ent_s, i));
     }
-    printf("    (uniform: largest weight 1/S = %.4f, entropy log S = %.4f)\n", 1.0 / (double)S, log((double)S));
+    printf(tr("    (uniform: largest weight 1/S = %.4f, entropy log S = %.4f)\n"), 1.0 / (double)S, log((double)S));
 }
 
 /* The d_k table (printed with --quiet too: it is the chapter's result).
@@ -207,6 +209,7 @@ static void refuse_past_budget(const Args *a) {
 int main(int argc, char **argv) {
     CliSpec spec = {
         .program = "chapter2",
+        .messages = chapter2_zh, /* zh.c: the narration in Chinese (--lang zh) */
         .summary = "Chapter 2: scaled dot-product attention, scores / sqrt(d_k), and why\n"
                    "(Happy-LLM 2.1.3). Chapter 1's sentence by default; --d-k or --seq-len:\n"
                    "random q, k, v of that size instead.",

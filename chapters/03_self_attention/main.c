@@ -17,6 +17,8 @@
 #include "common/program/program.h"
 #include "chapters/03_self_attention/self_attention_setup.h"
 
+extern const LangPair chapter3_zh[]; /* zh.c: this program's sentences in Chinese (lang.h) */
+
 /* How far scores is from its transpose: 0 exactly when symmetric. */
 static double asymmetry(const Tensor *scores) {
     return t_max_abs_diff(scores, t_transpose(scores, -2, -1));
@@ -41,8 +43,9 @@ static int64_t self_is_max(const Tensor *scores, int64_t *rows) {
 static void report_scores(const char *what, const Tensor *scores) {
     int64_t rows, self = self_is_max(scores, &rows);
     double d = asymmetry(scores);
-    narrate_result_text("%s: scores symmetric: %s (max |scores - scores^T| = %.6g)", what, d == 0.0 ? "yes" : "no",
-                        d);
+    what = tr(what);
+    narrate_result_text("%s: scores symmetric: %s (max |scores - scores^T| = %.6g)", what,
+                        tr(d == 0.0 ? "yes" : "no"), d);
     narrate_result_text("%s: largest score on the token itself in %lld of %lld rows", what, (long long)self,
                         (long long)rows);
 }
@@ -205,6 +208,7 @@ int main(int argc, char **argv) {
         .flags = CLI_SEED | CLI_BATCH | CLI_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_BIAS | CLI_QUIET | CLI_DUMP |
                  CLI_HEATMAP | CLI_INPUT | CLI_OUTPUT,
         .defaults = {.seed = 123, .batch = 1, .seq_len = 6, .d_in = 3, .d_out = 2},
+        .messages = chapter3_zh,
     };
     Args args = program_start(&spec, argc, argv);
     refuse_past_budget(&args);

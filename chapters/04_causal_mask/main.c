@@ -18,6 +18,8 @@
 #include "chapters/01_dot_product/dot_product_setup.h"
 #include "chapters/04_causal_mask/causal_mask.h"
 
+extern const LangPair chapter4_zh[]; /* zh.c: this program's sentences in Chinese (lang.h) */
+
 /* --dump DIR and --output FILE, written only after everything was computed. */
 static void write_outputs(const Args *args, const Tensor *mask_T, const Attention *a) {
     if (args->dump) {
@@ -216,7 +218,7 @@ static void diagonal_0_mistake(const Tensor *x, int64_t max_seq_len, int64_t seq
 static void demo(const Args *args) {
     const int64_t max_seq_len = args->max_seq_len;
     narrate_title("Chapter 4: masked (causal) self-attention (Happy-LLM 2.1.5)%s",
-                  args->causal ? "" : " -- with --no-causal");
+                  args->causal ? "" : tr(" -- with --no-causal"));
     Tensor *x = the_sentence(); /* (T, d_k) = (6, 3) */
     int64_t seqlen = t_size(x, -2);
     Tensor *scores = scores_as_in_chapter_2(x); /* (6, 6) */
@@ -319,6 +321,7 @@ int main(int argc, char **argv) {
                    "sets max_seq_len, the size of the mask buffer (with --q/--k/--v, T by default).",
         .flags = CLI_SEED | CLI_MAX_SEQ_LEN | CLI_CAUSAL | CLI_QUIET | CLI_DUMP | CLI_HEATMAP | CLI_QKV | CLI_OUTPUT,
         .defaults = {.seed = 123, .max_seq_len = 8, .causal = true},
+        .messages = chapter4_zh,
     };
     Args args = program_start(&spec, argc, argv);
     refuse_past_budget(&args);

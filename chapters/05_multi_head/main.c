@@ -27,7 +27,7 @@
 static void show_the_module(const QKVProjection *p) {
     char s1[T_SHAPE_STR];
     narrate_say("wq.weight, wk.weight, wv.weight: %s each (d_out, d_in)%s", t_shape_str(p->wq->weight, s1),
-                p->wq->bias ? ", with biases" : "");
+                p->wq->bias ? tr(", with biases") : "");
     narrate_why("d_in = %lld is the width of each token vector and d_out = %lld the width of q, k "
                 "and v, which the heads will share (Happy-LLM 2.1.6: args.n_embd and args.dim).",
                 (long long)p->d_in, (long long)p->d_out);
@@ -89,13 +89,13 @@ static void split_transpose(const Tensor *xq, const Tensor *xk, const Tensor *xv
                 "contiguous. Now (bsz, n_heads) lead like batch dims: xq[b, h] is head h's own "
                 "(seqlen, head_dim) matrix, and xq[b, h, t, j] is xq_before[b, t, h * %lld + j].",
                 (long long)t_size(*q, 3));
-    narrate_say("shares storage with the projection: %s", t_shares_storage(*q, xq) ? "yes" : "no");
+    narrate_say("shares storage with the projection: %s", tr(t_shares_storage(*q, xq) ? "yes" : "no"));
 }
 
 /* scores = xq @ xk.transpose(2, 3) / sqrt(head_dim) [+ mask], softmax, @ xv: chapter 4 per head. */
 static Attention scores_per_head(const Tensor *q, const Tensor *k, const Tensor *v, const Tensor *mask) {
     narrate_step("Scores for every head at once, scaled by sqrt(head_dim)%s",
-                 mask ? ", with chapter 4's causal mask" : "");
+                 mask ? tr(", with chapter 4's causal mask") : "");
     narrate_torch(mask ? "scores = torch.matmul(xq, xk.transpose(2, 3)) / math.sqrt(self.head_dim); "
                          "scores = scores + self.mask[:, :, :seqlen, :seqlen]"
                        : "scores = torch.matmul(xq, xk.transpose(2, 3)) / math.sqrt(self.head_dim)");
@@ -105,7 +105,7 @@ static Attention scores_per_head(const Tensor *q, const Tensor *k, const Tensor 
                 "(head_dim, seqlen) products. Each head's dot products have head_dim = %lld terms, so it "
                 "is scaled by sqrt(head_dim), not sqrt(d_out)%s.",
                 (long long)(t_size(q, 0) * t_size(q, 1)), (long long)t_size(q, 3),
-                mask ? "; the one (1, 1, T, T) mask broadcasts over every batch and head" : "");
+                mask ? tr("; the one (1, 1, T, T) mask broadcasts over every batch and head") : "");
     return heads;
 }
 
@@ -154,7 +154,7 @@ static void merge_contiguous(const Tensor *back) {
     narrate_torch("output = output.contiguous()");
     Tensor *packed = t_clone(back);  /* (bsz, seqlen, n_heads, head_dim), a row-major copy */
     narrate_layout("output.contiguous()", packed);
-    narrate_say("shares storage with the transposed view: %s", t_shares_storage(packed, back) ? "yes" : "no");
+    narrate_say("shares storage with the transposed view: %s", tr(t_shares_storage(packed, back) ? "yes" : "no"));
     narrate_why("in PyTorch, .view() on the transposed tensor fails (\"view size is not compatible with "
                 "input tensor's size and stride\"); contiguous() (or reshape, which copies when it must) "
                 "is the fix.");
@@ -242,6 +242,7 @@ int main(int argc, char **argv) {
         .flags = CLI_SEED | CLI_BATCH | CLI_SEQ_LEN | CLI_MAX_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_HEADS |
                  CLI_CAUSAL | CLI_BIAS | CLI_QUIET | CLI_DUMP | CLI_HEATMAP | CLI_INPUT | CLI_OUTPUT,
         .defaults = {.seed = 123, .batch = 1, .seq_len = 4, .d_in = 6, .d_out = 4, .heads = 2, .causal = true},
+        .messages = chapter5_zh, /* zh.c: the narration in Chinese (--lang zh) */
     };
     Args args = program_start(&spec, argc, argv);
     /* before any work: 16 (B, H, T, T) buffers at once with the mask, 12 without (measured, t_peak_bytes),
@@ -249,7 +250,7 @@ int main(int argc, char **argv) {
     multi_head_refuse_past_budget(&args, args.causal ? 16 : 12, 0, 4);
     const int64_t n_heads = args.heads;
     narrate_title("Chapter 5: multi-head attention, split and merge (Happy-LLM 2.1.6)%s",
-                  args.causal ? "" : " -- with --no-causal");
+                  args.causal ? "" : tr(" -- with --no-causal"));
 
     Tensor *x;            /* (bsz, seqlen, d_in) */
     int64_t max_seq_len;  /* the causal mask buffer, sliced to seqlen */

@@ -40,7 +40,7 @@ static void *projections_from_files(const Args *args, void *ctx) {
 static void *default_projections(const Args *args, void *ctx) {
     InputRun *r = ctx;
     QKVProjection *p = qkv_default(args, r->x, r->max_seq_len);  /* W_query, W_key, W_value, then x */
-    narrate_step("%s", r->default_step_title);
+    narrate_step("%s", tr(r->default_step_title));
     narrate_torch_seed(args->seed);
     narrate_torch(args->bias ? "W_query = nn.Linear(d_in, d_out, bias=True)   # W_key, W_value alike"
                              : "W_query = nn.Linear(d_in, d_out, bias=False)  # W_key, W_value alike");

@@ -9,6 +9,9 @@
 #include "chapters/03_self_attention/self_attention_setup.h"
 #include "chapters/05_multi_head/multi_head.h"
 
+/* The narration of chapter 5 (and of these helpers) in Chinese (zh.c; lang.h). */
+extern const LangPair chapter5_zh[];
+
 /* What a run of chapter 5, 6 or 7 holds (common/program/budget.h), from its
  * flags and the headers of its files: refused in one sentence, before any work,
  * when it would not fit in memory. score_buffers (B, H, T, T) and

@@ -23,6 +23,8 @@
 #include "chapters/05_multi_head/multi_head_setup.h"
 #include "dropout.h"
 
+extern const LangPair chapter6_zh[]; /* zh.c: this program's sentences in Chinese (lang.h) */
+
 /* Chapter 5 up to the split: xq, xk, xv (bsz, seqlen, d_out) and the heads q, k, v. */
 static void project_and_split(const QKVProjection *p, const Tensor *x, int64_t n_heads, Tensor **xq, Tensor **xk,
                               Tensor **xv, Tensor **q, Tensor **k, Tensor **v) {
@@ -38,7 +40,7 @@ static void project_and_split(const QKVProjection *p, const Tensor *x, int64_t n
 
 /* scores = xq @ xk.transpose(2, 3) / sqrt(head_dim) [+ mask]; softmax: the weights dropout acts on. */
 static Tensor *scores_and_softmax(const Tensor *q, const Tensor *k, const Tensor *mask, Tensor **scores) {
-    narrate_step("Scaled scores%s and softmax, per head", mask ? ", causal mask" : "");
+    narrate_step("Scaled scores%s and softmax, per head", mask ? tr(", causal mask") : "");
     narrate_torch(mask ? "scores = xq @ xk.transpose(2, 3) / math.sqrt(self.head_dim) + "
                          "self.mask[:, :, :seqlen, :seqlen]; scores = F.softmax(scores.float(), dim=-1)"
                        : "scores = xq @ xk.transpose(2, 3) / math.sqrt(self.head_dim); "
@@ -54,7 +56,7 @@ static Tensor *scores_and_softmax(const Tensor *q, const Tensor *k, const Tensor
 
 /* self.attn_dropout = nn.Dropout(p): what it does in this mode. */
 static void explain_the_dropout(const Dropout *d) {
-    narrate_step("self.attn_dropout = nn.Dropout(p = %g), %s mode", d->p, d->training ? "training" : "eval");
+    narrate_step("self.attn_dropout = nn.Dropout(p = %g), %s mode", d->p, tr(d->training ? "training" : "eval"));
     narrate_torch(d->training ? "self.attn_dropout = nn.Dropout(args.dropout)   # model.train()"
                               : "self.attn_dropout = nn.Dropout(args.dropout); model.eval()");
     if (!d->training)
@@ -205,14 +207,16 @@ int main(int argc, char **argv) {
                  CLI_OUTPUT,
         .defaults = {.seed = 123, .batch = 1, .seq_len = 4, .d_in = 6, .d_out = 4, .heads = 2, .dropout = 0.1,
                      .causal = true},
+        .messages = chapter6_zh, /* zh.c: the narration in Chinese (--lang zh) */
     };
+    lang_add(chapter5_zh); /* chapter 5's steps, called below, in Chinese too */
     Args args = program_start(&spec, argc, argv);
     /* before any work: 9 (B, H, T, T) and 2 (B, T, T) buffers at once with the mask, 7 and none
      * without (measured, t_peak_bytes); two attentions' work (with and without dropout) */
     multi_head_refuse_past_budget(&args, args.causal ? 9 : 7, args.causal ? 2 : 0, 2);
     const int64_t n_heads = args.heads;
     narrate_title("Chapter 6: dropout on the attention weights (Happy-LLM 2.1.6)%s",
-                  args.eval ? " -- in eval mode" : "");
+                  args.eval ? tr(" -- in eval mode") : "");
 
     Dropout attn_dropout = dropout_new(args.dropout);  /* self.attn_dropout = nn.Dropout(args.dropout) */
     if (args.eval) attn_dropout.training = false;      /* model.eval() */

@@ -27,6 +27,8 @@
 #include "common/program/program.h"
 #include "mha_setup.h"
 
+extern const LangPair chapter7_zh[]; /* zh.c: this program's sentences in Chinese (lang.h) */
+
 /* The module and x: the files, or the 手撕 script's torch.manual_seed, class and x; --eval. */
 static MultiHeadAttention *module_and_input(const Args *args, Tensor **x) {
     MultiHeadAttention *m = mha_from_args(args, x);  /* the files, or torch.manual_seed; the class; then x */
@@ -43,7 +45,7 @@ static MultiHeadAttention *module_and_input(const Args *args, Tensor **x) {
     narrate_say("ModelArgs: d_in = %lld, d_out = %lld, n_heads = %lld, head_dim = %lld, "
                 "max_seq_len = %lld, dropout = %g (%s), causal = %s, qkv_bias = %s, out bias = %s",
                 (long long)a->d_in, (long long)a->d_out, (long long)a->n_heads, (long long)m->head_dim,
-                (long long)a->max_seq_len, a->dropout, m->attn_dropout.training ? "training" : "eval",
+                (long long)a->max_seq_len, a->dropout, tr(m->attn_dropout.training ? "training" : "eval"),
                 a->causal ? "True" : "False", a->qkv_bias ? "True" : "False", a->out_bias ? "True" : "False");
     narrate_show("x", *x);
     return m;
@@ -57,9 +59,9 @@ static int64_t the_parameters(const MultiHeadAttention *m) {
     narrate_torch(a->out_bias ? "self.out_proj = nn.Linear(d_out, d_out)   # Happy-LLM: wo, bias=False"
                               : "self.wo = nn.Linear(args.n_heads * self.head_dim, args.dim, bias=False)");
     narrate_say("wq.weight, wk.weight, wv.weight: %s each (d_out, d_in)%s", t_shape_str(m->qkv->wq->weight, s1),
-                a->qkv_bias ? ", with biases (d_out,)" : ", no biases");
+                tr(a->qkv_bias ? ", with biases (d_out,)" : ", no biases"));
     narrate_say("wo.weight: %s (d_out, d_out)%s", t_shape_str(m->wo->weight, s1),
-                a->out_bias ? ", with a bias (d_out,)" : ", no bias");
+                tr(a->out_bias ? ", with a bias (d_out,)" : ", no bias"));
     narrate_show("wo.weight", m->wo->weight);
     int64_t n_params = mha_num_params(m);
     if (a->qkv_bias) snprintf(qkv_b, sizeof qkv_b, " + 3 x %lld (bq, bk, bv)", (long long)a->d_out);
@@ -86,15 +88,15 @@ static void project_and_split(const MultiHeadAttention *m, const MhaTrace *tr) {
 }
 
 /* scores = xq @ xk.transpose(2, 3) / sqrt(head_dim) [+ self.mask[...]]. */
-static void scaled_scores_step(const MultiHeadAttention *m, const MhaTrace *tr) {
+static void scaled_scores_step(const MultiHeadAttention *m, const MhaTrace *trace) {
     bool causal = m->args.causal;
-    narrate_step("Scaled scores%s (chapters 2 and 4)", causal ? " with the causal mask" : "");
+    narrate_step("Scaled scores%s (chapters 2 and 4)", causal ? tr(" with the causal mask") : "");
     narrate_torch(causal ? "scores = torch.matmul(xq, xk.transpose(2, 3)) / math.sqrt(self.head_dim); "
                            "scores = scores + self.mask[:, :, :seqlen, :seqlen]"
                          : "scores = torch.matmul(xq, xk.transpose(2, 3)) / math.sqrt(self.head_dim)");
-    narrate_show("scores", tr->scores);
+    narrate_show("scores", trace->scores);
     narrate_why("one (seqlen, seqlen) score matrix per batch and head, scaled by sqrt(head_dim)%s.",
-                causal ? "; the mask buffer is sliced to the sequence length and puts -inf on the future" : "");
+                causal ? tr("; the mask buffer is sliced to the sequence length and puts -inf on the future") : "");
 }
 
 /* scores = F.softmax(scores.float(), dim=-1) (and --heatmap). */
@@ -138,11 +140,11 @@ static void weighted_sum_and_merge(const MultiHeadAttention *m, const MhaTrace *
 }
 
 /* output = self.wo(output): projected[0, 0, 0] as a sum over the heads. */
-static void output_projection(const MultiHeadAttention *m, const MhaTrace *tr) {
+static void output_projection(const MultiHeadAttention *m, const MhaTrace *trace) {
     const int64_t n_heads = m->args.n_heads, head_dim = m->head_dim;
     narrate_step("The output projection W_o mixes the heads");
     narrate_torch("output = self.wo(output)   # 手撕 class: context_vec = self.out_proj(context_vec)");
-    narrate_show("projected", tr->projected);
+    narrate_show("projected", trace->projected);
     /* projected[0, 0, 0] = sum over heads of wo[0, head's columns] . merged[0, 0, head's columns] + bo[0] */
     char parts[512] = "";
     size_t used = 0;
@@ -150,13 +152,13 @@ static void output_projection(const MultiHeadAttention *m, const MhaTrace *tr) {
     for (int64_t h = 0; h < shown; h++) {
         double part = 0.0;
         for (int64_t j = h * head_dim; j < (h + 1) * head_dim; j++)
-            part += (double)t_get(m->wo->weight, 0, j) * (double)t_get(tr->merged, 0, 0, j);
-        int n = snprintf(parts + used, sizeof parts - used, "%shead %lld: %.4f", h ? " + " : "", (long long)h,
+            part += (double)t_get(m->wo->weight, 0, j) * (double)t_get(trace->merged, 0, 0, j);
+        int n = snprintf(parts + used, sizeof parts - used, tr("%shead %lld: %.4f"), h ? " + " : "", (long long)h,
                          part);
         if (n > 0 && (size_t)n < sizeof parts - used) used += (size_t)n;
     }
-    narrate_say("projected[0, 0, 0] = %.4f = %s%s%s", (double)t_get(tr->projected, 0, 0, 0), parts,
-                shown < n_heads ? " + ... (more heads)" : "", m->wo->bias ? " + bias" : "");
+    narrate_say("projected[0, 0, 0] = %.4f = %s%s%s", (double)t_get(trace->projected, 0, 0, 0), parts,
+                shown < n_heads ? tr(" + ... (more heads)") : "", m->wo->bias ? tr(" + bias") : "");
     if (m->wo->bias) narrate_say("bias: bo[0] = %.4f", (double)t_get(m->wo->bias, 0));
     narrate_why("before W_o, output feature j came from head j // head_dim alone. wo is a full (d_out, "
                 "d_out) matrix, so every output feature is a weighted sum over all heads: this is where "
@@ -178,8 +180,8 @@ static void resid_dropout_step(const MultiHeadAttention *m, const Tensor *output
                 (long long)t_numel(output));
     narrate_why("a second nn.Dropout with the same p, on what the attention hands to the "
                 "residual connection; the 手撕 class has only the first one. %s",
-                m->resid_dropout.training && m->args.dropout > 0.0 ? "--eval turns both off."
-                                                                    : "Off here: output == projected.");
+                tr(m->resid_dropout.training && m->args.dropout > 0.0 ? "--eval turns both off."
+                                                                       : "Off here: output == projected."));
 }
 
 /* h = x + attention(x): why a Transformer block needs d_out == d_in. */
@@ -228,7 +230,9 @@ int main(int argc, char **argv) {
                  CLI_INPUT | CLI_OUTPUT,
         .defaults = {.seed = 123, .batch = 3, .seq_len = 5, .d_in = 10, .d_out = 8, .heads = 2, .dropout = 0.1,
                      .causal = true},
+        .messages = chapter7_zh, /* zh.c: the narration in Chinese (--lang zh) */
     };
+    lang_add(chapter5_zh); /* chapter 5's steps (the files' input) in Chinese too */
     Args args = program_start(&spec, argc, argv);
     /* before any work: 6 (B, H, T, T) buffers at once with the mask, 5 without (measured) */
     multi_head_refuse_past_budget(&args, args.causal ? 6 : 5, 0, 1);

@@ -68,9 +68,10 @@ static MultiHeadAttention *module_from_files(const Args *args, Tensor **x, Tenso
     mha_eval(m);   /* model.eval(): gradients of the deterministic module, as autograd sees it */
     narrate_torch("model.eval(); x.requires_grad_(True)");
     if (args->given & (CLI_DROPOUT | CLI_EVAL))
-        narrate_say("(%s change%s nothing here: the gradients are those of eval mode)",
-                    cli_flag_names(args->given & (CLI_DROPOUT | CLI_EVAL), names, sizeof names),
-                    (args->given & CLI_DROPOUT) && (args->given & CLI_EVAL) ? "" : "s");
+        narrate_say((args->given & CLI_DROPOUT) && (args->given & CLI_EVAL)
+                        ? "(%s change nothing here: the gradients are those of eval mode)"
+                        : "(%s changes nothing here: the gradients are those of eval mode)",
+                    cli_flag_names(args->given & (CLI_DROPOUT | CLI_EVAL), names, sizeof names));
     int64_t B = (*x)->shape[0], T = (*x)->shape[1], d_out = m->args.d_out;
     if (!grad_output_file) {
         *dy = t_ones(SHAPE(B, T, d_out));   /* (B, T, d_out) */

@@ -23,6 +23,7 @@
 
 #include "common/error.h"
 #include "common/npy.h"
+#include "common/program/lang.h"
 #include "common/tensor.h"
 
 #define SMALL_BUDGET (64.0 * 1024 * 1024) /* below: a limit per allocation only */
@@ -84,7 +85,7 @@ void budget_progress(double done, double total)
         return;
     }
     frac = done > 0 ? done / total : 0;
-    fprintf(stderr, "\r%s: %.0f%% of the work done, %.0f s so far (Ctrl-C stops it) \033[K",
+    fprintf(stderr, tr("\r%s: %.0f%% of the work done, %.0f s so far (Ctrl-C stops it) \033[K"),
             t_program_name() ? t_program_name() : "working", 100.0 * frac, t - progress_t0);
     line_shown = true;
 }
@@ -109,12 +110,12 @@ void budget_announce(double flops, double rate, bool quiet)
     char est[48];
     if (seconds <= BUDGET_NOTICE_SECONDS) return;
     long_run = true;
-    if (seconds < 120) snprintf(est, sizeof est, "%.0f seconds", seconds);
-    else if (seconds < 7200) snprintf(est, sizeof est, "%.0f minutes", seconds / 60);
-    else if (seconds < 2 * 86400) snprintf(est, sizeof est, "%.0f hours", seconds / 3600);
-    else snprintf(est, sizeof est, "%.0f days", seconds / 86400);
-    fprintf(stderr, "%s: a long run: about %.0f GFLOP, about %s at the %.3g GFLOP/s this notice assumes; "
-                    "Ctrl-C stops it\n",
+    if (seconds < 120) snprintf(est, sizeof est, tr("%.0f seconds"), seconds);
+    else if (seconds < 7200) snprintf(est, sizeof est, tr("%.0f minutes"), seconds / 60);
+    else if (seconds < 2 * 86400) snprintf(est, sizeof est, tr("%.0f hours"), seconds / 3600);
+    else snprintf(est, sizeof est, tr("%.0f days"), seconds / 86400);
+    fprintf(stderr, tr("%s: a long run: about %.0f GFLOP, about %s at the %.3g GFLOP/s this notice assumes; "
+                       "Ctrl-C stops it\n"),
             t_program_name() ? t_program_name() : "this program", flops / 1e9, est,
             (rate > 0 ? rate : BUDGET_NOTICE_RATE) / 1e9);
     /* a narrated run on the same terminal would be cut by the line: its steps show the progress */
@@ -171,10 +172,10 @@ void budget_refuse_if_over(double bytes, double largest, const char *what, const
      * budgets (tests use them) limit each allocation only. */
     if (bytes > (double)budget && bytes > SMALL_BUDGET && largest <= (double)budget) {
         t_format_bytes_over(bytes, (double)budget, need, have, sizeof need);
-        t_error("this run needs about %s of memory (%s), more than the budget of %s (%s); lower %s, or %s "
-                "ATTN_MAX_BYTES",
-                need, what, have, from_env ? "ATTN_MAX_BYTES" : "half of this machine's memory", flag,
-                from_env ? "raise" : "set");
+        t_error(tr("this run needs about %s of memory (%s), more than the budget of %s (%s); lower %s, or %s "
+                   "ATTN_MAX_BYTES"),
+                need, what, have, from_env ? "ATTN_MAX_BYTES" : tr("half of this machine's memory"), flag,
+                from_env ? tr("raise") : tr("set"));
     }
     if (budget >= SMALL_BUDGET) t_set_run_budget(budget);
 }

@@ -25,6 +25,7 @@
 #include "common/npy.h"
 #include "common/program/out.h"
 #include "common/program/budget.h"
+#include "common/program/lang.h"
 #include "common/program/narrate.h"
 #include "common/rng.h"
 #include "common/tensor.h"
@@ -39,6 +40,7 @@ typedef enum {
     K_FILE,   /* non-empty file name                   */
     K_DIR,    /* non-empty directory name              */
     K_IMPL,   /* one of the names in impl_names        */
+    K_LANG,   /* en or zh                              */
     K_HELP    /* --help / -h                           */
 } Kind;
 
@@ -46,7 +48,7 @@ typedef enum {
     F_SEED, F_BATCH, F_SEQ_LEN, F_D_IN, F_D_OUT, F_D_K, F_HEADS, F_DROPOUT,
     F_EVAL, F_CAUSAL, F_NO_CAUSAL, F_BIAS, F_QUIET, F_DUMP, F_HEATMAP,
     F_ASCII, F_Q, F_K, F_V, F_INPUT, F_WEIGHTS, F_OUTPUT, F_IMPL, F_HELP,
-    F_MAX_SEQ_LEN, F_RESID, F_ROW_SCALE
+    F_MAX_SEQ_LEN, F_RESID, F_ROW_SCALE, F_LANG
 } FlagId;
 
 typedef struct {
@@ -104,6 +106,8 @@ static const Flag flags[] = {
      "write the attention output here as .npy"},
     {"--impl",      "NAME", CLI_IMPL,    K_IMPL, F_IMPL,
      "naive, reordered, tiled, online or flash"},
+    {"--lang",      "en|zh", 0,          K_LANG, F_LANG,
+     "language of the narration and --help"},
     {"--help",      NULL,   0,           K_HELP, F_HELP,      "show this help and exit"},
 };
 
@@ -131,7 +135,7 @@ static void fail(Err *e, const char *fmt, ...)
     e->failed = true;
     if (!e->buf || e->len == 0) return;
     va_start(ap, fmt);
-    vsnprintf(e->buf, e->len, fmt, ap);
+    vsnprintf(e->buf, e->len, tr(fmt), ap);
     va_end(ap);
 }
 
@@ -292,7 +296,7 @@ static void apply_value(const Flag *f, const char *val, Args *a, Err *e)
     case K_DIR: {
         if (val[0] == '\0') {
             fail(e, "flag '%s' needs a non-empty %s name", f->name,
-                 f->kind == K_DIR ? "directory" : "file");
+                 f->kind == K_DIR ? tr("directory") : tr("file"));
             return;
         }
         switch (f->id) {
@@ -317,6 +321,15 @@ static void apply_value(const Flag *f, const char *val, Args *a, Err *e)
         }
         fail(e, "%s %s: must be one of naive, reordered, tiled, online, flash",
              f->name, show(sv, val));
+        return;
+    }
+    case K_LANG: {
+        Lang l;
+        if (!lang_parse(val, &l)) {
+            fail(e, "%s %s: must be en or zh", f->name, show(sv, val));
+            return;
+        }
+        a->lang = (int)l;
         return;
     }
     case K_BOOL:
@@ -511,6 +524,7 @@ int cli_parse_args(const CliSpec *spec, int argc, char **argv, Args *out,
     }
     a.given = 0;
     a.extra_given = 0;
+    a.lang = (int)lang_from_env(); /* --lang below overrides it */
 
     for (i = 1; argv && i < argc && argv[i]; i++) {
         const char *w = argv[i];
@@ -651,12 +665,29 @@ int cli_check_runnable(const CliSpec *spec, const Args *a, char *err, size_t err
     return 0;
 }
 
+/* The language before the flags are parsed, so that their errors and --help speak
+ * it: the last valid --lang of argv, else the environment's. */
+static Lang lang_of_argv(int argc, char **argv)
+{
+    Lang l = lang_from_env(), v;
+    int i;
+    for (i = 1; argv && i < argc && argv[i]; i++) {
+        if (strcmp(argv[i], "--") == 0) break;
+        if (strncmp(argv[i], "--lang=", 7) == 0 && lang_parse(argv[i] + 7, &v)) l = v;
+        else if (strcmp(argv[i], "--lang") == 0 && i + 1 < argc && lang_parse(argv[i + 1], &v)) l = v;
+    }
+    return l;
+}
+
 Args cli_parse(const CliSpec *spec, int argc, char **argv)
 {
     char err[512];
     Args a;
     int rc;
+    if (spec) lang_add(spec->messages);
+    lang_set(lang_of_argv(argc, argv));
     t_set_program_name(program_name(spec));
+    t_set_error_label(tr("error"));
     out_run_begin(); /* outputs are atomic, standard output is checked at exit (out.h) */
     rc = cli_parse_args(spec, argc, argv, &a, err, sizeof err);
     if (rc == 0) rc = budget_check_env(err, sizeof err); /* ATTN_MAX_BYTES */
@@ -667,7 +698,7 @@ Args cli_parse(const CliSpec *spec, int argc, char **argv)
         exit(EXIT_OK);
     }
     if (rc != 0) {
-        fprintf(stderr, "%s: %s (see --help)\n", program_name(spec), err);
+        fprintf(stderr, tr("%s: %s (see --help)\n"), program_name(spec), err);
         exit(EXIT_USAGE);
     }
     return a;
@@ -690,25 +721,25 @@ static void default_text(const Flag *f, const Args *d, char *buf, size_t n)
     const char *s = NULL;
     buf[0] = '\0';
     switch (f->id) {
-    case F_SEED:    snprintf(buf, n, " (default %llu)", (unsigned long long)d->seed); return;
-    case F_BATCH:   snprintf(buf, n, " (default %lld)", (long long)d->batch); return;
-    case F_SEQ_LEN: snprintf(buf, n, " (default %lld)", (long long)d->seq_len); return;
-    case F_D_IN:    snprintf(buf, n, " (default %lld)", (long long)d->d_in); return;
-    case F_D_OUT:   snprintf(buf, n, " (default %lld)", (long long)d->d_out); return;
-    case F_D_K:     snprintf(buf, n, " (default %lld)", (long long)d->d_k); return;
-    case F_HEADS:   snprintf(buf, n, " (default %lld)", (long long)d->heads); return;
-    case F_DROPOUT: snprintf(buf, n, " (default %g)", d->dropout); return;
-    case F_EVAL:    snprintf(buf, n, " (default %s)", d->eval ? "on" : "off"); return;
-    case F_CAUSAL:  if (d->causal) snprintf(buf, n, " (the default)"); return;
-    case F_NO_CAUSAL: if (!d->causal) snprintf(buf, n, " (the default)"); return;
-    case F_BIAS:    snprintf(buf, n, " (default %s)", d->bias ? "on" : "off"); return;
-    case F_QUIET:   snprintf(buf, n, " (default %s)", d->quiet ? "on" : "off"); return;
-    case F_HEATMAP: snprintf(buf, n, " (default %s)", d->heatmap ? "on" : "off"); return;
-    case F_ASCII:   snprintf(buf, n, " (default %s)", d->ascii ? "on" : "off"); return;
-    case F_ROW_SCALE: snprintf(buf, n, " (default %s)", d->row_scale ? "on" : "off"); return;
-    case F_RESID:   snprintf(buf, n, " (default %s)", d->resid_dropout ? "on" : "off"); return;
+    case F_SEED:    snprintf(buf, n, tr(" (default %llu)"), (unsigned long long)d->seed); return;
+    case F_BATCH:   snprintf(buf, n, tr(" (default %lld)"), (long long)d->batch); return;
+    case F_SEQ_LEN: snprintf(buf, n, tr(" (default %lld)"), (long long)d->seq_len); return;
+    case F_D_IN:    snprintf(buf, n, tr(" (default %lld)"), (long long)d->d_in); return;
+    case F_D_OUT:   snprintf(buf, n, tr(" (default %lld)"), (long long)d->d_out); return;
+    case F_D_K:     snprintf(buf, n, tr(" (default %lld)"), (long long)d->d_k); return;
+    case F_HEADS:   snprintf(buf, n, tr(" (default %lld)"), (long long)d->heads); return;
+    case F_DROPOUT: snprintf(buf, n, tr(" (default %g)"), d->dropout); return;
+    case F_EVAL:    snprintf(buf, n, tr(" (default %s)"), d->eval ? tr("on") : tr("off")); return;
+    case F_CAUSAL:  if (d->causal) snprintf(buf, n, "%s", tr(" (the default)")); return;
+    case F_NO_CAUSAL: if (!d->causal) snprintf(buf, n, "%s", tr(" (the default)")); return;
+    case F_BIAS:    snprintf(buf, n, tr(" (default %s)"), d->bias ? tr("on") : tr("off")); return;
+    case F_QUIET:   snprintf(buf, n, tr(" (default %s)"), d->quiet ? tr("on") : tr("off")); return;
+    case F_HEATMAP: snprintf(buf, n, tr(" (default %s)"), d->heatmap ? tr("on") : tr("off")); return;
+    case F_ASCII:   snprintf(buf, n, tr(" (default %s)"), d->ascii ? tr("on") : tr("off")); return;
+    case F_ROW_SCALE: snprintf(buf, n, tr(" (default %s)"), d->row_scale ? tr("on") : tr("off")); return;
+    case F_RESID:   snprintf(buf, n, tr(" (default %s)"), d->resid_dropout ? tr("on") : tr("off")); return;
     case F_MAX_SEQ_LEN:
-        if (d->max_seq_len > 0) snprintf(buf, n, " (default %lld)", (long long)d->max_seq_len);
+        if (d->max_seq_len > 0) snprintf(buf, n, tr(" (default %lld)"), (long long)d->max_seq_len);
         return;
     case F_DUMP:    s = d->dump; break;
     case F_Q:       s = d->q; break;
@@ -719,8 +750,9 @@ static void default_text(const Flag *f, const Args *d, char *buf, size_t n)
     case F_OUTPUT:  s = d->output; break;
     case F_IMPL:    s = d->impl; break;
     case F_HELP:    return;
+    case F_LANG:    return;
     }
-    if (s) snprintf(buf, n, " (default %s)", show(sv, s));
+    if (s) snprintf(buf, n, tr(" (default %s)"), show(sv, s));
 }
 
 /* The chapter's own flags, after the shared ones and before --help. */
@@ -735,22 +767,34 @@ static void usage_extra(const CliSpec *spec, FILE *f)
         else snprintf(lhs, sizeof lhs, "%s", x->name);
         switch (x->kind) {
         case CLI_EXTRA_INT:
-            snprintf(def, sizeof def, " (default %lld)", (long long)*(const int64_t *)x->value);
+            snprintf(def, sizeof def, tr(" (default %lld)"), (long long)*(const int64_t *)x->value);
             break;
-        case CLI_EXTRA_REAL: snprintf(def, sizeof def, " (default %g)", *(const double *)x->value); break;
+        case CLI_EXTRA_REAL: snprintf(def, sizeof def, tr(" (default %g)"), *(const double *)x->value); break;
         case CLI_EXTRA_FLAG:
-            snprintf(def, sizeof def, " (default %s)", *(const bool *)x->value ? "on" : "off");
+            snprintf(def, sizeof def, tr(" (default %s)"), *(const bool *)x->value ? tr("on") : tr("off"));
             break;
         case CLI_EXTRA_TEXT:
         case CLI_EXTRA_CHOICE: {
             const char *v = *(const char *const *)x->value;
-            if (v) snprintf(def, sizeof def, " (default %s)", show(sv, v));
+            if (v) snprintf(def, sizeof def, tr(" (default %s)"), show(sv, v));
             break;
         }
         }
-        fprintf(f, "  %-16s %s%s\n", lhs, x->help, def);
+        fprintf(f, "  %-16s %s%s\n", lhs, tr(x->help), def);
     }
 }
+
+static const char usage_footer[] =
+    "\nFlags take \"--name value\" or \"--name=value\".\n"
+    "language: --lang en|zh; without it, the first of LC_ALL, LC_MESSAGES and LANG\n"
+    "that is set: a value beginning with zh is Chinese, any other English.\n"
+    "exit status: 0 ok; 2 when the flags cannot work together (checked before any\n"
+    "work: sizes, heads, unknown flags, an output folder that cannot be written);\n"
+    "1 when a file's content or the system fails during the run.\n"
+    "memory: a run that would not fit in ATTN_MAX_BYTES (default: half of this\n"
+    "machine's memory) is refused before it starts. time: a run longer than 10 s\n"
+    "at a fixed rate (the notice names it) says so first and shows its progress\n"
+    "on a terminal; Ctrl-C stops it.\n";
 
 void cli_usage(const CliSpec *spec, FILE *f)
 {
@@ -760,9 +804,9 @@ void cli_usage(const CliSpec *spec, FILE *f)
     memset(&none, 0, sizeof none);
     d = spec ? &spec->defaults : &none;
 
-    fprintf(f, "usage: %s [flags]\n", program_name(spec));
-    if (spec && spec->summary && spec->summary[0]) fprintf(f, "%s\n", spec->summary);
-    fprintf(f, "\nflags:\n");
+    fprintf(f, tr("usage: %s [flags]\n"), program_name(spec));
+    if (spec && spec->summary && spec->summary[0]) fprintf(f, "%s\n", tr(spec->summary));
+    fprintf(f, "%s", tr("\nflags:\n"));
     for (i = 0; i < N_FLAGS; i++) {
         const Flag *fl = &flags[i];
         char lhs[32], def[128];
@@ -775,16 +819,9 @@ void cli_usage(const CliSpec *spec, FILE *f)
         else
             snprintf(lhs, sizeof lhs, "%s", fl->name);
         default_text(fl, d, def, sizeof def);
-        fprintf(f, "  %-16s %s%s\n", lhs, fl->help, def);
+        fprintf(f, "  %-16s %s%s\n", lhs, tr(fl->help), def);
     }
-    fprintf(f, "\nFlags take \"--name value\" or \"--name=value\".\n");
-    fprintf(f, "exit status: 0 ok; 2 when the flags cannot work together (checked before any\n"
-               "work: sizes, heads, unknown flags, an output folder that cannot be written);\n"
-               "1 when a file's content or the system fails during the run.\n");
-    fprintf(f, "memory: a run that would not fit in ATTN_MAX_BYTES (default: half of this\n"
-               "machine's memory) is refused before it starts. time: a run longer than 10 s\n"
-               "at a fixed rate (the notice names it) says so first and shows its progress\n"
-               "on a terminal; Ctrl-C stops it.\n");
+    fprintf(f, "%s", tr(usage_footer));
 }
 
 const char *cli_flag_names(unsigned bits, char *buf, size_t len)
@@ -800,7 +837,7 @@ const char *cli_flag_names(unsigned bits, char *buf, size_t len)
         seen |= flags[i].bit;
         k++;
         n += (size_t)snprintf(buf + (n < len ? n : len - 1), n < len ? len - n : 1, "%s%s",
-                              k == 1 ? "" : k == count ? " and " : ", ", flags[i].name);
+                              k == 1 ? "" : k == count ? tr(" and ") : tr(", "), flags[i].name);
     }
     return buf;
 }
@@ -813,8 +850,11 @@ void *load_or_default(const Args *args, unsigned replaced, void *(*from_files)(c
     void *r;
     if (!args->input) return from_default(args, ctx);
     r = from_files(args, ctx);
-    if (given)
-        narrate_say("(%s %s not used: --input and --weights give the shapes and biases)",
-                    cli_flag_names(given, names, sizeof names), (given & (given - 1)) ? "are" : "is");
+    if (given && (given & (given - 1)))
+        narrate_say("(%s are not used: --input and --weights give the shapes and biases)",
+                    cli_flag_names(given, names, sizeof names));
+    else if (given)
+        narrate_say("(%s is not used: --input and --weights give the shapes and biases)",
+                    cli_flag_names(given, names, sizeof names));
     return r;
 }

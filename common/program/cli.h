@@ -6,6 +6,8 @@
  * `--dropout 1.5` are usage errors naming the flag. An unknown flag, or a
  * flag that does not apply to this chapter, is named too. Usage errors print
  * one line on stderr and exit 2; --help prints the chapter's flags and exits 0.
+ * Every chapter takes --lang en|zh (lang.h); without it the language comes
+ * from LC_ALL, then LC_MESSAGES, then LANG ("zh..." is Chinese).
  */
 #ifndef COMMON_CLI_H
 #define COMMON_CLI_H
@@ -14,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
+#include "common/program/lang.h"
 
 enum {
     CLI_SEED    = 1u << 0,   /* --seed N            (default 123)            */
@@ -54,6 +58,7 @@ typedef struct {
     bool heatmap;
     bool ascii;
     bool row_scale;        /* --row-scale: heatmap shades each row on its own */
+    int lang;              /* Lang (lang.h): --lang en|zh, else LC_ALL, LC_MESSAGES, LANG */
     bool resid_dropout;
     const char *dump;      /* NULL when not given */
     const char *q, *k, *v; /* NULL when not given */
@@ -100,6 +105,8 @@ typedef struct {
     Args defaults;            /* values before parsing                   */
     const CliExtra *extra;    /* this chapter's own flags, ended by one  */
                               /* with name NULL; NULL when none          */
+    const LangPair *messages; /* the chapter's (English, Chinese) pairs  */
+                              /* (lang.h); NULL when none                */
 } CliSpec;
 
 /* Was extra flag `name` of spec given on the command line (after cli_parse)? */

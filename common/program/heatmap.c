@@ -15,6 +15,7 @@
  * max_width display columns and no line ends in spaces.
  */
 #include "common/program/heatmap.h"
+#include "common/program/lang.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -63,11 +64,12 @@ static void line_put(Line *l, const char *s, size_t n, int w) {
 
 /* Our own strings: every code point is one column. */
 static void line_str(Line *l, const char *s) {
-    int w = 0;
-    for (const char *p = s; *p; p++)
-        if (((unsigned char)*p & 0xC0) != 0x80) w++;
-    line_put(l, s, strlen(s), w);
+    line_put(l, s, strlen(s), lang_columns(s, strlen(s)));
 }
+
+/* A sentence of the heatmap in the run's language (lang.h); --ascii keeps
+ * plain ASCII, so English. */
+static const char *htr(bool ascii, const char *en) { return ascii ? en : tr(en); }
 
 static void line_pad_to(Line *l, int width) {
     while (l->width < width) line_put(l, " ", 1, 1);
@@ -548,8 +550,9 @@ static void grid_notes(Grid *g) {
     char text[512], words[96];
     Line *line = &g->line;
     if (g->fr == 1 && g->fc == 1) {
-        snprintf(text, sizeof text, "rows: %lld %s, columns: %lld %s", (long long)g->T,
-                 g->T == 1 ? "query" : "queries", (long long)g->S, g->S == 1 ? "key" : "keys");
+        snprintf(text, sizeof text, htr(g->ascii, "rows: %lld %s, columns: %lld %s"), (long long)g->T,
+                 htr(g->ascii, g->T == 1 ? "query" : "queries"), (long long)g->S,
+                 htr(g->ascii, g->S == 1 ? "key" : "keys"));
         wrap_text(g->f, line, text, g->W, 6);
     } else {
         if (g->fr == 1) snprintf(text, sizeof text, "rows: %lld queries", (long long)g->T);
@@ -571,14 +574,14 @@ static void grid_notes(Grid *g) {
         wrap_text(g->f, line, text, g->W, 1);
     }
     if (g->n_nan > 0) {
-        snprintf(text, sizeof text, "note: %lld NaN %s, drawn as %s like masked entries",
-                 (long long)g->n_nan, g->n_nan == 1 ? "value" : "values", g->mask);
+        snprintf(text, sizeof text, htr(g->ascii, "note: %lld NaN %s, drawn as %s like masked entries"),
+                 (long long)g->n_nan, htr(g->ascii, g->n_nan == 1 ? "value" : "values"), g->mask);
         wrap_text(g->f, line, text, g->W, 6);
     }
     if (g->n_zero > 0) {
-        snprintf(text, sizeof text, "note: %lld %s exactly 0 where no mask put -inf (exp underflowed, "
-                 "or dropout); shaded as the value 0, not as %s", (long long)g->n_zero,
-                 g->n_zero == 1 ? "weight is" : "weights are", g->mask);
+        snprintf(text, sizeof text, htr(g->ascii, "note: %lld %s exactly 0 where no mask put -inf (exp underflowed, "
+                 "or dropout); shaded as the value 0, not as %s"), (long long)g->n_zero,
+                 htr(g->ascii, g->n_zero == 1 ? "weight is" : "weights are"), g->mask);
         wrap_text(g->f, line, text, g->W, 6);
     }
 }
@@ -589,7 +592,7 @@ static void grid_legend(Grid *g) {
     const double range = g->vmax - g->vmin;
     Line *line = &g->line;
     Wrap wr = {line, g->f, g->W, 8};
-    line_str(line, "legend:");
+    line_str(line, htr(g->ascii, "legend:"));
     if (g->any && g->opt->row_scale) {
         char word[160];
         snprintf(word, sizeof word, "per row: %s = the row's smallest weight, %s = its largest "
@@ -623,15 +626,15 @@ static void grid_legend(Grid *g) {
             wrap_word(&wr, word);
         }
         int mdec = dec < 4 ? 4 : dec;
-        snprintf(text, sizeof text, "(min %s,", fmt_num(g->vmin, mdec, num1));
+        snprintf(text, sizeof text, htr(g->ascii, "(min %s,"), fmt_num(g->vmin, mdec, num1));
         wrap_word(&wr, text);
-        snprintf(text, sizeof text, "max %s)", fmt_num(g->vmax, mdec, num2));
+        snprintf(text, sizeof text, htr(g->ascii, "max %s)"), fmt_num(g->vmax, mdec, num2));
         wrap_word_sep(&wr, text, " ");
     }
     line_end(g->f, line);
     if (g->n_masked > 0) {
         line_pad_to(line, 8);
-        snprintf(text, sizeof text, "%s masked (-inf in the scores)", g->mask);
+        snprintf(text, sizeof text, htr(g->ascii, "%s masked (-inf in the scores)"), g->mask);
         wrap_text(g->f, line, text, g->W, 10);
     }
 }
@@ -693,7 +696,7 @@ void heatmap_fprint(FILE *f, const Tensor *weights, const HeatmapOptions *opt) {
                 t_shape_str(weights, s));
     }
     check_scores_shape(weights, opt);
-    draw_grid(f, weights, 0, NULL, opt, opt ? opt->title : NULL);
+    draw_grid(f, weights, 0, NULL, opt, opt && opt->title ? htr(opt->ascii, opt->title) : NULL);
 }
 
 void heatmap_fprint_all(FILE *f, const Tensor *weights, const HeatmapOptions *opt) {
@@ -705,7 +708,7 @@ void heatmap_fprint_all(FILE *f, const Tensor *weights, const HeatmapOptions *op
     }
     check_scores_shape(weights, opt);
     const int nlead = weights->ndim - 2;
-    const char *prefix = opt && opt->title && *opt->title ? opt->title : NULL;
+    const char *prefix = opt && opt->title && *opt->title ? htr(opt->ascii, opt->title) : NULL;
     int64_t count = 1;
     for (int k = 0; k < nlead; k++) count *= weights->shape[k];
     if (count == 0) {
@@ -724,9 +727,11 @@ void heatmap_fprint_all(FILE *f, const Tensor *weights, const HeatmapOptions *op
         }
         char where[200], title[400];
         if (nlead == 0) where[0] = '\0';
-        else if (nlead == 1 && !index_titles) snprintf(where, sizeof where, "batch %lld", (long long)lead[0]);
+        else if (nlead == 1 && !index_titles)
+            snprintf(where, sizeof where, htr(opt && opt->ascii, "batch %lld"), (long long)lead[0]);
         else if (nlead == 2 && !index_titles)
-            snprintf(where, sizeof where, "batch %lld, head %lld", (long long)lead[0], (long long)lead[1]);
+            snprintf(where, sizeof where, htr(opt && opt->ascii, "batch %lld, head %lld"), (long long)lead[0],
+                     (long long)lead[1]);
         else {
             size_t n = (size_t)snprintf(where, sizeof where, "index (");
             for (int k = 0; k < nlead && n < sizeof where; k++)

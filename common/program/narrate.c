@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/print.h"
+#include "common/program/lang.h"
 
 static bool quiet = false;
 static int step_no = 0;
@@ -13,26 +14,90 @@ static int step_no = 0;
 void narrate_set_quiet(bool q) { quiet = q; }
 bool narrate_quiet(void) { return quiet; }
 
-/* Print text wrapped at 80 columns; first line after `first`, others after `indent`. */
+/* One UTF-8 character at p: its code point, *len its bytes. */
+static unsigned long decode(const char *p, size_t *len) {
+    unsigned char c = (unsigned char)p[0];
+    unsigned long cp = c;
+    size_t need = 0, i;
+    if (c >= 0xF0) { cp = c & 7; need = 3; }
+    else if (c >= 0xE0) { cp = c & 15; need = 2; }
+    else if (c >= 0xC0) { cp = c & 31; need = 1; }
+    for (i = 1; i <= need && ((unsigned char)p[i] & 0xC0) == 0x80; i++) cp = (cp << 6) | ((unsigned char)p[i] & 63);
+    *len = i;
+    return cp;
+}
+
+static bool is_wide_at(const char *p) {
+    size_t n;
+    return (unsigned char)*p >= 0xE0 && lang_columns(p, (decode(p, &n), n)) == 2;
+}
+
+/* Chinese punctuation that never starts a line (it stays with the word before it),
+ * and the opening kind that never ends one. */
+static bool closes(const char *p) {
+    static const char *const marks[] = {"，", "。", "、", "；", "：", "！", "？", "）", "」", "』", "》", "”"};
+    size_t i;
+    for (i = 0; i < sizeof marks / sizeof marks[0]; i++)
+        if (strncmp(p, marks[i], strlen(marks[i])) == 0) return true;
+    return false;
+}
+static bool opens(const char *p) {
+    return strncmp(p, "（", strlen("（")) == 0 || strncmp(p, "「", strlen("「")) == 0 ||
+           strncmp(p, "“", strlen("“")) == 0 || strncmp(p, "《", strlen("《")) == 0;
+}
+
+/* Chinese is measured in terminal columns (a CJK character takes two) and may break
+ * between two CJK characters; English keeps the measure its transcripts were made
+ * with (bytes) and breaks at spaces only. */
+static bool zh(void) { return lang_current() == LANG_ZH; }
+static int columns(const char *p, size_t n) { return zh() ? lang_columns(p, n) : (int)n; }
+
+/* The bytes of the next unbreakable piece at p: a run of non-space characters up to
+ * the next CJK character, or one CJK character (a line may break between two of
+ * them, as Chinese text does), with the punctuation that must stay beside it. */
+static size_t piece(const char *p) {
+    size_t n = 0, len;
+    if (!zh()) return strcspn(p, " \n");
+    for (;;) {
+        if (is_wide_at(p + n)) {
+            bool open = opens(p + n);
+            decode(p + n, &len);
+            n += len;
+            if (open && p[n] && p[n] != ' ' && p[n] != '\n') continue;
+        } else {
+            while (p[n] && p[n] != ' ' && p[n] != '\n' && !is_wide_at(p + n)) n++;
+        }
+        while (closes(p + n)) { decode(p + n, &len); n += len; }
+        return n;
+    }
+}
+
+/* Print text wrapped at 80 terminal columns (a CJK character takes two); first line
+ * after `first`, others after `indent`. */
 static void wrapped(const char *first, const char *indent, const char *text) {
-    const int width = 80;
-    int col = printf("%s", first);
+    const int width = 80, indent_cols = columns(indent, strlen(indent));
+    int col = columns(first, strlen(first));
     int pending_space = 0; /* spaces printed only if the next word stays on this line */
     const char *p = text;
+    printf("%s", first);
     while (*p) {
         if (*p == '\n') {
-            col = printf("\n%s", indent) - 1;
+            printf("\n%s", indent);
+            col = indent_cols;
             pending_space = 0;
             p++;
             continue;
         }
-        size_t word = strcspn(p, " \n");
-        if (col + pending_space + (int)word > width && col > (int)strlen(indent)) {
-            col = printf("\n%s", indent) - 1;
+        size_t word = piece(p);
+        int w = columns(p, word);
+        if (col + pending_space + w > width && col > indent_cols) {
+            printf("\n%s", indent);
+            col = indent_cols;
             pending_space = 0;
         }
         if (pending_space) col += printf("%*s", pending_space, "");
-        col += printf("%.*s", (int)word, p);
+        printf("%.*s", (int)word, p);
+        col += w;
         p += word;
         pending_space = 0;
         while (*p == ' ') {
@@ -45,7 +110,7 @@ static void wrapped(const char *first, const char *indent, const char *text) {
 
 static void vwrapped(const char *first, const char *indent, const char *fmt, va_list ap) {
     char buf[4096];
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    vsnprintf(buf, sizeof buf, tr(fmt), ap);
     wrapped(first, indent, buf);
 }
 
@@ -54,9 +119,9 @@ void narrate_title(const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     char buf[512];
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    vsnprintf(buf, sizeof buf, tr(fmt), ap);
     va_end(ap);
-    size_t n = strlen(buf);
+    size_t n = (size_t)columns(buf, strlen(buf));
     printf("%s\n", buf);
     for (size_t i = 0; i < n && i < 80; i++) putchar('=');
     printf("\n");
@@ -111,7 +176,8 @@ void narrate_why(const char *fmt, ...) {
     if (quiet) return;
     va_list ap;
     va_start(ap, fmt);
-    vwrapped("    why: ", "         ", fmt, ap);
+    if (lang_current() == LANG_ZH) vwrapped("    原因：", "          ", fmt, ap);
+    else vwrapped("    why: ", "         ", fmt, ap);
     va_end(ap);
 }
 
@@ -132,12 +198,11 @@ void narrate_layout(const char *name, const Tensor *x) {
     if (quiet) return;
     char s[T_SHAPE_STR], st[T_SHAPE_STR];
     char line[512];
-    int n = snprintf(line, sizeof line, "    %s: shape %s  strides %s", name, t_shape_str(x, s),
-                     t_strides_str(x, st));
+    snprintf(line, sizeof line, tr("    %s: shape %s  strides %s"), name, t_shape_str(x, s), t_strides_str(x, st));
     char tail[96];
-    snprintf(tail, sizeof tail, "offset %lld  contiguous %s", (long long)x->offset,
-             t_is_contiguous(x) ? "yes" : "no");
-    if (n + 2 + (int)strlen(tail) <= 80) printf("%s  %s\n", line, tail);
+    snprintf(tail, sizeof tail, tr("offset %lld  contiguous %s"), (long long)x->offset,
+             tr(t_is_contiguous(x) ? "yes" : "no"));
+    if (columns(line, strlen(line)) + 2 + columns(tail, strlen(tail)) <= 80) printf("%s  %s\n", line, tail);
     else printf("%s\n      %s\n", line, tail);
 }
 
@@ -146,7 +211,7 @@ void narrate_result(const char *name, const Tensor *x) { t_print_named(name, x);
 void narrate_result_text(const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    vprintf(fmt, ap);
+    vprintf(tr(fmt), ap);
     va_end(ap);
     printf("\n");
 }

@@ -1,0 +1,144 @@
+/* lang_zh.c — common/program's own sentences in Chinese: --help, the flags'
+ * errors, the long-run notice, the progress line and the memory refusal
+ * (lang.h). Terms as in docs/GLOSSARY.md. */
+#include "common/program/lang.h"
+
+const LangPair lang_common_zh[] = {
+    /* load_or_default's note (cli.c) and the flag lists it names */
+    {"(%s are not used: --input and --weights give the shapes and biases)",
+     "（不使用 %s：形状和偏置由 --input 和 --weights 决定）"},
+    {"(%s is not used: --input and --weights give the shapes and biases)",
+     "（不使用 %s：形状和偏置由 --input 和 --weights 决定）"},
+    {" and ", " 和 "},
+    {", ", "、"},
+    /* --help (cli.c) */
+    {"usage: %s [flags]\n", "用法：%s [参数]\n"},
+    {"\nflags:\n", "\n参数：\n"},
+    {"random seed, like torch.manual_seed(N)", "随机种子，同 torch.manual_seed(N)"},
+    {"batch size", "批大小"},
+    {"sequence length", "序列长度"},
+    {"causal mask buffer size, max_seq_len", "因果掩码缓冲区的大小 max_seq_len"},
+    {"input width d_in (Happy-LLM: args.dim)", "输入宽度 d_in（Happy-LLM：args.dim）"},
+    {"output width of W_q, W_k, W_v (args.dim)", "W_q、W_k、W_v 的输出宽度（args.dim）"},
+    {"query/key width d_k", "查询和键的宽度 d_k"},
+    {"number of heads", "头数"},
+    {"dropout probability on the attention weights", "注意力权重上的 dropout 概率"},
+    {"Happy-LLM's resid_dropout on the output", "Happy-LLM 在输出上的 resid_dropout"},
+    {"eval mode, dropout off, like model.eval()", "评估模式，关掉 dropout，同 model.eval()"},
+    {"mask future positions (causal attention)", "遮住未来的位置（因果注意力）"},
+    {"attend to every position", "关注每一个位置"},
+    {"biases on W_q, W_k, W_v (qkv_bias=True)", "W_q、W_k、W_v 带偏置（qkv_bias=True）"},
+    {"print only the result", "只打印结果"},
+    {"write the named intermediates into DIR as .npy", "把有名字的中间结果以 .npy 写入 DIR"},
+    {"draw the attention weights as a heatmap", "把注意力权重画成热力图"},
+    {"heatmap in plain ASCII (implies --heatmap)", "只用 ASCII 字符画热力图（含 --heatmap）"},
+    {"heatmap: shade each row on its own scale", "热力图：每一行按自己的范围着色"},
+    {"queries .npy, shape (..., T, d_k); needs --k and --v", "查询 .npy，形状 (..., T, d_k)；需要 --k 和 --v"},
+    {"keys .npy, shape (..., S, d_k)", "键 .npy，形状 (..., S, d_k)"},
+    {"values .npy, shape (..., S, d_v)", "值 .npy，形状 (..., S, d_v)"},
+    {"input .npy, shape (B, T, d_in); needs --weights", "输入 .npy，形状 (B, T, d_in)；需要 --weights"},
+    {"folder with wq wk wv.npy (d_out, d_in), see the chapter", "含 wq wk wv.npy (d_out, d_in) 的文件夹，见本章"},
+    {"write the attention output here as .npy", "把注意力输出以 .npy 写到这里"},
+    {"naive, reordered, tiled, online or flash", "naive、reordered、tiled、online 或 flash"},
+    {"language of the narration and --help", "讲解和 --help 的语言"},
+    {"show this help and exit", "显示本帮助并退出"},
+    {" (default %llu)", "（默认 %llu）"},
+    {" (default %lld)", "（默认 %lld）"},
+    {" (default %g)", "（默认 %g）"},
+    {" (default %s)", "（默认 %s）"},
+    {" (the default)", "（默认）"},
+    {"on", "开"},
+    {"off", "关"},
+    {"\nFlags take \"--name value\" or \"--name=value\".\n"
+     "language: --lang en|zh; without it, the first of LC_ALL, LC_MESSAGES and LANG\n"
+     "that is set: a value beginning with zh is Chinese, any other English.\n"
+     "exit status: 0 ok; 2 when the flags cannot work together (checked before any\n"
+     "work: sizes, heads, unknown flags, an output folder that cannot be written);\n"
+     "1 when a file's content or the system fails during the run.\n"
+     "memory: a run that would not fit in ATTN_MAX_BYTES (default: half of this\n"
+     "machine's memory) is refused before it starts. time: a run longer than 10 s\n"
+     "at a fixed rate (the notice names it) says so first and shows its progress\n"
+     "on a terminal; Ctrl-C stops it.\n",
+     "\n参数写作 \"--name value\" 或 \"--name=value\"。\n"
+     "语言：--lang en|zh；不给时看 LC_ALL、LC_MESSAGES、LANG 中第一个有值的变量：\n"
+     "以 zh 开头为中文，其余为英文。\n"
+     "退出码：0 成功；2 参数之间无法配合（在任何计算之前检查：大小、头数、未知参数、\n"
+     "无法写入的输出文件夹）；1 运行中文件内容或系统出错。\n"
+     "内存：放不进 ATTN_MAX_BYTES（默认为本机内存的一半）的运行在开始前就被拒绝。\n"
+     "时间：按固定速率估计超过 10 秒的运行（提示里写明速率）会先说明，并在终端上\n"
+     "显示进度；Ctrl-C 可以停止它。\n"},
+
+    /* the word of "chapterN: error: ..." (error.c, set by cli_parse) */
+    {"error", "错误"},
+
+    /* the flags' errors (cli.c) */
+    {"%s: %s (see --help)\n", "%s：%s（见 --help）\n"},
+    {"flag '%s' does not apply to %s", "参数 '%s' 不适用于 %s"},
+    {"flag '%s' needs a value", "参数 '%s' 需要一个值"},
+    {"flag '%s' takes no value", "参数 '%s' 不带值"},
+    {"unexpected argument %s%s%s", "多余的实参 %s%s%s"},
+    {"unknown flag '%s' (did you mean '%s'?)", "未知参数 '%s'（是不是想写 '%s'？）"},
+    {"unknown flag '%s'", "未知参数 '%s'"},
+    {"%s %s: must be %s", "%s %s：必须是 %s"},
+    {"%s %s: must be a number from %g to %g", "%s %s：必须是 %g 到 %g 之间的数"},
+    {"%s %s: must be a number from 0 to 1", "%s %s：必须是 0 到 1 之间的数"},
+    {"%s %s: must be a positive number", "%s %s：必须是正数"},
+    {"%s %s: must be an integer from %.0f to %.0f", "%s %s：必须是 %.0f 到 %.0f 之间的整数"},
+    {"%s %s: must be an integer from 0 to 18446744073709551615",
+     "%s %s：必须是 0 到 18446744073709551615 之间的整数"},
+    {"%s %s: must be an integer from 1 to %d", "%s %s：必须是 1 到 %d 之间的整数"},
+    {"%s %s: must be en or zh", "%s %s：必须是 en 或 zh"},
+    {"%s %s: must be one of naive, reordered, tiled, online, flash",
+     "%s %s：必须是 naive、reordered、tiled、online、flash 之一"},
+    {"--input and --weights go together: missing %s", "--input 和 --weights 要一起给：缺少 %s"},
+    {"--q, --k and --v go together: missing %s", "--q、--k 和 --v 要一起给：缺少 %s"},
+    {"flag '%s' needs a non-empty %s name", "参数 '%s' 需要一个非空的%s名"},
+    {"directory", "文件夹"},
+    {"file", "文件"},
+    {"flag '%s' needs a non-empty value", "参数 '%s' 需要一个非空的值"},
+
+    /* the long-run notice, the progress line, the memory refusal (budget.c) */
+    {"%.0f seconds", "%.0f 秒"},
+    {"%.0f minutes", "%.0f 分钟"},
+    {"%.0f hours", "%.0f 小时"},
+    {"%.0f days", "%.0f 天"},
+    {"%s: a long run: about %.0f GFLOP, about %s at the %.3g GFLOP/s this notice assumes; "
+     "Ctrl-C stops it\n",
+     "%s：这是一次长时间的运行：约 %.0f GFLOP，约需 %s（按本提示假定的 %.3g GFLOP/s 计）；"
+     "Ctrl-C 可以停止它\n"},
+    {"\r%s: %.0f%% of the work done, %.0f s so far (Ctrl-C stops it) \033[K",
+     "\r%s：已完成 %.0f%% 的计算，已用 %.0f 秒（Ctrl-C 可以停止）\033[K"},
+    {"this run needs about %s of memory (%s), more than the budget of %s (%s); lower %s, or %s "
+     "ATTN_MAX_BYTES",
+     "这次运行约需 %s 内存（%s），超过了 %s 的预算（%s）；请调小 %s，或%s "
+     "ATTN_MAX_BYTES"},
+    {"half of this machine's memory", "本机内存的一半"},
+    {"raise", "调大"},
+    {"set", "设置"},
+
+    /* narrate_layout (narrate.c) */
+    {"    %s: shape %s  strides %s", "    %s：形状 %s  步长 %s"},
+    {"offset %lld  contiguous %s", "偏移 %lld  连续 %s"},
+    {"yes", "是"},
+    {"no", "否"},
+
+    /* the heatmap (heatmap.c; --ascii stays English) */
+    {"rows: %lld %s, columns: %lld %s", "行：%lld 个%s，列：%lld 个%s"},
+    {"query", "查询"},
+    {"queries", "查询"},
+    {"key", "键"},
+    {"keys", "键"},
+    {"legend:", "图例："},
+    {"(min %s,", "（最小 %s，"},
+    {"max %s)", "最大 %s）"},
+    {"%s masked (-inf in the scores)", "%s 被掩码遮住（分数为 -inf）"},
+    {"batch %lld", "批 %lld"},
+    {"note: %lld NaN %s, drawn as %s like masked entries", "注意：%lld 个 NaN %s，和被掩码遮住的元素一样画成 %s"},
+    {"value", "值"},
+    {"values", "值"},
+    {"note: %lld %s exactly 0 where no mask put -inf (exp underflowed, or dropout); shaded as the value 0, not as %s",
+     "注意：%lld 个%s恰好为 0，而那里并没有掩码给出 -inf（exp 下溢，或 dropout）；按数值 0 着色，而不是画成 %s"},
+    {"weight is", "权重"},
+    {"weights are", "权重"},
+    {"batch %lld, head %lld", "批 %lld，头 %lld"},
+    {NULL, NULL}};
