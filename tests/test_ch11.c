@@ -4,7 +4,8 @@
  * MQA, dim % n_heads != 0 and a longer sequence; the rotate_half trap (other numbers
  * with the same weights, PyTorch's numbers after the row permutation); the no-copy
  * h / n_rep indexing; the KV cache: a prefill and token-by-token decode equal to
- * PyTorch's full forward at every step, for every prompt length; the book's own run
+ * PyTorch's full forward at every step, for every prompt length, and a prefill in chunks
+ * of every size (up to max_seq_len, batch 3, GQA) then decode; the book's own run
  * (dim 768, 16 heads, 8 kv heads, 50 tokens); and every error sentence. */
 #include <math.h>
 #include <stdio.h>
@@ -194,6 +195,54 @@ static void test_decode_equals_full_forward_at_every_step(void) {
     }
 }
 
+/* --prefill-chunk: the first T - n_decode positions in chunks of every size (past the prompt:
+ * one chunk), then one at a time, against PyTorch's full forward; chunked/ is T == max_seq_len. */
+static void test_prefill_in_chunks_equals_full_forward(void) {
+    const char *groups[] = {"mha", "gqa", "mqa", "odd", "long", "chunked"};
+    for (int i = 0; i < 6; i++) {
+        FreqsCis f;
+        LlamaAttention *m = load_group(groups[i], &f);
+        Tensor *x = fx(groups[i], "x"), *want = fx(groups[i], "output");
+        int64_t T = t_size(x, 1);
+        for (int64_t chunk = 1; chunk <= T + 1; chunk++)
+            for (int64_t n = 0; n <= T; n++)
+                harness_check_tensor_close(__FILE__, __LINE__, groups[i], llama_cached_forward(m, x, &f, chunk, n),
+                                           want, RTOL, ATOL);
+    }
+    CHECK_EQ_INT(t_size(fx("chunked", "x"), 1), (int64_t)t_get(fx("chunked", "config"), 3));  /* T == max_seq_len */
+}
+
+/* Shapes no fixture has: batch 1 to 4, MHA, GQA and MQA, T up to max_seq_len, every chunk
+ * size, against this chapter's full forward (which the fixtures check). */
+static void test_prefill_in_chunks_random_shapes(void) {
+    static const int64_t shapes[][6] = {/* B, dim, n_heads, n_kv_heads, T, max_seq_len */
+                                        {4, 16, 4, 1, 9, 9},  {1, 24, 6, 3, 13, 13}, {2, 12, 2, 2, 5, 8},
+                                        {3, 32, 8, 2, 10, 10}, {2, 20, 5, 5, 7, 7},  {1, 8, 1, 1, 6, 6}};
+    for (int s = 0; s < 6; s++) {
+        const int64_t *d = shapes[s];
+        t_manual_seed(100 + (uint64_t)s);
+        LlamaAttention *m = llama_attention_new((ModelConfig){d[1], d[2], d[3], d[5], 0.0});
+        llama_attention_eval(m);
+        Tensor *x = t_rand(SHAPE(d[0], d[4], d[1]));
+        FreqsCis f = precompute_freqs_cis(m->head_dim, d[4], 10000.0);
+        Tensor *full = llama_attention_forward(m, x, f.cos, f.sin, NULL);
+        for (int64_t chunk = 1; chunk <= d[4]; chunk++)
+            for (int64_t n = 0; n < d[4]; n += 2)
+                harness_check_tensor_close(__FILE__, __LINE__, "random shape", llama_cached_forward(m, x, &f, chunk, n),
+                                           full, RTOL, ATOL);
+    }
+}
+
+static void test_prefill_in_chunks_errors(void) {
+    FreqsCis f;
+    LlamaAttention *m = load_group("gqa", &f);
+    Tensor *x = fx("gqa", "x");   /* T = 7 */
+    CHECK_ERROR(llama_cached_forward(m, x, &f, 0, 2), "chunks of 0 positions and 2 decode steps do not split a "
+                                                      "sequence of 7 (chunk >= 1, 0 <= n_decode <= T)");
+    CHECK_ERROR(llama_cached_forward(m, x, &f, 2, 8), "chunks of 2 positions and 8 decode steps");
+    CHECK_ERROR(llama_cached_forward(m, t_zeros(SHAPE(7, 16)), &f, 2, 0), "x (7, 16) must be (bsz, T, dim)");
+}
+
 static void test_cache_full_is_an_error(void) {
     KVCache *c = kv_cache_new(1, 2, 3, 4);
     Tensor *k = t_zeros(SHAPE(1, 2, 2, 4));
@@ -297,6 +346,9 @@ int main(void) {
     RUN(test_attention_shapes_and_params);
     RUN(test_rotate_half_trap);
     RUN(test_decode_equals_full_forward_at_every_step);
+    RUN(test_prefill_in_chunks_equals_full_forward);
+    RUN(test_prefill_in_chunks_random_shapes);
+    RUN(test_prefill_in_chunks_errors);
     RUN(test_cache_full_is_an_error);
     RUN(test_cache_bytes);
     RUN(test_generate_cached_equals_recompute);

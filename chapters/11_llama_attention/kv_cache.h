@@ -55,5 +55,12 @@ Tensor *kv_cache_attend(const KVCache *c, const Tensor *xq);
  * tables of precompute_freqs_cis with at least c->len + n rows. Returns the
  * attention's output for those positions, (bsz, n, dim). */
 Tensor *llama_attention_step(const LlamaAttention *m, const Tensor *x, const FreqsCis *freqs, KVCache *c);
+/* The whole of x (bsz, T, dim) through a fresh cache of max_seq_len positions, eval
+ * mode: the first T - n_decode positions prefilled in chunks of `chunk` (the last one
+ * may be shorter; each chunk's queries see the cache and their own causal triangle,
+ * the mask offset by the chunk's start), then the last n_decode one at a time.
+ * Returns all T rows, (bsz, T, dim): row for row the full forward's. */
+Tensor *llama_cached_forward(const LlamaAttention *m, const Tensor *x, const FreqsCis *freqs, int64_t chunk,
+                             int64_t n_decode);
 
 #endif

@@ -63,6 +63,10 @@ LlamaRun llama_from_args(const Args *args, const LlamaFlags *f) {
     if (f->decode_given && f->decode > T)
         t_error("--decode %lld asks for more steps than the %lld positions of the sequence", (long long)f->decode,
                 (long long)T);
+    int64_t prompt = T - (f->decode_given ? f->decode : 0);
+    if (f->prefill_chunk > prompt)
+        t_error("--prefill-chunk %lld is longer than the %lld positions to prefill (T = %lld, --decode %lld)",
+                (long long)f->prefill_chunk, (long long)prompt, (long long)T, (long long)(T - prompt));
     return r;
 }
 

@@ -13,6 +13,7 @@ typedef struct {
     int64_t decode;         /* --decode N: 0 when not given */
     bool decode_given;
     bool n_kv_heads_given;
+    int64_t prefill_chunk;  /* --prefill-chunk N: 0 when not given */
 } LlamaFlags;
 
 /* What a run starts from: the module, x (bsz, seqlen, dim) and the tables

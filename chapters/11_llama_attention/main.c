@@ -11,13 +11,15 @@
  *     only, and the rotate_half trap (Hugging Face's layout) with its permutation;
  *   - grouped-query heads: wk and wv with n_kv_heads, repeat_kv, and the same
  *     numbers by reading head h / n_rep in place;
- *   - the KV cache: a prefill and token-by-token decode, each step equal to the
- *     full forward's row; the cache's bytes for MHA, GQA and MQA, and for
+ *   - the KV cache: a prefill (at once, or in chunks with --prefill-chunk, each
+ *     chunk's causal mask offset by its start) and token-by-token decode, each
+ *     step equal to the full forward's row; the cache's bytes for MHA, GQA and MQA, and for
  *     LLaMA2-7B and 70B.
  *
  *     build/chapter11                                        the book's test, small
  *     build/chapter11 --dim 768 --n-heads 16 --n-kv-heads 8 --seq-len 50 --batch 1 --max-seq-len 512
  *     build/chapter11 --decode 3 --output out.npy            prefill 3, decode 3
+ *     build/chapter11 --prefill-chunk 2 --decode 1           prefill 0..1, 2..3, 4; decode 5
  *     build/chapter11 --input x.npy --weights DIR --n-heads 4 --eval --output out.npy
  */
 #include <stdio.h>
@@ -25,7 +27,7 @@
 #include "generate_setup.h"
 #include "llama_bench.h"
 
-static int64_t dim = 16, n_heads = 4, n_kv_heads = 2, decode = 0;
+static int64_t dim = 16, n_heads = 4, n_kv_heads = 2, decode = 0, prefill_chunk = 0;
 static bool bench;
 static const char *generate;   /* --generate DIR */
 static int64_t tokens = 6;
@@ -39,6 +41,8 @@ static const CliExtra extra[] = {
      .max = CLI_MAX_SIZE, .help = "key/value heads (H: MHA, 1: MQA)"},
     {.name = "--decode", .metavar = "N", .kind = CLI_EXTRA_INT, .value = &decode, .min = 0, .max = CLI_MAX_SIZE,
      .help = "prefill T - N, decode N one by one (eval)"},
+    {.name = "--prefill-chunk", .metavar = "N", .kind = CLI_EXTRA_INT, .value = &prefill_chunk, .min = 1,
+     .max = CLI_MAX_SIZE, .help = "prefill N positions at a time (eval)"},
     {.name = "--bench", .kind = CLI_EXTRA_FLAG, .value = &bench,
      .help = "time the KV cache (prints only)"},
     {.name = "--generate", .metavar = "DIR", .kind = CLI_EXTRA_TEXT, .value = &generate,
@@ -53,7 +57,8 @@ static const CliExtra extra[] = {
  * or output); NULL when they can. The sizes the book's ModelConfig asserts are checked here
  * when they come from flags; from files, they are the run's errors (exit 1). */
 static const char *flags_that_clash(const CliSpec *spec, const Args *a, char *buf, size_t n) {
-    static const char *const module_flags[] = {"--dim", "--n-heads", "--n-kv-heads", "--decode", "--bench"};
+    static const char *const module_flags[] = {"--dim", "--n-heads", "--n-kv-heads", "--decode", "--prefill-chunk",
+                                               "--bench"};
     static const struct { unsigned bit; const char *name; } shared[] = {
         {CLI_SEED, "--seed"}, {CLI_BATCH, "--batch"}, {CLI_SEQ_LEN, "--seq-len"}, {CLI_MAX_SEQ_LEN, "--max-seq-len"},
         {CLI_DROPOUT, "--dropout"}, {CLI_EVAL, "--eval"}, {CLI_DUMP, "--dump"}, {CLI_INPUT, "--input"},
@@ -88,6 +93,10 @@ static const char *flags_that_clash(const CliSpec *spec, const Args *a, char *bu
     if (cli_extra_given(spec, a, "--decode") && decode > a->seq_len)
         return snprintf(buf, n, "--decode %lld asks for more steps than the %lld positions of the sequence",
                         (long long)decode, (long long)a->seq_len), buf;
+    if (cli_extra_given(spec, a, "--prefill-chunk") && prefill_chunk > a->seq_len - decode)
+        return snprintf(buf, n, "--prefill-chunk %lld is longer than the %lld positions to prefill (T = %lld, "
+                        "--decode %lld)", (long long)prefill_chunk, (long long)(a->seq_len - decode),
+                        (long long)a->seq_len, (long long)decode), buf;
     return NULL;
 }
 
@@ -191,18 +200,27 @@ static void show_gqa(const LlamaRun *r, const LlamaTrace *tr, const Tensor *outp
     narrate_show("output", output);
 }
 
-/* Prefill T - n positions, then the last n one at a time (eval); rows of all T. */
-static Tensor *decode_run(const LlamaRun *r, int64_t n, const Tensor *full, bool say) {
+/* Prefill T - n positions in chunks of `chunk` (0: at once), then the last n one at a time
+ * (eval); rows of all T. */
+static Tensor *decode_run(const LlamaRun *r, int64_t n, int64_t chunk, const Tensor *full, bool say) {
     LlamaAttention ev = *r->m;
     llama_attention_eval(&ev);
     int64_t B = t_size(r->x, 0), T = t_size(r->x, 1), prompt = T - n;
     KVCache *c = kv_cache_new(B, ev.n_local_kv_heads, ev.args.max_seq_len, ev.head_dim);
     Tensor *out = t_zeros(t_shape(full));
-    if (prompt > 0)  /* prefill: the prompt's positions at once */
-        t_copy_(t_slice(out, 1, 0, prompt), llama_attention_step(&ev, t_slice(r->x, 1, 0, prompt), &r->freqs, c));
-    if (say && prompt > 0)
-        narrate_say("prefill: positions 0..%lld at once, max |cached - full| = %.7f", (long long)(prompt - 1),
-                    t_max_abs_diff(t_slice(out, 1, 0, prompt), t_slice(full, 1, 0, prompt)));
+    for (int64_t start = 0; start < prompt;) {  /* prefill: start_pos = c->len */
+        int64_t len = chunk < 1 || prompt - start < chunk ? prompt - start : chunk;
+        Tensor *rows = llama_attention_step(&ev, t_slice(r->x, 1, start, start + len), &r->freqs, c);
+        t_copy_(t_slice(out, 1, start, start + len), rows);
+        if (say && chunk < 1)
+            narrate_say("prefill: positions 0..%lld at once, max |cached - full| = %.7f", (long long)(prompt - 1),
+                        t_max_abs_diff(rows, t_slice(full, 1, 0, prompt)));
+        else if (say)
+            narrate_say("chunk: positions %lld..%lld against keys 0..%lld, max |cached - full| = %.7f",
+                        (long long)start, (long long)(start + len - 1), (long long)(c->len - 1),
+                        t_max_abs_diff(rows, t_slice(full, 1, start, start + len)));
+        start += len;
+    }
     for (int64_t t = prompt; t < T; t++) {
         Tensor *row = llama_attention_step(&ev, t_slice(r->x, 1, t, t + 1), &r->freqs, c);  /* (B, 1, dim) */
         t_copy_(t_slice(out, 1, t, t + 1), row);
@@ -250,7 +268,8 @@ int main(int argc, char **argv) {
                                "torch.manual_seed(N); Attention(ModelConfig(dim, n_heads, n_kv_heads,\n"
                                "max_seq_len, dropout)); x = torch.rand(B, T, dim), with PyTorch's numbers.\n"
                                "--decode N (eval) prefills T - N positions and decodes the last N through\n"
-                               "the cache; --output then holds all T rows. --input/--weights read x and\n"
+                               "the cache; --prefill-chunk N prefills N positions at a time (without\n"
+                               "--decode: all T); --output then holds all T rows. --input/--weights read x and\n"
                                "wq wk wv wo (and freqs_cos freqs_sin when there); --dump writes them.",
                     .flags = CLI_SEED | CLI_BATCH | CLI_SEQ_LEN | CLI_MAX_SEQ_LEN | CLI_DROPOUT | CLI_EVAL |
                              CLI_QUIET | CLI_DUMP | CLI_INPUT | CLI_OUTPUT,
@@ -263,7 +282,8 @@ int main(int argc, char **argv) {
         return EXIT_USAGE;
     }
     LlamaFlags f = {dim, n_heads, n_kv_heads, decode, cli_extra_given(&spec, &args, "--decode"),
-                    cli_extra_given(&spec, &args, "--n-kv-heads")};
+                    cli_extra_given(&spec, &args, "--n-kv-heads"), prefill_chunk};
+    bool cached_output = f.decode_given || f.prefill_chunk > 0;  /* --output holds the cache's rows */
     if (generate) {
         int rc = run_generate(generate, prompt, tokens);
         t_scope_end();
@@ -278,7 +298,7 @@ int main(int argc, char **argv) {
     narrate_title("Chapter 11: LLaMA2's attention: RoPE, grouped-query heads, the KV cache (5.1.3)");
 
     LlamaRun r = llama_from_args(&args, &f);
-    if (args.eval || f.decode_given) llama_attention_eval(r.m);  /* model.eval(); --decode runs in eval */
+    if (args.eval || cached_output) llama_attention_eval(r.m);  /* model.eval(): the cache runs in eval */
     show_module(&r, &args);
     LlamaTrace tr;
     Tensor *output = llama_attention_forward(r.m, r.x, r.freqs.cos, r.freqs.sin, &tr);  /* (bsz, seqlen, dim) */
@@ -287,23 +307,34 @@ int main(int argc, char **argv) {
     show_gqa(&r, &tr, output);
 
     int64_t T = t_size(r.x, 1);
-    int64_t n = f.decode_given ? f.decode : T / 2;
-    narrate_step("The KV cache: prefill %lld positions, decode %lld one at a time", (long long)(T - n), (long long)n);
+    int64_t n = f.decode_given ? f.decode : f.prefill_chunk > 0 ? 0 : T / 2;
+    if (f.prefill_chunk > 0)
+        narrate_step("The KV cache: prefill %lld positions %lld at a time, decode %lld one at a time",
+                     (long long)(T - n), (long long)f.prefill_chunk, (long long)n);
+    else
+        narrate_step("The KV cache: prefill %lld positions, decode %lld one at a time", (long long)(T - n),
+                     (long long)n);
     narrate_torch("cache_k[:, :, pos] = xk; scores = xq @ cache_k[:, :, :pos + 1].transpose(2, 3) / sqrt(hd)");
+    if (f.prefill_chunk > 0)
+        narrate_torch("scores += mask[:, :, start_pos : start_pos + seqlen, : start_pos + seqlen]   # a chunk");
     LlamaAttention ev = *r.m;
     llama_attention_eval(&ev);
     Tensor *full = (r.m->attn_dropout.training && r.m->args.dropout > 0)
                        ? llama_attention_forward(&ev, r.x, r.freqs.cos, r.freqs.sin, NULL)
                        : output;
-    Tensor *decoded = decode_run(&r, n, full, !narrate_quiet());
+    Tensor *decoded = decode_run(&r, n, f.prefill_chunk, full, !narrate_quiet());
     narrate_why("each step projects one token, appends its k and v (turned at its own position) and reads "
                 "the cache: T numbers of work per head, not T x T. Happy-LLM's generate() recomputes "
                 "the whole prefix instead.");
     show_cache_bytes(r.m, t_size(r.x, 0));
 
-    if (f.decode_given) output = decoded;
+    if (cached_output) output = decoded;
     if (narrate_quiet()) narrate_result("output", output);
-    if (f.decode_given)
+    if (f.prefill_chunk > 0)
+        narrate_result_text("prefill: %lld in chunks of %lld, decode: %lld steps, max |cached - full| = %.7f",
+                            (long long)(T - n), (long long)f.prefill_chunk, (long long)n,
+                            t_max_abs_diff(decoded, full));
+    else if (f.decode_given)
         narrate_result_text("decode: %lld steps, max |cached - full| = %.7f", (long long)n,
                             t_max_abs_diff(decoded, full));
     if (args.dump) {

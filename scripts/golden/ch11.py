@@ -44,8 +44,12 @@ Fixture folders (all float32):
                batch 1, seq_len 50, seed 123): out_head = out[0, :4, :8],
                out_tail = out[0, -4:, -8:], out_sum = [out.sum(), out.abs().sum()]
                (the whole output is too large to commit).
+  chunked/     a group as above at T == max_seq_len = 11, batch 3, dim 24,
+               6 query heads over 2 kv heads.
 A KV-cache decode written in PyTorch (prefill, then one position at a time)
-is asserted here to equal the full forward, for every group.
+is asserted here to equal the full forward, for every group; and for chunked/
+a prefill in chunks of every size 1..11 (each chunk's scores + the mask's
+rows start_pos .. start_pos + n - 1), then decode, for every prompt length.
 """
 
 import math
@@ -208,6 +212,34 @@ def decode_with_cache(m, x, cos, sin, n_decode):
     return torch.cat(outs, dim=1)
 
 
+def prefill_in_chunks(m, x, cos, sin, chunk, n_decode):
+    """Prefill T - n_decode positions `chunk` at a time, then one at a time; eval mode.
+    Each chunk's scores take the mask's rows start_pos .. start_pos + n - 1."""
+    bsz, T, _ = x.shape
+    L = m.mask.shape[-1]
+    cache_k = torch.zeros(bsz, L, m.n_local_kv_heads, m.head_dim)
+    cache_v = torch.zeros(bsz, L, m.n_local_kv_heads, m.head_dim)
+    outs, start_pos, prompt = [], 0, T - n_decode
+    while start_pos < T:
+        n = min(chunk, prompt - start_pos) if start_pos < prompt else 1
+        xs = x[:, start_pos:start_pos + n]
+        xq = m.wq(xs).view(bsz, n, m.n_local_heads, m.head_dim)
+        xk = m.wk(xs).view(bsz, n, m.n_local_kv_heads, m.head_dim)
+        xv = m.wv(xs).view(bsz, n, m.n_local_kv_heads, m.head_dim)
+        xq, xk = apply_rotary_emb(xq, xk, cos[start_pos:start_pos + n], sin[start_pos:start_pos + n])
+        cache_k[:, start_pos:start_pos + n] = xk
+        cache_v[:, start_pos:start_pos + n] = xv
+        keys = repeat_kv(cache_k[:, :start_pos + n], m.n_rep).transpose(1, 2)
+        values = repeat_kv(cache_v[:, :start_pos + n], m.n_rep).transpose(1, 2)
+        scores = torch.matmul(xq.transpose(1, 2), keys.transpose(2, 3)) / math.sqrt(m.head_dim)
+        scores = scores + m.mask[:, :, start_pos:start_pos + n, :start_pos + n]
+        scores = F.softmax(scores.float(), dim=-1)
+        out = torch.matmul(scores, values).transpose(1, 2).contiguous().view(bsz, n, -1)
+        outs.append(m.wo(out))
+        start_pos += n
+    return torch.cat(outs, dim=1)
+
+
 def save_group(save, group, m, x, cos, sin, out, cfg):
     save(group + "/x", x)
     for name in ("wq", "wk", "wv", "wo"):
@@ -316,3 +348,17 @@ def make(out_dir, save):
     save("book/out_head", out[0, :4, :8])
     save("book/out_tail", out[0, -4:, -8:])
     save("book/out_sum", torch.tensor([out.double().sum().item(), out.double().abs().sum().item()]))
+
+    # --- chunked prefill up to max_seq_len: batch 3, 6 query heads over 2 kv heads, T == L
+    torch.manual_seed(SEED + 1)
+    cfg = ModelConfig(dim=24, n_heads=6, n_kv_heads=2, max_seq_len=11)
+    with torch.no_grad():
+        m = Attention(cfg).eval()
+        x = torch.rand(3, 11, cfg.dim)
+        cos, sin = precompute_freqs_cis(cfg.dim // cfg.n_heads, 11)
+        out = m(x, cos, sin)
+        for chunk in range(1, 12):
+            for n_decode in range(0, 11):
+                got = prefill_in_chunks(m, x, cos, sin, chunk, n_decode)
+                assert torch.allclose(got, out, rtol=1e-5, atol=1e-6), (chunk, n_decode)
+        save_group(save, "chunked", m, x, cos, sin, out, cfg)
