@@ -1,6 +1,7 @@
 /* test_ch11.c — chapter 11, LLaMA2's attention, against PyTorch (tests/fixtures/ch11,
- * written by scripts/golden/ch11.py from Happy-LLM 5.1.3): precompute_freqs_cis,
- * apply_rotary_emb (neighbouring pairs), repeat_kv, the Attention class for MHA, GQA,
+ * written by scripts/golden/ch11.py from Happy-LLM 5.1.3): precompute_freqs_cis (also
+ * at theta 1e6 and 500000), apply_rotary_emb (neighbouring pairs) and Meta's complex
+ * form, repeat_kv, the Attention class for MHA, GQA,
  * MQA, dim % n_heads != 0 and a longer sequence; the rotate_half trap (other numbers
  * with the same weights, PyTorch's numbers after the row permutation); the no-copy
  * h / n_rep indexing; the KV cache: a prefill and token-by-token decode equal to
@@ -54,6 +55,29 @@ static void test_apply_rotary_emb_matches_pytorch(void) {
                      &xk_out);
     CHECK_TENSOR_CLOSE(xq_out, fx("rope", "xq_out"), RTOL, ATOL);
     CHECK_TENSOR_CLOSE(xk_out, fx("rope", "xk_out"), RTOL, ATOL);
+}
+
+/* --rope-theta: the tables at Code Llama's 1e6 and Llama 3's 500000, as PyTorch computes them. */
+static void test_precompute_freqs_cis_other_theta(void) {
+    FreqsCis f = precompute_freqs_cis(16, 12, 1e6);
+    CHECK_TENSOR_CLOSE(f.cos, load_fixture("ch11/rope_theta/table_1e6/freqs_cos.npy"), RTOL, ATOL);
+    CHECK_TENSOR_CLOSE(f.sin, load_fixture("ch11/rope_theta/table_1e6/freqs_sin.npy"), RTOL, ATOL);
+    f = precompute_freqs_cis(16, 12, 500000.0);
+    CHECK_TENSOR_CLOSE(f.cos, load_fixture("ch11/rope_theta/table_5e5/freqs_cos.npy"), RTOL, ATOL);
+    CHECK_TENSOR_CLOSE(f.sin, load_fixture("ch11/rope_theta/table_5e5/freqs_sin.npy"), RTOL, ATOL);
+    /* a larger theta turns the last pairs more slowly: position 11, pair 7 */
+    CHECK(t_get(f.cos, 11, 7) > t_get(precompute_freqs_cis(16, 12, 10000.0).cos, 11, 7));
+}
+
+/* Meta's form: each pair a complex number times cos + i sin; PyTorch's view_as_complex
+ * numbers at theta 500000, and the book's rotary_emb's at the book's theta. */
+static void test_rotary_emb_complex_is_meta_and_the_book(void) {
+    FreqsCis f = precompute_freqs_cis(16, 12, 500000.0);
+    CHECK_TENSOR_CLOSE(rotary_emb_complex(fx("rope_theta", "xq"), f.cos, f.sin), fx("rope_theta", "xq_out_meta"), RTOL,
+                       ATOL);
+    CHECK_TENSOR_CLOSE(rotary_emb_complex(fx("rope", "xq"), fx("rope", "freqs_cos"), fx("rope", "freqs_sin")),
+                       fx("rope", "xq_out"), RTOL, ATOL);
+    CHECK_ERROR(rotary_emb_complex(fx("rope", "xq"), f.cos, f.sin), "rotary_emb_complex: freqs_cos (12, 8)");
 }
 
 static void test_rope_turns_pairs_and_keeps_lengths(void) {
@@ -339,6 +363,8 @@ static void test_forward_errors(void) {
 int main(void) {
     RUN(test_precompute_freqs_cis_matches_pytorch);
     RUN(test_apply_rotary_emb_matches_pytorch);
+    RUN(test_precompute_freqs_cis_other_theta);
+    RUN(test_rotary_emb_complex_is_meta_and_the_book);
     RUN(test_rope_turns_pairs_and_keeps_lengths);
     RUN(test_rope_scores_depend_on_the_offset);
     RUN(test_repeat_kv_matches_pytorch);

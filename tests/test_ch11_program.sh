@@ -3,7 +3,8 @@
 # --quiet, --help; the book's test run with no input file equal to PyTorch for
 # every default-run fixture (tests/fixtures/ch11/default, scripts/golden/ch11.py);
 # --input/--weights runs for MHA, GQA, MQA against PyTorch; the --dump/--weights
-# round trip; --decode and --prefill-chunk through the KV cache equal to PyTorch's full forward
+# round trip; --decode and --prefill-chunk through the KV cache equal to PyTorch's full forward;
+# --rope-theta against PyTorch's runs at Code Llama's and Llama 3's theta
 # (batch > 1, prompts of length 1, every position decoded); and every bad input
 # (one line on stderr, exit 1 or 2, no output file left behind).
 . tests/lib.sh
@@ -54,6 +55,7 @@ flags_of() { # NAME
         case $_part in
             train) ;;
             eval) _f="$_f --eval" ;;
+            theta*) _f="$_f --rope-theta ${_part#theta}" ;;
             s*) _f="$_f --seed ${_part#s}" ;;
             b*) _f="$_f --batch ${_part#b}" ;;
             t*) _f="$_f --seq-len ${_part#t}" ;;
@@ -78,6 +80,33 @@ for d in "$F"/default/*/; do
     n=$((n + 1))
 done
 if [ "$n" -ge 16 ]; then _ok; else _bad "only $n default-run fixtures (want 16)"; fi
+
+# ---- --rope-theta: Code Llama's 1e6 and Llama 3's 500000 against PyTorch's runs at that theta ----
+n=0
+for d in "$F"/rope_theta/s*/; do
+    name=$(basename "$d")
+    # shellcheck disable=SC2046
+    run "$P" $(flags_of "$name") --eval --quiet --output "$OUT"
+    expect_status 0 "--rope-theta run $name"
+    expect_npy_close "$OUT" "$d/out.npy" 1e-5 1e-5 "--rope-theta run $name == PyTorch at that theta"
+    # shellcheck disable=SC2046
+    run "$P" $(flags_of "$name") --eval --prefill-chunk 2 --quiet --output "$OUT"
+    expect_npy_close "$OUT" "$d/out.npy" 1e-5 1e-5 "--rope-theta run $name in chunks of 2 through the cache"
+    n=$((n + 1))
+done
+rm -f "$OUT"
+if [ "$n" -eq 2 ]; then _ok; else _bad "$n --rope-theta fixtures (want 2)"; fi
+run "$P" --rope-theta 5e5
+expect_out_contains "theta = 500000 (--rope-theta X" "the RoPE step names the run's theta"
+expect_out_contains "[3] RoPE as complex numbers: (a + ib)(cos t + i sin t)" "the complex-number step"
+expect_out_contains "Meta's complex product on every pair of xq: max |difference| = 0.0000000" \
+    "Meta's complex form gives the book's numbers"
+run "$P" --rope-theta 1e6 --seed 123 --eval --quiet --output "$OUT"
+expect_status 0 "another theta"
+if cmp -s "$OUT" "$F/default/s123_b2_t6_d16_h4_k2_L32_p0_eval/out.npy"; then
+    _bad "--rope-theta 1e6 printed theta 10000's output"
+else _ok; fi
+rm -f "$OUT"
 
 # ---- files: MHA, GQA, MQA, dim % n_heads != 0 == PyTorch ----------------------------
 group_flags() { # GROUP: --n-heads from its config.npy
@@ -224,6 +253,12 @@ bad_runtime "sequence length 7 is longer than max_seq_len 5, the size of the cau
 bad_usage "--decode 7 asks for more steps than the 6 positions" "--decode past T" --decode 7
 bad_usage "--decode" "a negative --decode" --decode -1
 bad_usage "--prefill-chunk 0: must be an integer from 1" "--prefill-chunk 0" --prefill-chunk 0
+bad_usage "--rope-theta 0: must be a positive number" "--rope-theta 0" --rope-theta 0
+bad_usage "--rope-theta -10000: must be a positive number" "a negative --rope-theta" --rope-theta -10000
+bad_usage "--rope-theta" "--rope-theta not a number" --rope-theta ten
+bad_runtime "has its own freqs_cos.npy and freqs_sin.npy, so --rope-theta 500000 would not be used" \
+    "--rope-theta with tables in the weights folder" --input "$F/gqa/x.npy" --weights "$F/gqa" --n-heads 4 \
+    --rope-theta 500000
 bad_usage "--prefill-chunk" "a negative --prefill-chunk" --prefill-chunk -2
 bad_usage "--prefill-chunk 7 is longer than the 6 positions to prefill (T = 6, --decode 0)" \
     "--prefill-chunk past T" --prefill-chunk 7

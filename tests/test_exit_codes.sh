@@ -91,6 +91,8 @@ usage 11 "--decode 7 asks for more steps than the 6 positions" --decode 7 --outp
 usage 11 "--prefill-chunk 0: must be an integer from 1" --prefill-chunk 0 --output "$OUT"
 usage 11 "--prefill-chunk 7 is longer than the 6 positions to prefill" --prefill-chunk 7 --output "$OUT"
 usage 11 "--prefill-chunk does not apply to --generate" --generate "$NOPE" --prefill-chunk 2
+usage 11 "--rope-theta 0: must be a positive number" --rope-theta 0 --output "$OUT"
+usage 11 "--rope-theta does not apply to --generate" --generate "$NOPE" --rope-theta 1e6
 usage 11 "--tokens applies only with --generate DIR" --tokens 3
 usage 11 "--prompt applies only with --generate DIR" --prompt "D A"
 # --generate checks its flags before it reads the folder: this one does not exist

@@ -28,6 +28,7 @@
 #include "llama_bench.h"
 
 static int64_t dim = 16, n_heads = 4, n_kv_heads = 2, decode = 0, prefill_chunk = 0;
+static double rope_theta = 10000.0;  /* precompute_freqs_cis(dim, end, theta=10000.0) */
 static bool bench;
 static const char *generate;   /* --generate DIR */
 static int64_t tokens = 6;
@@ -43,6 +44,8 @@ static const CliExtra extra[] = {
      .help = "prefill T - N, decode N one by one (eval)"},
     {.name = "--prefill-chunk", .metavar = "N", .kind = CLI_EXTRA_INT, .value = &prefill_chunk, .min = 1,
      .max = CLI_MAX_SIZE, .help = "prefill N positions at a time (eval)"},
+    {.name = "--rope-theta", .metavar = "X", .kind = CLI_EXTRA_REAL, .value = &rope_theta, .min = 0,
+     .min_exclusive = true, .max = 1e300, .help = "RoPE's base (default 10000, the book's)"},
     {.name = "--bench", .kind = CLI_EXTRA_FLAG, .value = &bench,
      .help = "time the KV cache (prints only)"},
     {.name = "--generate", .metavar = "DIR", .kind = CLI_EXTRA_TEXT, .value = &generate,
@@ -58,7 +61,7 @@ static const CliExtra extra[] = {
  * when they come from flags; from files, they are the run's errors (exit 1). */
 static const char *flags_that_clash(const CliSpec *spec, const Args *a, char *buf, size_t n) {
     static const char *const module_flags[] = {"--dim", "--n-heads", "--n-kv-heads", "--decode", "--prefill-chunk",
-                                               "--bench"};
+                                               "--rope-theta", "--bench"};
     static const struct { unsigned bit; const char *name; } shared[] = {
         {CLI_SEED, "--seed"}, {CLI_BATCH, "--batch"}, {CLI_SEQ_LEN, "--seq-len"}, {CLI_MAX_SEQ_LEN, "--max-seq-len"},
         {CLI_DROPOUT, "--dropout"}, {CLI_EVAL, "--eval"}, {CLI_DUMP, "--dump"}, {CLI_INPUT, "--input"},
@@ -134,7 +137,8 @@ static double turned_dot(const Tensor *q, const Tensor *k, const FreqsCis *f, in
 static void show_rope(const LlamaRun *r, const LlamaTrace *tr) {
     const LlamaAttention *m = r->m;
     narrate_step("RoPE: the tables and the turn (5.1.3.2)");
-    narrate_torch("freqs_cos, freqs_sin = precompute_freqs_cis(dim // n_heads, seq_len)");
+    narrate_torch("freqs_cos, freqs_sin = precompute_freqs_cis(dim // n_heads, seq_len, theta)");
+    narrate_say("theta = %g (--rope-theta X; the book's is 10000; Code Llama uses 1e6, Llama 3 500000)", r->rope_theta);
     narrate_show("freqs_cos", r->freqs.cos);
     narrate_torch("xq, xk = apply_rotary_emb(xq, xk, freqs_cos, freqs_sin)");
     narrate_show("xq[0, :, 0] after RoPE", t_select(t_select(tr->xq, 0, 0), 1, 0));
@@ -142,7 +146,7 @@ static void show_rope(const LlamaRun *r, const LlamaTrace *tr) {
                 "position m; row 0 is not turned (cos 1, sin 0), the first pair turns fastest.");
     /* the same q and k vectors (token 0, head 0), turned to several positions */
     int64_t L = m->args.max_seq_len > 8 ? m->args.max_seq_len : 8;
-    FreqsCis f = precompute_freqs_cis(m->head_dim, L, 10000.0);
+    FreqsCis f = precompute_freqs_cis(m->head_dim, L, r->rope_theta);
     int64_t hd = m->head_dim;
     Tensor *x0 = t_slice(r->x, 1, 0, 1);  /* (bsz, 1, dim) */
     Tensor *q = t_slice(t_view(nn_linear_forward(m->wq, x0), SHAPE(t_size(x0, 0), 1, m->n_local_heads, hd)), 2, 0, 1);
@@ -155,6 +159,33 @@ static void show_rope(const LlamaRun *r, const LlamaTrace *tr) {
     narrate_say("q_2 . k_1 = %.6f   (offset 1)", turned_dot(q, k, &f, 2, 1));
     narrate_why("a turn by m then a turn back by n is a turn by m - n: the score sees how far apart two "
                 "tokens are, not where they are.");
+}
+
+/* Meta's form of the same turn: each pair a complex number, one product. */
+static void show_rope_complex(const LlamaRun *r, const LlamaTrace *tr) {
+    const LlamaAttention *m = r->m;
+    int64_t B = t_size(r->x, 0), T = t_size(r->x, 1), hd = m->head_dim, pos = T - 1, i = hd / 2 > 1 ? 1 : 0;
+    narrate_step("RoPE as complex numbers: (a + ib)(cos t + i sin t)");
+    narrate_torch("xq_out_r = xq_r * freqs_cos - xq_i * freqs_sin   # the book: 实部");
+    narrate_torch("xq_out_i = xq_r * freqs_sin + xq_i * freqs_cos   # 虚部");
+    narrate_torch("freqs_cis = torch.polar(torch.ones_like(freqs), freqs)   # Meta: cos t + i sin t");
+    narrate_torch("xq_ = torch.view_as_complex(xq.float().reshape(*xq.shape[:-1], -1, 2))");
+    narrate_torch("xq_out = torch.view_as_real(xq_ * freqs_cis).flatten(3)");
+    Tensor *xq = t_view(nn_linear_forward(m->wq, r->x), SHAPE(B, T, m->n_local_heads, hd));  /* before RoPE */
+    float a = t_get(xq, 0, pos, 0, 2 * i), b = t_get(xq, 0, pos, 0, 2 * i + 1);
+    float c = t_get(r->freqs.cos, pos, i), s = t_get(r->freqs.sin, pos, i);
+    narrate_say("xq[0, %lld, 0], pair %lld: a + ib = %.6f %+.6fi, t = %lld x theta^(-%lld/%lld): cos t = %.6f, "
+                "sin t = %.6f", (long long)pos, (long long)i, a, b, (long long)pos, (long long)(2 * i), (long long)hd,
+                c, s);
+    narrate_say("(a + ib)(cos t + i sin t) = (a cos t - b sin t) + i (a sin t + b cos t) = %.6f %+.6fi",
+                a * c - b * s, a * s + b * c);
+    narrate_say("the book's xq_out[0, %lld, 0, %lld:%lld] = %.6f, %.6f", (long long)pos, (long long)(2 * i),
+                (long long)(2 * i + 2), t_get(tr->xq, 0, pos, 0, 2 * i), t_get(tr->xq, 0, pos, 0, 2 * i + 1));
+    narrate_say("Meta's complex product on every pair of xq: max |difference| = %.7f",
+                t_max_abs_diff(rotary_emb_complex(xq, r->freqs.cos, r->freqs.sin), tr->xq));
+    narrate_why("cos t + i sin t has length 1, so multiplying a + ib by it turns the point by the angle t "
+                "and keeps its length. The book's comments call cos the real part (实部) and sin the imaginary "
+                "part (虚部) of that factor; its two lines are the real and imaginary parts of the product.");
 }
 
 static void show_trap(const LlamaRun *r, const Tensor *output) {
@@ -282,7 +313,8 @@ int main(int argc, char **argv) {
         return EXIT_USAGE;
     }
     LlamaFlags f = {dim, n_heads, n_kv_heads, decode, cli_extra_given(&spec, &args, "--decode"),
-                    cli_extra_given(&spec, &args, "--n-kv-heads"), prefill_chunk};
+                    cli_extra_given(&spec, &args, "--n-kv-heads"), prefill_chunk, rope_theta,
+                    cli_extra_given(&spec, &args, "--rope-theta")};
     bool cached_output = f.decode_given || f.prefill_chunk > 0;  /* --output holds the cache's rows */
     if (generate) {
         int rc = run_generate(generate, prompt, tokens);
@@ -303,6 +335,7 @@ int main(int argc, char **argv) {
     LlamaTrace tr;
     Tensor *output = llama_attention_forward(r.m, r.x, r.freqs.cos, r.freqs.sin, &tr);  /* (bsz, seqlen, dim) */
     show_rope(&r, &tr);
+    show_rope_complex(&r, &tr);
     show_trap(&r, output);
     show_gqa(&r, &tr, output);
 
