@@ -279,6 +279,17 @@ static void test_cache_full_is_an_error(void) {
                 "must both be (bsz, n, n_kv_heads, head_dim)");
 }
 
+/* A whole LLaMA2's weights: with 1 byte per number, the parameter counts of Llama-2-7b and
+ * Llama-2-70b (the sum of numel over their state dicts: 6,738,415,616 and 68,976,648,192). */
+static void test_llama2_weight_bytes(void) {
+    CHECK_CLOSE(llama2_weight_bytes(4096, 32, 32, 32, 11008, 32000, 1), 6738415616.0, 0.0);
+    CHECK_CLOSE(llama2_weight_bytes(8192, 80, 64, 8, 28672, 32000, 1), 68976648192.0, 0.0);
+    /* fp16: 7B's 12.6 GiB (13.5 GB) read once per decode step */
+    CHECK_CLOSE(llama2_weight_bytes(4096, 32, 32, 32, 11008, 32000, 2), 2.0 * 6738415616.0, 0.0);
+    /* one layer of this chapter's module, no MLP, no vocabulary: its four weights and two norms */
+    CHECK_CLOSE(llama2_weight_bytes(16, 1, 4, 2, 0, 0, 1), 16.0 * 16 * 2 + 8.0 * 16 * 2 + 2 * 16 + 16, 0.0);
+}
+
 static void test_cache_bytes(void) {
     /* LLaMA2-7B: 32 layers, 32 kv heads of 128, fp16: 0.5 MiB per token; 70B: 80 layers, 8 kv heads */
     CHECK_CLOSE(kv_cache_bytes(32, 1, 32, 1, 128, 2), 524288.0, 0.0);
@@ -377,6 +388,7 @@ int main(void) {
     RUN(test_prefill_in_chunks_errors);
     RUN(test_cache_full_is_an_error);
     RUN(test_cache_bytes);
+    RUN(test_llama2_weight_bytes);
     RUN(test_generate_cached_equals_recompute);
     RUN(test_book_run_matches_pytorch);
     RUN(test_config_errors);

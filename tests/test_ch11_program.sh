@@ -96,6 +96,12 @@ for d in "$F"/rope_theta/s*/; do
 done
 rm -f "$OUT"
 if [ "$n" -eq 2 ]; then _ok; else _bad "$n --rope-theta fixtures (want 2)"; fi
+run "$P"
+expect_out_contains "LLaMA2-7B     12.6 GiB    2.0 GiB        64.0 GiB" "7B's weights and cache read per decode token"
+expect_out_contains "LLaMA2-70B    128.5 GiB   1.2 GiB        40.0 GiB" "70B's, with its 8 kv heads"
+expect_out_contains "70B as MHA    146.0 GiB   10.0 GiB       320.0 GiB" "70B as MHA"
+expect_out_contains "this module, float32, bsz 2, T = 32 cached: weights 3.0 KiB, cache 4.0 KiB" \
+    "the run's own weights and cache"
 run "$P" --rope-theta 5e5
 expect_out_contains "theta = 500000 (--rope-theta X" "the RoPE step names the run's theta"
 expect_out_contains "[3] RoPE as complex numbers: (a + ib)(cos t + i sin t)" "the complex-number step"

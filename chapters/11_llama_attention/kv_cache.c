@@ -63,6 +63,15 @@ double kv_cache_bytes(double layers, double bsz, double n_kv_heads, double seq_l
     return 2.0 * layers * bsz * n_kv_heads * seq_len * head_dim * bytes_per;  /* 2: k and v */
 }
 
+double llama2_weight_bytes(double dim, double n_layers, double n_heads, double n_kv_heads, double hidden,
+                           double vocab, double bytes_per) {
+    double kv_dim = n_kv_heads * (dim / n_heads);                  /* n_kv_heads * head_dim */
+    double attention = 2.0 * dim * dim + 2.0 * kv_dim * dim;        /* wq, wo; wk, wv         */
+    double feed_forward = 3.0 * hidden * dim;                       /* w1, w2, w3             */
+    double layer = attention + feed_forward + 2.0 * dim;            /* + two RMSNorm weights  */
+    return (n_layers * layer + 2.0 * vocab * dim + dim) * bytes_per;  /* + embeddings, output, norm */
+}
+
 void kv_cache_append(KVCache *c, const Tensor *xk, const Tensor *xv) {
     char ks[T_SHAPE_STR], vs[T_SHAPE_STR];
     if (xk->ndim != 4 || !t_same_shape(xk, xv) || xk->shape[0] != c->bsz || xk->shape[2] != c->n_kv_heads ||
