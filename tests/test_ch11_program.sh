@@ -176,6 +176,11 @@ expect_status 0 "--prefill-chunk on the default run, no --decode: all T prefille
 expect_npy_close "$OUT" "$F/default/s123_b2_t6_d16_h4_k2_L32_p0.1_eval/out.npy" 1e-5 1e-5 "--prefill-chunk runs in eval mode: PyTorch's eval output"
 expect_out_contains "prefill: 6 in chunks of 4, decode: 0 steps" "chunks of 4 and 2, nothing decoded"
 rm -f "$OUT"
+run "$P" --prefill-chunk 0 --quiet --output "$OUT"
+expect_status 0 "--prefill-chunk 0: the prompt at once"
+expect_npy_close "$OUT" "$F/default/s123_b2_t6_d16_h4_k2_L32_p0_eval/out.npy" 1e-5 1e-5 "--prefill-chunk 0 is the default run"
+expect_out_lacks "in chunks of" "--prefill-chunk 0 runs no chunks"
+rm -f "$OUT"
 run "$P" --prefill-chunk 2 --decode 1
 expect_status 0 "a narrated run in chunks"
 expect_out_contains "chunk: positions 2..3 against keys 0..3" "the second chunk sees the cache and its own triangle"
@@ -258,14 +263,14 @@ bad_runtime "sequence length 7 is longer than max_seq_len 5, the size of the cau
     --input "$F/gqa/x.npy" --weights "$F/gqa" --max-seq-len 5
 bad_usage "--decode 7 asks for more steps than the 6 positions" "--decode past T" --decode 7
 bad_usage "--decode" "a negative --decode" --decode -1
-bad_usage "--prefill-chunk 0: must be an integer from 1" "--prefill-chunk 0" --prefill-chunk 0
+bad_usage "--prefill-chunk two: must be an integer from 0" "--prefill-chunk not a number" --prefill-chunk two
 bad_usage "--rope-theta 0: must be a positive number" "--rope-theta 0" --rope-theta 0
 bad_usage "--rope-theta -10000: must be a positive number" "a negative --rope-theta" --rope-theta -10000
 bad_usage "--rope-theta" "--rope-theta not a number" --rope-theta ten
 bad_runtime "has its own freqs_cos.npy and freqs_sin.npy, so --rope-theta 500000 would not be used" \
     "--rope-theta with tables in the weights folder" --input "$F/gqa/x.npy" --weights "$F/gqa" --n-heads 4 \
     --rope-theta 500000
-bad_usage "--prefill-chunk" "a negative --prefill-chunk" --prefill-chunk -2
+bad_usage "--prefill-chunk -2: must be an integer from 0" "a negative --prefill-chunk" --prefill-chunk -2
 bad_usage "--prefill-chunk 7 is longer than the 6 positions to prefill (T = 6, --decode 0)" \
     "--prefill-chunk past T" --prefill-chunk 7
 bad_usage "--prefill-chunk 4 is longer than the 3 positions to prefill (T = 6, --decode 3)" \
