@@ -1,10 +1,12 @@
 /* test_ch11.c — chapter 11, LLaMA2's attention, against PyTorch (tests/fixtures/ch11,
- * written by scripts/golden/ch11.py from Happy-LLM 5.1.3): precompute_freqs_cis,
- * apply_rotary_emb (neighbouring pairs), repeat_kv, the Attention class for MHA, GQA,
+ * written by scripts/golden/ch11.py from Happy-LLM 5.1.3): precompute_freqs_cis (also
+ * at theta 1e6 and 500000), apply_rotary_emb (neighbouring pairs) and Meta's complex
+ * form, repeat_kv, the Attention class for MHA, GQA,
  * MQA, dim % n_heads != 0 and a longer sequence; the rotate_half trap (other numbers
  * with the same weights, PyTorch's numbers after the row permutation); the no-copy
  * h / n_rep indexing; the KV cache: a prefill and token-by-token decode equal to
- * PyTorch's full forward at every step, for every prompt length; the book's own run
+ * PyTorch's full forward at every step, for every prompt length, and a prefill in chunks
+ * of every size (up to max_seq_len, batch 3, GQA) then decode; the book's own run
  * (dim 768, 16 heads, 8 kv heads, 50 tokens); and every error sentence. */
 #include <math.h>
 #include <stdio.h>
@@ -53,6 +55,29 @@ static void test_apply_rotary_emb_matches_pytorch(void) {
                      &xk_out);
     CHECK_TENSOR_CLOSE(xq_out, fx("rope", "xq_out"), RTOL, ATOL);
     CHECK_TENSOR_CLOSE(xk_out, fx("rope", "xk_out"), RTOL, ATOL);
+}
+
+/* --rope-theta: the tables at Code Llama's 1e6 and Llama 3's 500000, as PyTorch computes them. */
+static void test_precompute_freqs_cis_other_theta(void) {
+    FreqsCis f = precompute_freqs_cis(16, 12, 1e6);
+    CHECK_TENSOR_CLOSE(f.cos, load_fixture("ch11/rope_theta/table_1e6/freqs_cos.npy"), RTOL, ATOL);
+    CHECK_TENSOR_CLOSE(f.sin, load_fixture("ch11/rope_theta/table_1e6/freqs_sin.npy"), RTOL, ATOL);
+    f = precompute_freqs_cis(16, 12, 500000.0);
+    CHECK_TENSOR_CLOSE(f.cos, load_fixture("ch11/rope_theta/table_5e5/freqs_cos.npy"), RTOL, ATOL);
+    CHECK_TENSOR_CLOSE(f.sin, load_fixture("ch11/rope_theta/table_5e5/freqs_sin.npy"), RTOL, ATOL);
+    /* a larger theta turns the last pairs more slowly: position 11, pair 7 */
+    CHECK(t_get(f.cos, 11, 7) > t_get(precompute_freqs_cis(16, 12, 10000.0).cos, 11, 7));
+}
+
+/* Meta's form: each pair a complex number times cos + i sin; PyTorch's view_as_complex
+ * numbers at theta 500000, and the book's rotary_emb's at the book's theta. */
+static void test_rotary_emb_complex_is_meta_and_the_book(void) {
+    FreqsCis f = precompute_freqs_cis(16, 12, 500000.0);
+    CHECK_TENSOR_CLOSE(rotary_emb_complex(fx("rope_theta", "xq"), f.cos, f.sin), fx("rope_theta", "xq_out_meta"), RTOL,
+                       ATOL);
+    CHECK_TENSOR_CLOSE(rotary_emb_complex(fx("rope", "xq"), fx("rope", "freqs_cos"), fx("rope", "freqs_sin")),
+                       fx("rope", "xq_out"), RTOL, ATOL);
+    CHECK_ERROR(rotary_emb_complex(fx("rope", "xq"), f.cos, f.sin), "rotary_emb_complex: freqs_cos (12, 8)");
 }
 
 static void test_rope_turns_pairs_and_keeps_lengths(void) {
@@ -194,6 +219,54 @@ static void test_decode_equals_full_forward_at_every_step(void) {
     }
 }
 
+/* --prefill-chunk: the first T - n_decode positions in chunks of every size (past the prompt:
+ * one chunk), then one at a time, against PyTorch's full forward; chunked/ is T == max_seq_len. */
+static void test_prefill_in_chunks_equals_full_forward(void) {
+    const char *groups[] = {"mha", "gqa", "mqa", "odd", "long", "chunked"};
+    for (int i = 0; i < 6; i++) {
+        FreqsCis f;
+        LlamaAttention *m = load_group(groups[i], &f);
+        Tensor *x = fx(groups[i], "x"), *want = fx(groups[i], "output");
+        int64_t T = t_size(x, 1);
+        for (int64_t chunk = 1; chunk <= T + 1; chunk++)
+            for (int64_t n = 0; n <= T; n++)
+                harness_check_tensor_close(__FILE__, __LINE__, groups[i], llama_cached_forward(m, x, &f, chunk, n),
+                                           want, RTOL, ATOL);
+    }
+    CHECK_EQ_INT(t_size(fx("chunked", "x"), 1), (int64_t)t_get(fx("chunked", "config"), 3));  /* T == max_seq_len */
+}
+
+/* Shapes no fixture has: batch 1 to 4, MHA, GQA and MQA, T up to max_seq_len, every chunk
+ * size, against this chapter's full forward (which the fixtures check). */
+static void test_prefill_in_chunks_random_shapes(void) {
+    static const int64_t shapes[][6] = {/* B, dim, n_heads, n_kv_heads, T, max_seq_len */
+                                        {4, 16, 4, 1, 9, 9},  {1, 24, 6, 3, 13, 13}, {2, 12, 2, 2, 5, 8},
+                                        {3, 32, 8, 2, 10, 10}, {2, 20, 5, 5, 7, 7},  {1, 8, 1, 1, 6, 6}};
+    for (int s = 0; s < 6; s++) {
+        const int64_t *d = shapes[s];
+        t_manual_seed(100 + (uint64_t)s);
+        LlamaAttention *m = llama_attention_new((ModelConfig){d[1], d[2], d[3], d[5], 0.0});
+        llama_attention_eval(m);
+        Tensor *x = t_rand(SHAPE(d[0], d[4], d[1]));
+        FreqsCis f = precompute_freqs_cis(m->head_dim, d[4], 10000.0);
+        Tensor *full = llama_attention_forward(m, x, f.cos, f.sin, NULL);
+        for (int64_t chunk = 1; chunk <= d[4]; chunk++)
+            for (int64_t n = 0; n < d[4]; n += 2)
+                harness_check_tensor_close(__FILE__, __LINE__, "random shape", llama_cached_forward(m, x, &f, chunk, n),
+                                           full, RTOL, ATOL);
+    }
+}
+
+static void test_prefill_in_chunks_errors(void) {
+    FreqsCis f;
+    LlamaAttention *m = load_group("gqa", &f);
+    Tensor *x = fx("gqa", "x");   /* T = 7 */
+    CHECK_ERROR(llama_cached_forward(m, x, &f, 0, 2), "chunks of 0 positions and 2 decode steps do not split a "
+                                                      "sequence of 7 (chunk >= 1, 0 <= n_decode <= T)");
+    CHECK_ERROR(llama_cached_forward(m, x, &f, 2, 8), "chunks of 2 positions and 8 decode steps");
+    CHECK_ERROR(llama_cached_forward(m, t_zeros(SHAPE(7, 16)), &f, 2, 0), "x (7, 16) must be (bsz, T, dim)");
+}
+
 static void test_cache_full_is_an_error(void) {
     KVCache *c = kv_cache_new(1, 2, 3, 4);
     Tensor *k = t_zeros(SHAPE(1, 2, 2, 4));
@@ -204,6 +277,17 @@ static void test_cache_full_is_an_error(void) {
     CHECK_CLOSE(t_get(c->k, 0, 0, 2, 0), before, 0.0);
     CHECK_ERROR(kv_cache_append(c, t_zeros(SHAPE(1, 1, 3, 4)), t_zeros(SHAPE(1, 1, 3, 4))),
                 "must both be (bsz, n, n_kv_heads, head_dim)");
+}
+
+/* A whole LLaMA2's weights: with 1 byte per number, the parameter counts of Llama-2-7b and
+ * Llama-2-70b (the sum of numel over their state dicts: 6,738,415,616 and 68,976,648,192). */
+static void test_llama2_weight_bytes(void) {
+    CHECK_CLOSE(llama2_weight_bytes(4096, 32, 32, 32, 11008, 32000, 1), 6738415616.0, 0.0);
+    CHECK_CLOSE(llama2_weight_bytes(8192, 80, 64, 8, 28672, 32000, 1), 68976648192.0, 0.0);
+    /* fp16: 7B's 12.6 GiB (13.5 GB) read once per decode step */
+    CHECK_CLOSE(llama2_weight_bytes(4096, 32, 32, 32, 11008, 32000, 2), 2.0 * 6738415616.0, 0.0);
+    /* one layer of this chapter's module, no MLP, no vocabulary: its four weights and two norms */
+    CHECK_CLOSE(llama2_weight_bytes(16, 1, 4, 2, 0, 0, 1), 16.0 * 16 * 2 + 8.0 * 16 * 2 + 2 * 16 + 16, 0.0);
 }
 
 static void test_cache_bytes(void) {
@@ -290,6 +374,8 @@ static void test_forward_errors(void) {
 int main(void) {
     RUN(test_precompute_freqs_cis_matches_pytorch);
     RUN(test_apply_rotary_emb_matches_pytorch);
+    RUN(test_precompute_freqs_cis_other_theta);
+    RUN(test_rotary_emb_complex_is_meta_and_the_book);
     RUN(test_rope_turns_pairs_and_keeps_lengths);
     RUN(test_rope_scores_depend_on_the_offset);
     RUN(test_repeat_kv_matches_pytorch);
@@ -297,8 +383,12 @@ int main(void) {
     RUN(test_attention_shapes_and_params);
     RUN(test_rotate_half_trap);
     RUN(test_decode_equals_full_forward_at_every_step);
+    RUN(test_prefill_in_chunks_equals_full_forward);
+    RUN(test_prefill_in_chunks_random_shapes);
+    RUN(test_prefill_in_chunks_errors);
     RUN(test_cache_full_is_an_error);
     RUN(test_cache_bytes);
+    RUN(test_llama2_weight_bytes);
     RUN(test_generate_cached_equals_recompute);
     RUN(test_book_run_matches_pytorch);
     RUN(test_config_errors);

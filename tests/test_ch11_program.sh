@@ -3,7 +3,8 @@
 # --quiet, --help; the book's test run with no input file equal to PyTorch for
 # every default-run fixture (tests/fixtures/ch11/default, scripts/golden/ch11.py);
 # --input/--weights runs for MHA, GQA, MQA against PyTorch; the --dump/--weights
-# round trip; --decode through the KV cache equal to PyTorch's full forward
+# round trip; --decode and --prefill-chunk through the KV cache equal to PyTorch's full forward;
+# --rope-theta against PyTorch's runs at Code Llama's and Llama 3's theta
 # (batch > 1, prompts of length 1, every position decoded); and every bad input
 # (one line on stderr, exit 1 or 2, no output file left behind).
 . tests/lib.sh
@@ -54,6 +55,7 @@ flags_of() { # NAME
         case $_part in
             train) ;;
             eval) _f="$_f --eval" ;;
+            theta*) _f="$_f --rope-theta ${_part#theta}" ;;
             s*) _f="$_f --seed ${_part#s}" ;;
             b*) _f="$_f --batch ${_part#b}" ;;
             t*) _f="$_f --seq-len ${_part#t}" ;;
@@ -79,11 +81,44 @@ for d in "$F"/default/*/; do
 done
 if [ "$n" -ge 16 ]; then _ok; else _bad "only $n default-run fixtures (want 16)"; fi
 
+# ---- --rope-theta: Code Llama's 1e6 and Llama 3's 500000 against PyTorch's runs at that theta ----
+n=0
+for d in "$F"/rope_theta/s*/; do
+    name=$(basename "$d")
+    # shellcheck disable=SC2046
+    run "$P" $(flags_of "$name") --eval --quiet --output "$OUT"
+    expect_status 0 "--rope-theta run $name"
+    expect_npy_close "$OUT" "$d/out.npy" 1e-5 1e-5 "--rope-theta run $name == PyTorch at that theta"
+    # shellcheck disable=SC2046
+    run "$P" $(flags_of "$name") --eval --prefill-chunk 2 --quiet --output "$OUT"
+    expect_npy_close "$OUT" "$d/out.npy" 1e-5 1e-5 "--rope-theta run $name in chunks of 2 through the cache"
+    n=$((n + 1))
+done
+rm -f "$OUT"
+if [ "$n" -eq 2 ]; then _ok; else _bad "$n --rope-theta fixtures (want 2)"; fi
+run "$P"
+expect_out_contains "LLaMA2-7B     12.6 GiB    2.0 GiB        64.0 GiB" "7B's weights and cache read per decode token"
+expect_out_contains "LLaMA2-70B    128.5 GiB   1.2 GiB        40.0 GiB" "70B's, with its 8 kv heads"
+expect_out_contains "70B as MHA    146.0 GiB   10.0 GiB       320.0 GiB" "70B as MHA"
+expect_out_contains "this module, float32, bsz 2, T = 32 cached: weights 3.0 KiB, cache 4.0 KiB" \
+    "the run's own weights and cache"
+run "$P" --rope-theta 5e5
+expect_out_contains "theta = 500000 (--rope-theta X" "the RoPE step names the run's theta"
+expect_out_contains "[3] RoPE as complex numbers: (a + ib)(cos t + i sin t)" "the complex-number step"
+expect_out_contains "Meta's complex product on every pair of xq: max |difference| = 0.0000000" \
+    "Meta's complex form gives the book's numbers"
+run "$P" --rope-theta 1e6 --seed 123 --eval --quiet --output "$OUT"
+expect_status 0 "another theta"
+if cmp -s "$OUT" "$F/default/s123_b2_t6_d16_h4_k2_L32_p0_eval/out.npy"; then
+    _bad "--rope-theta 1e6 printed theta 10000's output"
+else _ok; fi
+rm -f "$OUT"
+
 # ---- files: MHA, GQA, MQA, dim % n_heads != 0 == PyTorch ----------------------------
 group_flags() { # GROUP: --n-heads from its config.npy
     case $1 in
         mha | gqa | mqa | odd) echo "--n-heads 4" ;;
-        long) echo "--n-heads 6" ;;
+        long | chunked) echo "--n-heads 6" ;;
     esac
 }
 for g in mha gqa mqa odd long; do
@@ -119,6 +154,37 @@ decode_case gqa 7 "GQA: every position decoded"
 decode_case mqa 4 "MQA, batch 3: a prompt of one token"
 decode_case long 11 "12 tokens, 6 heads over 3: a prompt of one token"
 decode_case odd 1 "dim % n_heads != 0: one step"
+
+# ---- --prefill-chunk: a prefill in chunks through the cache, then decode ---------------
+chunk_case() { # GROUP CHUNK DECODE DESC
+    # shellcheck disable=SC2046
+    run "$P" --input "$F/$1/x.npy" --weights "$F/$1" $(group_flags "$1") --prefill-chunk "$2" --decode "$3" \
+        --quiet --output "$OUT"
+    expect_status 0 "$4"
+    expect_npy_close "$OUT" "$F/$1/output.npy" 1e-5 1e-5 "$4 == PyTorch's full forward"
+    expect_out_contains "in chunks of $2, decode: $3 steps" "$4 says how it ran"
+    rm -f "$OUT"
+}
+chunk_case gqa 2 1 "GQA, batch 2: chunks of 2, 2, 2, then one step"
+chunk_case mqa 3 0 "MQA, batch 3: chunks of 3 and 2, no decode"
+chunk_case long 5 2 "12 tokens: chunks of 5, 5, then 2 steps"
+chunk_case chunked 4 0 "T == max_seq_len, batch 3, 6 heads over 2: chunks of 4, 4, 3"
+chunk_case chunked 1 0 "T == max_seq_len: chunks of one position"
+chunk_case odd 6 0 "dim % n_heads != 0: one chunk of all 6"
+run "$P" --seed 123 --dropout 0.1 --prefill-chunk 4 --quiet --output "$OUT"
+expect_status 0 "--prefill-chunk on the default run, no --decode: all T prefilled"
+expect_npy_close "$OUT" "$F/default/s123_b2_t6_d16_h4_k2_L32_p0.1_eval/out.npy" 1e-5 1e-5 "--prefill-chunk runs in eval mode: PyTorch's eval output"
+expect_out_contains "prefill: 6 in chunks of 4, decode: 0 steps" "chunks of 4 and 2, nothing decoded"
+rm -f "$OUT"
+run "$P" --prefill-chunk 0 --quiet --output "$OUT"
+expect_status 0 "--prefill-chunk 0: the prompt at once"
+expect_npy_close "$OUT" "$F/default/s123_b2_t6_d16_h4_k2_L32_p0_eval/out.npy" 1e-5 1e-5 "--prefill-chunk 0 is the default run"
+expect_out_lacks "in chunks of" "--prefill-chunk 0 runs no chunks"
+rm -f "$OUT"
+run "$P" --prefill-chunk 2 --decode 1
+expect_status 0 "a narrated run in chunks"
+expect_out_contains "chunk: positions 2..3 against keys 0..3" "the second chunk sees the cache and its own triangle"
+expect_out_contains "step 1: position 5 against 6 cached" "then the decode step"
 
 run "$P" --seed 123 --dropout 0.1 --decode 5 --quiet --output "$OUT"
 expect_status 0 "--decode on the default run"
@@ -197,6 +263,22 @@ bad_runtime "sequence length 7 is longer than max_seq_len 5, the size of the cau
     --input "$F/gqa/x.npy" --weights "$F/gqa" --max-seq-len 5
 bad_usage "--decode 7 asks for more steps than the 6 positions" "--decode past T" --decode 7
 bad_usage "--decode" "a negative --decode" --decode -1
+bad_usage "--prefill-chunk two: must be an integer from 0" "--prefill-chunk not a number" --prefill-chunk two
+bad_usage "--rope-theta 0: must be a positive number" "--rope-theta 0" --rope-theta 0
+bad_usage "--rope-theta -10000: must be a positive number" "a negative --rope-theta" --rope-theta -10000
+bad_usage "--rope-theta" "--rope-theta not a number" --rope-theta ten
+bad_runtime "has its own freqs_cos.npy and freqs_sin.npy, so --rope-theta 500000 would not be used" \
+    "--rope-theta with tables in the weights folder" --input "$F/gqa/x.npy" --weights "$F/gqa" --n-heads 4 \
+    --rope-theta 500000
+bad_usage "--prefill-chunk -2: must be an integer from 0" "a negative --prefill-chunk" --prefill-chunk -2
+bad_usage "--prefill-chunk 7 is longer than the 6 positions to prefill (T = 6, --decode 0)" \
+    "--prefill-chunk past T" --prefill-chunk 7
+bad_usage "--prefill-chunk 4 is longer than the 3 positions to prefill (T = 6, --decode 3)" \
+    "--prefill-chunk past the prompt" --prefill-chunk 4 --decode 3
+bad_usage "--prefill-chunk 1 is longer than the 0 positions to prefill" "--prefill-chunk with every position decoded" \
+    --prefill-chunk 1 --decode 6
+bad_runtime "--prefill-chunk 8 is longer than the 7 positions to prefill (T = 7, --decode 0)" \
+    "--prefill-chunk past the T of a file" --input "$F/gqa/x.npy" --weights "$F/gqa" --n-heads 4 --prefill-chunk 8
 bad_usage "--n-kv-heads" "--n-kv-heads 0" --n-kv-heads 0
 bad_usage "missing --weights" "--input alone" --input "$F/gqa/x.npy"
 bad_usage "missing --input" "--weights alone" --weights "$F/gqa"

@@ -92,6 +92,11 @@ usage 11 "--n-kv-heads 0" --n-kv-heads 0
 usage 11 "head_dim must be even and at least 2, but it is 3" --dim 12 --n-heads 4
 usage 11 "dim = 2 is smaller than n_heads = 4" --dim 2
 usage 11 "--decode 7 asks for more steps than the 6 positions" --decode 7 --output "$OUT"
+usage 11 "--prefill-chunk -1: must be an integer from 0" --prefill-chunk -1 --output "$OUT"
+usage 11 "--prefill-chunk 7 is longer than the 6 positions to prefill" --prefill-chunk 7 --output "$OUT"
+usage 11 "--prefill-chunk does not apply to --generate" --generate "$NOPE" --prefill-chunk 2
+usage 11 "--rope-theta 0: must be a positive number" --rope-theta 0 --output "$OUT"
+usage 11 "--rope-theta does not apply to --generate" --generate "$NOPE" --rope-theta 1e6
 usage 11 "--tokens applies only with --generate DIR" --tokens 3
 usage 11 "--prompt applies only with --generate DIR" --prompt "D A"
 # --generate checks its flags before it reads the folder: this one does not exist

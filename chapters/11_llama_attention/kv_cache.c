@@ -31,6 +31,24 @@ Tensor *llama_attention_step(const LlamaAttention *m, const Tensor *x, const Fre
     /* END BLANK */
 }
 
+Tensor *llama_cached_forward(const LlamaAttention *m, const Tensor *x, const FreqsCis *freqs, int64_t chunk,
+                             int64_t n_decode) {
+    char xs[T_SHAPE_STR];
+    if (x->ndim != 3) t_error("cached forward: x %s must be (bsz, T, dim)", t_shape_str(x, xs));
+    int64_t T = x->shape[1], prompt = T - n_decode;
+    if (chunk < 1 || n_decode < 0 || n_decode > T)
+        t_error("cached forward: chunks of %lld positions and %lld decode steps do not split a sequence of %lld "
+                "(chunk >= 1, 0 <= n_decode <= T)", (long long)chunk, (long long)n_decode, (long long)T);
+    KVCache *c = kv_cache_new(x->shape[0], m->n_local_kv_heads, m->args.max_seq_len, m->head_dim);
+    Tensor *out = t_zeros(SHAPE(x->shape[0], T, m->args.dim));
+    for (int64_t start = 0; start < T;) {  /* start_pos = c->len: the next chunk, or one decode step */
+        int64_t n = start >= prompt ? 1 : (prompt - start < chunk ? prompt - start : chunk);
+        t_copy_(t_slice(out, 1, start, start + n), llama_attention_step(m, t_slice(x, 1, start, start + n), freqs, c));
+        start += n;
+    }
+    return out;
+}
+
 KVCache *kv_cache_new(int64_t bsz, int64_t n_kv_heads, int64_t max_seq_len, int64_t head_dim) {
     KVCache *c = (KVCache *)t_alloc(sizeof *c);
     *c = (KVCache){bsz, n_kv_heads, max_seq_len, head_dim, 0, NULL, NULL};
@@ -43,6 +61,15 @@ KVCache *kv_cache_new(int64_t bsz, int64_t n_kv_heads, int64_t max_seq_len, int6
 double kv_cache_bytes(double layers, double bsz, double n_kv_heads, double seq_len, double head_dim,
                       double bytes_per) {
     return 2.0 * layers * bsz * n_kv_heads * seq_len * head_dim * bytes_per;  /* 2: k and v */
+}
+
+double llama2_weight_bytes(double dim, double n_layers, double n_heads, double n_kv_heads, double hidden,
+                           double vocab, double bytes_per) {
+    double kv_dim = n_kv_heads * (dim / n_heads);                  /* n_kv_heads * head_dim */
+    double attention = 2.0 * dim * dim + 2.0 * kv_dim * dim;        /* wq, wo; wk, wv         */
+    double feed_forward = 3.0 * hidden * dim;                       /* w1, w2, w3             */
+    double layer = attention + feed_forward + 2.0 * dim;            /* + two RMSNorm weights  */
+    return (n_layers * layer + 2.0 * vocab * dim + dim) * bytes_per;  /* + embeddings, output, norm */
 }
 
 void kv_cache_append(KVCache *c, const Tensor *xk, const Tensor *xv) {

@@ -42,6 +42,13 @@ KVCache *kv_cache_new(int64_t bsz, int64_t n_kv_heads, int64_t max_seq_len, int6
  * of bytes_per bytes each. */
 double kv_cache_bytes(double layers, double bsz, double n_kv_heads, double seq_len, double head_dim,
                       double bytes_per);
+/* Bytes of a whole LLaMA2 model's weights (Meta's model.py, bytes_per each):
+ * tok_embeddings and output (vocab x dim each); per layer wq and wo (dim x dim), wk and
+ * wv (n_kv_heads * head_dim x dim), w1, w2, w3 (hidden x dim), attention_norm and
+ * ffn_norm (dim); the final norm (dim). A decode step reads them all once, whatever
+ * the batch. */
+double llama2_weight_bytes(double dim, double n_layers, double n_heads, double n_kv_heads, double hidden,
+                           double vocab, double bytes_per);
 /* cache_k[:, :, len : len + n] = xk; the same for v; len += n. xk, xv are
  * (bsz, n, n_kv_heads, head_dim). Past max_seq_len: one sentence, nothing written. */
 void kv_cache_append(KVCache *c, const Tensor *xk, const Tensor *xv);
@@ -55,5 +62,12 @@ Tensor *kv_cache_attend(const KVCache *c, const Tensor *xq);
  * tables of precompute_freqs_cis with at least c->len + n rows. Returns the
  * attention's output for those positions, (bsz, n, dim). */
 Tensor *llama_attention_step(const LlamaAttention *m, const Tensor *x, const FreqsCis *freqs, KVCache *c);
+/* The whole of x (bsz, T, dim) through a fresh cache of max_seq_len positions, eval
+ * mode: the first T - n_decode positions prefilled in chunks of `chunk` (the last one
+ * may be shorter; each chunk's queries see the cache and their own causal triangle,
+ * the mask offset by the chunk's start), then the last n_decode one at a time.
+ * Returns all T rows, (bsz, T, dim): row for row the full forward's. */
+Tensor *llama_cached_forward(const LlamaAttention *m, const Tensor *x, const FreqsCis *freqs, int64_t chunk,
+                             int64_t n_decode);
 
 #endif

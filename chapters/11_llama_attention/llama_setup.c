@@ -11,7 +11,8 @@ static LlamaRun from_defaults(const Args *a, const LlamaFlags *f) {
     t_manual_seed(a->seed);                                                  /* torch.manual_seed(seed)  */
     r.m = llama_attention_new(c);                                            /* Attention(ModelConfig()) */
     r.x = t_rand(SHAPE(a->batch, a->seq_len, c.dim));                       /* torch.rand(B, T, dim)    */
-    r.freqs = precompute_freqs_cis(r.m->head_dim, a->seq_len, 10000.0);    /* dim // n_heads, seq_len  */
+    r.freqs = precompute_freqs_cis(r.m->head_dim, a->seq_len, f->rope_theta);  /* dim // n_heads, T, theta */
+    r.rope_theta = f->rope_theta;
     return r;
 }
 
@@ -52,8 +53,14 @@ static LlamaRun from_files(const Args *a, const LlamaFlags *f) {
     check_seq_len(T, L);  /* chapter 4 */
     ModelConfig c = {dim, f->n_heads, n_kv_heads, L, a->dropout};
     r.m = llama_attention_from(c, wq, wk, wv, wo);
+    r.rope_theta = f->rope_theta;
     if (!load_freqs(a->weights, T, r.m->head_dim / 2, &r.freqs))
-        r.freqs = precompute_freqs_cis(r.m->head_dim, T, 10000.0);
+        r.freqs = precompute_freqs_cis(r.m->head_dim, T, f->rope_theta);
+    else if (f->rope_theta_given)
+        t_error("weights folder '%s' has its own freqs_cos.npy and freqs_sin.npy, so --rope-theta %g would not be "
+                "used: remove the tables or the flag", a->weights, f->rope_theta);
+    else
+        r.rope_theta = 10000.0;  /* the folder's tables: their theta is not known, the narration uses the book's */
     return r;
 }
 
@@ -63,6 +70,10 @@ LlamaRun llama_from_args(const Args *args, const LlamaFlags *f) {
     if (f->decode_given && f->decode > T)
         t_error("--decode %lld asks for more steps than the %lld positions of the sequence", (long long)f->decode,
                 (long long)T);
+    int64_t prompt = T - (f->decode_given ? f->decode : 0);
+    if (f->prefill_chunk > prompt)
+        t_error("--prefill-chunk %lld is longer than the %lld positions to prefill (T = %lld, --decode %lld)",
+                (long long)f->prefill_chunk, (long long)prompt, (long long)T, (long long)(T - prompt));
     return r;
 }
 

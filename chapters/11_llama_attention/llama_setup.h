@@ -13,6 +13,9 @@ typedef struct {
     int64_t decode;         /* --decode N: 0 when not given */
     bool decode_given;
     bool n_kv_heads_given;
+    int64_t prefill_chunk;  /* --prefill-chunk N: 0 when not given */
+    double rope_theta;      /* --rope-theta X: precompute_freqs_cis's theta, 10000.0 */
+    bool rope_theta_given;
 } LlamaFlags;
 
 /* What a run starts from: the module, x (bsz, seqlen, dim) and the tables
@@ -21,13 +24,14 @@ typedef struct {
     LlamaAttention *m;
     Tensor *x;
     FreqsCis freqs;
+    double rope_theta;   /* the tables' theta (10000.0 unless --rope-theta; unknown when read from files) */
 } LlamaRun;
 
 /* The book's test of 5.1.3.3, in PyTorch's order:
  *     torch.manual_seed(seed)
  *     m = Attention(ModelConfig(dim, n_heads, n_kv_heads, max_seq_len, dropout))
  *     x = torch.rand(batch, seq_len, dim)
- *     freqs_cos, freqs_sin = precompute_freqs_cis(dim // n_heads, seq_len)
+ *     freqs_cos, freqs_sin = precompute_freqs_cis(dim // n_heads, seq_len, theta)
  * or, with --input FILE --weights DIR: x from the file (B, T, dim), wq wk wv wo
  * from the folder (n_heads from --n-heads, head_dim = dim // n_heads,
  * n_kv_heads from wk's rows), the tables from freqs_cos.npy and

@@ -11,13 +11,15 @@
  *     only, and the rotate_half trap (Hugging Face's layout) with its permutation;
  *   - grouped-query heads: wk and wv with n_kv_heads, repeat_kv, and the same
  *     numbers by reading head h / n_rep in place;
- *   - the KV cache: a prefill and token-by-token decode, each step equal to the
- *     full forward's row; the cache's bytes for MHA, GQA and MQA, and for
+ *   - the KV cache: a prefill (at once, or in chunks with --prefill-chunk, each
+ *     chunk's causal mask offset by its start) and token-by-token decode, each
+ *     step equal to the full forward's row; the cache's bytes for MHA, GQA and MQA, and for
  *     LLaMA2-7B and 70B.
  *
  *     build/chapter11                                        the book's test, small
  *     build/chapter11 --dim 768 --n-heads 16 --n-kv-heads 8 --seq-len 50 --batch 1 --max-seq-len 512
  *     build/chapter11 --decode 3 --output out.npy            prefill 3, decode 3
+ *     build/chapter11 --prefill-chunk 2 --decode 1           prefill 0..1, 2..3, 4; decode 5
  *     build/chapter11 --input x.npy --weights DIR --n-heads 4 --eval --output out.npy
  */
 #include <stdio.h>
@@ -25,7 +27,8 @@
 #include "generate_setup.h"
 #include "llama_bench.h"
 
-static int64_t dim = 16, n_heads = 4, n_kv_heads = 2, decode = 0;
+static int64_t dim = 16, n_heads = 4, n_kv_heads = 2, decode = 0, prefill_chunk = 0;
+static double rope_theta = 10000.0;  /* precompute_freqs_cis(dim, end, theta=10000.0) */
 static bool bench;
 static const char *generate;   /* --generate DIR */
 static int64_t tokens = 6;
@@ -39,6 +42,10 @@ static const CliExtra extra[] = {
      .max = CLI_MAX_SIZE, .help = "key/value heads (H: MHA, 1: MQA)"},
     {.name = "--decode", .metavar = "N", .kind = CLI_EXTRA_INT, .value = &decode, .min = 0, .max = CLI_MAX_SIZE,
      .help = "prefill T - N, decode N one by one (eval)"},
+    {.name = "--prefill-chunk", .metavar = "N", .kind = CLI_EXTRA_INT, .value = &prefill_chunk, .min = 0,
+     .max = CLI_MAX_SIZE, .help = "prefill N positions at a time, 0: at once (eval)"},
+    {.name = "--rope-theta", .metavar = "X", .kind = CLI_EXTRA_REAL, .value = &rope_theta, .min = 0,
+     .min_exclusive = true, .max = 1e300, .help = "RoPE's base theta, the book's"},
     {.name = "--bench", .kind = CLI_EXTRA_FLAG, .value = &bench,
      .help = "time the KV cache (prints only)"},
     {.name = "--generate", .metavar = "DIR", .kind = CLI_EXTRA_TEXT, .value = &generate,
@@ -53,7 +60,8 @@ static const CliExtra extra[] = {
  * or output); NULL when they can. The sizes the book's ModelConfig asserts are checked here
  * when they come from flags; from files, they are the run's errors (exit 1). */
 static const char *flags_that_clash(const CliSpec *spec, const Args *a, char *buf, size_t n) {
-    static const char *const module_flags[] = {"--dim", "--n-heads", "--n-kv-heads", "--decode", "--bench"};
+    static const char *const module_flags[] = {"--dim", "--n-heads", "--n-kv-heads", "--decode", "--prefill-chunk",
+                                               "--rope-theta", "--bench"};
     static const struct { unsigned bit; const char *name; } shared[] = {
         {CLI_SEED, "--seed"}, {CLI_BATCH, "--batch"}, {CLI_SEQ_LEN, "--seq-len"}, {CLI_MAX_SEQ_LEN, "--max-seq-len"},
         {CLI_DROPOUT, "--dropout"}, {CLI_EVAL, "--eval"}, {CLI_DUMP, "--dump"}, {CLI_INPUT, "--input"},
@@ -88,6 +96,10 @@ static const char *flags_that_clash(const CliSpec *spec, const Args *a, char *bu
     if (cli_extra_given(spec, a, "--decode") && decode > a->seq_len)
         return snprintf(buf, n, "--decode %lld asks for more steps than the %lld positions of the sequence",
                         (long long)decode, (long long)a->seq_len), buf;
+    if (cli_extra_given(spec, a, "--prefill-chunk") && prefill_chunk > a->seq_len - decode)
+        return snprintf(buf, n, "--prefill-chunk %lld is longer than the %lld positions to prefill (T = %lld, "
+                        "--decode %lld)", (long long)prefill_chunk, (long long)(a->seq_len - decode),
+                        (long long)a->seq_len, (long long)decode), buf;
     return NULL;
 }
 
@@ -125,7 +137,8 @@ static double turned_dot(const Tensor *q, const Tensor *k, const FreqsCis *f, in
 static void show_rope(const LlamaRun *r, const LlamaTrace *tr) {
     const LlamaAttention *m = r->m;
     narrate_step("RoPE: the tables and the turn (5.1.3.2)");
-    narrate_torch("freqs_cos, freqs_sin = precompute_freqs_cis(dim // n_heads, seq_len)");
+    narrate_torch("freqs_cos, freqs_sin = precompute_freqs_cis(dim // n_heads, seq_len, theta)");
+    narrate_say("theta = %g (--rope-theta X; the book's is 10000; Code Llama uses 1e6, Llama 3 500000)", r->rope_theta);
     narrate_show("freqs_cos", r->freqs.cos);
     narrate_torch("xq, xk = apply_rotary_emb(xq, xk, freqs_cos, freqs_sin)");
     narrate_show("xq[0, :, 0] after RoPE", t_select(t_select(tr->xq, 0, 0), 1, 0));
@@ -133,7 +146,7 @@ static void show_rope(const LlamaRun *r, const LlamaTrace *tr) {
                 "position m; row 0 is not turned (cos 1, sin 0), the first pair turns fastest.");
     /* the same q and k vectors (token 0, head 0), turned to several positions */
     int64_t L = m->args.max_seq_len > 8 ? m->args.max_seq_len : 8;
-    FreqsCis f = precompute_freqs_cis(m->head_dim, L, 10000.0);
+    FreqsCis f = precompute_freqs_cis(m->head_dim, L, r->rope_theta);
     int64_t hd = m->head_dim;
     Tensor *x0 = t_slice(r->x, 1, 0, 1);  /* (bsz, 1, dim) */
     Tensor *q = t_slice(t_view(nn_linear_forward(m->wq, x0), SHAPE(t_size(x0, 0), 1, m->n_local_heads, hd)), 2, 0, 1);
@@ -146,6 +159,33 @@ static void show_rope(const LlamaRun *r, const LlamaTrace *tr) {
     narrate_say("q_2 . k_1 = %.6f   (offset 1)", turned_dot(q, k, &f, 2, 1));
     narrate_why("a turn by m then a turn back by n is a turn by m - n: the score sees how far apart two "
                 "tokens are, not where they are.");
+}
+
+/* Meta's form of the same turn: each pair a complex number, one product. */
+static void show_rope_complex(const LlamaRun *r, const LlamaTrace *tr) {
+    const LlamaAttention *m = r->m;
+    int64_t B = t_size(r->x, 0), T = t_size(r->x, 1), hd = m->head_dim, pos = T - 1, i = hd / 2 > 1 ? 1 : 0;
+    narrate_step("RoPE as complex numbers: (a + ib)(cos t + i sin t)");
+    narrate_torch("xq_out_r = xq_r * freqs_cos - xq_i * freqs_sin   # the book: 实部");
+    narrate_torch("xq_out_i = xq_r * freqs_sin + xq_i * freqs_cos   # 虚部");
+    narrate_torch("freqs_cis = torch.polar(torch.ones_like(freqs), freqs)   # Meta: cos t + i sin t");
+    narrate_torch("xq_ = torch.view_as_complex(xq.float().reshape(*xq.shape[:-1], -1, 2))");
+    narrate_torch("xq_out = torch.view_as_real(xq_ * freqs_cis).flatten(3)");
+    Tensor *xq = t_view(nn_linear_forward(m->wq, r->x), SHAPE(B, T, m->n_local_heads, hd));  /* before RoPE */
+    float a = t_get(xq, 0, pos, 0, 2 * i), b = t_get(xq, 0, pos, 0, 2 * i + 1);
+    float c = t_get(r->freqs.cos, pos, i), s = t_get(r->freqs.sin, pos, i);
+    narrate_say("xq[0, %lld, 0], pair %lld: a + ib = %.6f %+.6fi, t = %lld x theta^(-%lld/%lld): cos t = %.6f, "
+                "sin t = %.6f", (long long)pos, (long long)i, a, b, (long long)pos, (long long)(2 * i), (long long)hd,
+                c, s);
+    narrate_say("(a + ib)(cos t + i sin t) = (a cos t - b sin t) + i (a sin t + b cos t) = %.6f %+.6fi",
+                a * c - b * s, a * s + b * c);
+    narrate_say("the book's xq_out[0, %lld, 0, %lld:%lld] = %.6f, %.6f", (long long)pos, (long long)(2 * i),
+                (long long)(2 * i + 2), t_get(tr->xq, 0, pos, 0, 2 * i), t_get(tr->xq, 0, pos, 0, 2 * i + 1));
+    narrate_say("Meta's complex product on every pair of xq: max |difference| = %.7f",
+                t_max_abs_diff(rotary_emb_complex(xq, r->freqs.cos, r->freqs.sin), tr->xq));
+    narrate_why("cos t + i sin t has length 1, so multiplying a + ib by it turns the point by the angle t "
+                "and keeps its length. The book's comments call cos the real part (实部) and sin the imaginary "
+                "part (虚部) of that factor; its two lines are the real and imaginary parts of the product.");
 }
 
 static void show_trap(const LlamaRun *r, const Tensor *output) {
@@ -191,18 +231,27 @@ static void show_gqa(const LlamaRun *r, const LlamaTrace *tr, const Tensor *outp
     narrate_show("output", output);
 }
 
-/* Prefill T - n positions, then the last n one at a time (eval); rows of all T. */
-static Tensor *decode_run(const LlamaRun *r, int64_t n, const Tensor *full, bool say) {
+/* Prefill T - n positions in chunks of `chunk` (0: at once), then the last n one at a time
+ * (eval); rows of all T. */
+static Tensor *decode_run(const LlamaRun *r, int64_t n, int64_t chunk, const Tensor *full, bool say) {
     LlamaAttention ev = *r->m;
     llama_attention_eval(&ev);
     int64_t B = t_size(r->x, 0), T = t_size(r->x, 1), prompt = T - n;
     KVCache *c = kv_cache_new(B, ev.n_local_kv_heads, ev.args.max_seq_len, ev.head_dim);
     Tensor *out = t_zeros(t_shape(full));
-    if (prompt > 0)  /* prefill: the prompt's positions at once */
-        t_copy_(t_slice(out, 1, 0, prompt), llama_attention_step(&ev, t_slice(r->x, 1, 0, prompt), &r->freqs, c));
-    if (say && prompt > 0)
-        narrate_say("prefill: positions 0..%lld at once, max |cached - full| = %.7f", (long long)(prompt - 1),
-                    t_max_abs_diff(t_slice(out, 1, 0, prompt), t_slice(full, 1, 0, prompt)));
+    for (int64_t start = 0; start < prompt;) {  /* prefill: start_pos = c->len */
+        int64_t len = chunk < 1 || prompt - start < chunk ? prompt - start : chunk;
+        Tensor *rows = llama_attention_step(&ev, t_slice(r->x, 1, start, start + len), &r->freqs, c);
+        t_copy_(t_slice(out, 1, start, start + len), rows);
+        if (say && chunk < 1)
+            narrate_say("prefill: positions 0..%lld at once, max |cached - full| = %.7f", (long long)(prompt - 1),
+                        t_max_abs_diff(rows, t_slice(full, 1, 0, prompt)));
+        else if (say)
+            narrate_say("chunk: positions %lld..%lld against keys 0..%lld, max |cached - full| = %.7f",
+                        (long long)start, (long long)(start + len - 1), (long long)(c->len - 1),
+                        t_max_abs_diff(rows, t_slice(full, 1, start, start + len)));
+        start += len;
+    }
     for (int64_t t = prompt; t < T; t++) {
         Tensor *row = llama_attention_step(&ev, t_slice(r->x, 1, t, t + 1), &r->freqs, c);  /* (B, 1, dim) */
         t_copy_(t_slice(out, 1, t, t + 1), row);
@@ -241,6 +290,25 @@ static void show_cache_bytes(const LlamaAttention *m, int64_t B) {
     narrate_say("(LLaMA2's context is 4096 tokens: the T = 32768 row is what a longer context would hold)");
     narrate_why("the cache grows with T and with n_kv_heads, not with n_heads: 70B's 8 kv heads for 64 query "
                 "heads keep 8 times fewer bytes, and each decode step reads them all once.");
+    /* what one decode step reads: every weight once for the whole batch, every sequence's cache */
+    narrate_say("read per decode token, T = 4096 cached, fp16 (the weights once per step):");
+    narrate_say("              weights     cache, bsz 1   cache, bsz 32");
+    static const struct { const char *name; double dim, layers, heads, kv_heads, hidden; } models[] = {
+        {"LLaMA2-7B", 4096, 32, 32, 32, 11008}, {"LLaMA2-70B", 8192, 80, 64, 8, 28672},
+        {"70B as MHA", 8192, 80, 64, 64, 28672}};
+    for (int i = 0; i < 3; i++)
+        narrate_say("%-13s %-11s %-14s %s", models[i].name,
+                    t_format_bytes(llama2_weight_bytes(models[i].dim, models[i].layers, models[i].heads,
+                                                       models[i].kv_heads, models[i].hidden, 32000, 2), b1, 32),
+                    t_format_bytes(kv_cache_bytes(models[i].layers, 1, models[i].kv_heads, 4096, 128, 2), b2, 32),
+                    t_format_bytes(kv_cache_bytes(models[i].layers, 32, models[i].kv_heads, 4096, 128, 2), b3, 32));
+    narrate_say("this module, float32, bsz %lld, T = %lld cached: weights %s, cache %s", (long long)B, (long long)L,
+                t_format_bytes(4.0 * (double)llama_attention_num_params(m), b1, 32),
+                t_format_bytes(kv_cache_bytes(1, B, K, L, hd, 4), b2, 32));
+    narrate_why("at bsz 1 the weights dwarf the cache (7B: 12.6 GiB against 2 GiB; 70B: 128.5 against 1.2), "
+                "so the cache, and GQA, change little of what a step reads. The weights are read once for "
+                "the whole batch while every sequence reads its own cache: at bsz 32 7B's caches pass its "
+                "weights, and 70B's 8 kv heads read 40 GiB where MHA would read 320 GiB.");
 }
 
 int main(int argc, char **argv) {
@@ -250,7 +318,8 @@ int main(int argc, char **argv) {
                                "torch.manual_seed(N); Attention(ModelConfig(dim, n_heads, n_kv_heads,\n"
                                "max_seq_len, dropout)); x = torch.rand(B, T, dim), with PyTorch's numbers.\n"
                                "--decode N (eval) prefills T - N positions and decodes the last N through\n"
-                               "the cache; --output then holds all T rows. --input/--weights read x and\n"
+                               "the cache; --prefill-chunk N prefills N positions at a time (without\n"
+                               "--decode: all T); --output then holds all T rows. --input/--weights read x and\n"
                                "wq wk wv wo (and freqs_cos freqs_sin when there); --dump writes them.",
                     .flags = CLI_SEED | CLI_BATCH | CLI_SEQ_LEN | CLI_MAX_SEQ_LEN | CLI_DROPOUT | CLI_EVAL |
                              CLI_QUIET | CLI_DUMP | CLI_INPUT | CLI_OUTPUT,
@@ -263,7 +332,9 @@ int main(int argc, char **argv) {
         return EXIT_USAGE;
     }
     LlamaFlags f = {dim, n_heads, n_kv_heads, decode, cli_extra_given(&spec, &args, "--decode"),
-                    cli_extra_given(&spec, &args, "--n-kv-heads")};
+                    cli_extra_given(&spec, &args, "--n-kv-heads"), prefill_chunk, rope_theta,
+                    cli_extra_given(&spec, &args, "--rope-theta")};
+    bool cached_output = f.decode_given || f.prefill_chunk > 0;  /* --output holds the cache's rows */
     if (generate) {
         int rc = run_generate(generate, prompt, tokens);
         t_scope_end();
@@ -278,32 +349,44 @@ int main(int argc, char **argv) {
     narrate_title("Chapter 11: LLaMA2's attention: RoPE, grouped-query heads, the KV cache (5.1.3)");
 
     LlamaRun r = llama_from_args(&args, &f);
-    if (args.eval || f.decode_given) llama_attention_eval(r.m);  /* model.eval(); --decode runs in eval */
+    if (args.eval || cached_output) llama_attention_eval(r.m);  /* model.eval(): the cache runs in eval */
     show_module(&r, &args);
     LlamaTrace tr;
     Tensor *output = llama_attention_forward(r.m, r.x, r.freqs.cos, r.freqs.sin, &tr);  /* (bsz, seqlen, dim) */
     show_rope(&r, &tr);
+    show_rope_complex(&r, &tr);
     show_trap(&r, output);
     show_gqa(&r, &tr, output);
 
     int64_t T = t_size(r.x, 1);
-    int64_t n = f.decode_given ? f.decode : T / 2;
-    narrate_step("The KV cache: prefill %lld positions, decode %lld one at a time", (long long)(T - n), (long long)n);
+    int64_t n = f.decode_given ? f.decode : f.prefill_chunk > 0 ? 0 : T / 2;
+    if (f.prefill_chunk > 0)
+        narrate_step("The KV cache: prefill %lld positions %lld at a time, decode %lld one at a time",
+                     (long long)(T - n), (long long)f.prefill_chunk, (long long)n);
+    else
+        narrate_step("The KV cache: prefill %lld positions, decode %lld one at a time", (long long)(T - n),
+                     (long long)n);
     narrate_torch("cache_k[:, :, pos] = xk; scores = xq @ cache_k[:, :, :pos + 1].transpose(2, 3) / sqrt(hd)");
+    if (f.prefill_chunk > 0)
+        narrate_torch("scores += mask[:, :, start_pos : start_pos + seqlen, : start_pos + seqlen]   # a chunk");
     LlamaAttention ev = *r.m;
     llama_attention_eval(&ev);
     Tensor *full = (r.m->attn_dropout.training && r.m->args.dropout > 0)
                        ? llama_attention_forward(&ev, r.x, r.freqs.cos, r.freqs.sin, NULL)
                        : output;
-    Tensor *decoded = decode_run(&r, n, full, !narrate_quiet());
+    Tensor *decoded = decode_run(&r, n, f.prefill_chunk, full, !narrate_quiet());
     narrate_why("each step projects one token, appends its k and v (turned at its own position) and reads "
                 "the cache: T numbers of work per head, not T x T. Happy-LLM's generate() recomputes "
                 "the whole prefix instead.");
     show_cache_bytes(r.m, t_size(r.x, 0));
 
-    if (f.decode_given) output = decoded;
+    if (cached_output) output = decoded;
     if (narrate_quiet()) narrate_result("output", output);
-    if (f.decode_given)
+    if (f.prefill_chunk > 0)
+        narrate_result_text("prefill: %lld in chunks of %lld, decode: %lld steps, max |cached - full| = %.7f",
+                            (long long)(T - n), (long long)f.prefill_chunk, (long long)n,
+                            t_max_abs_diff(decoded, full));
+    else if (f.decode_given)
         narrate_result_text("decode: %lld steps, max |cached - full| = %.7f", (long long)n,
                             t_max_abs_diff(decoded, full));
     if (args.dump) {

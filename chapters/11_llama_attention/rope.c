@@ -1,5 +1,7 @@
 /* rope.c — chapter 11: RoPE as Happy-LLM 5.1.3.2 writes it, and the rotate_half trap.
  * The lesson is apply_rotary_emb: neighbouring pairs, each turned by its own angle. */
+#include <complex.h>
+
 #include "rope.h"
 
 void check_rope_dim(int64_t head_dim) {
@@ -69,6 +71,28 @@ FreqsCis precompute_freqs_cis(int64_t dim, int64_t end, double theta) {
         }
     }
     return f;
+}
+
+/* ---- the same turn as a complex product (Meta's form) ----------------------------------- */
+
+Tensor *rotary_emb_complex(const Tensor *x, const Tensor *freqs_cos, const Tensor *freqs_sin) {
+    check_rotary("rotary_emb_complex", x, freqs_cos, freqs_sin);
+    int64_t seqlen = x->shape[1], heads = x->shape[2], half = x->shape[3] / 2;
+    const float *in = t_data(t_contiguous(x));
+    const float *cos = t_data(t_contiguous(freqs_cos)), *sin = t_data(t_contiguous(freqs_sin));
+    Tensor *out = t_zeros(t_shape(x));                     /* (bsz, seqlen, heads, head_dim) */
+    float *o = t_data(out);
+    for (int64_t p = 0; p < t_numel(x) / 2; p++) {        /* pair p of the flat tensor */
+        int64_t i = p % half, m = p / half / heads % seqlen;   /* its pair index and position */
+        /* xq_ = torch.view_as_complex(...): the pair (a, b) is a + ib */
+        float complex z = in[2 * p] + in[2 * p + 1] * I;
+        /* freqs_cis = torch.polar(1, m * theta_i) = cos + i sin */
+        float complex w = cos[m * half + i] + sin[m * half + i] * I;
+        /* xq_out = torch.view_as_real(xq_ * freqs_cis).flatten(3) */
+        float complex turned = z * w;
+        o[2 * p] = crealf(turned), o[2 * p + 1] = cimagf(turned);
+    }
+    return out;
 }
 
 /* ---- the trap: Hugging Face's layout --------------------------------------------------- */

@@ -43,6 +43,16 @@ Tensor *rotary_emb(const Tensor *x, const Tensor *freqs_cos, const Tensor *freqs
 /* Happy-LLM's apply_rotary_emb: both xq and xk (their head counts may differ). */
 void apply_rotary_emb(const Tensor *xq, const Tensor *xk, const Tensor *freqs_cos, const Tensor *freqs_sin,
                       Tensor **xq_out, Tensor **xk_out);
+/* Meta's apply_rotary_emb (llama/model.py), the form the book's cos/sin lines
+ * expand: each pair (x[2i], x[2i + 1]) is the complex number a + ib, and the
+ * turn is one product with freqs_cis = cos(m theta_i) + i sin(m theta_i):
+ *     freqs_cis = torch.polar(torch.ones_like(freqs), freqs)             # complex64
+ *     xq_ = torch.view_as_complex(xq.float().reshape(*xq.shape[:-1], -1, 2))
+ *     xq_out = torch.view_as_real(xq_ * freqs_cis).flatten(3)
+ * (a + ib)(cos + i sin) = (a cos - b sin) + i (a sin + b cos): the real part is
+ * the book's xq_out_r (实部), the imaginary part its xq_out_i (虚部). Same
+ * arguments and result as rotary_emb. */
+Tensor *rotary_emb_complex(const Tensor *x, const Tensor *freqs_cos, const Tensor *freqs_sin);
 /* Hugging Face's apply_rotary_pos_emb: x * cos + rotate_half(x) * sin with
  * cos = cat(freqs_cos, freqs_cos): the halves (i, i + head_dim / 2) rotated. */
 Tensor *rotary_emb_half(const Tensor *x, const Tensor *freqs_cos, const Tensor *freqs_sin);

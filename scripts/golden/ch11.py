@@ -44,8 +44,17 @@ Fixture folders (all float32):
                batch 1, seq_len 50, seed 123): out_head = out[0, :4, :8],
                out_tail = out[0, -4:, -8:], out_sum = [out.sum(), out.abs().sum()]
                (the whole output is too large to commit).
+  chunked/     a group as above at T == max_seq_len = 11, batch 3, dim 24,
+               6 query heads over 2 kv heads.
+  rope_theta/  table_1e6/, table_5e5/: precompute_freqs_cis(16, 12, theta) at
+               Code Llama's 1e6 and Llama 3's 500000; xq (2, 12, 3, 16) and
+               xq_out_meta, Meta's complex form (torch.polar, view_as_complex) at
+               theta 500000, asserted here equal to the book's cos/sin lines;
+               s<S>_..._theta<5e5|1e6>/x, out: default runs (eval) at that theta.
 A KV-cache decode written in PyTorch (prefill, then one position at a time)
-is asserted here to equal the full forward, for every group.
+is asserted here to equal the full forward, for every group; and for chunked/
+a prefill in chunks of every size 1..11 (each chunk's scores + the mask's
+rows start_pos .. start_pos + n - 1), then decode, for every prompt length.
 """
 
 import math
@@ -75,6 +84,21 @@ def precompute_freqs_cis(dim, end, theta=10000.0):
     t = torch.arange(end, device=freqs.device)
     freqs = torch.outer(t, freqs).float()
     return torch.cos(freqs), torch.sin(freqs)
+
+
+def precompute_freqs_cis_meta(dim, end, theta=10000.0):
+    """Meta's llama/model.py: the same angles as complex numbers cos + i sin (torch.polar)."""
+    freqs = 1.0 / (theta ** (torch.arange(0, dim, 2)[: (dim // 2)].float() / dim))
+    t = torch.arange(end, device=freqs.device)
+    freqs = torch.outer(t, freqs).float()
+    return torch.polar(torch.ones_like(freqs), freqs)  # complex64
+
+
+def apply_rotary_emb_meta(x, freqs_cis):
+    """Meta's apply_rotary_emb for one tensor: each pair (2i, 2i + 1) a complex number, one product."""
+    x_ = torch.view_as_complex(x.float().reshape(*x.shape[:-1], -1, 2))
+    shape = [d if i == 1 or i == x_.ndim - 1 else 1 for i, d in enumerate(x_.shape)]
+    return torch.view_as_real(x_ * freqs_cis.view(*shape)).flatten(3).type_as(x)
 
 
 def reshape_for_broadcast(freqs, x):
@@ -208,6 +232,34 @@ def decode_with_cache(m, x, cos, sin, n_decode):
     return torch.cat(outs, dim=1)
 
 
+def prefill_in_chunks(m, x, cos, sin, chunk, n_decode):
+    """Prefill T - n_decode positions `chunk` at a time, then one at a time; eval mode.
+    Each chunk's scores take the mask's rows start_pos .. start_pos + n - 1."""
+    bsz, T, _ = x.shape
+    L = m.mask.shape[-1]
+    cache_k = torch.zeros(bsz, L, m.n_local_kv_heads, m.head_dim)
+    cache_v = torch.zeros(bsz, L, m.n_local_kv_heads, m.head_dim)
+    outs, start_pos, prompt = [], 0, T - n_decode
+    while start_pos < T:
+        n = min(chunk, prompt - start_pos) if start_pos < prompt else 1
+        xs = x[:, start_pos:start_pos + n]
+        xq = m.wq(xs).view(bsz, n, m.n_local_heads, m.head_dim)
+        xk = m.wk(xs).view(bsz, n, m.n_local_kv_heads, m.head_dim)
+        xv = m.wv(xs).view(bsz, n, m.n_local_kv_heads, m.head_dim)
+        xq, xk = apply_rotary_emb(xq, xk, cos[start_pos:start_pos + n], sin[start_pos:start_pos + n])
+        cache_k[:, start_pos:start_pos + n] = xk
+        cache_v[:, start_pos:start_pos + n] = xv
+        keys = repeat_kv(cache_k[:, :start_pos + n], m.n_rep).transpose(1, 2)
+        values = repeat_kv(cache_v[:, :start_pos + n], m.n_rep).transpose(1, 2)
+        scores = torch.matmul(xq.transpose(1, 2), keys.transpose(2, 3)) / math.sqrt(m.head_dim)
+        scores = scores + m.mask[:, :, start_pos:start_pos + n, :start_pos + n]
+        scores = F.softmax(scores.float(), dim=-1)
+        out = torch.matmul(scores, values).transpose(1, 2).contiguous().view(bsz, n, -1)
+        outs.append(m.wo(out))
+        start_pos += n
+    return torch.cat(outs, dim=1)
+
+
 def save_group(save, group, m, x, cos, sin, out, cfg):
     save(group + "/x", x)
     for name in ("wq", "wk", "wv", "wo"):
@@ -316,3 +368,46 @@ def make(out_dir, save):
     save("book/out_head", out[0, :4, :8])
     save("book/out_tail", out[0, -4:, -8:])
     save("book/out_sum", torch.tensor([out.double().sum().item(), out.double().abs().sum().item()]))
+
+    # --- chunked prefill up to max_seq_len: batch 3, 6 query heads over 2 kv heads, T == L
+    torch.manual_seed(SEED + 1)
+    cfg = ModelConfig(dim=24, n_heads=6, n_kv_heads=2, max_seq_len=11)
+    with torch.no_grad():
+        m = Attention(cfg).eval()
+        x = torch.rand(3, 11, cfg.dim)
+        cos, sin = precompute_freqs_cis(cfg.dim // cfg.n_heads, 11)
+        out = m(x, cos, sin)
+        for chunk in range(1, 12):
+            for n_decode in range(0, 11):
+                got = prefill_in_chunks(m, x, cos, sin, chunk, n_decode)
+                assert torch.allclose(got, out, rtol=1e-5, atol=1e-6), (chunk, n_decode)
+        save_group(save, "chunked", m, x, cos, sin, out, cfg)
+
+    # --- --rope-theta: the tables at Code Llama's and Llama 3's theta; Meta's complex form;
+    #     default runs with another theta
+    torch.manual_seed(SEED + 2)
+    with torch.no_grad():
+        for theta, tag in ((1e6, "1e6"), (500000.0, "5e5")):
+            cos, sin = precompute_freqs_cis(16, 12, theta)
+            save("rope_theta/table_%s/freqs_cos" % tag, cos)       # (12, 8)
+            save("rope_theta/table_%s/freqs_sin" % tag, sin)
+        xq = torch.randn(2, 12, 3, 16)
+        cis = precompute_freqs_cis_meta(16, 12, 500000.0)
+        meta = apply_rotary_emb_meta(xq, cis)
+        cos, sin = precompute_freqs_cis(16, 12, 500000.0)
+        book, _ = apply_rotary_emb(xq, xq, cos, sin)
+        assert torch.allclose(meta, book, rtol=1e-5, atol=1e-6)   # the book's lines are the complex product
+        assert torch.allclose(cis.real, cos) and torch.allclose(cis.imag, sin)
+        save("rope_theta/xq", xq)
+        save("rope_theta/xq_out_meta", meta)                     # (2, 12, 3, 16), theta 500000
+    for (seed, b, t, d, h, k, L, theta, tag) in [(123, 2, 6, 16, 4, 2, 32, 500000.0, "5e5"),
+                                                 (42, 1, 12, 32, 2, 1, 16, 1e6, "1e6")]:
+        torch.manual_seed(seed)
+        m = Attention(ModelConfig(dim=d, n_heads=h, n_kv_heads=k, max_seq_len=L, dropout=0.0)).eval()
+        x = torch.rand(b, t, d)
+        cos, sin = precompute_freqs_cis(d // h, t, theta)
+        with torch.no_grad():
+            out = m(x, cos, sin)
+        name = "rope_theta/s%d_b%d_t%d_d%d_h%d_k%d_L%d_theta%s" % (seed, b, t, d, h, k, L, tag)
+        save(name + "/x", x)
+        save(name + "/out", out)
