@@ -93,6 +93,13 @@ $(BUILD)/obj/%.o: %.c $(FLAGS_STAMP)
 $(BUILD)/obj/chapters/08_%.o: chapters/08_%.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(STRICT) $(FAST_OPT) $(EXTRA_CFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+# Chapter 11's decode step (the cache's attention, the blocked projections) is built as
+# chapter 8 is: it is the part of chapter 11 that is about speed.
+CH11_FAST := kv_cache fast_decode
+$(foreach f,$(CH11_FAST),$(BUILD)/obj/chapters/11_llama_attention/$(f).o): \
+$(BUILD)/obj/chapters/11_%.o: chapters/11_%.c $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(STRICT) $(FAST_OPT) $(EXTRA_CFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
 # make bench: chapter 8's versions timed over T (prints; writes $(BUILD)/bench/attention.csv).
 # BENCH_QUICK=1 for a short subset; BENCH_MAX_SECONDS caps one table cell (default 60).
@@ -105,13 +112,19 @@ $(BENCH_BIN): $(BUILD)/obj/chapters/08_fast_attention/bench/bench_attention.o $(
 BENCH_SO  := $(BUILD)/libattn_bench.so
 # (chapter 12's flash backward is in LIB_SRC; its bench entry points beside it)
 PIC_OBJ   := $(LIB_SRC:%.c=$(BUILD)/pic/%.o) $(BUILD)/pic/chapters/08_fast_attention/bench/bench_lib.o \
-             $(BUILD)/pic/chapters/12_flash_backward/bench/bench_lib.o
+             $(BUILD)/pic/chapters/12_flash_backward/bench/bench_lib.o \
+             $(BUILD)/pic/chapters/11_llama_attention/bench/bench_lib.o
 $(BUILD)/pic/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -fPIC -MMD -MP -c $< -o $@
 $(BUILD)/pic/chapters/08_%.o: chapters/08_%.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(STRICT) $(FAST_OPT) -fopenmp $(EXTRA_CFLAGS) $(CFLAGS) -fPIC -MMD -MP -c $< -o $@
+$(foreach f,$(CH11_FAST),$(BUILD)/pic/chapters/11_llama_attention/$(f).o) \
+$(BUILD)/pic/chapters/11_llama_attention/bench/bench_lib.o: \
+$(BUILD)/pic/chapters/11_%.o: chapters/11_%.c $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(STRICT) $(FAST_OPT) $(EXTRA_CFLAGS) $(CFLAGS) -fPIC -MMD -MP -c $< -o $@
 $(BENCH_SO): $(PIC_OBJ)
 	$(CC) -shared -fopenmp $(EXTRA_LDFLAGS) -o $@ $^ -lm
 .PHONY: bench bench-torch
