@@ -132,10 +132,20 @@ bench: $(BENCH_BIN) $(BUILD)/chapter8
 	@mkdir -p $(BUILD)/bench
 	@./$(BENCH_BIN) --chapter8 $(BUILD)/chapter8 --csv $(BUILD)/bench/attention.csv
 # make bench-chapter11: chapter 11's KV cache timed in one run (a cached step against
-# recomputing the prefix, GQA against MHA, the step against a triad's bandwidth); prints only.
+# recomputing the prefix, GQA against MHA, the step against a triad's bandwidth), then
+# its decode step (fast_decode.c) against PyTorch decode loops (repeat_kv as the book,
+# and GQA by indexing) in ONE process, one thread, at 64, 512 and 4096 tokens, with the
+# share of a triad's bandwidth (scripts/bench_ch11.py, numpy and torch; the kernel-set
+# race of bench-torch). BENCH_QUICK=1: 64 and 512 tokens. Writes $(BUILD)/bench/ch11_torch.txt.
 .PHONY: bench-chapter11
-bench-chapter11: $(BUILD)/chapter11
+bench-chapter11: $(BUILD)/chapter11 $(BENCH_SO)
+	@mkdir -p $(BUILD)/bench
 	@./$(BUILD)/chapter11 --bench
+	@echo
+	@PY=$$(sh scripts/find_python.sh torch numpy) && \
+	  BENCH_KEEP_OPENBLAS_ENV='$(BENCH_KEEP_OPENBLAS_ENV)' \
+	  $$PY scripts/bench_ch11.py --lib $(BENCH_SO) --csv $(BUILD)/bench/ch11_torch.csv \
+	    --log $(BUILD)/bench/ch11_torch.txt
 # make bench-chapter12: chapter 12's flash backward against chapter 8's forward and
 # chapter 10's full-matrix backward, timed in one run (prints only).
 .PHONY: bench-chapter12
@@ -392,7 +402,7 @@ help:
 	@echo "  make hint BLANK=name [TIER=1|2|3]  a blank's hint: 1 the idea, 2 which helpers, 3 the PyTorch line"
 	@echo "  make bugs           write bugs/: one realistic mistake per chapter, the key beside it in bugs.ANSWERS.md"
 	@echo "  make bench          chapter 8: time each attention version over T (BENCH_QUICK=1: short)"
-	@echo "  make bench-chapter11  chapter 11: the KV cache, GQA and memory bandwidth timed in one run"
+	@echo "  make bench-chapter11  chapter 11: the KV cache, GQA, bandwidth; the decode step against PyTorch (numpy, torch)"
 	@echo "  make bench-chapter12  chapter 12: the flash backward against the forward and chapter 10's backward, one run"
 	@echo "  make bench-chapter12-torch  chapter 12's flash backward against PyTorch's autograd, one process (numpy, torch)"
 	@echo "  make bench-torch    chapter 8 and PyTorch in one process, one thread, interleaved rounds (numpy, torch)"

@@ -4,7 +4,7 @@
 Usage:
     python3 scripts/bench_ch11.py --lib build/libattn_bench.so [--quick] [--steps N,N,...]
                                   [--dim D] [--heads H] [--kv-heads K] [--rounds N]
-                                  [--triad-mib M] [--log FILE]
+                                  [--triad-mib M] [--csv FILE] [--log FILE]
 
 Decodes N tokens one at a time from an empty cache (N = 64, 512 and 4096;
 --quick or BENCH_QUICK=1: 64 and 512), batch 1, with Happy-LLM 5.1.3's
@@ -40,7 +40,8 @@ arrays of the loop's working set (what the caches deliver) and on 3 arrays of
 --triad-mib MiB (default 256: past a last-level cache up to 3/4 of that, main
 memory).
 
-Every line printed fits 80 columns. Writes --log (everything printed). Exit
+Every line printed fits 80 columns. Writes --csv (the table) and --log
+(everything printed; with both, the last line says "wrote" the csv). Exit
 status: 0 ok, 1 a missing module or library or a wrong result, 2 usage error.
 """
 
@@ -171,6 +172,7 @@ def main():
     p.add_argument("--kv-heads", type=int, default=8)
     p.add_argument("--rounds", type=int, default=0, help="rounds per length (default 5, 3 from 1024 steps)")
     p.add_argument("--triad-mib", type=int, default=256, help="MiB per array of the main-memory triad")
+    p.add_argument("--csv", metavar="FILE", help="the table, one row per length")
     p.add_argument("--log", metavar="FILE", help="a copy of everything printed")
     args = p.parse_args()
     quick = args.quick or os.environ.get("BENCH_QUICK", "") not in ("", "0")
@@ -286,6 +288,14 @@ def main():
     say("load average at the end: %s" % bt.load_avg())
     for f in failures:
         say("WRONG RESULT: " + f)
+    if args.csv:
+        with open(args.csv + ".tmp", "w") as f:
+            f.write("steps,c_tok_s,repeat_kv_tok_s,index_tok_s,c_over_best,c_gb_s,triad_dram_gb_s\n")
+            for (n, best, c_bw, _, _), ratio in zip(rows, ratios):
+                f.write("%d,%.1f,%.1f,%.1f,%.3f,%.2f,%.2f\n" % (n, n / best["C"], n / best["repeat_kv"],
+                                                               n / best["index"], ratio, c_bw / 1e9, dram / 1e9))
+        os.replace(args.csv + ".tmp", args.csv)
+        say("wrote %s" % args.csv)
     if args.log:
         with open(args.log + ".tmp", "w") as f:
             f.writelines(bt.LOG)
