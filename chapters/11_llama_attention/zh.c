@@ -84,12 +84,12 @@ const LangPair chapter11_zh[] = {
      "权重只有经过这个重排才能在两种排布之间换用。"},
     {"Grouped-query heads: repeat_kv (5.1.3.1)", "分组查询的头：repeat_kv（5.1.3.1）"},
     {"xk %s -> %s: query head h reads kv head h // %lld; then xk.transpose(1, 2): %s",
-     "xk %s -> %s：查询头 h 读取键值头 h // %lld；再 xk.transpose(1, 2)：%s"},
+     "xk %s -> %s：查询头 h 读取键/值头 h // %lld；再 xk.transpose(1, 2)：%s"},
     {"reading kv head h // n_rep in place, no copy: max |difference| = %.7f",
-     "原地读取键值头 h // n_rep，不复制：最大 |差| = %.7f"},
+     "原地读取键/值头 h // n_rep，不复制：最大 |差| = %.7f"},
     {"n_kv_heads = n_heads is MHA, 1 is MQA, between is GQA: one code path. repeat_kv copies each kv head n_rep "
      "times; the index h // n_rep gives the same numbers.",
-     "n_kv_heads = n_heads 是 MHA，等于 1 是 MQA，介于两者之间是 GQA：同一条代码路径。repeat_kv 把每个键值头"
+     "n_kv_heads = n_heads 是 MHA，等于 1 是 MQA，介于两者之间是 GQA：同一条代码路径。repeat_kv 把每个键/值头"
      "复制 n_rep 份；用下标 h // n_rep 得到同样的数。"},
     {"Scores, mask, softmax, dropout, wo: chapters 2-7", "注意力分数、掩码、softmax、dropout、wo：第 2-7 章"},
     {"The KV cache: prefill %lld positions %lld at a time, decode %lld one at a time",
@@ -108,20 +108,20 @@ const LangPair chapter11_zh[] = {
     {"What the cache costs: 2 x layers x bsz x n_kv_heads x T x head_dim numbers",
      "缓存的代价：2 x 层数 x bsz x n_kv_heads x T x head_dim 个数"},
     {"this module, bsz %lld, T = max_seq_len %lld, float32: MHA (%lld kv heads) %s, GQA (%lld) %s, MQA (1) %s",
-     "本模块，bsz %lld，T = max_seq_len %lld，float32：MHA（%lld 个键值头）%s，GQA（%lld 个）%s，MQA（1 个）%s"},
+     "本模块，bsz %lld，T = max_seq_len %lld，float32：MHA（%lld 个键/值头）%s，GQA（%lld 个）%s，MQA（1 个）%s"},
     {"this module, bsz %lld, T = max_seq_len %lld, float32: MHA (%lld kv heads) %s, MQA (1) %s; this module is %s",
-     "本模块，bsz %lld，T = max_seq_len %lld，float32：MHA（%lld 个键值头）%s，MQA（1 个）%s；本模块是 %s"},
+     "本模块，bsz %lld，T = max_seq_len %lld，float32：MHA（%lld 个键/值头）%s，MQA（1 个）%s；本模块是 %s"},
     {"fp16, bsz 1, head_dim 128:  LLaMA2-7B    LLaMA2-70B    70B as MHA",
      "fp16，bsz 1，head_dim 128： LLaMA2-7B    LLaMA2-70B    70B 用 MHA"},
     {"                            32 layers    80 layers     80 layers",
      "                            32 层        80 层         80 层"},
     {"                            32 kv heads  8 kv heads    64 kv heads",
-     "                            32 个键值头  8 个键值头    64 个键值头"},
+     "                            32 个键/值头 8 个键/值头   64 个键/值头"},
     {"(LLaMA2's context is 4096 tokens: the T = 32768 row is what a longer context would hold)",
      "（LLaMA2 的上下文长 4096 个词元：T = 32768 这一行是更长上下文要存的量）"},
     {"the cache grows with T and with n_kv_heads, not with n_heads: 70B's 8 kv heads for 64 query heads keep 8 "
      "times fewer bytes, and each decode step reads them all once.",
-     "缓存随 T 和 n_kv_heads 增长，与 n_heads 无关：70B 用 8 个键值头服务 64 个查询头，缓存的字节数缩小 8 倍，"
+     "缓存随 T 和 n_kv_heads 增长，与 n_heads 无关：70B 用 8 个键/值头服务 64 个查询头，缓存的字节数缩小 8 倍，"
      "而每个解码步都要把它们全部读一遍。"},
     {"read per decode token, T = 4096 cached, fp16 (the weights once per step):",
      "每解码一个词元要读的量，缓存 T = 4096，fp16（权重每步读一次）："},
@@ -134,7 +134,7 @@ const LangPair chapter11_zh[] = {
      "reads its own cache: at bsz 32 7B's caches pass its weights, and 70B's 8 kv heads read 40 GiB where MHA would "
      "read 320 GiB.",
      "bsz 为 1 时权重远大于缓存（7B：12.6 GiB 对 2 GiB；70B：128.5 对 1.2），所以缓存和 GQA 对一步要读的量影响"
-     "不大。权重整批只读一次，而每个序列都读自己的缓存：bsz 为 32 时 7B 的缓存超过了它的权重，70B 的 8 个键值头"
+     "不大。权重整批只读一次，而每个序列都读自己的缓存：bsz 为 32 时 7B 的缓存超过了它的权重，70B 的 8 个键/值头"
      "读 40 GiB，换成 MHA 则要读 320 GiB。"},
     {"prefill: %lld in chunks of %lld, decode: %lld steps, max |cached - full| = %.7f",
      "预填充：%lld 个，每块 %lld 个；解码：%lld 步；最大 |缓存 - 完整| = %.7f"},
