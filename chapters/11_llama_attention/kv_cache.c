@@ -166,7 +166,8 @@ static void attend_group(const KVCache *c, int64_t b, int64_t g, int64_t n_rep, 
             int64_t nk = seen - j0 < KEY_BLOCK ? seen - j0 : KEY_BLOCK;
             /* scores = xq @ keys.transpose(2, 3) / math.sqrt(head_dim): keys j0 .. j0 + nk - 1 */
             for (int64_t r = 0; r < n_rep; r++)
-                for (int64_t j = 0; j < nk; j++) scores[r * KEY_BLOCK + j] = dot(q + r * hd, keys + (j0 + j) * hd, hd) / scale;
+                for (int64_t j = 0; j < nk; j++)
+                    scores[r * KEY_BLOCK + j] = dot(q + r * hd, keys + (j0 + j) * hd, hd) / scale;
             /* output = F.softmax(scores, dim=-1) @ values, one block at a time (chapter 8) */
             for (int64_t r = 0; r < n_rep; r++)
                 fold_block(&m[r], &l[r], o + r * hd, hd, scores + r * KEY_BLOCK, nk, values + j0 * hd);

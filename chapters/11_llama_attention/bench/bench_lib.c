@@ -61,7 +61,8 @@ int bench11_setup(int64_t dim, int64_t n_heads, int64_t n_kv_heads, int64_t max_
     int64_t hd = dim / n_heads;
     module = llama_attention_from(a, t_from_array(SHAPE(n_heads * hd, dim), wq),
                                   t_from_array(SHAPE(n_kv_heads * hd, dim), wk),
-                                  t_from_array(SHAPE(n_kv_heads * hd, dim), wv), t_from_array(SHAPE(dim, n_heads * hd), wo));
+                                  t_from_array(SHAPE(n_kv_heads * hd, dim), wv),
+                                  t_from_array(SHAPE(dim, n_heads * hd), wo));
     llama_attention_eval(module);
     freqs = precompute_freqs_cis(hd, max_seq_len, 10000.0);
     cache = kv_cache_new(1, n_kv_heads, max_seq_len, hd);
