@@ -402,7 +402,7 @@ help:
 	@echo "  make hint BLANK=name [TIER=1|2|3]  a blank's hint: 1 the idea, 2 which helpers, 3 the PyTorch line"
 	@echo "  make bugs           write bugs/: one realistic mistake per chapter, the key beside it in bugs.ANSWERS.md"
 	@echo "  make bench          chapter 8: time each attention version over T (BENCH_QUICK=1: short)"
-	@echo "  make bench-chapter11  chapter 11: the KV cache, GQA, bandwidth; the decode step against PyTorch (numpy, torch)"
+	@echo "  make bench-chapter11  chapter 11: the KV cache, GQA, bandwidth; its decode step against PyTorch"
 	@echo "  make bench-chapter12  chapter 12: the flash backward against the forward and chapter 10's backward, one run"
 	@echo "  make bench-chapter12-torch  chapter 12's flash backward against PyTorch's autograd, one process (numpy, torch)"
 	@echo "  make bench-torch    chapter 8 and PyTorch in one process, one thread, interleaved rounds (numpy, torch)"
