@@ -13,12 +13,12 @@ suite test_bench_ch11
 S=scripts/bench_ch11.py
 SO=$BUILD/libattn_bench.so
 if [ -n "$RUNNER" ]; then   # the runs are Python's: under valgrind they would check the interpreter
-    skip 9 "under RUNNER ($RUNNER): scripts/bench_ch11.py is Python, not a program of ours"
+    skip 11 "under RUNNER ($RUNNER): scripts/bench_ch11.py is Python, not a program of ours"
     finish
     exit
 fi
 if ! PY=$(sh scripts/find_python.sh torch numpy 2>/dev/null); then
-    skip 9 "no Python with torch and numpy: scripts/bench_ch11.py is not run"
+    skip 11 "no Python with torch and numpy: scripts/bench_ch11.py is not run"
     finish
     exit
 fi
@@ -38,8 +38,22 @@ expect_status 1 "a library that is not there"
 expect_err_contains "cannot load" "a library that is not there says so"
 
 if [ ! -f "$SO" ]; then
-    skip 1 "no $SO (make bench-chapter11 builds it): the tiny run is not run"
+    skip 3 "no $SO (make bench-chapter11 builds it): the tiny run and the library's errors are not run"
 else
+    # the library's own errors come back as status 1 and a sentence, never an exit of Python
+    cat >"$TMP/errors.py" <<'PY'
+import ctypes, sys
+lib = ctypes.CDLL(sys.argv[1])
+lib.bench11_last_error.restype = ctypes.c_char_p
+wall = ctypes.c_double()
+st = lib.bench11_decode(ctypes.c_int64(1), None, None, ctypes.byref(wall))
+print(st, lib.bench11_last_error().decode())
+st = lib.bench11_setup(*(ctypes.c_int64(n) for n in (16, 4, 3, 8)), None, None, None, None)
+print(st, lib.bench11_last_error().decode())
+PY
+    run "$PY" "$TMP/errors.py" "$SO"
+    expect_out_contains "1 bench11_decode: no module (bench11_setup first)" "a decode before the setup"
+    expect_out_contains "1 n_kv_heads = 3 must divide n_heads = 4" "a setup with 3 kv heads for 4"
     BENCH_KEEP_OPENBLAS_ENV=1 run "$PY" "$S" --lib "$SO" --steps 8,20 --dim 32 --heads 4 --kv-heads 2 --rounds 1 \
         --triad-mib 1 --csv "$TMP/t.csv"
     rows=$(awk '($1 == 8 || $1 == 20) && NF == 8 && $5 ~ /x$/' "$TMP/out" | wc -l)
