@@ -95,6 +95,13 @@ $(BUILD)/obj/%.o: %.c $(FLAGS_STAMP)
 $(BUILD)/obj/chapters/08_%.o: chapters/08_%.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(STRICT) $(FAST_OPT) $(EXTRA_CFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+# Chapter 11's decode step (the cache's attention, the blocked projections) is built as
+# chapter 8 is: it is the part of chapter 11 that is about speed.
+CH11_FAST := kv_cache fast_decode
+$(foreach f,$(CH11_FAST),$(BUILD)/obj/chapters/11_llama_attention/$(f).o): \
+$(BUILD)/obj/chapters/11_%.o: chapters/11_%.c $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(STRICT) $(FAST_OPT) $(EXTRA_CFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
 # make bench: chapter 8's versions timed over T (prints; writes $(BUILD)/bench/attention.csv).
 # BENCH_QUICK=1 for a short subset; BENCH_MAX_SECONDS caps one table cell (default 60).
@@ -107,13 +114,19 @@ $(BENCH_BIN): $(BUILD)/obj/chapters/08_fast_attention/bench/bench_attention.o $(
 BENCH_SO  := $(BUILD)/libattn_bench.so
 # (chapter 12's flash backward is in LIB_SRC; its bench entry points beside it)
 PIC_OBJ   := $(LIB_SRC:%.c=$(BUILD)/pic/%.o) $(BUILD)/pic/chapters/08_fast_attention/bench/bench_lib.o \
-             $(BUILD)/pic/chapters/12_flash_backward/bench/bench_lib.o
+             $(BUILD)/pic/chapters/12_flash_backward/bench/bench_lib.o \
+             $(BUILD)/pic/chapters/11_llama_attention/bench/bench_lib.o
 $(BUILD)/pic/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -fPIC -MMD -MP -c $< -o $@
 $(BUILD)/pic/chapters/08_%.o: chapters/08_%.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(STRICT) $(FAST_OPT) -fopenmp $(EXTRA_CFLAGS) $(CFLAGS) -fPIC -MMD -MP -c $< -o $@
+$(foreach f,$(CH11_FAST),$(BUILD)/pic/chapters/11_llama_attention/$(f).o) \
+$(BUILD)/pic/chapters/11_llama_attention/bench/bench_lib.o: \
+$(BUILD)/pic/chapters/11_%.o: chapters/11_%.c $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(STRICT) $(FAST_OPT) $(EXTRA_CFLAGS) $(CFLAGS) -fPIC -MMD -MP -c $< -o $@
 $(BENCH_SO): $(PIC_OBJ)
 	$(CC) -shared -fopenmp $(EXTRA_LDFLAGS) -o $@ $^ -lm
 .PHONY: bench bench-torch
@@ -121,10 +134,20 @@ bench: $(BENCH_BIN) $(BUILD)/chapter8
 	@mkdir -p $(BUILD)/bench
 	@./$(BENCH_BIN) --chapter8 $(BUILD)/chapter8 --csv $(BUILD)/bench/attention.csv
 # make bench-chapter11: chapter 11's KV cache timed in one run (a cached step against
-# recomputing the prefix, GQA against MHA, the step against a triad's bandwidth); prints only.
+# recomputing the prefix, GQA against MHA, the step against a triad's bandwidth), then
+# its decode step (fast_decode.c) against PyTorch decode loops (repeat_kv as the book,
+# and GQA by indexing) in ONE process, one thread, at 64, 512 and 4096 tokens, with the
+# share of a triad's bandwidth (scripts/bench_ch11.py, numpy and torch; the kernel-set
+# race of bench-torch). BENCH_QUICK=1: 64 and 512 tokens. Writes $(BUILD)/bench/ch11_torch.txt.
 .PHONY: bench-chapter11
-bench-chapter11: $(BUILD)/chapter11
+bench-chapter11: $(BUILD)/chapter11 $(BENCH_SO)
+	@mkdir -p $(BUILD)/bench
 	@./$(BUILD)/chapter11 --bench
+	@echo
+	@PY=$$(sh scripts/find_python.sh torch numpy) && \
+	  BENCH_KEEP_OPENBLAS_ENV='$(BENCH_KEEP_OPENBLAS_ENV)' \
+	  $$PY scripts/bench_ch11.py --lib $(BENCH_SO) --csv $(BUILD)/bench/ch11_torch.csv \
+	    --log $(BUILD)/bench/ch11_torch.txt
 # make bench-chapter12: chapter 12's flash backward against chapter 8's forward and
 # chapter 10's full-matrix backward, timed in one run (prints only).
 .PHONY: bench-chapter12
@@ -381,7 +404,7 @@ help:
 	@echo "  make hint BLANK=name [TIER=1|2|3]  a blank's hint: 1 the idea, 2 which helpers, 3 the PyTorch line"
 	@echo "  make bugs           write bugs/: one realistic mistake per chapter, the key beside it in bugs.ANSWERS.md"
 	@echo "  make bench          chapter 8: time each attention version over T (BENCH_QUICK=1: short)"
-	@echo "  make bench-chapter11  chapter 11: the KV cache, GQA and memory bandwidth timed in one run"
+	@echo "  make bench-chapter11  chapter 11: the KV cache, GQA, bandwidth; its decode step against PyTorch"
 	@echo "  make bench-chapter12  chapter 12: the flash backward against the forward and chapter 10's backward, one run"
 	@echo "  make bench-chapter12-torch  chapter 12's flash backward against PyTorch's autograd, one process (numpy, torch)"
 	@echo "  make bench-torch    chapter 8 and PyTorch in one process, one thread, interleaved rounds (numpy, torch)"

@@ -7,12 +7,14 @@
  * h / n_rep indexing; the KV cache: a prefill and token-by-token decode equal to
  * PyTorch's full forward at every step, for every prompt length, and a prefill in chunks
  * of every size (up to max_seq_len, batch 3, GQA) then decode; the book's own run
- * (dim 768, 16 heads, 8 kv heads, 50 tokens); and every error sentence. */
+ * (dim 768, 16 heads, 8 kv heads, 50 tokens); the fast decode step (blocked projections)
+ * against the reference step, within 1e-6, on shapes no fixture has; and every error sentence. */
 #include <math.h>
 #include <stdio.h>
 
 #include "tests/harness.h"
 #include "chapters/11_llama_attention/generate.h"
+#include "chapters/11_llama_attention/fast_decode.h"
 
 #define RTOL 1e-5
 #define ATOL 1e-5
@@ -297,6 +299,93 @@ static void test_cache_bytes(void) {
     CHECK_CLOSE(kv_cache_bytes(1, 2, 2, 6, 4, 4), 2.0 * 2 * 2 * 6 * 4 * 4, 0.0);
 }
 
+/* ---- the fast decode step (fast_decode.c) ------------------------------------------------ */
+
+/* The largest |a - b| over two tensors of one shape. */
+static double max_abs_diff(const Tensor *a, const Tensor *b) {
+    Tensor *ca = t_contiguous(a), *cb = t_contiguous(b);
+    double worst = 0.0;
+    for (int64_t i = 0; i < t_numel(ca); i++) {
+        double d = fabs((double)t_data(ca)[i] - (double)t_data(cb)[i]);
+        worst = d > worst || d != d ? d : worst;
+    }
+    return worst;
+}
+
+/* linear_rows is x @ w.T: widths that are not multiples of its 16 lanes, row counts that
+ * are not multiples of its blocks of 4, several rows of x. */
+static void test_linear_rows_is_linear(void) {
+    static const int64_t sizes[][3] = {{1, 1, 1}, {3, 5, 17}, {2, 16, 16}, {4, 33, 7}, {1, 768, 384}, {5, 40, 9}};
+    for (int s = 0; s < 6; s++) {
+        int64_t rows = sizes[s][0], in = sizes[s][1], out = sizes[s][2];
+        t_manual_seed(300 + (uint64_t)s);
+        Tensor *w = t_randn(SHAPE(out, in)), *x = t_randn(SHAPE(rows, in)), *y = t_zeros(SHAPE(rows, out));
+        linear_rows(t_data(w), out, in, t_data(x), rows, t_data(y));
+        Tensor *want = t_matmul(x, t_transpose(w, 0, 1));
+        CHECK_MSG(max_abs_diff(y, want) <= 1e-6 * sqrt((double)in) * 4, "linear_rows %lld x %lld x %lld: %g",
+                  (long long)rows, (long long)in, (long long)out, max_abs_diff(y, want));
+    }
+}
+
+/* Shapes no fixture has (batch 1 to 3, MHA, GQA, MQA, odd widths, Hugging Face's halves):
+ * a prompt prefilled through the fast step in chunks, then token by token; every output row
+ * within 1e-6 of the reference step's (llama_attention_step, through llama_cached_forward),
+ * and within the fixtures' tolerance of the full forward. */
+static void test_fast_step_equals_reference_step(void) {
+    static const int64_t shapes[][7] = {/* B, dim, n_heads, n_kv_heads, T, chunk, rotate_half */
+                                        {1, 96, 16, 8, 40, 7, 0}, {3, 48, 6, 2, 21, 5, 0}, {2, 40, 4, 1, 17, 17, 0},
+                                        {2, 36, 3, 3, 12, 1, 1},  {1, 20, 5, 5, 9, 4, 0},  {3, 64, 8, 4, 33, 3, 1}};
+    for (int s = 0; s < 6; s++) {
+        const int64_t *d = shapes[s];
+        t_manual_seed(200 + (uint64_t)s);
+        LlamaAttention *m = llama_attention_new((ModelConfig){d[1], d[2], d[3], d[4], 0.0});
+        llama_attention_eval(m);
+        m->rotate_half = d[6] != 0;
+        Tensor *x = t_rand(SHAPE(d[0], d[4], d[1]));
+        FreqsCis f = precompute_freqs_cis(m->head_dim, d[4], 10000.0);
+        int64_t T = d[4], prompt = T / 2;
+        Tensor *want = llama_cached_forward(m, x, &f, d[5], T - prompt);
+        KVCache *c = kv_cache_new(d[0], m->n_local_kv_heads, T, m->head_dim);
+        Tensor *got = t_zeros(t_shape(x));
+        for (int64_t start = 0; start < T;) {
+            int64_t n = start >= prompt ? 1 : (prompt - start < d[5] ? prompt - start : d[5]);
+            t_copy_(t_slice(got, 1, start, start + n), llama_decode_step(m, t_slice(x, 1, start, start + n), &f, c));
+            start += n;
+        }
+        CHECK_EQ_INT(c->len, T);
+        CHECK_MSG(max_abs_diff(got, want) <= 1e-6, "shape %d: fast step %g from the reference step", s,
+                  max_abs_diff(got, want));
+        harness_check_tensor_close(__FILE__, __LINE__, "fast step", got, llama_attention_forward(m, x, f.cos, f.sin, NULL),
+                                   RTOL, ATOL);
+    }
+}
+
+/* The book's shape (dim 768, 16 heads, 8 kv heads) decoded from an empty cache, batch 2. */
+static void test_fast_step_book_shape(void) {
+    t_manual_seed(7);
+    LlamaAttention *m = llama_attention_new((ModelConfig){768, 16, 8, 24, 0.0});
+    llama_attention_eval(m);
+    Tensor *x = t_rand(SHAPE(2, 24, 768));
+    FreqsCis f = precompute_freqs_cis(m->head_dim, 24, 10000.0);
+    Tensor *want = llama_cached_forward(m, x, &f, 1, 24);
+    KVCache *c = kv_cache_new(2, 8, 24, m->head_dim);
+    Tensor *got = t_zeros(t_shape(x));
+    for (int64_t t = 0; t < 24; t++) t_copy_(t_slice(got, 1, t, t + 1), llama_decode_step(m, t_slice(x, 1, t, t + 1), &f, c));
+    CHECK_MSG(max_abs_diff(got, want) <= 1e-6, "dim 768: fast step %g from the reference step", max_abs_diff(got, want));
+}
+
+static void test_fast_step_errors(void) {
+    FreqsCis f;
+    LlamaAttention *m = load_group("gqa", &f);   /* dim 16, freqs for 7 positions */
+    KVCache *c = kv_cache_new(2, m->n_local_kv_heads, 16, m->head_dim);
+    CHECK_ERROR(llama_decode_step(m, t_zeros(SHAPE(2, 1, 12)), &f, c), "decode step: x (2, 1, 12) must be (bsz, n, "
+                                                                        "dim) = (2, n, 16)");
+    CHECK_ERROR(llama_decode_step(m, t_zeros(SHAPE(1, 1, 16)), &f, c), "must be (bsz, n, dim) = (2, n, 16)");
+    CHECK_ERROR(llama_decode_step(m, t_zeros(SHAPE(2, 8, 16)), &f, c), "positions 0..7 need rows of freqs_cos, which "
+                                                                        "has 7");
+    CHECK_EQ_INT(c->len, 0);
+}
+
 /* ---- generation: chapter 10's tiny model, with and without the cache ----------------------------- */
 
 static void test_generate_cached_equals_recompute(void) {
@@ -389,6 +478,10 @@ int main(void) {
     RUN(test_cache_full_is_an_error);
     RUN(test_cache_bytes);
     RUN(test_llama2_weight_bytes);
+    RUN(test_linear_rows_is_linear);
+    RUN(test_fast_step_equals_reference_step);
+    RUN(test_fast_step_book_shape);
+    RUN(test_fast_step_errors);
     RUN(test_generate_cached_equals_recompute);
     RUN(test_book_run_matches_pytorch);
     RUN(test_config_errors);

@@ -75,8 +75,8 @@ int run_generate(const char *dir, const char *prompt, int64_t tokens) {
         plain[len] = tiny_next_recompute(model, plain, len);   /* the whole prefix again */
         same = same && plain[len] == cached[len];
         if (!narrate_quiet())
-            printf("    token %lld: %s   (%s, %.3f ms with the cache; without it: %s)\n", (long long)(i + 1),
-                   TOKEN_NAMES[cached[len]], i == 0 ? "prefill" : "one step", 1e3 * dt, TOKEN_NAMES[plain[len]]);
+            printf(tr("    token %lld: %s   (%s, %.3f ms with the cache; without it: %s)\n"), (long long)(i + 1),
+                   TOKEN_NAMES[cached[len]], tr(i == 0 ? "prefill" : "one step"), 1e3 * dt, TOKEN_NAMES[plain[len]]);
     }
     char text[3 * (GEN_SEQ_LEN + 64)] = "";
     for (int64_t i = 0; i < n + tokens; i++) strcat(strcat(text, i ? " " : ""), TOKEN_NAMES[cached[i]]);
@@ -85,6 +85,6 @@ int run_generate(const char *dir, const char *prompt, int64_t tokens) {
                 "(the first new token comes from position 1, which the task never trained). With the cache each "
                 "token costs one position; without it, the whole prefix.");
     narrate_result_text("generated: %s", text);
-    narrate_result_text("with the cache == without it: %s", same ? "yes" : "no");
+    narrate_result_text("with the cache == without it: %s", tr(same ? "yes" : "no"));
     return same ? EXIT_OK : EXIT_RUNTIME;
 }

@@ -1,7 +1,10 @@
 /* kv_cache.c — chapter 11: a KV cache and the attention step that reads it. The lesson
  * is llama_attention_step: project only the new positions, turn them, append, attend
- * (with chapter 8's online softmax, which folds keys in as they come). */
+ * (with chapter 8's online softmax, which folds keys in as they come). Built -O3
+ * -march=native, as chapter 8 is (the Makefile's CH11_FAST). */
 #include "kv_cache.h"
+#include <math.h>
+
 #include "chapters/08_fast_attention/fast_attention.h"
 
 Tensor *llama_attention_step(const LlamaAttention *m, const Tensor *x, const FreqsCis *freqs, KVCache *c) {
@@ -102,9 +105,47 @@ static float dot(const float *q, const float *k, int64_t hd) {
     return ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
 }
 
-/* Keys scored per call of online_row_update: a block of key and value rows (16 KiB each
- * at head_dim 128) that stays in the L1 cache while every query head of the group reads it. */
-#define KEY_BLOCK 32
+/* Keys scored per fold_block: a block of key and value rows (32 KiB each at head_dim 128)
+ * that stays in the L1 and L2 caches while every query head of the group reads it. */
+#define KEY_BLOCK 64
+
+/* Folds nk scored keys s[0 .. nk) (overwritten) and their value rows into one head's running
+ * max m, sum l and output acc (hd,): chapter 8's online softmax a block at a time, the way its
+ * flash folds a tile. The max grows at most once per block, so acc is rescaled at most once;
+ * the block's exponentials are one vectorised pass (chapter 8's attn_exp_row); then each value
+ * row is added with its weight, four rows per pass over acc, in key order. A block of nothing
+ * but -inf weighs 0 and is skipped; a NaN makes the row NaN (as softmax does). */
+static void fold_block(float *m, float *l, float *restrict acc, int64_t hd, float *restrict s, int64_t nk,
+                       const float *restrict values) {
+    float part[8] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY, -INFINITY, -INFINITY, -INFINITY, -INFINITY};
+    int64_t j = 0;
+    for (; j + 8 <= nk; j += 8)        /* eight running maxima, one vector: no chain of compares */
+        for (int c = 0; c < 8; c++) part[c] = s[j + c] > part[c] ? s[j + c] : part[c];
+    for (; j < nk; j++) part[0] = s[j] > part[0] ? s[j] : part[0];
+    float bm = part[0];
+    for (int c = 1; c < 8; c++) bm = part[c] > bm ? part[c] : bm;
+    if (bm == -INFINITY) return;
+    if (bm > *m) {                     /* a new max: shrink what was summed against the old one, once */
+        float alpha = attn_exp(*m - bm);   /* exp(m_old - m_new); 0 for the first block */
+        *l *= alpha;
+        for (int64_t c = 0; c < hd; c++) acc[c] *= alpha;
+        *m = bm;
+    }
+    attn_exp_row(s, nk, 1.0f, *m);     /* s[j] = exp(s[j] - m) */
+    float sums[8] = {0};               /* eight running sums, one vector, added in a fixed order */
+    for (j = 0; j + 8 <= nk; j += 8)
+        for (int c = 0; c < 8; c++) sums[c] += s[j + c];
+    for (; j < nk; j++) sums[0] += s[j];
+    *l += ((sums[0] + sums[1]) + (sums[2] + sums[3])) + ((sums[4] + sums[5]) + (sums[6] + sums[7]));
+    j = 0;
+    for (; j + 4 <= nk; j += 4) {      /* acc += s[j] * v_j, four rows per pass: acc stays in registers */
+        const float *v0 = values + j * hd, *v1 = v0 + hd, *v2 = v1 + hd, *v3 = v2 + hd;
+        for (int64_t c = 0; c < hd; c++)
+            acc[c] = fmaf(s[j + 3], v3[c], fmaf(s[j + 2], v2[c], fmaf(s[j + 1], v1[c], fmaf(s[j], v0[c], acc[c]))));
+    }
+    for (; j < nk; j++)
+        for (int64_t c = 0; c < hd; c++) acc[c] = fmaf(s[j], values[j * hd + c], acc[c]);
+}
 
 /* The group of n_rep query heads that share kv head g, for the n new queries of one
  * sequence. The keys stream past in blocks and each head folds them into its running max
@@ -124,12 +165,12 @@ static void attend_group(const KVCache *c, int64_t b, int64_t g, int64_t n_rep, 
         for (int64_t j0 = 0; j0 < seen; j0 += KEY_BLOCK) {
             int64_t nk = seen - j0 < KEY_BLOCK ? seen - j0 : KEY_BLOCK;
             /* scores = xq @ keys.transpose(2, 3) / math.sqrt(head_dim): keys j0 .. j0 + nk - 1 */
-            for (int64_t j = 0; j < nk; j++)
-                for (int64_t r = 0; r < n_rep; r++)
+            for (int64_t r = 0; r < n_rep; r++)
+                for (int64_t j = 0; j < nk; j++)
                     scores[r * KEY_BLOCK + j] = dot(q + r * hd, keys + (j0 + j) * hd, hd) / scale;
             /* output = F.softmax(scores, dim=-1) @ values, one block at a time (chapter 8) */
             for (int64_t r = 0; r < n_rep; r++)
-                online_row_update(&m[r], &l[r], o + r * hd, hd, scores + r * KEY_BLOCK, nk, values + j0 * hd, hd);
+                fold_block(&m[r], &l[r], o + r * hd, hd, scores + r * KEY_BLOCK, nk, values + j0 * hd);
         }
         for (int64_t r = 0; r < n_rep; r++) online_row_finish(o + r * hd, hd, l[r]);
     }

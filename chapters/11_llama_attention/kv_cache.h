@@ -21,8 +21,11 @@
  * the n_rep query heads of its group (h / n_rep, no repeat_kv copy): GQA keeps
  * n_heads / n_kv_heads times fewer bytes, and reads that many fewer. Its size,
  * per layer: 2 (k and v) x bsz x n_kv_heads x T x head_dim x bytes per number.
- * The step's softmax is chapter 8's online one (online_row_update), which folds
- * keys in any number of calls: the cache's keys go in a block at a time.
+ * The step's softmax is chapter 8's online one, which folds keys in any number of
+ * calls: the cache's keys go in a block at a time (kv_cache.c's fold_block, at most
+ * one rescale per block, the block's exponentials through chapter 8's attn_exp_row).
+ * kv_cache.c is built -O3 -march=native, as chapter 8 is; fast_decode.h has the step
+ * with fast projections.
  */
 #ifndef CH11_KV_CACHE_H
 #define CH11_KV_CACHE_H

@@ -88,8 +88,7 @@ static double long_attend(int64_t n_heads, int64_t n_kv_heads, int64_t hd, int64
     return best;
 }
 
-/* a[i] = b[i] + s * c[i] over n floats: bytes moved per second, best of 10 (STREAM counts 3 x 4 x n). */
-static double triad_bandwidth(int64_t n) {
+double triad_bandwidth(int64_t n) {
     float *a = (float *)t_alloc(sizeof(float) * (size_t)n), *b = (float *)t_alloc(sizeof(float) * (size_t)n);
     float *c = (float *)t_alloc(sizeof(float) * (size_t)n);
     for (int64_t i = 0; i < n; i++) b[i] = 1.0f, c[i] = 2.0f;

@@ -23,9 +23,12 @@
  *     build/chapter11 --input x.npy --weights DIR --n-heads 4 --eval --output out.npy
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "generate_setup.h"
 #include "llama_bench.h"
+
+extern const LangPair chapter11_zh[]; /* zh.c: this program's sentences in Chinese (lang.h) */
 
 static int64_t dim = 16, n_heads = 4, n_kv_heads = 2, decode = 0, prefill_chunk = 0;
 static double rope_theta = 10000.0;  /* precompute_freqs_cis(dim, end, theta=10000.0) */
@@ -118,7 +121,7 @@ static void show_module(const LlamaRun *r, const Args *args) {
                 "%lld, dropout = %g (%s)",
                 (long long)m->args.dim, (long long)m->n_local_heads, (long long)m->n_local_kv_heads,
                 (long long)m->n_rep, (long long)m->head_dim, (long long)m->args.max_seq_len, m->args.dropout,
-                m->attn_dropout.training ? "training" : "eval");
+                tr(m->attn_dropout.training ? "training" : "eval"));
     narrate_say("wq %s, wk %s, wv %s, wo %s: %lld parameters", t_shape_str(m->wq->weight, s1),
                 t_shape_str(m->wk->weight, s2), t_shape_str(m->wv->weight, s3), t_shape_str(m->wo->weight, s1),
                 (long long)llama_attention_num_params(m));
@@ -296,12 +299,15 @@ static void show_cache_bytes(const LlamaAttention *m, int64_t B) {
     static const struct { const char *name; double dim, layers, heads, kv_heads, hidden; } models[] = {
         {"LLaMA2-7B", 4096, 32, 32, 32, 11008}, {"LLaMA2-70B", 8192, 80, 64, 8, 28672},
         {"70B as MHA", 8192, 80, 64, 64, 28672}};
-    for (int i = 0; i < 3; i++)
-        narrate_say("%-13s %-11s %-14s %s", models[i].name,
+    for (int i = 0; i < 3; i++) {
+        const char *name = tr(models[i].name);   /* padded to 13 columns: a CJK character takes 2 */
+        int pad = 13 - lang_columns(name, strlen(name));
+        narrate_say("%s%*s %-11s %-14s %s", name, pad > 0 ? pad : 0, "",
                     t_format_bytes(llama2_weight_bytes(models[i].dim, models[i].layers, models[i].heads,
                                                        models[i].kv_heads, models[i].hidden, 32000, 2), b1, 32),
                     t_format_bytes(kv_cache_bytes(models[i].layers, 1, models[i].kv_heads, 4096, 128, 2), b2, 32),
                     t_format_bytes(kv_cache_bytes(models[i].layers, 32, models[i].kv_heads, 4096, 128, 2), b3, 32));
+    }
     narrate_say("this module, float32, bsz %lld, T = %lld cached: weights %s, cache %s", (long long)B, (long long)L,
                 t_format_bytes(4.0 * (double)llama_attention_num_params(m), b1, 32),
                 t_format_bytes(kv_cache_bytes(1, B, K, L, hd, 4), b2, 32));
@@ -324,7 +330,8 @@ int main(int argc, char **argv) {
                     .flags = CLI_SEED | CLI_BATCH | CLI_SEQ_LEN | CLI_MAX_SEQ_LEN | CLI_DROPOUT | CLI_EVAL |
                              CLI_QUIET | CLI_DUMP | CLI_INPUT | CLI_OUTPUT,
                     .defaults = {.seed = 123, .batch = 2, .seq_len = 6, .max_seq_len = 32, .dropout = 0.0},
-                    .extra = extra};
+                    .extra = extra,
+                    .messages = chapter11_zh}; /* zh.c: the narration in Chinese (--lang zh) */
     Args args = program_start(&spec, argc, argv);
     char clash[320];
     if (flags_that_clash(&spec, &args, clash, sizeof clash)) {
