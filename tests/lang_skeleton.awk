@@ -8,12 +8,13 @@
 # -v timed=1 (chapters 8 and 12, which time themselves): the numbers a clock
 # gives differ run to run, so those are left out in both languages: a number
 # followed by "ms", "GFLOP/s", "%" or "x" (a ratio of times), even when the line
-# wraps between the number and its unit, and the rows of chapter 8's table.
+# wraps between the number and its unit, chapter 12's "backward / forward = R"
+# and the rows of chapter 8's table.
 # (chapter 0's "PyTorch: RuntimeError: ..." is a sentence quoting PyTorch, not a PyTorch line)
 function flush(   line) {
     line = text
     text = ""
-    if (timed) gsub(/[0-9]+(\.[0-9]+)*( *(ms|GFLOP\/s)|%|x)/, " ", line)
+    if (timed) gsub(/[0-9]+(\.[0-9]+)*( *(ms|GFLOP\/s)|%|x)|backward \/ forward = [0-9.]+/, " ", line)
     while (match(line, /[0-9]+(\.[0-9]+)*/)) {
         print "#" substr(line, RSTART, RLENGTH)
         line = substr(line, RSTART + RLENGTH)
