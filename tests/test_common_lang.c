@@ -18,6 +18,9 @@ extern const LangPair chapter4_zh[];
 extern const LangPair chapter5_zh[];
 extern const LangPair chapter6_zh[];
 extern const LangPair chapter7_zh[];
+extern const LangPair chapter8_zh[];
+extern const LangPair chapter10_zh[];
+extern const LangPair chapter12_zh[];
 
 static const struct {
     const char *name;
@@ -32,6 +35,9 @@ static const struct {
     {"chapter5_zh", chapter5_zh},
     {"chapter6_zh", chapter6_zh},
     {"chapter7_zh", chapter7_zh},
+    {"chapter8_zh", chapter8_zh},
+    {"chapter10_zh", chapter10_zh},
+    {"chapter12_zh", chapter12_zh},
 };
 #define N_TABLES (sizeof TABLES / sizeof TABLES[0])
 

@@ -84,9 +84,16 @@ static Result measure(int impl, const Tensor *q, const Tensor *k, const Tensor *
 }
 
 /* `word` in the run's language, padded with spaces to `width` display columns (a CJK
- * character takes two): right-aligned, or left-aligned when width < 0. */
+ * character takes two): right-aligned, or left-aligned when width < 0. A word is
+ * written as printf text, "%%" for "%" (zh.c's pairs are checked as formats). */
 static const char *padded(char *buf, size_t n, const char *word, int width) {
-    const char *w = tr(word);
+    char w[64];
+    size_t j = 0;
+    for (const char *p = tr(word); *p && j + 1 < sizeof w; p++) {
+        w[j++] = *p;
+        if (p[0] == '%' && p[1] == '%') p++;
+    }
+    w[j] = '\0';
     int cols = lang_columns(w, strlen(w)), pad = (width < 0 ? -width : width) - cols;
     if (pad < 0) pad = 0;
     if (width < 0) snprintf(buf, n, "%s%*s", w, pad, "");
@@ -295,7 +302,7 @@ static void narrate_summary(const Result *ref, const Result *res, int64_t T, int
                  tr(causal ? "causal" : "not causal"));
     char h[6][48];
     narrate_say("%s %s %s %s %s %s", padded(h[0], 48, "version", -10), padded(h[1], 48, "ms", 10),
-                padded(h[2], 48, "GFLOP/s", 9), padded(h[3], 48, "% peak", 7), padded(h[4], 48, "extra mem", 12),
+                padded(h[2], 48, "GFLOP/s", 9), padded(h[3], 48, "%% peak", 7), padded(h[4], 48, "extra mem", 12),
                 padded(h[5], 48, "x naive", 9));
     for (int i = -1; i < ATTN_N_IMPLS; i++) {
         const Result *r = i < 0 ? ref : &res[i];

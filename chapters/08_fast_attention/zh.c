@@ -117,7 +117,7 @@ const LangPair chapter8_zh[] = {
     {"causal", "因果"},
     {"not causal", "非因果"},
     {"version", "版本"},
-    {"% peak", "峰值%"},
+    {"%% peak", "峰值%%"},
     {"extra mem", "额外内存"},
     {"x naive", "比 naive"},
     {"skipped", "跳过"},

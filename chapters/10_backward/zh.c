@@ -43,7 +43,7 @@ const LangPair chapter10_zh[] = {
     {"Chapter 10: the backward pass of MultiHeadAttention, by hand", "第 10 章：手写 MultiHeadAttention 的反向传播"},
     {"(%s change nothing here: the gradients are those of eval mode)", "（%s 在这里不起作用：梯度是评估模式下的）"},
     {"(%s changes nothing here: the gradients are those of eval mode)", "（%s 在这里不起作用：梯度是评估模式下的）"},
-    {"no --grad-output: dy = ones, that is loss = y.sum()", "没有 --grad-output：dy 全为 1，即 loss = y.sum()"},
+    {"no --grad-output: dy = ones, that is loss = y.sum()", "没有 --grad-output：dy = ones（全一张量），即 loss = y.sum()"},
     {"%s has shape %s but the output y is (B, T, d_out) = (%lld, %lld, %lld): --grad-output "
      "must be dloss/dy, the shape of y",
      "%s 的形状是 %s，但输出 y 是 (B, T, d_out) = (%lld, %lld, %lld)：--grad-output "
