@@ -213,7 +213,46 @@ run "$B/chapter4" --max-seq-len 32000 --quiet
 expect_runtime_error "chapter4: error: this run needs about 26.7 GiB of memory" "the memory refusal in English"
 unset ATTN_MAX_BYTES
 run "$B/chapter1" --q "$TMP/missing.npy" --k "$TMP/k.npy" --v "$TMP/v.npy" --lang zh
-expect_runtime_error "chapter1: 错误: " "a file error says 错误 in Chinese"
+expect_runtime_error "chapter1: 错误: $TMP/missing.npy: 无法打开文件：没有这个文件或文件夹" "a missing file in Chinese"
+run "$B/chapter1" --q "$TMP/missing.npy" --k "$TMP/k.npy" --v "$TMP/v.npy" --lang en
+expect_runtime_error "chapter1: error: $TMP/missing.npy: cannot open the file: No such file or directory" \
+    "a missing file in English"
+
+# ---- the first sentence of the errors a student triggers from files and folders -------
+printf 'not numpy\n' > "$TMP/junk.npy"
+mkdir -p "$TMP/folder" "$TMP/empty_weights"
+run "$B/chapter2" --q "$TMP/junk.npy" --k "$TMP/k.npy" --v "$TMP/v.npy" --lang zh
+expect_runtime_error "$TMP/junk.npy: 不是 .npy 文件（开头的魔数不对）" "not a .npy file, in Chinese"
+run "$B/chapter4" --q "$TMP/folder" --k "$TMP/k.npy" --v "$TMP/v.npy" --lang zh
+expect_runtime_error "$TMP/folder: 是文件夹，不是 .npy 文件" "a folder for a .npy file, in Chinese"
+"$B/randnpy" 5 "$TMP/short.npy" 2 3 >/dev/null 2>&1 &&
+    head -c $(($(wc -c < "$TMP/short.npy") - 4)) "$TMP/short.npy" > "$TMP/cut.npy"   # 4 bytes short
+run "$B/chapter1" --q "$TMP/cut.npy" --k "$TMP/k.npy" --v "$TMP/v.npy" --lang zh
+expect_runtime_error "$TMP/cut.npy: 数据不完整：形状 (2, 3) 需要 24 字节的 float32 数据，文件里有 20 字节" \
+    "a cut file, in Chinese"
+run "$B/chapter3" --input "$TMP/w/x.npy" --weights "$TMP/empty_weights" --lang zh
+expect_runtime_error "权重文件夹 '$TMP/empty_weights' 里没有 wq.npy" "a weights folder without wq.npy, in Chinese"
+run "$B/chapter5" --input "$TMP/w/x.npy" --weights "$TMP/nowhere" --lang zh
+expect_runtime_error "权重文件夹 '$TMP/nowhere' 里没有 wq.npy：文件夹不存在" "a missing weights folder, in Chinese"
+run "$B/chapter1" --output "$TMP/nowhere/o.npy" --lang zh
+expect_usage_error "--output $TMP/nowhere/o.npy：文件夹 $TMP/nowhere 不存在" "--output in a missing folder, in Chinese"
+run "$B/chapter2" --output "$TMP/folder" --lang zh
+expect_usage_error "--output $TMP/folder：它是文件夹，不是文件" "--output naming a folder, in Chinese"
+run "$B/chapter4" --dump "$TMP/junk.npy" --lang zh
+expect_usage_error "--dump $TMP/junk.npy：它是文件，不是文件夹" "--dump naming a file, in Chinese"
+run "$B/chapter5" --heads 3 --lang zh
+expect_usage_error "--heads 3：d_out 4 不能被 n_heads 3 整除（4 % 3 = 1）" "--heads that does not divide d_out, in Chinese"
+run "$B/chapter5" --heads 3 --lang en
+expect_usage_error "--heads 3: d_out 4 is not divisible by n_heads 3 (4 % 3 = 1)" "--heads, in English"
+run "$B/chapter12" --impl x --lang zh
+expect_usage_error "--impl x：必须是 flash 或 reference" "a choice's words, in Chinese"
+run "$B/chapter10" --grad-output "$TMP/k.npy" --lang zh
+expect_usage_error "--grad-output 需要 --input 和 --weights" "chapter 10's flag clash, in Chinese"
+run "$B/chapter12" --bench --quiet --lang zh
+expect_usage_error "--bench 自己生成输入" "chapter 12's flag clash, in Chinese"
+run "$B/chapter10" --input "$TMP/w7/x.npy" --weights "$TMP/w7" --grad-output "$TMP/k.npy" --lang zh
+expect_runtime_error "$TMP/k.npy 的形状是 (2, 5, 3)，但输出 y 是 (B, T, d_out) = (3, 5, 8)" \
+    "chapter 10's --grad-output of the wrong shape, in Chinese"
 
 # the long-run notice (at a fixed rate: nothing is timed): wait for it, then stop the run
 if [ -z "$RUNNER" ]; then
