@@ -189,6 +189,24 @@ rm -rf "$L"
 LC_ALL=C
 export LC_ALL
 
+# ---- one glossary: a term is never translated two ways ---------------------------------
+# docs/GLOSSARY.md's last column names the other translations of each term; none of them
+# appears in a README.zh-CN (chapters', the top one, docs') or in a zh.c table.
+LC_ALL=C awk -F '|' 'NF >= 6 && $2 !~ /English|---/ {
+        n = split($5, w, /\343\200\201/)   # the list is separated by "、"
+        for (i = 1; i <= n; i++) { gsub(/^ +| +$/, "", w[i]); if (w[i] != "") print w[i] }
+    }' docs/GLOSSARY.md > "$TMP/never"
+if [ "$(grep -c '' "$TMP/never")" -ge 20 ]; then _ok; else _bad "docs/GLOSSARY.md: its last column names $(grep -c '' "$TMP/never") variants, expected at least 20"; fi
+: > "$TMP/twice"
+while IFS= read -r w; do
+    grep -n -F -- "$w" README.zh-CN.md chapters/*/README.zh-CN.md docs/*.zh-CN.md common/program/lang_zh.c \
+        chapters/*/zh.c 2>/dev/null | sed "s|^|$w: |" >> "$TMP/twice"
+done < "$TMP/never"
+if [ -s "$TMP/twice" ]; then _bad "a glossary term translated another way: $(head -5 "$TMP/twice")"; else _ok; fi
+# the check itself finds a variant
+printf '这里的掩膜\n' > "$TMP/variant.md"
+if grep -q -F -f "$TMP/never" "$TMP/variant.md"; then _ok; else _bad "the glossary check misses 掩膜"; fi
+
 # ---- make hint and the handout's README in Chinese ---------------------------------------
 # Every blank of chapters 1-8 and 10 has its tier 1 and tier 2 in Chinese (hint_zh,
 # helpers_zh) with a Chinese character in each; chapters 9 and 11, whose programs other
