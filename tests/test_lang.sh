@@ -321,6 +321,15 @@ run "$B/chapter3" --input "$TMP/w/x.npy" --weights "$TMP/empty_weights" --lang z
 expect_runtime_error "权重文件夹 '$TMP/empty_weights' 里没有 wq.npy" "a weights folder without wq.npy, in Chinese"
 run "$B/chapter5" --input "$TMP/w/x.npy" --weights "$TMP/nowhere" --lang zh
 expect_runtime_error "权重文件夹 '$TMP/nowhere' 里没有 wq.npy：文件夹不存在" "a missing weights folder, in Chinese"
+run "$B/chapter3" --input "$TMP/q.npy" --weights "$TMP/w" --lang zh
+expect_runtime_error "$TMP/w/wq.npy 的形状是 (4, 6)，但输入的 d_in = 3：应为 (d_out, 3)" "a weight of the wrong width, in Chinese"
+run "$B/chapter3" --input "$TMP/k.npy" --weights "$TMP/w" --lang en
+expect_runtime_error "$TMP/w/wq.npy has shape (4, 6) but the input has d_in = 3: expected (d_out, 3)" \
+    "a weight of the wrong width, in English"
+mkdir -p "$TMP/w7b" && cp "$TMP/w7/"*.npy "$TMP/w7b/" && "$B/randnpy" 3 "$TMP/w7b/wo.npy" 4 4 >/dev/null 2>&1
+run "$B/chapter7" --input "$TMP/w7b/x.npy" --weights "$TMP/w7b" --lang zh
+expect_runtime_error "$TMP/w7b/wo.npy 的形状是 (4, 4)，但 wq.npy 的 d_out = 8：wo 必须是 (d_out, d_out) = (8, 8)" \
+    "a wo of the wrong shape, in Chinese"
 run "$B/chapter1" --output "$TMP/nowhere/o.npy" --lang zh
 expect_usage_error "--output $TMP/nowhere/o.npy：文件夹 $TMP/nowhere 不存在" "--output in a missing folder, in Chinese"
 run "$B/chapter2" --output "$TMP/folder" --lang zh

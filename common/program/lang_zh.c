@@ -152,6 +152,29 @@ const LangPair lang_common_zh[] = {
     {"Input/output error", "输入/输出错误"},
     {"Disk quota exceeded", "超出磁盘配额"},
 
+    /* the shapes of --input and of a weights folder (chapters 3 and 7's loaders, through t_tr:
+     * here, so that every chapter reading those files has them) */
+    {"%s/%s.npy has shape %s: a weight must be 2-D (d_out, d_in), as nn.Linear stores it",
+     "%s/%s.npy 的形状是 %s：权重必须是二维的 (d_out, d_in)，和 nn.Linear 存的一样"},
+    {"%s/%s.npy has shape %s but the input has d_in = %lld: expected (d_out, %lld)",
+     "%s/%s.npy 的形状是 %s，但输入的 d_in = %lld：应为 (d_out, %lld)"},
+    {"%s/%s.npy has shape %s: d_out must be at least 1", "%s/%s.npy 的形状是 %s：d_out 至少为 1"},
+    {"%s/%s.npy has shape %s but wq.npy has shape %s: wq, wk and wv must have the same shape "
+     "(d_out, d_in)",
+     "%s/%s.npy 的形状是 %s，但 wq.npy 的形状是 %s：wq、wk 和 wv 的形状必须相同 (d_out, d_in)"},
+    {"%s/%s.npy has shape %s but the weights have d_out = %lld: expected (%lld,)",
+     "%s/%s.npy 的形状是 %s，但权重的 d_out = %lld：应为 (%lld,)"},
+    {"weights folder '%s' has %s but not %s: give all three biases bq, bk, bv or none",
+     "权重文件夹 '%s' 里有 %s，却没有 %s：偏置 bq、bk、bv 要么三个都给，要么都不给"},
+    {"%s has shape %s: expected (B, T, d_in), 3 dims", "%s 的形状是 %s：应为三维的 (B, T, d_in)"},
+    {"%s has shape %s: B, T and d_in must each be at least 1", "%s 的形状是 %s：B、T 和 d_in 都至少为 1"},
+    {"weights folder '%s': wq.npy has d_out = %lld but d_out = %lld was asked for",
+     "权重文件夹 '%s'：wq.npy 的 d_out = %lld，但要求的是 d_out = %lld"},
+    {"%s/wo.npy has shape %s but wq.npy has d_out = %lld: wo must be (d_out, d_out) = (%lld, %lld)",
+     "%s/wo.npy 的形状是 %s，但 wq.npy 的 d_out = %lld：wo 必须是 (d_out, d_out) = (%lld, %lld)"},
+    {"%s/bo.npy has shape %s but the weights have d_out = %lld: expected (%lld,)",
+     "%s/bo.npy 的形状是 %s，但权重的 d_out = %lld：应为 (%lld,)"},
+
     /* the heads and the choices (cli.c) */
     {"--heads %lld: d_out %lld%s is not divisible by n_heads %lld (%lld %% %lld = %lld), so the "
      "heads cannot each get head_dim = d_out // n_heads columns",
