@@ -175,6 +175,10 @@ const LangPair lang_common_zh[] = {
     {"%s/bo.npy has shape %s but the weights have d_out = %lld: expected (%lld,)",
      "%s/bo.npy 的形状是 %s，但权重的 d_out = %lld：应为 (%lld,)"},
 
+    /* an exercise blank not filled in yet (common/exercise.c; its hint as the stub has it,
+     * make hint gives it in Chinese) */
+    {"exercise '%s' (%s) is not filled in: %s", "练习 '%s'（%s）还没有填：%s"},
+
     /* the heads and the choices (cli.c) */
     {"--heads %lld: d_out %lld%s is not divisible by n_heads %lld (%lld %% %lld = %lld), so the "
      "heads cannot each get head_dim = d_out // n_heads columns",
