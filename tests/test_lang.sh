@@ -208,6 +208,12 @@ printf '这里的掩膜\n' > "$TMP/variant.md"
 if grep -q -F -f "$TMP/never" "$TMP/variant.md"; then _ok; else _bad "the glossary check misses 掩膜"; fi
 
 # ---- make hint and the handout's README in Chinese ---------------------------------------
+# (make and the shell scripts are not this project's programs: never under $RUNNER)
+run_tool() {
+    "$@" >"$TMP/out" 2>"$TMP/err"
+    status=$?
+    _cmd="$*"
+}
 # Every blank of chapters 1-8 and 10 has its tier 1 and tier 2 in Chinese (hint_zh,
 # helpers_zh) with a Chinese character in each; chapters 9 and 11, whose programs other
 # hands are changing, are named here until theirs are written.
@@ -227,33 +233,33 @@ for m in chapters/[0-9][0-9]_*/blanks.txt; do
 done
 if [ -s "$TMP/no_zh" ]; then _bad "blanks without their Chinese tiers: $(head -5 "$TMP/no_zh")"; else _ok; fi
 unset LC_ALL LC_MESSAGES
-run make -s --no-print-directory hint BLANK=scale TIER=1 LANG=zh_CN.UTF-8
+run_tool make -s --no-print-directory hint BLANK=scale TIER=1 LANG=zh_CN.UTF-8
 expect_status 0 "make hint BLANK=scale TIER=1 LANG=zh_CN.UTF-8"
 expect_out_contains "scale（第 1 级，1 分，第 2 章）：chapters/02_scaling/scaling.c:" "make hint in Chinese: its first line"
 expect_out_contains "提示 1/3（思路）：d_k 个随机数的点积随 d_k 变大" "make hint in Chinese: tier 1 from hint_zh"
 expect_out_contains "更多：make hint BLANK=scale TIER=2" "make hint in Chinese: the next tier"
-run make -s --no-print-directory hint BLANK=naive_softmax TIER=2 LANG=zh_CN.UTF-8
+run_tool make -s --no-print-directory hint BLANK=naive_softmax TIER=2 LANG=zh_CN.UTF-8
 expect_out_contains "提示 2/3（用哪些函数）：t_exp、t_sum_last（按行求和）、t_unsqueeze（保留被求和的那一维，以便广播）、t_div。" \
     "make hint TIER=2 in Chinese: helpers_zh, its continuation lines joined without a space"
-run make -s --no-print-directory hint BLANK=scale TIER=3 LANG=zh_CN.UTF-8
+run_tool make -s --no-print-directory hint BLANK=scale TIER=3 LANG=zh_CN.UTF-8
 expect_out_contains "提示 3/3（对应的 PyTorch 代码）：scores = torch.matmul(query, key.transpose(-2, -1)) / math.sqrt(d_k)" \
     "make hint TIER=3 in Chinese: the PyTorch line as it is"
-run make -s --no-print-directory hint BLANK=scale TIER=1 LANG=en_US.UTF-8
+run_tool make -s --no-print-directory hint BLANK=scale TIER=1 LANG=en_US.UTF-8
 expect_out_contains "hint 1 of 3 (the idea): Dot products of d_k random numbers" "make hint in English"
 LC_ALL=C
 export LC_ALL
-run make -s --no-print-directory hint BLANK=scale LANG=zh_CN.UTF-8
+run_tool make -s --no-print-directory hint BLANK=scale LANG=zh_CN.UTF-8
 expect_out_contains "hint 1 of 3 (the idea)" "make hint: LC_ALL=C wins over LANG=zh"
 unset LC_ALL
-run make -s --no-print-directory hint BLANK=scale TIER=4 LANG=zh_CN.UTF-8
+run_tool make -s --no-print-directory hint BLANK=scale TIER=4 LANG=zh_CN.UTF-8
 expect_status 2 "make hint TIER=4 in Chinese"
 expect_err_contains "TIER=4：提示的层级必须是 1（思路）、2（用哪些函数）或 3（对应的 PyTorch 代码）" "make hint's tier error in Chinese"
-run make -s --no-print-directory hint BLANK=no_such_blank LANG=zh_CN.UTF-8
+run_tool make -s --no-print-directory hint BLANK=no_such_blank LANG=zh_CN.UTF-8
 expect_err_contains "make hint：没有名为 'no_such_blank' 的空" "make hint's unknown blank in Chinese"
 
 # make exercises: README-EXERCISES.zh-CN.md beside README-EXERCISES.md, and make hint in
 # the handout (from its manifest) in Chinese
-run make -s --no-print-directory exercises EXERCISES_DIR="$TMP/ex" LEVEL=1 CHAPTERS=2,4
+run_tool make -s --no-print-directory exercises EXERCISES_DIR="$TMP/ex" LEVEL=1 CHAPTERS=2,4
 expect_status 0 "make exercises for the Chinese README"
 if grep -q "^| 2 | \`scale\` | 1 | 1 | chapters/02_scaling/scaling.c:[0-9]* | d_k 个随机数的点积随 d_k 变大" \
     "$TMP/ex/README-EXERCISES.zh-CN.md" && grep -q "^# 练习：填空" "$TMP/ex/README-EXERCISES.zh-CN.md" &&
@@ -266,7 +272,7 @@ fi
 n_en=$(grep -c '^| [0-9]' "$TMP/ex/README-EXERCISES.md")
 n_zh=$(grep -c '^| [0-9]' "$TMP/ex/README-EXERCISES.zh-CN.md")
 if [ "$n_en" -gt 0 ] && [ "$n_en" = "$n_zh" ]; then _ok; else _bad "the blanks' tables: $n_en rows in English, $n_zh in Chinese"; fi
-run make -s --no-print-directory -C "$TMP/ex" hint BLANK=mask_diagonal TIER=2 LANG=zh_CN.UTF-8
+run_tool make -s --no-print-directory -C "$TMP/ex" hint BLANK=mask_diagonal TIER=2 LANG=zh_CN.UTF-8
 expect_out_contains "提示 2/3（用哪些函数）：t_triu（它的 diagonal 参数就是本函数的 diagonal）。" "make hint in a handout, in Chinese"
 rm -rf "$TMP/ex"
 LC_ALL=C
