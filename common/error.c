@@ -29,6 +29,11 @@ void t_set_program_name(const char *name) { program_name = name; }
 static const char *error_label = "error";
 void t_set_error_label(const char *label) { error_label = label && *label ? label : "error"; }
 
+static const char *(*translator)(const char *en) = NULL;
+void t_set_translator(const char *(*translate)(const char *en)) { translator = translate; }
+const char *t_tr(const char *en) { return translator && en ? translator(en) : en; }
+const char *t_strerror(int errnum) { return t_tr(strerror(errnum)); }
+
 const char *t_program_name(void) { return program_name; }
 
 const char *t_last_error(void) { return last_error; }

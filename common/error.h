@@ -40,6 +40,15 @@ const char *t_program_name(void);  /* NULL when not set */
  * "error" unless set (common/program sets the run's language's, lang.h). */
 void t_set_error_label(const char *label);
 
+/* The run's language for the sentences common/ writes (the .npy loader's, the
+ * weights folder's): t_tr(en) is what the translator returns for en, or en
+ * itself when none is set. common/program sets its tr() (lang.h), so a library
+ * never includes the program's furniture. t_strerror(e) is strerror(e)
+ * through the same translator. */
+void t_set_translator(const char *(*translate)(const char *en));
+const char *t_tr(const char *en);
+const char *t_strerror(int errnum);
+
 /* Called by the default hook before it exits (out.h registers out_fail, so
  * a failed run leaves none of the files it was writing). */
 void t_set_fatal_cleanup(void (*cleanup)(void));

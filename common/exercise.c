@@ -4,5 +4,5 @@
 #include "error.h"
 
 void exercise_missing(const char *name, const char *where, const char *hint) {
-    t_error("exercise '%s' (%s) is not filled in: %s", name, where, hint);
+    t_error(t_tr("exercise '%s' (%s) is not filled in: %s"), name, where, hint); /* the hint as handed out */
 }

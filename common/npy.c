@@ -190,7 +190,7 @@ static int get(Source *s, void *dst, size_t n, size_t *got, char *err, size_t er
     if (*got) memcpy(dst, s->buf, *got), s->buf += *got;
     for (ssize_t r = 1; s->fd >= 0 && *got < n && r != 0; *got += r > 0 ? (size_t)r : 0)   /* r == 0: the end */
         if ((r = read(s->fd, (unsigned char *)dst + *got, n - *got)) < 0 && errno != EINTR)
-            return fail(err, errlen, "cannot read the file: %s", strerror(errno));
+            return fail(err, errlen, t_tr("cannot read the file: %s"), t_strerror(errno));
     if (s->left != UINT64_MAX) s->left -= *got < s->left ? *got : s->left;
     return 0;
 }
@@ -198,8 +198,8 @@ static int get(Source *s, void *dst, size_t n, size_t *got, char *err, size_t er
 static int data_size(const Header *h, uint64_t have, char *err, size_t errlen)
 {
     if (h->need == have) return 0;
-    return fail(err, errlen, "%s: shape %s needs %llu bytes of %s data, the file has %llu",
-                have < h->need ? "truncated data" : "extra bytes after the data", h->shape_s,
+    return fail(err, errlen, t_tr("%s: shape %s needs %llu bytes of %s data, the file has %llu"),
+                t_tr(have < h->need ? "truncated data" : "extra bytes after the data"), h->shape_s,
                 (unsigned long long)h->need, h->esize == 4 ? "float32" : "float64", (unsigned long long)have);
 }
 
@@ -217,8 +217,8 @@ static int read_header(Source *s, Header *h, char *err, size_t errlen)
     int k;
     memset(h, 0, sizeof *h);
     if (get(s, pre, 10, &got, err, errlen) != 0) return -1;
-    if (got == 0) return fail(err, errlen, "not a .npy file (bad magic bytes): the file is empty");
-    if (got < 6 || memcmp(pre, NPY_MAGIC, 6) != 0) return fail(err, errlen, "not a .npy file (bad magic bytes)");
+    if (got == 0) return fail(err, errlen, "%s", t_tr("not a .npy file (bad magic bytes): the file is empty"));
+    if (got < 6 || memcmp(pre, NPY_MAGIC, 6) != 0) return fail(err, errlen, "%s", t_tr("not a .npy file (bad magic bytes)"));
     if (got < 8) return fail(err, errlen, "truncated header: the file ends inside the version bytes");
     if (pre[6] < 1 || pre[6] > 3 || pre[7] != 0)
         return fail(err, errlen, "unsupported .npy format version %d.%d (only 1.0, 2.0 and 3.0 are read)", pre[6],
@@ -248,7 +248,8 @@ static int read_header(Source *s, Header *h, char *err, size_t errlen)
     if (parse_dict(&c, h, err, errlen) != 0) return -1;
     for (k = 0; k < 6 && strcmp(h->descr, dtypes[k]) != 0; k++) continue;
     if (k == 6)
-        return fail(err, errlen, "unsupported dtype '%s': only float32 ('<f4') and float64 ('<f8') are read", h->descr);
+        return fail(err, errlen, t_tr("unsupported dtype '%s': only float32 ('<f4') and float64 ('<f8') are read"),
+                    h->descr);
     h->esize = k < 3 ? 4 : 8;
     h->swap = h->descr[0] == (LITTLE_ENDIAN_HOST ? '>' : '<');
     h->fortran = h->fortran && h->shape.ndim >= 2;
@@ -335,13 +336,13 @@ static int load(const char *path, Header *h, Tensor **out, char *err, size_t err
     if ((s.fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY)) < 0) {
         int e = errno;
         if (e == ENOENT && lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
-            return fail(err, errlen, "cannot open the file: it is a symbolic link to a file that does not exist");
+            return fail(err, errlen, "%s", t_tr("cannot open the file: it is a symbolic link to a file that does not exist"));
         if (e == ENXIO)
             return fail(err, errlen, "cannot open the file: it is a socket or a device with nothing behind it");
-        return fail(err, errlen, "cannot open the file: %s", strerror(e));
+        return fail(err, errlen, t_tr("cannot open the file: %s"), t_strerror(e));
     }
-    if (fstat(s.fd, &st) != 0) rc = fail(err, errlen, "cannot read the file: %s", strerror(errno));
-    else if (S_ISDIR(st.st_mode)) rc = fail(err, errlen, "is a directory, not a .npy file");
+    if (fstat(s.fd, &st) != 0) rc = fail(err, errlen, t_tr("cannot read the file: %s"), t_strerror(errno));
+    else if (S_ISDIR(st.st_mode)) rc = fail(err, errlen, "%s", t_tr("is a directory, not a .npy file"));
     else if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
         rc = fail(err, errlen, "is a %s, not a .npy file (only regular files and pipes are read)",
                   S_ISCHR(st.st_mode) ? "character device" : S_ISBLK(st.st_mode) ? "block device"
@@ -428,7 +429,7 @@ static void plain_make_dir(const char *dir)   /* mkdir -p */
         if ((saved = *s) != '/' && saved != '\0') continue;
         *s = '\0';
         if (mkdir(p, 0777) != 0 && !(stat(p, &st) == 0 && S_ISDIR(st.st_mode))) {
-            snprintf(msg, sizeof msg, "cannot create directory '%.500s': %s", p, strerror(errno));
+            snprintf(msg, sizeof msg, t_tr("cannot create directory '%.500s': %s"), p, t_strerror(errno));
             free(p);
             t_error("%s", msg);
         }

@@ -32,17 +32,17 @@ static bool param_absent(const char *dir, const char *name, const char *path) {
     if (lstat(path, &st) == 0) return false;
     e = errno;
     if (stat(dir, &st) != 0) {
-        if (errno == ENOENT) t_error("weights folder '%s' has no %s.npy: the folder does not exist", dir, name);
-        t_error("weights folder '%s': %s", dir, strerror(errno));
+        if (errno == ENOENT) t_error(t_tr("weights folder '%s' has no %s.npy: the folder does not exist"), dir, name);
+        t_error(t_tr("weights folder '%s': %s"), dir, t_strerror(errno));
     }
-    if (!S_ISDIR(st.st_mode)) t_error("weights folder '%s' is not a directory", dir);
+    if (!S_ISDIR(st.st_mode)) t_error(t_tr("weights folder '%s' is not a directory"), dir);
     if (e == ENOENT) return true;
-    t_error("weights folder '%s': cannot open %s.npy: %s", dir, name, strerror(e));
+    t_error(t_tr("weights folder '%s': cannot open %s.npy: %s"), dir, name, t_strerror(e));
 }
 
 Tensor *state_load(const char *dir, const char *name) {
     const char *path = param_path(dir, name);
-    if (param_absent(dir, name, path)) t_error("weights folder '%s' has no %s.npy", dir, name);
+    if (param_absent(dir, name, path)) t_error(t_tr("weights folder '%s' has no %s.npy"), dir, name);
     return npy_load(path);
 }
 

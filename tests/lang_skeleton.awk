@@ -5,15 +5,25 @@
 # line gives only its numbers, one per line, so a sentence may wrap
 # differently in each language but must carry the same numbers in the same
 # order.
+# -v timed=1 (chapters 8 and 12, which time themselves): the numbers a clock
+# gives differ run to run, so those are left out in both languages: a number
+# followed by "ms", "GFLOP/s", "%" or "x" (a ratio of times), even when the line
+# wraps between the number and its unit, chapter 12's "backward / forward = R"
+# and the rows of chapter 8's table.
 # (chapter 0's "PyTorch: RuntimeError: ..." is a sentence quoting PyTorch, not a PyTorch line)
-/^    PyTorch: / && !/^    PyTorch: RuntimeError/ { print; cont = 1; next }
-cont && /^             [^ ]/ { print; next }
-{ cont = 0 }
-/tensor\(/ || /^  shape \(/ || /^ +\[/ { print; next }
-{
-    line = $0
+function flush(   line) {
+    line = text
+    text = ""
+    if (timed) gsub(/[0-9]+(\.[0-9]+)*( *(ms|GFLOP\/s)|%|x)|backward \/ forward = [0-9.]+/, " ", line)
     while (match(line, /[0-9]+(\.[0-9]+)*/)) {
         print "#" substr(line, RSTART, RLENGTH)
         line = substr(line, RSTART + RLENGTH)
     }
 }
+/^    PyTorch: / && !/^    PyTorch: RuntimeError/ { flush(); print; cont = 1; next }
+cont && /^             [^ ]/ { print; next }
+{ cont = 0 }
+/tensor\(/ || /^  shape \(/ || /^ +\[/ { flush(); print; next }
+timed && /^    (reference|naive|reordered|tiled|online|flash) +[0-9]/ { next }
+{ text = text " " $0 }
+END { flush() }

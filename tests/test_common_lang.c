@@ -3,10 +3,13 @@
  * languages (so printing the Chinese with the English's arguments is safe), a
  * Chinese string that is Chinese (not a copy of the English), no English key
  * twice; and tr(), lang_parse() and lang_columns(). */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "tests/harness.h"
+#include "common/exercise.h"
+#include "common/error.h"
 #include "common/program/lang.h"
 
 /* the chapters whose programs narrate in Chinese (their zh.c) */
@@ -19,6 +22,9 @@ extern const LangPair chapter5_zh[];
 extern const LangPair chapter6_zh[];
 extern const LangPair chapter7_zh[];
 extern const LangPair chapter11_zh[];
+extern const LangPair chapter8_zh[];
+extern const LangPair chapter10_zh[];
+extern const LangPair chapter12_zh[];
 
 static const struct {
     const char *name;
@@ -34,6 +40,9 @@ static const struct {
     {"chapter6_zh", chapter6_zh},
     {"chapter7_zh", chapter7_zh},
     {"chapter11_zh", chapter11_zh},
+    {"chapter8_zh", chapter8_zh},
+    {"chapter10_zh", chapter10_zh},
+    {"chapter12_zh", chapter12_zh},
 };
 #define N_TABLES (sizeof TABLES / sizeof TABLES[0])
 
@@ -111,6 +120,22 @@ static void test_tr_follows_the_language(void) {
     lang_set(LANG_EN);
 }
 
+/* common/'s sentences go through the translator common/program sets (t_tr, t_strerror) */
+static void test_translator(void) {
+    const char *en = "cannot open the file: %s";
+    CHECK(t_tr(en) == en); /* no translator: as written */
+    t_set_translator(tr);
+    lang_set(LANG_ZH);
+    CHECK(strcmp(t_tr(en), "无法打开文件：%s") == 0);
+    CHECK(strcmp(t_strerror(ENOENT), "没有这个文件或文件夹") == 0 || strcmp(t_strerror(ENOENT), strerror(ENOENT)) == 0);
+    CHECK_ERROR(exercise_missing("scale", "chapters/02_scaling/scaling.c:22", "Dot products grow."),
+                "练习 'scale'（chapters/02_scaling/scaling.c:22）还没有填：Dot products grow.");
+    lang_set(LANG_EN);
+    CHECK(strcmp(t_tr(en), en) == 0);
+    CHECK_ERROR(exercise_missing("scale", "x.c:1", "h"), "exercise 'scale' (x.c:1) is not filled in: h");
+    t_set_translator(NULL);
+}
+
 static void test_lang_parse(void) {
     Lang l = LANG_EN;
     CHECK(lang_parse("zh", &l) && l == LANG_ZH);
@@ -133,6 +158,7 @@ int main(void) {
     RUN(test_conversions_parser);
     RUN(test_pairs_have_the_same_conversions);
     RUN(test_tr_follows_the_language);
+    RUN(test_translator);
     RUN(test_lang_parse);
     RUN(test_columns);
     return harness_finish("test_common_lang");

@@ -110,7 +110,7 @@ refuse "$C/x.c" "$C/blanks.txt:2: blank 'four' has level = x: the level must be 
 printf '[four]\nhint = h\n' >"$C/blanks.txt"
 refuse "$C/x.c" "$C/blanks.txt:1: blank 'four' has no 'level = 1|2|3' line" "an entry without a level is refused"
 entry four 1 'hnit = typo' >"$C/blanks.txt"
-refuse "$C/x.c" "$C/blanks.txt:4: blank 'four': unknown key 'hnit' (known: level, points, hint, helpers, torch, refuse)" "an unknown key is refused"
+refuse "$C/x.c" "$C/blanks.txt:4: blank 'four': unknown key 'hnit' (known: level, points, hint, helpers, torch, refuse, hint_zh, helpers_zh)" "an unknown key is refused"
 printf '[four]\nlevel = 1\n' >"$C/blanks.txt"
 refuse "$C/x.c" "$C/blanks.txt:1: blank 'four' has no 'hint = ...' line" "an entry without a hint is refused"
 printf '[four]\nlevel = 1\nhint =\n' >"$C/blanks.txt"

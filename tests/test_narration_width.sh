@@ -2,7 +2,8 @@
 # test_narration_width.sh — every chapter's default run (chapters 0-8 and 11, no
 # flags) prints no line wider than 80 columns, counted in terminal columns
 # (a CJK character takes two), and so does the --heatmap run of chapters 1-7,
-# and the Chinese runs (--lang zh) of the chapters that narrate in Chinese.
+# and the Chinese runs (--lang zh) of the chapters that narrate in Chinese
+# (0-8, 10 and 12; chapters 9 and 11 have their own).
 . tests/lib.sh
 suite test_narration_width
 
@@ -34,6 +35,18 @@ done
 for n in 0 1 2 3 4 5 6 7 11; do
     check_width "build/chapter$n --lang zh" "$BUILD/chapter$n" --lang zh
     [ "$n" -eq 0 ] || [ "$n" -eq 11 ] || check_width "build/chapter$n --heatmap --lang zh" "$BUILD/chapter$n" --heatmap --lang zh
+    check_width "build/chapter$n --help --lang zh" "$BUILD/chapter$n" --help --lang zh
+done
+
+# chapters 8, 10 and 12 in Chinese, at small sizes (8 and 12 time every version)
+check_width "build/chapter8 --seq-len 64 --heads 2 --lang zh" "$BUILD/chapter8" --seq-len 64 --heads 2 --lang zh
+check_width "build/chapter8 --seq-len 64 --causal --lang zh" "$BUILD/chapter8" --seq-len 64 --heads 1 --causal --lang zh
+check_width "build/chapter10 --lang zh" "$BUILD/chapter10" --lang zh
+check_width "build/chapter10 --bias --heatmap --lang zh" "$BUILD/chapter10" --bias --heatmap --lang zh
+check_width "build/chapter10 --train --steps 20 --lang zh" "$BUILD/chapter10" --train --steps 20 --lang zh
+check_width "build/chapter12 --seq-len 40 --lang zh" "$BUILD/chapter12" --seq-len 40 --lang zh
+check_width "build/chapter12 --seq-len 40 --causal --lang zh" "$BUILD/chapter12" --seq-len 40 --causal --lang zh
+for n in 8 10 12; do
     check_width "build/chapter$n --help --lang zh" "$BUILD/chapter$n" --help --lang zh
 done
 

@@ -8,23 +8,23 @@
 static void check_weight(const char *dir, const char *name, const Tensor *w, const Tensor *wq, int64_t d_in) {
     char ws[T_SHAPE_STR], qs[T_SHAPE_STR];
     if (w->ndim != 2)
-        t_error("%s/%s.npy has shape %s: a weight must be 2-D (d_out, d_in), as nn.Linear stores it", dir,
+        t_error(t_tr("%s/%s.npy has shape %s: a weight must be 2-D (d_out, d_in), as nn.Linear stores it"), dir,
                 name, t_shape_str(w, ws));
     if (w->shape[1] != d_in)
-        t_error("%s/%s.npy has shape %s but the input has d_in = %lld: expected (d_out, %lld)", dir,
+        t_error(t_tr("%s/%s.npy has shape %s but the input has d_in = %lld: expected (d_out, %lld)"), dir,
                 name, t_shape_str(w, ws), (long long)d_in, (long long)d_in);
     if (w->shape[0] < 1)
-        t_error("%s/%s.npy has shape %s: d_out must be at least 1", dir, name, t_shape_str(w, ws));
+        t_error(t_tr("%s/%s.npy has shape %s: d_out must be at least 1"), dir, name, t_shape_str(w, ws));
     if (w != wq && !t_same_shape(w, wq))
-        t_error("%s/%s.npy has shape %s but wq.npy has shape %s: wq, wk and wv must have the same shape "
-                "(d_out, d_in)", dir, name, t_shape_str(w, ws), t_shape_str(wq, qs));
+        t_error(t_tr("%s/%s.npy has shape %s but wq.npy has shape %s: wq, wk and wv must have the same shape "
+                "(d_out, d_in)"), dir, name, t_shape_str(w, ws), t_shape_str(wq, qs));
 }
 
 /* One bias: 1-D of length d_out. */
 static void check_bias(const char *dir, const char *name, const Tensor *b, int64_t d_out) {
     char bs[T_SHAPE_STR];
     if (b->ndim != 1 || b->shape[0] != d_out)
-        t_error("%s/%s.npy has shape %s but the weights have d_out = %lld: expected (%lld,)", dir, name,
+        t_error(t_tr("%s/%s.npy has shape %s but the weights have d_out = %lld: expected (%lld,)"), dir, name,
                 t_shape_str(b, bs), (long long)d_out, (long long)d_out);
 }
 
@@ -47,7 +47,7 @@ QKVProjection *qkv_load(const char *dir, int64_t d_in) {
             strcat(list, b_names[i]);
             strcat(list, ".npy");
         }
-        t_error("weights folder '%s' has %s but not %s: give all three biases bq, bk, bv or none", dir,
+        t_error(t_tr("weights folder '%s' has %s but not %s: give all three biases bq, bk, bv or none"), dir,
                 have, lack);
     }
     if (n_bias == 3)
@@ -76,8 +76,8 @@ void qkv_save(const QKVProjection *p, const char *dir) {
 Tensor *load_input(const char *path) {
     char xs[T_SHAPE_STR];
     Tensor *x = npy_load(path); /* (B, T, d_in) */
-    if (x->ndim != 3) t_error("%s has shape %s: expected (B, T, d_in), 3 dims", path, t_shape_str(x, xs));
+    if (x->ndim != 3) t_error(t_tr("%s has shape %s: expected (B, T, d_in), 3 dims"), path, t_shape_str(x, xs));
     if (t_numel(x) == 0)
-        t_error("%s has shape %s: B, T and d_in must each be at least 1", path, t_shape_str(x, xs));
+        t_error(t_tr("%s has shape %s: B, T and d_in must each be at least 1"), path, t_shape_str(x, xs));
     return x;
 }

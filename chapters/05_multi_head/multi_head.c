@@ -135,9 +135,9 @@ void check_scores_fit(int64_t bsz, int64_t n_heads, int64_t seqlen, int64_t kvle
     if (bytes > (double)t_max_bytes()) {
         char want[32], limit[32];
         t_format_bytes_over(bytes, (double)t_max_bytes(), want, limit, sizeof want);
-        t_error("multi-head attention: the scores (%lld, %lld, %lld, %lld) need %s of float32, more than "
-                "the %s limit (ATTN_MAX_BYTES), because naive attention stores every query-key score at "
-                "once; chapter 8 (fast attention) computes the same output without storing them",
+        t_error(t_tr("multi-head attention: the scores (%lld, %lld, %lld, %lld) need %s of float32, more than "
+                     "the %s limit (ATTN_MAX_BYTES), because naive attention stores every query-key score at "
+                     "once; chapter 8 (fast attention) computes the same output without storing them"),
                 (long long)bsz, (long long)n_heads, (long long)seqlen, (long long)kvlen, want, limit);
     }
 }

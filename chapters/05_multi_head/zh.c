@@ -112,4 +112,11 @@ const LangPair chapter5_zh[] = {
      "就是用一次矩阵乘法代替 n_heads 次的 wrapper——而这里的每个头都可以在各自的工作进程上运行。"},
     {"attention weights (causal)", "注意力权重（因果掩码）"},
     {"attention weights", "注意力权重"},
+    /* the memory refusal of multi_head.c (through t_tr, common/error.h) */
+    {"multi-head attention: the scores (%lld, %lld, %lld, %lld) need %s of float32, more than "
+     "the %s limit (ATTN_MAX_BYTES), because naive attention stores every query-key score at "
+     "once; chapter 8 (fast attention) computes the same output without storing them",
+     "multi-head attention：注意力分数 (%lld, %lld, %lld, %lld) 需要 %s 的 float32，超过了 %s 的上限"
+     "（ATTN_MAX_BYTES），因为朴素的注意力要同时存下每一对查询和键的分数；第 8 章（快速注意力）不存"
+     "它们也能算出同样的输出"},
     {NULL, NULL}};

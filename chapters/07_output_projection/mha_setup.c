@@ -45,16 +45,16 @@ MultiHeadAttention *mha_load(ModelArgs args, const char *dir) {
     QKVProjection *qkv = qkv_load(dir, args.d_in);
     int64_t d_out = qkv->d_out;
     if (args.d_out > 0 && args.d_out != d_out)
-        t_error("weights folder '%s': wq.npy has d_out = %lld but d_out = %lld was asked for", dir,
+        t_error(t_tr("weights folder '%s': wq.npy has d_out = %lld but d_out = %lld was asked for"), dir,
                 (long long)d_out, (long long)args.d_out);
     /* wo.npy: (d_out, d_out), it maps the merged heads back to d_out */
     Tensor *w = state_load(dir, "wo");
     if (w->ndim != 2 || w->shape[0] != d_out || w->shape[1] != d_out)
-        t_error("%s/wo.npy has shape %s but wq.npy has d_out = %lld: wo must be (d_out, d_out) = (%lld, %lld)",
+        t_error(t_tr("%s/wo.npy has shape %s but wq.npy has d_out = %lld: wo must be (d_out, d_out) = (%lld, %lld)"),
                 dir, t_shape_str(w, ws), (long long)d_out, (long long)d_out, (long long)d_out);
     Tensor *b = state_load_optional(dir, "bo");  /* optional, independent of bq, bk, bv */
     if (b && (b->ndim != 1 || b->shape[0] != d_out))
-        t_error("%s/bo.npy has shape %s but the weights have d_out = %lld: expected (%lld,)", dir,
+        t_error(t_tr("%s/bo.npy has shape %s but the weights have d_out = %lld: expected (%lld,)"), dir,
                 t_shape_str(b, bs), (long long)d_out, (long long)d_out);
     args.d_out = d_out;
     args.qkv_bias = qkv->wq->bias != NULL;

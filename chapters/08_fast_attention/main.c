@@ -25,6 +25,8 @@
 #include "common/program/program.h"
 #include "chapters/08_fast_attention/fast_attention.h"
 
+extern const LangPair chapter8_zh[]; /* zh.c: this program's sentences in Chinese (lang.h) */
+
 /* Timing: the median of up to RUNS runs; a version whose first run takes longer than
  * SLOW_SECONDS runs once. */
 #define RUNS 3
@@ -81,6 +83,24 @@ static Result measure(int impl, const Tensor *q, const Tensor *k, const Tensor *
     return r;
 }
 
+/* `word` in the run's language, padded with spaces to `width` display columns (a CJK
+ * character takes two): right-aligned, or left-aligned when width < 0. A word is
+ * written as printf text, "%%" for "%" (zh.c's pairs are checked as formats). */
+static const char *padded(char *buf, size_t n, const char *word, int width) {
+    char w[64];
+    size_t j = 0;
+    for (const char *p = tr(word); *p && j + 1 < sizeof w; p++) {
+        w[j++] = *p;
+        if (p[0] == '%' && p[1] == '%') p++;
+    }
+    w[j] = '\0';
+    int cols = lang_columns(w, strlen(w)), pad = (width < 0 ? -width : width) - cols;
+    if (pad < 0) pad = 0;
+    if (width < 0) snprintf(buf, n, "%s%*s", w, pad, "");
+    else snprintf(buf, n, "%*s%s", pad, "", w);
+    return buf;
+}
+
 static void say_result(const char *name, const Result *r, const Tensor *q, const Tensor *k) {
     bool is_reference = strcmp(name, "reference") == 0;
     char mem[32], want[32], budget[32];
@@ -92,7 +112,7 @@ static void say_result(const char *name, const Result *r, const Tensor *q, const
     }
     t_format_bytes((double)r->scratch, mem, sizeof mem);
     narrate_say("%s: %.2f ms = %.1f GFLOP/s = %.0f%% of this core's ceiling%s%s", name, r->ms, r->gflops,
-                100.0 * r->gflops / ceiling_gflops, is_reference ? "" : "; extra memory ", is_reference ? "" : mem);
+                100.0 * r->gflops / ceiling_gflops, is_reference ? "" : tr("; extra memory "), is_reference ? "" : mem);
     if (r->max_diff >= 0) narrate_say("max |output - reference| = %.3g", r->max_diff);
 }
 
@@ -279,14 +299,17 @@ static Tensor *time_reference(const Tensor *q, const Tensor *k, const Tensor *v,
 static void narrate_summary(const Result *ref, const Result *res, int64_t T, int64_t S, bool causal) {
     char buf[32];
     narrate_step("What each step bought (T = %lld, S = %lld, %s)", (long long)T, (long long)S,
-                 causal ? "causal" : "not causal");
-    narrate_say("%-10s %10s %9s %7s %12s %9s", "version", "ms", "GFLOP/s", "% peak", "extra mem", "x naive");
+                 tr(causal ? "causal" : "not causal"));
+    char h[6][48];
+    narrate_say("%s %s %s %s %s %s", padded(h[0], 48, "version", -10), padded(h[1], 48, "ms", 10),
+                padded(h[2], 48, "GFLOP/s", 9), padded(h[3], 48, "%% peak", 7), padded(h[4], 48, "extra mem", 12),
+                padded(h[5], 48, "x naive", 9));
     for (int i = -1; i < ATTN_N_IMPLS; i++) {
         const Result *r = i < 0 ? ref : &res[i];
         const char *name = i < 0 ? "reference" : attn_impl_name((AttnImpl)i);
         char x_naive[16] = "-";
         if (!r->ran) {
-            narrate_say("%-10s %10s", name, "skipped");
+            narrate_say("%-10s %s", name, padded(h[0], 48, "skipped", 10));
             continue;
         }
         t_format_bytes((double)r->scratch, buf, sizeof buf);
@@ -307,11 +330,11 @@ static void compare_all(const Args *args, AttnImpl chosen, const Tensor *q, cons
     Result ref, res[ATTN_N_IMPLS];
     Tensor *reference = time_reference(q, k, v, causal, &ref);
     for (int i = 0; i < ATTN_N_IMPLS; i++) {
-        narrate_step("%s", STEP_TITLE[i]);
+        narrate_step("%s", tr(STEP_TITLE[i]));
         narrate_torch(STEP_TORCH[i]);
         res[i] = measure(i, q, k, v, causal, NULL, reference);
         say_result(attn_impl_name((AttnImpl)i), &res[i], q, k);
-        narrate_why("%s", STEP_WHY[i]);
+        narrate_why("%s", tr(STEP_WHY[i]));
     }
     narrate_summary(&ref, res, t_size(q, -2), t_size(k, -2), causal);
 
@@ -343,8 +366,8 @@ static Tensor *reference_weights(const Tensor *q, const Tensor *k, const Tensor 
     }
     char want[32], budget[32];
     t_format_bytes_over(attention_score_bytes(q, k), (double)attention_scores_budget(), want, budget, sizeof want);
-    fprintf(stderr, "chapter8: note: --dump writes output.npy but not attn_weights.npy: the "
-                    "reference's weights would take %s, more than the %s this chapter allows for them\n",
+    fprintf(stderr, tr("chapter8: note: --dump writes output.npy but not attn_weights.npy: the "
+                       "reference's weights would take %s, more than the %s this chapter allows for them\n"),
             want, budget);
     return NULL;
 }
@@ -353,7 +376,7 @@ static Tensor *reference_weights(const Tensor *q, const Tensor *k, const Tensor 
 static void narrate_inputs(const Args *args, const Tensor *q, const Tensor *k, const Tensor *v) {
     char qs[T_SHAPE_STR], ks[T_SHAPE_STR], vs[T_SHAPE_STR];
     narrate_title("Chapter 8: fast attention -- from naive to streaming (flash) attention%s",
-                  args->causal ? " (causal)" : "");
+                  args->causal ? tr(" (causal)") : "");
     narrate_step("The inputs: query, key and value of one attention call");
     if (args->q) {
         narrate_torch("query, key, value = np.load(Q), np.load(K), np.load(V)");
@@ -460,10 +483,10 @@ static void refuse_past_budget(const Args *a) {
     e.rate = seconds > 0 ? e.flops / seconds : 0;
     bool long_run = seconds > BUDGET_NOTICE_SECONDS;
     if (a->quiet && impl <= 2 && fits) e.bytes += stored_score_bytes(a, B, T, S, long_run);
-    snprintf(what, sizeof what, "%.3g GFLOP of attention over T = %.0f, S = %.0f, %.0f slices%s", F / 1e9, T, S, B,
-             a->quiet ? "" : ", every version timed");
+    snprintf(what, sizeof what, tr("%.3g GFLOP of attention over T = %.0f, S = %.0f, %.0f slices%s"), F / 1e9, T, S,
+             B, a->quiet ? "" : tr(", every version timed"));
     e.what = what;
-    e.flag = a->q ? "the sizes of --q/--k/--v" : a->quiet ? "--seq-len" : "--seq-len (or add --quiet)";
+    e.flag = a->q ? tr("the sizes of --q/--k/--v") : a->quiet ? "--seq-len" : tr("--seq-len (or add --quiet)");
     /* with --quiet it ticks budget_progress after each piece, when run_chosen cuts the
      * run in pieces (a causal run cuts only between slices) */
     budget_own_progress(true);
@@ -479,7 +502,8 @@ int main(int argc, char **argv) {
                     .flags = CLI_SEED | CLI_BATCH | CLI_SEQ_LEN | CLI_D_K | CLI_HEADS | CLI_CAUSAL | CLI_QUIET |
                              CLI_DUMP | CLI_QKV | CLI_OUTPUT | CLI_IMPL,
                     .defaults = {.seed = 123, .batch = 1, .heads = 8, .seq_len = 512, .d_k = 64, .causal = false,
-                                 .impl = "flash"}};
+                                 .impl = "flash"},
+                    .messages = chapter8_zh}; /* zh.c: the narration in Chinese (--lang zh) */
     process_start = stopwatch_seconds();
     Args args = program_start(&spec, argc, argv);
     refuse_past_budget(&args); /* before any work: memory */

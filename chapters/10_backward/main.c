@@ -29,6 +29,9 @@
 #include "train.h"
 #include "train_setup.h"
 
+extern const LangPair chapter10_zh[]; /* zh.c: this program's sentences in Chinese (lang.h) */
+extern const LangPair chapter7_zh[];  /* chapter 7's, for the module it loads (mha_from_args) */
+
 /* ---- this chapter's flags: the defaults, then the values given ---------------------- */
 
 static const char *grad_output_file;   /* --grad-output FILE: dloss/dy for the module from files */
@@ -80,8 +83,8 @@ static MultiHeadAttention *module_from_files(const Args *args, Tensor **x, Tenso
     }
     *dy = npy_load(grad_output_file);
     if ((*dy)->ndim != 3 || (*dy)->shape[0] != B || (*dy)->shape[1] != T || (*dy)->shape[2] != d_out)
-        t_error("%s has shape %s but the output y is (B, T, d_out) = (%lld, %lld, %lld): --grad-output "
-                "must be dloss/dy, the shape of y",
+        t_error(tr("%s has shape %s but the output y is (B, T, d_out) = (%lld, %lld, %lld): --grad-output "
+                   "must be dloss/dy, the shape of y"),
                 grad_output_file, t_shape_str(*dy, s1), (long long)B, (long long)T, (long long)d_out);
     narrate_say("dy = dloss/dy from %s: loss = (y * dy).sum()", grad_output_file);
     return m;
@@ -108,7 +111,7 @@ static void say_module(const MultiHeadAttention *m) {
                 "out bias = %s, dropout = %g (%s)",
                 (long long)a->d_in, (long long)a->d_out, (long long)a->n_heads, (long long)m->head_dim,
                 a->causal ? "True" : "False", a->qkv_bias ? "True" : "False", a->out_bias ? "True" : "False",
-                a->dropout, m->attn_dropout.training && a->dropout > 0.0 ? "training" : "off");
+                a->dropout, tr(m->attn_dropout.training && a->dropout > 0.0 ? "training" : "off"));
 }
 
 /* Step 2: chapter 7's forward, keeping what the backward reads; loss = (y * dy).sum(). */
@@ -174,8 +177,8 @@ static void step_dropout_and_softmax(const MultiHeadAttention *m, const MhaGrads
                 "dscores entry is its own dP minus the row's weighted mean of dP. Each row of dscores sums "
                 "to 0, so adding one number to a whole row changes nothing: that is why the max F.softmax "
                 "subtracts needs no gradient (softmax(s - c) = softmax(s) for any c). %s",
-                m->args.causal ? "Masked entries have P = 0, so they get 0: the additive mask passes the gradient "
-                                 "through unchanged and, as a buffer, gets none itself."
+                m->args.causal ? tr("Masked entries have P = 0, so they get 0: the additive mask passes the "
+                                    "gradient through unchanged and, as a buffer, gets none itself.")
                                : "");
 }
 
@@ -194,11 +197,11 @@ static void step_scores_and_projections(const MultiHeadAttention *m, const MhaGr
 }
 
 static void print_table(const GradCheckRow *rows, int n, double tol) {
-    printf("    tensor   numel   max |grad|   max |bw - fd|   max rel err   within %.0e\n", tol);
+    printf(tr("    tensor   numel   max |grad|   max |bw - fd|   max rel err   within %.0e\n"), tol);
     for (int i = 0; i < n; i++)
         printf("    %-6s %7lld   %10.4g   %13.3g   %11.3g   %s\n", rows[i].name, (long long)rows[i].numel,
                rows[i].max_abs_grad, rows[i].max_abs_err, rows[i].max_rel_err,
-               rows[i].max_rel_err <= tol ? "yes" : "NO");
+               tr(rows[i].max_rel_err <= tol ? "yes" : "NO"));
 }
 
 /* Step 7: float64 central differences against the backward; exit 1 when a tensor is outside. */
@@ -231,8 +234,8 @@ static void step_gradient_check(const MultiHeadAttention *m, const MhaCache *cac
                 "to 1e-4.",
                 tol);
     narrate_result_text("gradient check: %d tensors, worst relative error %.3g (%s %g)", n, worst,
-                        worst <= tol ? "within" : "NOT within", tol);
-    if (!(worst <= tol)) t_error("gradient check failed: relative error %.3g is above %g", worst, tol);
+                        tr(worst <= tol ? "within" : "NOT within"), tol);
+    if (!(worst <= tol)) t_error(tr("gradient check failed: relative error %.3g is above %g"), worst, tol);
 }
 
 /* The results: printed under --quiet, written with --dump DIR and --output FILE. */
@@ -352,8 +355,8 @@ static double train_one_step(TinyModel *model, Adam *opt, const int32_t *train, 
     double loss = task_loss(logits, batch, &dlogits);
     if (progress) fprintf(stderr, "\r%60s\r", "");   /* clear the progress line before anything prints */
     if (!isfinite(loss))
-        t_error("training stopped at step %lld: the loss is %s; the learning rate %g is too large "
-                "(try a smaller --lr)", (long long)(step + 1), isnan(loss) ? "NaN" : "infinite", train_lr);
+        t_error(tr("training stopped at step %lld: the loss is %s; the learning rate %g is too large "
+                   "(try a smaller --lr)"), (long long)(step + 1), isnan(loss) ? "NaN" : tr("infinite"), train_lr);
     ParamList grads = tiny_backward(model, &c, dlogits);     /* loss.backward() */
     adam_step(opt, &grads);                                  /* optimizer.step() */
     return loss;
@@ -380,10 +383,10 @@ static TrainingRecord train_model(const Args *args, TinyModel *model, Adam *opt,
             t_set(rec.losses, (float)(step + 1), rec.n_logs, 0);
             t_set(rec.losses, (float)loss, rec.n_logs, 1);
             rec.n_logs++;
-            if (!args->quiet) printf("    step %5lld   loss %.4f\n", (long long)(step + 1), loss);
+            if (!args->quiet) printf(tr("    step %5lld   loss %.4f\n"), (long long)(step + 1), loss);
         }
         if (progress)
-            fprintf(stderr, "\r    training: step %lld/%lld, loss %.4f ", (long long)(step + 1),
+            fprintf(stderr, tr("\r    training: step %lld/%lld, loss %.4f "), (long long)(step + 1),
                     (long long)train_steps, loss);
         t_scope_end();
     }
@@ -480,8 +483,8 @@ static int run_train(const Args *args) {
 static void refuse_past_budget(const Args *a) {
     char what[160];
     if (train_mode) { /* a tiny model of fixed size: about 10 MiB however long it trains */
-        BudgetEstimate e = {.bytes = 16.0 * 1024 * 1024, .largest = 1024.0 * 1024, .what = "the tiny model's training",
-                            .flag = "--steps"};
+        BudgetEstimate e = {.bytes = 16.0 * 1024 * 1024, .largest = 1024.0 * 1024,
+                            .what = tr("the tiny model's training"), .flag = "--steps"};
         budget_refuse(&e, a->quiet);
         return;
     }
@@ -523,11 +526,14 @@ int main(int argc, char **argv) {
         .defaults = {.seed = 123, .batch = 2, .seq_len = 4, .d_in = 6, .d_out = 4, .heads = 2, .dropout = 0.1,
                      .causal = true},
         .extra = chapter10_flags,
+        .messages = chapter10_zh, /* zh.c: the narration in Chinese (--lang zh) */
     };
+    lang_add(chapter5_zh); /* chapters 5 and 7's steps (the files' input) in Chinese too */
+    lang_add(chapter7_zh);
     Args args = program_start(&spec, argc, argv);
     const char *clash = flags_that_clash(&spec, &args);
     if (clash) {
-        fprintf(stderr, "chapter10: %s (see --help)\n", clash);
+        fprintf(stderr, tr("%s: %s (see --help)\n"), "chapter10", tr(clash));
         return EXIT_USAGE;
     }
     refuse_past_budget(&args); /* before any work: memory */

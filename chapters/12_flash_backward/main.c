@@ -29,6 +29,8 @@
 #include "common/program/program.h"
 #include "chapters/12_flash_backward/flash_backward.h"
 
+extern const LangPair chapter12_zh[]; /* zh.c: this program's sentences in Chinese (lang.h) */
+
 /* ---- this chapter's flags ----------------------------------------------------------- */
 
 static const char *grad_output_file; /* --grad-output FILE                  */
@@ -125,7 +127,7 @@ static void narrate_inputs(const Args *args, const Tensor *q, const Tensor *k, c
                            const Tensor *dout) {
     char qs[T_SHAPE_STR], ks[T_SHAPE_STR], vs[T_SHAPE_STR], ds[T_SHAPE_STR];
     narrate_title("Chapter 12: the backward pass in O(T) memory (FlashAttention-2's backward)%s",
-                  args->causal ? " (causal)" : "");
+                  args->causal ? tr(" (causal)") : "");
     narrate_step("The inputs, and a gradient for the output");
     if (args->q) {
         narrate_torch("q, k, v = np.load(Q), np.load(K), np.load(V)   # requires_grad=True");
@@ -223,7 +225,7 @@ static void narrate_tiles(const Tensor *q, const Tensor *k, const AttnGrads *g, 
     narrate_say("  dK_j += dS.T @ Q_i / math.sqrt(d_k)");
     t_format_bytes((double)flash_backward_scratch_bytes(), mem, sizeof mem);
     narrate_say("flash backward: %.2f ms; %lld tiles computed (all slices)%s; extra memory %s", ms,
-                (long long)done, causal ? "" : ", none skipped (no mask)", mem);
+                (long long)done, causal ? "" : tr(", none skipped (no mask)"), mem);
     if (causal) narrate_say("causal: %lld tiles wholly above the diagonal skipped", (long long)skipped);
     narrate_show("grad_q[0, 0, :3, :6]", corner(g->grad_q, 3, 6));
     narrate_why("keys outside: a tile K_j, V_j meets every block of queries once, so dK_j and dV_j are "
@@ -410,9 +412,9 @@ static void refuse_past_budget(const Args *a) {
     BudgetEstimate e = {.bytes = bytes, .largest = largest,
                         .flops = with_reference && !use_flash ? flops : flops * (with_reference ? 2 : 1),
                         .rate = use_flash && !with_reference ? 4e9 : 0,
-                        .what = with_reference ? "the reference backward's (..., T, S) matrices"
-                                               : "q, k, v, the output, its gradient and the three input gradients",
-                        .flag = a->q ? "the sizes of --q/--k/--v" : "--seq-len"};
+                        .what = tr(with_reference ? "the reference backward's (..., T, S) matrices"
+                                                  : "q, k, v, the output, its gradient and the three input gradients"),
+                        .flag = a->q ? tr("the sizes of --q/--k/--v") : "--seq-len"};
     budget_refuse(&e, a->quiet);
 }
 
@@ -429,11 +431,13 @@ int main(int argc, char **argv) {
                  CLI_QKV,
         .defaults = {.seed = 123, .batch = 1, .heads = 2, .seq_len = 300, .d_k = 16, .causal = false},
         .extra = chapter12_flags,
+        .messages = chapter12_zh, /* zh.c: the narration in Chinese (--lang zh) */
     };
     Args args = program_start(&spec, argc, argv);
     if (bench_mode && (args.q || args.dump || args.quiet || grad_output_file)) {
-        fprintf(stderr, "chapter12: --bench draws its own inputs and writes nothing; it does not take --q, --k, "
-                        "--v, --grad-output, --dump or --quiet (see --help)\n");
+        fprintf(stderr, tr("%s: %s (see --help)\n"), "chapter12",
+                tr("--bench draws its own inputs and writes nothing; it does not take --q, --k, --v, --grad-output, "
+                   "--dump or --quiet"));
         return EXIT_USAGE;
     }
     refuse_past_budget(&args); /* before any work: memory */

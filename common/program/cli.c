@@ -388,7 +388,7 @@ static void choices_text(const char *choices, char *buf, size_t len)
     buf[0] = '\0';
     for (p = choices; *p && n + 8 < len; p++) {
         if (*p == '|') {
-            const char *sep = ++w == words - 1 ? " or " : ", ";
+            const char *sep = tr(++w == words - 1 ? " or " : ", ");
             size_t k = strlen(sep);
             memcpy(buf + n, sep, k);
             n += k;
@@ -648,13 +648,13 @@ int cli_check_runnable(const CliSpec *spec, const Args *a, char *err, size_t err
                 npy_peek_shape(path, &s) && s.ndim == 2) {
                 char sv[SHOW_BUF];
                 d_out = s.dims[0];
-                snprintf(from, sizeof from, " (the rows of %s)", show(sv, path));
+                snprintf(from, sizeof from, tr(" (the rows of %s)"), show(sv, path));
             }
         }
         if (d_out > 0 && d_out % a->heads != 0) {
             snprintf(err, errlen,
-                     "--heads %lld: d_out %lld%s is not divisible by n_heads %lld (%lld %% %lld = %lld), so the heads "
-                     "cannot each get head_dim = d_out // n_heads columns",
+                     tr("--heads %lld: d_out %lld%s is not divisible by n_heads %lld (%lld %% %lld = %lld), so the "
+                        "heads cannot each get head_dim = d_out // n_heads columns"),
                      (long long)a->heads, (long long)d_out, from, (long long)a->heads, (long long)d_out,
                      (long long)a->heads, (long long)(d_out % a->heads));
             return 2;
@@ -688,6 +688,7 @@ Args cli_parse(const CliSpec *spec, int argc, char **argv)
     lang_set(lang_of_argv(argc, argv));
     t_set_program_name(program_name(spec));
     t_set_error_label(tr("error"));
+    t_set_translator(tr); /* common/'s own sentences (the .npy loader's) in the run's language */
     out_run_begin(); /* outputs are atomic, standard output is checked at exit (out.h) */
     rc = cli_parse_args(spec, argc, argv, &a, err, sizeof err);
     if (rc == 0) rc = budget_check_env(err, sizeof err); /* ATTN_MAX_BYTES */

@@ -8,6 +8,7 @@
 #define _XOPEN_SOURCE 700  /* POSIX 2008 with realpath and fchown */
 
 #include "common/program/out.h"
+#include "common/program/lang.h" /* the sentences in the run's language (tr) */
 
 #include <errno.h>
 #include <fcntl.h>
@@ -95,7 +96,7 @@ static void say_and_exit(const char *fmt, const char *a, const char *b)
     const char *name = t_program_name();
     snprintf(raw, sizeof raw, fmt, a, b);
     t_escape(msg, sizeof msg, raw);
-    fprintf(stderr, "%s%serror: %s\n", name ? name : "", name ? ": " : "", msg);
+    fprintf(stderr, "%s%s%s: %s\n", name ? name : "", name ? ": " : "", tr("error"), msg);
     fflush(stderr);
     free_lists();
     _exit(EXIT_RUNTIME);
@@ -117,7 +118,7 @@ static void out_finish(void)
     if (fclose(stdout) != 0 && !e) e = errno ? errno : EIO;
     if (e) {
         out_fail();
-        say_and_exit("writing standard output: %s%s", strerror(e), "");
+        say_and_exit(tr("writing standard output: %s%s"), t_strerror(e), "");
     }
 
     /* No signal between the first and the last rename. */
@@ -132,8 +133,8 @@ static void out_finish(void)
             free(tmp_list[i]);
             tmp_list[i] = NULL;
             out_fail();
-            say_and_exit("cannot write '%s' (renaming the finished temporary file failed): %s", what,
-                         strerror(e));
+            say_and_exit(tr("cannot write '%s' (renaming the finished temporary file failed): %s"), what,
+                         t_strerror(e));
         }
         free(tmp_list[i]);
         tmp_list[i] = NULL;
@@ -227,7 +228,7 @@ __attribute__((noreturn))
 static void open_failed(OutFile *o, const char *path, const char *why)
 {
     char msg[1200];
-    snprintf(msg, sizeof msg, "cannot write '%.900s': %s", path, why);
+    snprintf(msg, sizeof msg, tr("cannot write '%.900s': %s"), path, why);
     free_outfile(o);
     t_error("%s", msg);
 }
@@ -262,17 +263,17 @@ static OutFile *open_direct(OutFile *o, const char *path, int std_fd, const stru
     if (std_fd >= 0) {
         if (std_fd == 1) fflush(stdout);
         fd = dup(std_fd);
-        if (fd < 0) open_failed(o, path, strerror(errno));
+        if (fd < 0) open_failed(o, path, t_strerror(errno));
     } else {
-        if (S_ISSOCK(st->st_mode)) open_failed(o, path, "it is a socket");
+        if (S_ISSOCK(st->st_mode)) open_failed(o, path, tr("it is a socket"));
         /* O_NONBLOCK: a FIFO that no process reads is refused (ENXIO) instead
          * of blocking forever; the writes themselves block as usual. */
         fd = open(path, O_WRONLY | O_NOCTTY | O_NONBLOCK);
         if (fd < 0) {
             int e = errno;
             if (e == ENXIO && S_ISFIFO(st->st_mode))
-                open_failed(o, path, "it is a FIFO that no process has open for reading");
-            open_failed(o, path, strerror(e));
+                open_failed(o, path, tr("it is a FIFO that no process has open for reading"));
+            open_failed(o, path, t_strerror(e));
         }
         {
             int flags = fcntl(fd, F_GETFL);
@@ -283,7 +284,7 @@ static OutFile *open_direct(OutFile *o, const char *path, int std_fd, const stru
     if (!o->f) {
         int e = errno;
         close(fd);
-        open_failed(o, path, strerror(e));
+        open_failed(o, path, t_strerror(e));
     }
     {
         struct sigaction ign;
@@ -322,7 +323,7 @@ OutFile *out_open(const char *path)
     if (!o) t_error("out of memory opening '%s'", path);
     o->slot = -1;
     o->path = dup_str(path);
-    if (!o->path) open_failed(o, path, "out of memory");
+    if (!o->path) open_failed(o, path, tr("out of memory"));
 
     /* standard output and friends: written through */
     std_fd = std_stream_fd(path);
@@ -332,51 +333,51 @@ OutFile *out_open(const char *path)
     if (!exists) {
         int e = errno;
         if (e == ENOENT && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode))
-            open_failed(o, path, "it is a symbolic link to a file that does not exist");
-        if (e != ENOENT) open_failed(o, path, strerror(e));
+            open_failed(o, path, tr("it is a symbolic link to a file that does not exist"));
+        if (e != ENOENT) open_failed(o, path, t_strerror(e));
     }
-    if (exists && S_ISDIR(st.st_mode)) open_failed(o, path, "it is a directory");
+    if (exists && S_ISDIR(st.st_mode)) open_failed(o, path, tr("it is a directory"));
     if (exists && !S_ISREG(st.st_mode)) return open_direct(o, path, -1, &st);
 
     /* a regular file or a new one: replace it atomically, where it really is */
     if (exists) {
-        if (access(path, W_OK) != 0) open_failed(o, path, strerror(errno));
+        if (access(path, W_OK) != 0) open_failed(o, path, t_strerror(errno));
         o->final = realpath(path, NULL);
-        if (!o->final) open_failed(o, path, strerror(errno));
+        if (!o->final) open_failed(o, path, t_strerror(errno));
         mode = st.st_mode & 07777;
     } else {
         mode_t mask = umask(0);
         umask(mask);
         mode = 0666 & ~mask;
         o->final = dup_str(path);
-        if (!o->final) open_failed(o, path, "out of memory");
+        if (!o->final) open_failed(o, path, tr("out of memory"));
     }
 
     /* the temporary: ".attn-XXXXXX" in the same folder, whatever the name's length */
     slash = strrchr(o->final, '/');
     base = slash ? slash + 1 : o->final;
-    if (*base == '\0') open_failed(o, path, "the name ends with '/', which names a directory");
+    if (*base == '\0') open_failed(o, path, tr("the name ends with '/', which names a directory"));
     {
         size_t dir_len = (size_t)(base - o->final);  /* "dir/" or "" */
         o->tmp = malloc(dir_len + 16);
-        if (!o->tmp) open_failed(o, path, "out of memory");
+        if (!o->tmp) open_failed(o, path, tr("out of memory"));
         memcpy(o->tmp, o->final, dir_len);
         o->tmp[dir_len] = '\0';
         if ((long)strlen(base) > name_max(dir_len ? o->tmp : "."))
-            open_failed(o, path, strerror(ENAMETOOLONG));
+            open_failed(o, path, t_strerror(ENAMETOOLONG));
         strcat(o->tmp, ".attn-XXXXXX");
     }
 
-    if (n_tmp >= OUT_MAX) open_failed(o, path, "this run already writes too many files");
+    if (n_tmp >= OUT_MAX) open_failed(o, path, tr("this run already writes too many files"));
     fd = mkstemp(o->tmp);
     if (fd < 0) {
         int e = errno;
         if (!exists && (e == ENOENT || e == ENOTDIR)) {
             /* name the folder that is missing */
-            open_failed(o, path, e == ENOENT ? "No such file or directory (its folder does not exist)"
-                                             : "Not a directory (its folder is not a directory)");
+            open_failed(o, path, tr(e == ENOENT ? "No such file or directory (its folder does not exist)"
+                                                : "Not a directory (its folder is not a directory)"));
         }
-        open_failed(o, path, strerror(e));
+        open_failed(o, path, t_strerror(e));
     }
     /* visible to the signal handler from here on */
     tmp_list[n_tmp] = o->tmp;
@@ -435,7 +436,7 @@ void out_close(OutFile *o, int e)
     if (o->direct) {
         sigaction(SIGPIPE, &o->old_pipe, NULL);
         free_outfile(o);
-        if (e) t_error("cannot write '%s': %s", path, strerror(e));
+        if (e) t_error(tr("cannot write '%s': %s"), path, t_strerror(e));
         return;
     }
     /* the slot may have moved if an earlier one was dropped: find it again */
@@ -445,7 +446,7 @@ void out_close(OutFile *o, int e)
         drop_slot(o->slot);
         sigprocmask(SIG_SETMASK, &old, NULL);
         free_outfile(o);
-        t_error("cannot write '%s': %s", path, strerror(e));
+        t_error(tr("cannot write '%s': %s"), path, t_strerror(e));
     }
     if (!in_run) {
         /* no run to wait for: into place now */
@@ -455,7 +456,7 @@ void out_close(OutFile *o, int e)
             drop_slot(slot);
             sigprocmask(SIG_SETMASK, &old, NULL);
             free_outfile(o);
-            t_error("cannot write '%s' (renaming the finished temporary file failed): %s", path, strerror(e));
+            t_error(tr("cannot write '%s' (renaming the finished temporary file failed): %s"), path, t_strerror(e));
         }
         free(tmp_list[slot]);
         free(final_list[slot]);
@@ -500,10 +501,10 @@ void out_make_dir(const char *dir)
                 if (!is_dir(p)) {
                     char msg[1200];
                     if (e == EEXIST)
-                        snprintf(msg, sizeof msg, "cannot create directory '%.500s': '%.500s' exists and is not a directory",
+                        snprintf(msg, sizeof msg, tr("cannot create directory '%.500s': '%.500s' exists and is not a directory"),
                                  dir, p);
                     else
-                        snprintf(msg, sizeof msg, "cannot create directory '%.500s': %s", p, strerror(e));
+                        snprintf(msg, sizeof msg, tr("cannot create directory '%.500s': %s"), p, t_strerror(e));
                     free(p);
                     t_error("%s", msg);
                 }
@@ -536,15 +537,15 @@ static int writable_folder(const char *flag, const char *path, const char *dir, 
 {
     struct stat st;
     if (stat(dir, &st) != 0) {
-        snprintf(err, n, "%s %s: the folder %s does not exist", flag, path, dir);
+        snprintf(err, n, tr("%s %s: the folder %s does not exist"), flag, path, dir);
         return 2;
     }
     if (!S_ISDIR(st.st_mode)) {
-        snprintf(err, n, "%s %s: %s is not a folder", flag, path, dir);
+        snprintf(err, n, tr("%s %s: %s is not a folder"), flag, path, dir);
         return 2;
     }
     if (access(dir, W_OK | X_OK) != 0) {
-        snprintf(err, n, "%s %s: the folder %s cannot be written (%s)", flag, path, dir, strerror(errno));
+        snprintf(err, n, tr("%s %s: the folder %s cannot be written (%s)"), flag, path, dir, t_strerror(errno));
         return 2;
     }
     return 0;
@@ -556,19 +557,19 @@ int out_check_target(const char *flag, const char *path, int folder, char *err, 
     char dir[4096];
     if (!path || strcmp(path, "-") == 0) return 0;
     if (strlen(path) >= sizeof dir) {
-        snprintf(err, n, "%s: the name is longer than %d bytes", flag, (int)sizeof dir - 1);
+        snprintf(err, n, tr("%s: the name is longer than %d bytes"), flag, (int)sizeof dir - 1);
         return 2;
     }
     if (stat(path, &st) == 0) {
         if (folder) {
             if (!S_ISDIR(st.st_mode)) {
-                snprintf(err, n, "%s %s: it is a file, not a folder", flag, path);
+                snprintf(err, n, tr("%s %s: it is a file, not a folder"), flag, path);
                 return 2;
             }
             return writable_folder(flag, path, path, err, n);
         }
         if (S_ISDIR(st.st_mode)) {
-            snprintf(err, n, "%s %s: it is a folder, not a file", flag, path);
+            snprintf(err, n, tr("%s %s: it is a folder, not a file"), flag, path);
             return 2;
         }
         if (!S_ISREG(st.st_mode)) return 0; /* a FIFO, a device: written through, not replaced */
@@ -583,7 +584,7 @@ int out_check_target(const char *flag, const char *path, int folder, char *err, 
         }
     }
     if (errno != ENOENT && errno != ENOTDIR) { /* ENOTDIR: a file on the way, named below */
-        snprintf(err, n, "%s %s: %s", flag, path, strerror(errno));
+        snprintf(err, n, "%s %s: %s", flag, path, t_strerror(errno));
         return 2;
     }
     folder_of(path, dir, sizeof dir);

@@ -4,14 +4,15 @@
 #   awk -f blank.awk -v mode=list -v path=chapters/02_scaling/scaling.c FILE
 #       one line per blank, tab-separated:
 #       name  level  path  line  outer-blank-or-"-"  hint  points  function
-#       helpers-or-"-"  torch-or-"-"  end-line  refuse-or-"-"
+#       helpers-or-"-"  torch-or-"-"  end-line  refuse-or-"-"  hint_zh-or-"-"
+#       helpers_zh-or-"-"
 #   awk -f blank.awk -v mode=stub -v level=N [-v only=NAME] [-v manifest=F] -v path=P FILE
 #       the file on stdout with every blank of level <= N (or only the blank
 #       NAME) replaced by a stub; all marker lines removed, every other line
 #       kept byte for byte. A blank inside a chosen blank of higher level is
 #       swallowed by it. With manifest=F, appends one line per stub:
 #       name  level  path  line-in-this-repo  line-in-the-output  hint
-#       helpers-or-"-"  torch-or-"-"  points
+#       helpers-or-"-"  torch-or-"-"  points  hint_zh-or-"-"  helpers_zh-or-"-"
 #       With solutions=F, appends the stubbed code lines (comments and white
 #       space removed) for readme.awk.
 #
@@ -71,8 +72,11 @@ function isword(c) { return c ~ /^[A-Za-z0-9_]$/ }
 #   helpers = ...          tier 2 (optional)
 #   torch = ...            tier 3 (optional)
 #   refuse = f g           optional
+#   hint_zh = ...          tier 1 in Chinese (make hint in a zh locale)
+#   helpers_zh = ...       tier 2 in Chinese (tier 3, the PyTorch line, is the same)
 # one key per line; a line that starts with a space or a tab continues the
-# value above it (joined with one space); lines that start with # are
+# value above it (joined with one space, or with none where a Chinese character
+# meets the break: Chinese has no spaces between words); lines that start with # are
 # comments, empty lines are ignored. Values are taken as written (no quotes,
 # no escapes). Sets M_*[name] and M_line[name]; mistakes go through fail().
 function meta_fail(line, msg) {
@@ -124,7 +128,8 @@ function read_meta(file,    line, ml, cur, key, val, st, k, skip) {
             val = line
             sub(/^[ \t]+/, "", val)
             sub(/[ \t]+$/, "", val)
-            M_val[cur, key] = M_val[cur, key] == "" ? val : M_val[cur, key] " " val
+            M_val[cur, key] = M_val[cur, key] == "" ? val : \
+                M_val[cur, key] (M_val[cur, key] ~ /[^\001-\177]$/ || val ~ /^[^\001-\177]/ ? "" : " ") val
             continue
         }
         key = ""
@@ -145,8 +150,9 @@ function read_meta(file,    line, ml, cur, key, val, st, k, skip) {
             skip = 1
             continue
         }
-        if (k !~ /^(level|points|hint|helpers|torch|refuse)$/) {
-            meta_fail(ml, "blank '" cur "': unknown key '" k "' (known: level, points, hint, helpers, torch, refuse)")
+        if (k !~ /^(level|points|hint|helpers|torch|refuse|hint_zh|helpers_zh)$/) {
+            meta_fail(ml, "blank '" cur "': unknown key '" k "' (known: level, points, hint, helpers, torch, refuse, " \
+                      "hint_zh, helpers_zh)")
             skip = 1
             continue
         }
@@ -195,7 +201,7 @@ function check_entry(nm,    lv, pts, h, t) {
         meta_fail(M_kline[nm, "hint"], "blank '" nm "': the hint must not contain '*/' (it goes into a C comment of the student's copy)")
         return
     }
-    t = h M_val[nm, "helpers"] M_val[nm, "torch"] M_val[nm, "refuse"]
+    t = h M_val[nm, "helpers"] M_val[nm, "torch"] M_val[nm, "refuse"] M_val[nm, "hint_zh"] M_val[nm, "helpers_zh"]
     if (index(t, "\t")) {
         meta_fail(M_line[nm], "blank '" nm "': the values must not contain a tab")
         return
@@ -239,6 +245,8 @@ function parse_markers(    i, line, s, nm, sp, stack, top) {
             rhelpers[nr] = M_val[nm, "helpers"]
             rtorch[nr] = M_val[nm, "torch"]
             rrefuse[nr] = M_val[nm, "refuse"]
+            rhint_zh[nr] = M_val[nm, "hint_zh"]
+            rhelpers_zh[nr] = M_val[nm, "helpers_zh"]
             rb[nr] = i
             re[nr] = 0
             match(line, /^[ \t]*/)
@@ -691,10 +699,11 @@ END {
 
     if (mode == "list") {
         for (r = 1; r <= nr; r++)
-            printf "%s\t%d\t%s\t%d\t%s\t%s\t%d\t%s\t%s\t%s\t%d\t%s\n", rname[r], rlvl[r], path, rb[r],
+            printf "%s\t%d\t%s\t%d\t%s\t%s\t%d\t%s\t%s\t%s\t%d\t%s\t%s\t%s\n", rname[r], rlvl[r], path, rb[r],
                    (rparent[r] ? rname[rparent[r]] : "-"), rhint[r], rpoints[r], fname[rfn[r]],
                    (rhelpers[r] == "" ? "-" : rhelpers[r]), (rtorch[r] == "" ? "-" : rtorch[r]), re[r],
-                   (rrefuse[r] == "" ? "-" : rrefuse[r])
+                   (rrefuse[r] == "" ? "-" : rrefuse[r]), (rhint_zh[r] == "" ? "-" : rhint_zh[r]),
+                   (rhelpers_zh[r] == "" ? "-" : rhelpers_zh[r])
         exit 0
     }
 
@@ -756,8 +765,9 @@ END {
             print ind "exercise_missing(\"" rname[r] "\", \"" where "\", \"" c_string(rhint[r]) "\");"
             outn++
             if (manifest != "")
-                printf "%s\t%d\t%s\t%d\t%d\t%s\t%s\t%s\t%d\n", rname[r], rlvl[r], path, rb[r], outn - (voids[r] != "" ? 2 : 1),
-                       rhint[r], (rhelpers[r] == "" ? "-" : rhelpers[r]), (rtorch[r] == "" ? "-" : rtorch[r]), rpoints[r] >> manifest
+                printf "%s\t%d\t%s\t%d\t%d\t%s\t%s\t%s\t%d\t%s\t%s\n", rname[r], rlvl[r], path, rb[r], outn - (voids[r] != "" ? 2 : 1),
+                       rhint[r], (rhelpers[r] == "" ? "-" : rhelpers[r]), (rtorch[r] == "" ? "-" : rtorch[r]), rpoints[r],
+                       (rhint_zh[r] == "" ? "-" : rhint_zh[r]), (rhelpers_zh[r] == "" ? "-" : rhelpers_zh[r]) >> manifest
             i = re[r]
             continue
         }

@@ -40,7 +40,7 @@ B=$(grep -c '' "$TMPL.m")
     echo "# level: $LEVEL"
     echo "# chapters: $(num_list "$CHS")"
     echo "# blanks: $B"
-    echo "# name	level	file	line-in-the-repository	line-here	hint	helpers	torch	points"
+    echo "# name	level	file	line-in-the-repository	line-here	hint	helpers	torch	points	hint_zh	helpers_zh"
     cat "$TMPL.m"
 } >"$OUT/.exercise-manifest"
 
@@ -48,6 +48,8 @@ B=$(grep -c '' "$TMPL.m")
 {
     cat <<EOF
 # Exercises: fill in the blanks
+
+中文：[README-EXERCISES.zh-CN.md](README-EXERCISES.zh-CN.md)
 
 This is the attention-in-c tutorial with **$B blanks** cut out of its chapter
 code (level $LEVEL: $(case $LEVEL in 0) echo "no blanks, the solution" ;; 1) echo "one expression or line each" ;; 2) echo "up to a few lines each" ;; 3) echo "up to a whole function each" ;; esac);
@@ -110,5 +112,6 @@ EOF
         h = $6; gsub(/\|/, "\\|", h);
         printf "| %s | `%s` | %s | %s | %s:%s | %s |\n", n, $1, $2, $9, $3, $5, h }' "$TMPL.m"
 } >"$OUT/README-EXERCISES.md"
+sh "$EX_DIR/readme_zh.sh" "$OUT" "$LEVEL" "$B" "$(num_list "$CHS")" "$TMPL.m"   # README-EXERCISES.zh-CN.md
 
 echo "exercises: wrote $OUT/ with $B blanks (level <= $LEVEL, chapters $(num_list "$CHS")); see $OUT/README-EXERCISES.md"
