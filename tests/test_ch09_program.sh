@@ -257,7 +257,10 @@ mpbad() { # NP TEXT DESC ARGS...
     expect_runtime_error "$text" "$desc"
     expect_no_file "$OUT" "$desc"
 }
-mpbad 3 "n_heads = 4 is not divisible by model_parallel_size = 3" "H % P != 0" --parallel heads --heads 4
+rm -f "$OUT"
+mp 3 --parallel heads --heads 4 --output "$OUT"
+expect_usage_error "--parallel heads: n_heads = 4 is not divisible by model_parallel_size = 3" "heads, H % P != 0"
+expect_no_file "$OUT" "heads, H % P != 0"
 mpbad 2 "missing.npy" "missing input" --input "$TMP/missing.npy" --weights "$case_dir/w" --heads 12
 mpbad 3 "wq.npy" "weights of the wrong width" --parallel sequence --input "$TMP/case_a/x.npy" --weights "$case_dir/w" --heads 12
 rm -f "$OUT"
@@ -289,7 +292,10 @@ expect_no_file "$OUT" "weights without --heads"
 
 # More errors of chapter 7's loader, through the same path (make test-chapter9-full).
 if [ "${CH09_FULL:-0}" = 1 ]; then
-    mpbad 4 "n_heads = 2 is not divisible by model_parallel_size = 4" "H < P" --heads 2
+    rm -f "$OUT"
+    mp 4 --heads 2 --input "$TMP/case_a/x.npy" --weights "$TMP/case_a/w" --output "$OUT"
+    expect_usage_error "n_heads = 2 is not divisible by model_parallel_size = 4" "heads, H < P, with --input"
+    expect_no_file "$OUT" "heads, H < P"
     "$BUILD/randnpy" 3 "$TMP/x2d.npy" 5 11
     case_dir="$TMP/case_d"  # x (2, 5, 11), weights (24, 11)
     mpbad 2 "x2d.npy" "a 2-D input" --input "$TMP/x2d.npy" --weights "$case_dir/w" --heads 12

@@ -115,6 +115,12 @@ static Args parse_flags_on_every_rank(int argc, char **argv, int rank) {
                  "%lld (use --layout contiguous)", 2 * size, 2 * size, (long long)args.seq_len);
         status = 2;
     }
+    if (status == 0 && strcmp(parallel_mode_flag, "heads") == 0 && args.heads % size != 0) {
+        /* Megatron-LM's divide(): each rank owns n_heads // P whole heads */
+        snprintf(err, sizeof err, "--parallel heads: n_heads = %lld is not divisible by model_parallel_size = %d "
+                 "(each process owns n_heads // P whole heads)", (long long)args.heads, size);
+        status = 2;
+    }
     if (status == 0 && strcmp(parallel_mode_flag, "ulysses") == 0 && args.heads % size != 0) {
         snprintf(err, sizeof err, "--parallel ulysses: n_heads = %lld is not divisible by %d processes (the "
                  "all-to-all gives each process n_heads // P whole heads)", (long long)args.heads, size);
