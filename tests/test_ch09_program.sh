@@ -5,7 +5,7 @@
 # causal on and off, T < P), the bytes each rank counted equal the cost model,
 # and every error (bad head count, bad file, bad shape, bad flag, unwritable
 # output) is one sentence from rank 0 with exit 1 (2 for usage), no hang and no
-# output file. Chapter 7 is itself tested against PyTorch (test_ch07_program.sh).
+# output file; a NaN or inf in x as chapter 7 or as the README says. Chapter 7 is itself tested against PyTorch (test_ch07_program.sh).
 #
 # Without MPI (make without mpicc, or no mpirun) the checks count as skipped;
 # under valgrind (make memcheck) too: Open MPI's own allocations and its
@@ -20,8 +20,8 @@ P9="$BUILD/chapter9"
 P7="$BUILD/chapter7"
 OUT="$TMP/out.npy"
 REF="$TMP/ref.npy"
-MPI_CHECKS=148  # the number of checks below but the last, which checks this number
-FULL_EXTRA=325  # and how many more CH09_FULL=1 runs
+MPI_CHECKS=156  # the number of checks below but the last, which checks this number
+FULL_EXTRA=533  # and how many more CH09_FULL=1 runs
 
 MPIRUN=${MPIRUN:-mpirun}
 if [ "${HAVE_MPI-unset}" = unset ]; then  # run by hand: look for MPI here
@@ -210,6 +210,107 @@ for c in a b c d; do
         mp "$np" $flags --no-overlap --input "$case_dir/x.npy" --weights "$case_dir/w" --heads 12 --"$6" \
             --quiet --output "$OUT"
         if cmp -s "$OUT" "$TMP/overlap.npy"; then _ok; else _bad "$mode, P = $np, T=$2: --no-overlap differs"; fi
+    done
+done
+
+# ---- a NaN or an inf in x: where chapter 9 gives chapter 7's output, and where not ---------
+# Chapter 7 adds the mask's -inf to every score, and NaN + -inf is NaN, so one NaN key makes
+# every row of its batch NaN, the rows before it too (PyTorch's additive mask does the same).
+# heads, ulysses and the ring without a mask compute every score as chapter 7 does: the same
+# output, NaN for NaN. The causal ring never meets a key in a block wholly in a row's future
+# (it is not even sent): its NaN rows are the rows at or after the bad position and the rows
+# of the rank that owns it (their diagonal block is one causal flash call, which adds the
+# mask as chapter 7 does); every other row is chapter 7's on the finite input (README).
+split_chunk() { # T N K: np.array_split(range(T), N)[K] as "start end"
+    awk -v t="$1" -v n="$2" -v k="$3" \
+        'BEGIN { q = int(t / n); r = t % n; s = k * q + (k < r ? k : r); print s, s + q + (k < r ? 1 : 0) }'
+}
+owned_ranges() { # LAYOUT T NP R: the "start end" ranges rank R owns
+    if [ "$1" = zigzag ]; then
+        split_chunk "$2" $((2 * $3)) "$4"
+        split_chunk "$2" $((2 * $3)) $((2 * $3 - 1 - $4))
+    else
+        split_chunk "$2" "$3" "$4"
+    fi
+}
+poke_nan_row() { # FILE ROW WIDTH: row ROW of a (rows, WIDTH) float32 .npy becomes NaN
+    hl=$(od -An -tu2 -j8 -N2 "$1" | tr -d ' ')
+    bytes= k=0
+    while [ "$k" -lt "$3" ]; do bytes="$bytes\\000\\000\\300\\177" k=$((k + 1)); done
+    printf "$bytes" | dd of="$1" bs=4 seek=$(((10 + hl) / 4 + $2 * $3)) conv=notrunc 2>/dev/null
+}
+poke_value() { # FILE INDEX BYTES: one float32 of a .npy
+    hl=$(od -An -tu2 -j8 -N2 "$1" | tr -d ' ')
+    printf "$3" | dd of="$1" bs=1 seek=$((10 + hl + 4 * $2)) conv=notrunc 2>/dev/null
+}
+# ring_nan_expected CLEAN OUT LAYOUT NP BATCH POS T D: chapter 7's output on the finite
+# input with the rows the causal ring makes NaN set to NaN
+ring_nan_expected() {
+    cp "$1" "$2"
+    owner_ranges=
+    r=0
+    while [ "$r" -lt "$4" ]; do
+        rs=$(owned_ranges "$3" "$7" "$4" "$r")
+        if echo "$rs" | awk -v p="$6" '$1 <= p && p < $2 { f = 1 } END { exit !f }'; then owner_ranges=$rs; fi
+        r=$((r + 1))
+    done
+    i=0
+    while [ "$i" -lt "$7" ]; do
+        if [ "$i" -ge "$6" ] || echo "$owner_ranges" | awk -v p="$i" '$1 <= p && p < $2 { f = 1 } END { exit !f }'
+        then poke_nan_row "$2" $(($5 * $7 + i)) "$8"; fi
+        i=$((i + 1))
+    done
+}
+nf_dir="$TMP/case_a"  # x (2, 9, 7), 12 heads of 2, biases
+cp "$nf_dir/x.npy" "$TMP/x_nan.npy"
+poke_value "$TMP/x_nan.npy" $((6 * 7 + 2)) '\000\000\300\177'       # x[0, 6, 2] = nan
+cp "$nf_dir/x.npy" "$TMP/x_inf.npy"
+poke_value "$TMP/x_inf.npy" $((9 * 7 + 3 * 7 + 1)) '\000\000\200\177' # x[1, 3, 1] = inf
+run "$P7" --input "$nf_dir/x.npy" --weights "$nf_dir/w" --heads 12 --causal --eval --quiet --output "$TMP/clean7.npy"
+expect_status 0 "chapter 7 on the finite x"
+if [ "${CH09_FULL:-0}" = 1 ]; then
+    nf_runs="nan:causal nan:no-causal inf:causal inf:no-causal"
+    nf_modes="heads sequence zigzag contiguous ulysses"
+    nf_nps="1 2 3 4"
+else
+    nf_runs="nan:causal"
+    nf_modes="sequence ulysses"
+    nf_nps="3"
+fi
+for nr in $nf_runs; do
+    bad=${nr%%:*} mask=${nr#*:}
+    if [ "$bad" = nan ]; then bb=0 bpos=6; else bb=1 bpos=3; fi
+    run "$P7" --input "$TMP/x_$bad.npy" --weights "$nf_dir/w" --heads 12 --"$mask" --eval --quiet \
+        --output "$TMP/ref_nf.npy"
+    expect_status 0 "chapter 7 with $bad in x, $mask"
+    # chapter 7 itself: batch $bb all NaN (the mask's -inf does not hide a NaN), the other batch finite
+    "$BUILD/npyinfo" --print "$TMP/ref_nf.npy" >"$TMP/ref_nf.txt" 2>&1
+    nn=$(grep -o nan "$TMP/ref_nf.txt" | wc -l)
+    if [ "$nn" -eq $((9 * 24)) ]; then _ok; else _bad "chapter 7, $bad in x, $mask: $nn NaN, want 216"; fi
+    for np in $nf_nps; do
+        for mode in $nf_modes; do
+            case $mode in
+                zigzag | contiguous) flags="--parallel sequence --layout $mode" layout=$mode ;;
+                sequence) flags="--parallel sequence" layout=zigzag ;;
+                *) flags="--parallel $mode" layout= ;;
+            esac
+            [ "$layout" = zigzag ] && [ "$np" -gt 4 ] && continue
+            want="$TMP/ref_nf.npy" what="chapter 7"
+            if [ -n "$layout" ] && [ "$mask" = causal ]; then
+                ring_nan_expected "$TMP/clean7.npy" "$TMP/want_nf.npy" "$layout" "$np" "$bb" "$bpos" 9 24
+                want="$TMP/want_nf.npy" what="chapter 7 on finite x, NaN at and after $bpos and on its rank"
+            fi
+            rm -f "$OUT"
+            mp "$np" $flags --input "$TMP/x_$bad.npy" --weights "$nf_dir/w" --heads 12 --"$mask" --quiet \
+                --output "$OUT"
+            expect_status 0 "$bad in x: $mode, P = $np, $mask"
+            expect_npy_close "$OUT" "$want" 1e-5 1e-5 "$bad in x: $mode, P = $np, $mask == $what"
+            [ -n "$layout" ] || continue
+            mv "$OUT" "$TMP/overlap.npy"
+            mp "$np" $flags --no-overlap --input "$TMP/x_$bad.npy" --weights "$nf_dir/w" --heads 12 --"$mask" \
+                --quiet --output "$OUT"
+            if cmp -s "$OUT" "$TMP/overlap.npy"; then _ok; else _bad "$bad in x: $mode, P = $np: --no-overlap differs"; fi
+        done
     done
 done
 
