@@ -5,7 +5,9 @@
 # causal on and off, T < P), the bytes each rank counted equal the cost model,
 # and every error (bad head count, bad file, bad shape, bad flag, unwritable
 # output) is one sentence from rank 0 with exit 1 (2 for usage), no hang and no
-# output file; a NaN or inf in x as chapter 7 or as the README says. Chapter 7 is itself tested against PyTorch (test_ch07_program.sh).
+# output file; a NaN or an inf in x gives chapter 7's output, or where the causal
+# ring differs, what its README says. Chapter 7 is itself tested against PyTorch
+# (test_ch07_program.sh).
 #
 # Without MPI (make without mpicc, or no mpirun) the checks count as skipped;
 # under valgrind (make memcheck) too: Open MPI's own allocations and its
@@ -309,7 +311,8 @@ for nr in $nf_runs; do
             mv "$OUT" "$TMP/overlap.npy"
             mp "$np" $flags --no-overlap --input "$TMP/x_$bad.npy" --weights "$nf_dir/w" --heads 12 --"$mask" \
                 --quiet --output "$OUT"
-            if cmp -s "$OUT" "$TMP/overlap.npy"; then _ok; else _bad "$bad in x: $mode, P = $np: --no-overlap differs"; fi
+            if cmp -s "$OUT" "$TMP/overlap.npy"; then _ok
+            else _bad "$bad in x: $mode, P = $np: --no-overlap differs"; fi
         done
     done
 done
