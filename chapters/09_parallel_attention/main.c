@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "chapters/07_output_projection/mha_setup.h"
+#include "chapters/10_backward/backward.h"
 #include "parallel_attention_mpi.h"
 
 typedef struct {
@@ -45,6 +46,16 @@ typedef struct {
     Tensor *output;          /* (bsz, seqlen, d_out): every rank (heads), rank 0 (sequence) */
     Tensor *partial;         /* heads: this rank's partial output before the sum */
     Tensor *xq_local;        /* this rank's xq: (bsz, n_local_heads, T, hd) or (bsz, H, Tc, hd) */
+    /* --grad-output: what the backward needs, and what it gives */
+    bool backward;
+    Tensor *dy;              /* (bsz, seqlen, d_out) = dloss/doutput, on every rank          */
+    MultiHeadAttention *local; MhaCache cache;   /* heads: this rank's module and its trace  */
+    Tensor *x_local, *xk_local, *xv_local;       /* sequence, ulysses: this rank's positions  */
+    Tensor *attn_out, *lse, *merged;             /* sequence: (B, H, Tc, hd), (B, H, Tc), (B, Tc, d_out) */
+    UlyssesKeep keep;                            /* ulysses: its heads at every position      */
+    MhaGrads grads;          /* rank 0: chapter 10's gradients of the whole module             */
+    int64_t fwd_bytes;       /* log.bytes_sent after the forward                               */
+    double fwd_waited, bwd_computed, bwd_waited;
 } ParallelRun;
 
 static const char *const SUMMARY =
@@ -69,6 +80,7 @@ static const char *const SUMMARY =
 static const char *parallel_mode_flag = "heads";
 static const char *layout_flag = NULL;  /* NULL: zigzag when causal and T >= 2P, else contiguous */
 static bool no_overlap_flag = false;
+static const char *grad_output_flag = NULL;  /* --grad-output FILE: dloss/doutput, then the backward */
 static const CliExtra PARALLEL_FLAG[] = {
     {.name = "--parallel", .metavar = "MODE", .kind = CLI_EXTRA_CHOICE, .value = &parallel_mode_flag,
      .help = "heads, sequence (ring) or ulysses",
@@ -77,6 +89,8 @@ static const CliExtra PARALLEL_FLAG[] = {
      .help = "ring: zigzag (causal, T >= 2P) or contiguous", .choices = "zigzag|contiguous"},
     {.name = "--no-overlap", .kind = CLI_EXTRA_FLAG, .value = &no_overlap_flag,
      .help = "ring: exchange, then compute"},
+    {.name = "--grad-output", .metavar = "FILE", .kind = CLI_EXTRA_TEXT, .value = &grad_output_flag,
+     .help = "dloss/dy .npy (B, T, d_out): run the backward too (chapter 10's gradients; --dump DIR writes them)"},
     {0}}; /* the end of the list */
 
 /* cli_parse on every rank, but only rank 0 prints --help or the usage error; then
@@ -85,7 +99,7 @@ static Args parse_flags_on_every_rank(int argc, char **argv, int rank) {
     CliSpec spec = {.program = "chapter9",
                     .summary = SUMMARY,
                     .flags = CLI_SEED | CLI_BATCH | CLI_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_HEADS | CLI_EVAL |
-                             CLI_CAUSAL | CLI_BIAS | CLI_QUIET | CLI_INPUT | CLI_OUTPUT,
+                             CLI_CAUSAL | CLI_BIAS | CLI_QUIET | CLI_INPUT | CLI_OUTPUT | CLI_DUMP,
                     .defaults = {.seed = 123, .batch = 3, .seq_len = 5, .d_in = 10, .d_out = 8, .heads = 2,
                                  .causal = true, .eval = true},
                     .extra = PARALLEL_FLAG};
@@ -100,6 +114,14 @@ static Args parse_flags_on_every_rank(int argc, char **argv, int rank) {
         /* a weights folder holds wq, wk, wv and wo: their widths, not how many heads they were made for */
         snprintf(err, sizeof err, "--input/--weights need --heads H: the weight files give the widths, not the "
                  "number of heads they were made for");
+        status = 2;
+    }
+    if (status == 0 && grad_output_flag && !args.input) {
+        snprintf(err, sizeof err, "--grad-output needs --input and --weights (the module it is the gradient for)");
+        status = 2;
+    }
+    if (status == 0 && args.dump && !grad_output_flag) {
+        snprintf(err, sizeof err, "--dump writes the backward's gradients: give --grad-output FILE too");
         status = 2;
     }
     if (status == 0 && (layout_flag || no_overlap_flag) && strcmp(parallel_mode_flag, "sequence") != 0) {
@@ -161,6 +183,14 @@ static void build_module_and_input(void *ctx) {
     if (2 * B * T * d_out > 2147483647LL)
         t_error("MPI: (%lld, %lld, %lld) outputs are more floats than one MPI message may carry (2^31 - 1)",
                 (long long)B, (long long)T, (long long)d_out);
+    if (run->backward) {  /* chapter 10's rule: dy has the shape of y */
+        char s1[T_SHAPE_STR];
+        run->dy = npy_load(grad_output_flag);
+        if (run->dy->ndim != 3 || t_size(run->dy, 0) != B || t_size(run->dy, 1) != T || t_size(run->dy, 2) != d_out)
+            t_error("%s has shape %s but the output y is (B, T, d_out) = (%lld, %lld, %lld): --grad-output "
+                    "must be dloss/dy, the shape of y",
+                    grad_output_flag, t_shape_str(run->dy, s1), (long long)B, (long long)T, (long long)d_out);
+    }
 }
 
 /* ---- phase 2a: heads (tensor parallel) ------------------------------------------ */
@@ -172,8 +202,15 @@ static void forward_heads(void *ctx) {
     /* model_parallel_size = P; self.n_local_heads = args.n_heads // model_parallel_size */
     MultiHeadAttention *local = local_heads_module(run->m, P, rank);
     MhaTrace tr;
-    /* chapter 7's forward on this rank's heads: wo has only their columns, so this is a partial sum */
-    run->partial = t_clone(mha_forward(local, run->x, run->x, run->x, &tr));  /* (bsz, seqlen, d_out) */
+    /* chapter 7's forward on this rank's heads: wo has only their columns, so this is a partial sum;
+     * with --grad-output chapter 10's mha_forward_cached, the same forward keeping its trace */
+    run->local = local;
+    if (run->backward) {
+        run->partial = t_clone(mha_forward_cached(local, run->x, &run->cache));  /* (bsz, seqlen, d_out) */
+        tr = run->cache.trace;
+    } else {
+        run->partial = t_clone(mha_forward(local, run->x, run->x, run->x, &tr));  /* (bsz, seqlen, d_out) */
+    }
     run->xq_local = tr.xq;                                                   /* (bsz, n_local_heads, seqlen, hd) */
     /* RowParallelLinear: all-reduce the partial sums, then + bo */
     run->output = row_parallel_output(t_clone(run->partial), run->m->wo->bias, comm_allreduce_sum, &run->log);
@@ -196,12 +233,14 @@ static void forward_sequence(void *ctx) {
     xq = t_contiguous(split_heads(xq, m->args.n_heads));         /* (bsz, n_heads, Tc, head_dim) (chapter 5) */
     xk = t_contiguous(split_heads(xk, m->args.n_heads));
     xv = t_contiguous(split_heads(xv, m->args.n_heads));
-    run->xq_local = xq;
+    run->xq_local = xq, run->xk_local = xk, run->xv_local = xv, run->x_local = x;
     Tensor *output = ring_attention(xq, xk, xv, T, m->args.causal, run->layout, run->overlap,
-                                    &run->log);                  /* (bsz, n_heads, Tc, hd) */
+                                    &run->log, &run->lse);       /* (bsz, n_heads, Tc, hd) */
+    run->attn_out = output;
     if (owned_count(own) > 0) {
         /* output = self.wo(merge(output)): merge_heads of chapter 5, then wo with bo   (bsz, Tc, d_out) */
-        output = nn_linear_forward(m->wo, merge_heads(output));
+        run->merged = merge_heads(output);
+        output = nn_linear_forward(m->wo, run->merged);
     } else {
         output = t_zeros(SHAPE(t_size(x, 0), 0, m->args.d_out)); /* T < P: this rank owns no position */
     }
@@ -223,22 +262,131 @@ static void forward_ulysses(void *ctx) {
     xq = t_contiguous(split_heads(xq, m->args.n_heads));         /* (bsz, n_heads, Tc, head_dim) (chapter 5) */
     xk = t_contiguous(split_heads(xk, m->args.n_heads));
     xv = t_contiguous(split_heads(xv, m->args.n_heads));
-    run->xq_local = xq;
+    run->xq_local = xq, run->x_local = x;
     /* all-to-all, flash on n_heads // P heads at every position, all-to-all back */
-    Tensor *output = ulysses_attention(xq, xk, xv, T, m->args.causal, &run->log);  /* (bsz, n_heads, Tc, hd) */
-    if (own.end > own.start)
-        output = nn_linear_forward(m->wo, merge_heads(output));  /* self.wo(merge(output)), (bsz, Tc, d_out) */
-    else
+    Tensor *output = ulysses_attention(xq, xk, xv, T, m->args.causal, &run->log,
+                                       run->backward ? &run->keep : NULL);  /* (bsz, n_heads, Tc, hd) */
+    if (own.end > own.start) {
+        run->merged = merge_heads(output);
+        output = nn_linear_forward(m->wo, run->merged);  /* self.wo(merge(output)), (bsz, Tc, d_out) */
+    }
+    else {
         output = t_zeros(SHAPE(t_size(x, 0), 0, m->args.d_out)); /* T < P: this rank owns no position */
+    }
     run->output = comm_gather_seq(output, LAYOUT_CONTIGUOUS, T, &run->log);  /* rank 0: (bsz, T, d_out) */
     run->computed = MPI_Wtime() - t0 - run->log.waited;
+}
+
+/* ---- phase 4 (--grad-output): the backward across ranks ----------------------------- */
+
+/* wo.bias.grad = dy.sum over (B, T): (d_out,), the same on every rank, no message */
+static Tensor *bias_grad_of(const Tensor *dy) {
+    int64_t d = t_size(dy, 2);
+    return t_sum_last(t_transpose(t_view(t_contiguous(dy), SHAPE(t_numel(dy) / d, d)), 0, 1));
+}
+
+/* heads: chapter 10's mha_backward on this rank's module; x feeds every head, so grad_x is a
+ * partial sum (all-reduced); the weights' gradients are this rank's rows of wq, wk, wv and
+ * its columns of wo, gathered on rank 0 (Megatron's column/row-parallel backward). */
+static void backward_heads(void *ctx) {
+    ParallelRun *run = (ParallelRun *)ctx;
+    double t0 = MPI_Wtime(), w0 = run->log.waited;
+    MhaGrads g = mha_backward(run->local, &run->cache, run->dy);  /* this rank's heads only */
+    Tensor *dx = t_contiguous(g.dx);                               /* (bsz, seqlen, d_in), partial */
+    comm_allreduce_sum(dx, &run->log);                             /* dist.all_reduce(grad_x)      */
+    MhaGrads *all = &run->grads;
+    all->dx = dx;
+    all->dwq = comm_gather_rows(g.dwq, &run->log);                 /* (d_out, d_in) on rank 0 */
+    all->dwk = comm_gather_rows(g.dwk, &run->log);
+    all->dwv = comm_gather_rows(g.dwv, &run->log);
+    Tensor *dwo_t = comm_gather_rows(t_transpose(g.dwo, 0, 1), &run->log);  /* columns, as rows */
+    if (dwo_t) all->dwo = t_contiguous(t_transpose(dwo_t, 0, 1));           /* (d_out, d_out)   */
+    if (g.dbq) {
+        all->dbq = comm_gather_rows(g.dbq, &run->log);
+        all->dbk = comm_gather_rows(g.dbk, &run->log);
+        all->dbv = comm_gather_rows(g.dbv, &run->log);
+    }
+    if (run->m->wo->bias) all->dbo = bias_grad_of(run->dy);  /* bo is added after the sum: dy itself */
+    run->bwd_waited = run->log.waited - w0;
+    run->bwd_computed = MPI_Wtime() - t0 - run->bwd_waited;
+}
+
+/* sequence and ulysses: every rank holds some positions and every weight. Backward of wo on
+ * its rows, of the attention across ranks (the ring's second pass, or the all-to-alls
+ * reversed), of wq, wk, wv on its rows; the weights' gradients are sums over positions, so
+ * one all-reduce each; grad_x rows go to rank 0. */
+static void backward_positions(void *ctx) {
+    ParallelRun *run = (ParallelRun *)ctx;
+    const MultiHeadAttention *m = run->m;
+    double t0 = MPI_Wtime(), w0 = run->log.waited;
+    int64_t T = t_size(run->x, 1), H = m->args.n_heads, B = t_size(run->x, 0);
+    SeqLayout layout = run->mode == PARALLEL_ULYSSES ? LAYOUT_CONTIGUOUS : run->layout;
+    Owned own = owned_positions(layout, T, run->log.size, run->log.rank);
+    int64_t Tc = owned_count(own);
+    Tensor *dy = owned_rows(run->dy, own);                      /* (bsz, Tc, d_out): this rank's rows of dy */
+    MhaGrads *g = &run->grads;
+    Tensor *dout;
+    if (Tc > 0) {  /* output = self.wo(merged): chapter 10's linear_backward */
+        Tensor *dmerged;
+        linear_backward(m->wo, run->merged, dy, &dmerged, &g->dwo, &g->dbo);
+        dout = t_contiguous(merge_heads_backward(dmerged, H));  /* (bsz, H, Tc, hd) */
+    } else {
+        dout = t_zeros(SHAPE(B, H, 0, m->head_dim));
+        g->dwo = t_zeros(SHAPE(m->args.d_out, m->args.d_out));
+        if (m->wo->bias) g->dbo = t_zeros(SHAPE(m->args.d_out));
+    }
+    Tensor *dq, *dk, *dv;  /* (bsz, H, Tc, hd) */
+    if (run->mode == PARALLEL_ULYSSES)
+        ulysses_attention_backward(&run->keep, dout, T, m->args.causal, &run->log, &dq, &dk, &dv);
+    else
+        ring_attention_backward(run->xq_local, run->xk_local, run->xv_local, run->attn_out, run->lse, dout, T,
+                                m->args.causal, run->layout, run->overlap, &run->log, &dq, &dk, &dv);
+    if (Tc > 0) {  /* xq = self.wq(x), ...: split_heads_backward, then linear_backward three times */
+        Tensor *dx_q, *dx_k, *dx_v;
+        linear_backward(m->qkv->wq, run->x_local, split_heads_backward(dq), &dx_q, &g->dwq, &g->dbq);
+        linear_backward(m->qkv->wk, run->x_local, split_heads_backward(dk), &dx_k, &g->dwk, &g->dbk);
+        linear_backward(m->qkv->wv, run->x_local, split_heads_backward(dv), &dx_v, &g->dwv, &g->dbv);
+        g->dx = t_add(t_add(dx_q, dx_k), dx_v);                 /* x feeds all three: the sum */
+    } else {
+        g->dx = t_zeros(SHAPE(B, 0, m->args.d_in));
+        g->dwq = t_zeros(SHAPE(m->args.d_out, m->args.d_in));
+        g->dwk = t_zeros(SHAPE(m->args.d_out, m->args.d_in));
+        g->dwv = t_zeros(SHAPE(m->args.d_out, m->args.d_in));
+        if (m->args.qkv_bias)
+            g->dbq = t_zeros(SHAPE(m->args.d_out)), g->dbk = t_zeros(SHAPE(m->args.d_out)),
+            g->dbv = t_zeros(SHAPE(m->args.d_out));
+    }
+    Tensor **sums[8] = {&g->dwq, &g->dwk, &g->dwv, &g->dwo, &g->dbq, &g->dbk, &g->dbv, &g->dbo};
+    for (int i = 0; i < 8; i++)  /* a weight's gradient sums over positions: dist.all_reduce */
+        if (*sums[i]) {
+            *sums[i] = t_contiguous(*sums[i]);
+            comm_allreduce_sum(*sums[i], &run->log);
+        }
+    g->dx = comm_gather_seq(g->dx, layout, T, &run->log);       /* rank 0: (bsz, seqlen, d_in) */
+    run->bwd_waited = run->log.waited - w0;
+    run->bwd_computed = MPI_Wtime() - t0 - run->bwd_waited;
 }
 
 /* ---- phase 3: rank 0 writes the file ---------------------------------------------- */
 
 static void write_output(void *ctx) {
     ParallelRun *run = (ParallelRun *)ctx;
-    if (run->log.rank == 0 && run->args.output) npy_save(run->args.output, run->output);
+    if (run->log.rank != 0) return;
+    if (run->args.output) npy_save(run->args.output, run->output);
+    if (run->backward && run->args.dump) {  /* chapter 10's file names */
+        const char *dir = run->args.dump;
+        const MhaGrads *g = &run->grads;
+        npy_make_dir(dir);
+        npy_save_in(dir, "grad_x", g->dx);     /* (B, T, d_in)   */
+        npy_save_in(dir, "grad_wq", g->dwq);   /* (d_out, d_in)  */
+        npy_save_in(dir, "grad_wk", g->dwk);
+        npy_save_in(dir, "grad_wv", g->dwv);
+        npy_save_in(dir, "grad_wo", g->dwo);   /* (d_out, d_out) */
+        if (g->dbq) npy_save_in(dir, "grad_bq", g->dbq);   /* (d_out,) */
+        if (g->dbk) npy_save_in(dir, "grad_bk", g->dbk);
+        if (g->dbv) npy_save_in(dir, "grad_bv", g->dbv);
+        if (g->dbo) npy_save_in(dir, "grad_bo", g->dbo);
+    }
 }
 
 /* ---- narration (rank 0 prints; the other ranks are quiet) ------------------------- */
@@ -527,7 +675,7 @@ static void narrate_bytes_sent(const ParallelRun *run) {
     int P = run->log.size, rank = run->log.rank;
     const ModelArgs *a = &run->m->args;
     ParallelDims dims = {t_size(run->x, 0), t_size(run->x, 1), a->d_in, a->d_out, a->n_heads, a->causal,
-                         run->layout};
+                         run->layout, a->qkv_bias, a->out_bias};
     char bytes[32];
     int64_t *sent = rank == 0 ? (int64_t *)t_alloc((size_t)P * sizeof(int64_t)) : NULL;
     int64_t *folded = rank == 0 ? (int64_t *)t_alloc((size_t)P * sizeof(int64_t)) : NULL;
@@ -573,6 +721,74 @@ static void narrate_bytes_sent(const ParallelRun *run) {
                 "is linear in T too, but P may not exceed H.");
 }
 
+/* --grad-output: what the backward did, checked against chapter 10 in one process, and
+ * every rank's bytes, compute and wait (one MPI_Gather each, on every rank). */
+static double max_abs_diff(const Tensor *a, const Tensor *b) {
+    double worst = 0.0;
+    for (int64_t i = 0; i < t_numel(a); i++) {
+        double d = (double)t_flat_get(a, i) - (double)t_flat_get(b, i);
+        if (d < 0) d = -d;
+        if (d > worst || d != d) worst = d;
+    }
+    return worst;
+}
+
+static void narrate_backward(const ParallelRun *run) {
+    int P = run->log.size, rank = run->log.rank;
+    const ModelArgs *a = &run->m->args;
+    narrate_step("The backward across ranks: chapter 10's gradients");
+    narrate_torch("output.backward(dy)  # x.grad, wq.weight.grad, ..., wo.weight.grad");
+    narrate_say("%s",
+                run->mode == PARALLEL_HEADS
+                    ? "heads: each rank runs chapter 10's mha_backward on its own heads; x feeds every head, "
+                      "so its grad_x is a partial sum and one MPI_Allreduce adds them; its rows of grad_wq, "
+                      "grad_wk, grad_wv and its columns of grad_wo go to rank 0 (MPI_Gather); grad_bo is dy "
+                      "summed over (B, T), as bo was added once after the sum."
+                : run->mode == PARALLEL_ULYSSES
+                    ? "ulysses: the all-to-alls in reverse. dout of my positions goes to every position of "
+                      "my heads, chapter 12's flash backward runs on whole heads, and dq, dk, dv go back to "
+                      "the positions they came from; then wq, wk, wv, wo backward on my rows, one "
+                      "MPI_Allreduce per weight gradient (a sum over positions), grad_x rows to rank 0."
+                    : "sequence: a second trip round the ring. Each step runs chapter 12's "
+                      "attention_backward_flash on the block in hand with the forward's lse and output of "
+                      "the whole row, so p_attn and D = rowsum(dO * O) are exact; dQ accumulates on its "
+                      "rank, the block's dK and dV travel with it and one more hop takes them home. Then wq, "
+                      "wk, wv, wo backward on my rows, one MPI_Allreduce per weight gradient, grad_x rows to "
+                      "rank 0.");
+    int64_t B = t_size(run->x, 0), T = t_size(run->x, 1), H = a->n_heads;
+    if (rank == 0 && !narrate_quiet() && (double)B * (double)H * (double)T * (double)T * 4.0 * 6.0 < 256e6) {
+        MhaCache c;
+        (void)mha_forward_cached(run->m, run->x, &c);  /* chapter 10 in one process */
+        MhaGrads ref = mha_backward(run->m, &c, run->dy);
+        double w = max_abs_diff(ref.dwq, run->grads.dwq);
+        const Tensor *mine[4] = {run->grads.dwk, run->grads.dwv, run->grads.dwo, NULL};
+        const Tensor *theirs[4] = {ref.dwk, ref.dwv, ref.dwo, NULL};
+        for (int i = 0; mine[i]; i++) {
+            double d = max_abs_diff(theirs[i], mine[i]);
+            if (d > w || d != d) w = d;
+        }
+        narrate_say("max |grad_x - chapter 10's| = %.2g; max over grad_wq, grad_wk, grad_wv, grad_wo = %.2g",
+                    max_abs_diff(ref.dx, run->grads.dx), w);
+    }
+    int64_t mine_bytes = run->log.bytes_sent - run->fwd_bytes;
+    int64_t *sent = rank == 0 ? (int64_t *)t_alloc((size_t)P * sizeof(int64_t)) : NULL;
+    double times[2] = {run->bwd_computed, run->bwd_waited};
+    double *all = rank == 0 ? (double *)t_alloc((size_t)P * 2 * sizeof(double)) : NULL;
+    MPI_Gather(&mine_bytes, 1, MPI_INT64_T, sent, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
+    MPI_Gather(times, 2, MPI_DOUBLE, all, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    if (rank != 0 || narrate_quiet()) return;
+    for (int r = 0; r < P; r++)
+        printf("rank %d backward: sent %lld bytes, computed %.3f ms, waited %.3f ms\n", r, (long long)sent[r],
+               all[2 * r] * 1e3, all[2 * r + 1] * 1e3);
+    ParallelDims dims = {B, T, a->d_in, a->d_out, H, a->causal, run->layout, a->qkv_bias, a->out_bias};
+    for (int r = 0; r < P; r++)
+        narrate_result_text("rank %d sent %lld bytes in the backward (model: %lld)", r, (long long)sent[r],
+                            (long long)parallel_backward_bytes_sent(run->mode, dims, P, r));
+    narrate_why("the backward moves more than the forward: the ring sends every row of dK and dV home "
+                "besides the K/V rows, and every mode but heads sums the weights' gradients over the ranks "
+                "(an all-reduce of all four weights, counted once: what the rank hands to MPI).");
+}
+
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
     t_set_program_name("chapter9");
@@ -584,6 +800,7 @@ int main(int argc, char **argv) {
     run.args = parse_flags_on_every_rank(argc, argv, rank);
     run.mode = (ParallelMode)parallel_mode_parse(parallel_mode_flag);  /* "heads" or "sequence": the CLI checked it */
     run.overlap = !no_overlap_flag;
+    run.backward = grad_output_flag != NULL;
     narrate_set_quiet(run.args.quiet || rank != 0);
     narrate_title("Chapter 9: attention across %d process%s with MPI, --parallel %s", P, P == 1 ? "" : "es",
                   parallel_mode_name(run.mode));
@@ -609,6 +826,13 @@ int main(int argc, char **argv) {
     narrate_same_as_chapter7(&run);
     narrate_bytes_sent(&run);
     if (rank == 0 && narrate_quiet()) narrate_result("output", run.output);
+
+    /* --grad-output: the backward, and what it sent */
+    if (run.backward) {
+        run.fwd_bytes = run.log.bytes_sent;
+        par_run_phase(run.mode == PARALLEL_HEADS ? backward_heads : backward_positions, &run);
+        narrate_backward(&run);
+    }
 
     /* the file, from rank 0 */
     par_run_phase(write_output, &run);
