@@ -20,10 +20,11 @@ suite test_ch09_program
 
 P9="$BUILD/chapter9"
 P7="$BUILD/chapter7"
+P10="$BUILD/chapter10"
 OUT="$TMP/out.npy"
 REF="$TMP/ref.npy"
-MPI_CHECKS=156  # the number of checks below but the last, which checks this number
-FULL_EXTRA=533  # and how many more CH09_FULL=1 runs
+MPI_CHECKS=221  # the number of checks below but the last, which checks this number
+FULL_EXTRA=1333  # and how many more CH09_FULL=1 runs
 
 MPIRUN=${MPIRUN:-mpirun}
 if [ "${HAVE_MPI-unset}" = unset ]; then  # run by hand: look for MPI here
@@ -317,6 +318,101 @@ for nr in $nf_runs; do
     done
 done
 
+# ---- the backward: --grad-output DY --dump DIR writes chapter 10's gradients -------------
+# Chapter 10 (tested against PyTorch's autograd in test_ch10_program.sh) on the same x,
+# weights and dy is the reference; every file it writes, to 1e-5; the backward's bytes
+# counted equal parallel_backward_bytes_sent(); the ring's --no-overlap bit for bit.
+expect_backward_bytes() { # NP DESC
+    n=$(grep -c '^rank [0-9]* sent [0-9]* bytes in the backward (model: [0-9]*)$' "$TMP/out")
+    bad=$(sed -n 's/^rank \([0-9]*\) sent \([0-9]*\) bytes in the backward (model: \([0-9]*\))$/\1 \2 \3/p' \
+        "$TMP/out" | awk '$2 != $3 { print "rank " $1 ": sent " $2 ", model " $3 }')
+    lines=$(grep -c '^rank [0-9]* backward: sent [0-9]* bytes, computed [0-9.]* ms, waited [0-9.]* ms$' "$TMP/out")
+    if [ "$n" -eq "$1" ] && [ "$lines" -eq "$1" ] && [ -z "$bad" ]; then _ok
+    else _bad "$2: $n backward byte lines, $lines per-rank lines for $1 ranks; $bad"; fi
+}
+expect_grads_equal() { # DIR REFDIR DESC
+    want=$(cd "$2" && ls)
+    got=$(cd "$1" 2>/dev/null && ls)
+    if [ "$got" = "$want" ]; then _ok; else _bad "$3: files '$got', chapter 10 wrote '$want'"; fi
+    for f in $want; do
+        expect_npy_close "$1/$f" "$2/$f" 1e-5 1e-5 "$3: $f == chapter 10's"
+    done
+}
+if [ "${CH09_FULL:-0}" = 1 ]; then
+    bw_cases="a b c d" bw_nps="1 2 3 4" bw_modes="heads sequence zigzag contiguous ulysses"
+else
+    bw_cases="a" bw_nps="3" bw_modes="sequence ulysses"
+fi
+for c in $bw_cases; do
+    case $c in
+        a) spec="2 9 causal" ;;
+        b) spec="1 6 no-causal" ;;
+        c) spec="3 13 no-causal" ;;
+        d) spec="2 5 causal" ;;
+    esac
+    set -- $spec
+    bw_dir="$TMP/case_$c"
+    d_out=$("$BUILD/npyinfo" "$bw_dir/w/wq.npy" | sed -n 's/.*shape (\([0-9]*\), .*/\1/p')
+    "$BUILD/randnpy" $((seed + 7)) "$bw_dir/dy.npy" "$1" "$2" "$d_out"
+    rm -rf "$TMP/ref_grads"
+    run "$P10" --input "$bw_dir/x.npy" --weights "$bw_dir/w" --heads 12 --"$3" --grad-output "$bw_dir/dy.npy" \
+        --dump "$TMP/ref_grads" --quiet
+    expect_status 0 "chapter 10 on case $c"
+    for np in $bw_nps; do
+        for mode in $bw_modes; do
+            case $mode in
+                zigzag | contiguous) flags="--parallel sequence --layout $mode" ;;
+                *) flags="--parallel $mode" ;;
+            esac
+            [ "$mode" = zigzag ] && [ "$2" -lt $((2 * np)) ] && continue
+            rm -rf "$TMP/grads"
+            mp "$np" $flags --input "$bw_dir/x.npy" --weights "$bw_dir/w" --heads 12 --"$3" \
+                --grad-output "$bw_dir/dy.npy" --dump "$TMP/grads"
+            expect_status 0 "backward: $mode, P = $np, case $c"
+            expect_grads_equal "$TMP/grads" "$TMP/ref_grads" "backward: $mode, P = $np, B=$1 T=$2 $3"
+            expect_backward_bytes "$np" "backward: $mode, P = $np, case $c"
+            case $mode in heads | ulysses) continue ;; esac
+            rm -rf "$TMP/grads_no"
+            mp "$np" $flags --no-overlap --input "$bw_dir/x.npy" --weights "$bw_dir/w" --heads 12 --"$3" \
+                --grad-output "$bw_dir/dy.npy" --dump "$TMP/grads_no" --quiet
+            if cmp -s "$TMP/grads/grad_x.npy" "$TMP/grads_no/grad_x.npy" &&
+                cmp -s "$TMP/grads/grad_wq.npy" "$TMP/grads_no/grad_wq.npy"; then _ok
+            else _bad "backward: $mode, P = $np, case $c: --no-overlap differs"; fi
+        done
+    done
+done
+# the narration checks itself against chapter 10 and says what the mode does
+expect_out_contains "max |grad_x - chapter 10's| = " "the backward checks itself against chapter 10"
+# T < P in the backward: ranks with no position still take part
+"$BUILD/randnpy" 5 "$TMP/x_t2.npy" 1 2 7
+"$BUILD/randnpy" 6 "$TMP/dy_t2.npy" 1 2 24
+rm -rf "$TMP/ref_grads"
+run "$P10" --input "$TMP/x_t2.npy" --weights "$TMP/case_a/w" --heads 12 --causal --grad-output "$TMP/dy_t2.npy" \
+    --dump "$TMP/ref_grads" --quiet
+for mode in sequence ulysses; do
+    rm -rf "$TMP/grads"
+    mp 4 --parallel $mode --input "$TMP/x_t2.npy" --weights "$TMP/case_a/w" --heads 12 --grad-output "$TMP/dy_t2.npy" \
+        --dump "$TMP/grads" --quiet
+    expect_status 0 "backward: $mode, T = 2 < P = 4"
+    expect_grads_equal "$TMP/grads" "$TMP/ref_grads" "backward: $mode, T = 2 < P = 4"
+done
+# errors of the backward
+rm -rf "$TMP/grads"
+mp 2 --input "$TMP/case_a/x.npy" --weights "$TMP/case_a/w" --heads 12 --grad-output "$TMP/dy_t2.npy" \
+    --dump "$TMP/grads"
+expect_runtime_error "dy_t2.npy has shape (1, 2, 24) but the output y is (B, T, d_out) = (2, 9, 24)" \
+    "backward: --grad-output of the wrong shape"
+if [ -e "$TMP/grads" ]; then _bad "backward: a wrong --grad-output left $TMP/grads"; else _ok; fi
+mp 2 --input "$TMP/case_a/x.npy" --weights "$TMP/case_a/w" --heads 12 --grad-output "$TMP/case_a/dy.npy" \
+    --dump "$TMP/x_t2.npy/grads"
+expect_usage_error "$TMP/x_t2.npy" "backward: a --dump folder that cannot be made (under a file)"
+mp 2 --input "$TMP/case_a/x.npy" --weights "$TMP/case_a/w" --heads 12 --grad-output "$TMP/missing.npy" --quiet
+expect_runtime_error "missing.npy" "backward: a missing --grad-output"
+mp 2 --grad-output "$TMP/case_a/dy.npy"
+expect_usage_error "--grad-output needs --input and --weights" "backward: --grad-output without --input"
+mp 2 --dump "$TMP/grads"
+expect_usage_error "--dump writes the backward's gradients: give --grad-output FILE too" "--dump without --grad-output"
+
 # ---- T < P: ranks that own no position still pass the ring on ----------------------------
 for t in 2; do
     run "$P7" --eval --seq-len "$t" --heads 4 --quiet --output "$REF"
@@ -406,7 +502,7 @@ if [ "${CH09_FULL:-0}" = 1 ]; then
     mpbad 2 "max_seq_len" "T longer than --seq-len" --parallel sequence --input "$case_dir/x.npy" \
         --weights "$case_dir/w" --heads 12 --seq-len 3
     rm -f "$OUT"
-    mp 2 --heads 3 --output "$OUT"
+    mp 3 --heads 3 --output "$OUT"
     expect_usage_error "d_out 8 is not divisible by n_heads 3" "d_out % n_heads"
     expect_no_file "$OUT" "d_out % n_heads"
     mp 2 --parallel
