@@ -23,7 +23,7 @@ P7="$BUILD/chapter7"
 P10="$BUILD/chapter10"
 OUT="$TMP/out.npy"
 REF="$TMP/ref.npy"
-MPI_CHECKS=221  # the number of checks below but the last, which checks this number
+MPI_CHECKS=238  # the number of checks below but the last, which checks this number
 FULL_EXTRA=1333  # and how many more CH09_FULL=1 runs
 
 MPIRUN=${MPIRUN:-mpirun}
@@ -447,6 +447,26 @@ if [ "$pct" -ge 170 ]; then _ok; else _bad "contiguous, T = 64, P = 4: the busie
 # (3, 16, 8) output rows, 1536 bytes
 expect_out_contains "rank 3: folded 10848 key rows, sent 1536 bytes," "contiguous: the last rank sends no K/V"
 expect_bytes_match 4 "contiguous, T = 64, P = 4: bytes counted == model"
+
+# ---- --lang zh: the narration in Chinese, no line wider than 80 columns (CJK = 2) ----------
+# (the per-rank lines and the byte counts stay in English: the checks above read them)
+zh_run() { # DESC TEXT NP ARGS...
+    desc=$1 text=$2 np=$3
+    shift 3
+    mp "$np" "$@" --lang zh
+    expect_status 0 "$desc"
+    expect_out_contains "$text" "$desc narrates in Chinese"
+    set -- $(od -An -v -tu1 "$TMP/out" | awk -f tests/columns.awk)
+    if [ "$1" -le 80 ]; then _ok; else _bad "$desc: line $2 is $1 columns wide: $(sed -n "$2p" "$TMP/out")"; fi
+}
+zh_run "heads --lang zh" "一次 MPI_Allreduce 把部分输出加起来" 2
+expect_out_contains "rank 1: folded 45 key rows, sent 480 bytes," "heads --lang zh: the per-rank line in English"
+zh_run "sequence --lang zh" "环：3 步，K/V 块传给进程 - 1，与计算重叠" 3 --parallel sequence --seq-len 9
+zh_run "ulysses --lang zh" "all-to-all：我的位置上的全部头 -> 我的头的全部位置" 2 --parallel ulysses
+zh_run "backward --lang zh" "跨进程的反向传播：第 10 章的梯度" 2 --parallel sequence --input "$TMP/case_a/x.npy" \
+    --weights "$TMP/case_a/w" --heads 12 --grad-output "$TMP/case_a/dy.npy"
+expect_backward_bytes 2 "backward --lang zh: the byte lines in English"
+zh_run "--help --lang zh" "--parallel sequence  环形注意力" 1 --help
 
 # ---- errors: one sentence from rank 0, every rank exits 1, no output file -----------------
 mpbad() { # NP TEXT DESC ARGS...

@@ -18,6 +18,7 @@ extern const LangPair chapter4_zh[];
 extern const LangPair chapter5_zh[];
 extern const LangPair chapter6_zh[];
 extern const LangPair chapter7_zh[];
+extern const LangPair chapter9_zh[];
 
 static const struct {
     const char *name;
@@ -32,6 +33,7 @@ static const struct {
     {"chapter5_zh", chapter5_zh},
     {"chapter6_zh", chapter6_zh},
     {"chapter7_zh", chapter7_zh},
+    {"chapter9_zh", chapter9_zh},
 };
 #define N_TABLES (sizeof TABLES / sizeof TABLES[0])
 

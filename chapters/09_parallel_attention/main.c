@@ -34,6 +34,8 @@
 #include "chapters/10_backward/backward.h"
 #include "parallel_attention_mpi.h"
 
+extern const LangPair chapter9_zh[];  /* zh.c */
+
 typedef struct {
     Args args;
     ParallelMode mode;
@@ -90,7 +92,7 @@ static const CliExtra PARALLEL_FLAG[] = {
     {.name = "--no-overlap", .kind = CLI_EXTRA_FLAG, .value = &no_overlap_flag,
      .help = "ring: exchange, then compute"},
     {.name = "--grad-output", .metavar = "FILE", .kind = CLI_EXTRA_TEXT, .value = &grad_output_flag,
-     .help = "dloss/dy .npy (B, T, d_out): run the backward too (chapter 10's gradients; --dump DIR writes them)"},
+     .help = "dloss/dy (B, T, d_out): run the backward too"},
     {0}}; /* the end of the list */
 
 /* cli_parse on every rank, but only rank 0 prints --help or the usage error; then
@@ -98,6 +100,7 @@ static const CliExtra PARALLEL_FLAG[] = {
 static Args parse_flags_on_every_rank(int argc, char **argv, int rank) {
     CliSpec spec = {.program = "chapter9",
                     .summary = SUMMARY,
+                    .messages = chapter9_zh, /* zh.c: the narration in Chinese (--lang zh) */
                     .flags = CLI_SEED | CLI_BATCH | CLI_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_HEADS | CLI_EVAL |
                              CLI_CAUSAL | CLI_BIAS | CLI_QUIET | CLI_INPUT | CLI_OUTPUT | CLI_DUMP,
                     .defaults = {.seed = 123, .batch = 3, .seq_len = 5, .d_in = 10, .d_out = 8, .heads = 2,
@@ -105,7 +108,10 @@ static Args parse_flags_on_every_rank(int argc, char **argv, int rank) {
                     .extra = PARALLEL_FLAG};
     Args args;
     char err[512] = "";
+    lang_add(spec.messages);  /* what cli_parse does before it parses: the language first */
+    lang_set(lang_from_env());
     int status = cli_parse_args(&spec, argc, argv, &args, err, sizeof err);
+    if (status != 2) lang_set((Lang)args.lang);  /* --lang en|zh */
     if (status == 1) {
         if (rank == 0) cli_usage(&spec, stdout);
         par_exit(EXIT_OK);
@@ -403,16 +409,18 @@ static void narrate_module_and_input(const ParallelRun *run) {
         narrate_torch("torch.manual_seed(seed); model = MultiHeadAttention(...)");
         narrate_torch("model.eval(); x = torch.randn(B, T, d_in)");
     }
-    narrate_say("%d rank%s (mpirun -np %d), world size = model_parallel_size = %d. x %s; d_in = %lld, "
-                "d_out = %lld, n_heads = %lld, head_dim = %lld, causal = %s, qkv_bias = %s, out bias = %s.",
-                P, P == 1 ? "" : "s", P, P, t_shape_str(run->x, xs), (long long)a->d_in, (long long)a->d_out,
+    narrate_say(P == 1 ? "%d rank (mpirun -np %d), world size = model_parallel_size = %d. x %s; d_in = %lld, "
+                         "d_out = %lld, n_heads = %lld, head_dim = %lld, causal = %s, qkv_bias = %s, out bias = %s."
+                       : "%d ranks (mpirun -np %d), world size = model_parallel_size = %d. x %s; d_in = %lld, "
+                         "d_out = %lld, n_heads = %lld, head_dim = %lld, causal = %s, qkv_bias = %s, out bias = %s.",
+                P, P, P, t_shape_str(run->x, xs), (long long)a->d_in, (long long)a->d_out,
                 (long long)a->n_heads, (long long)run->m->head_dim, a->causal ? "True" : "False",
                 a->qkv_bias ? "True" : "False", a->out_bias ? "True" : "False");
-    narrate_why("%s", run->args.input
-                          ? "each rank reads the same files (on several hosts they must be on every host) "
-                            "and keeps what its mode needs."
-                          : "with the same --seed every rank draws the same weights and x, as a run of "
-                            "chapter 7 does, and keeps what its mode needs.");
+    narrate_why("%s", tr(run->args.input
+                             ? "each rank reads the same files (on several hosts they must be on every host) "
+                               "and keeps what its mode needs."
+                             : "with the same --seed every rank draws the same weights and x, as a run of "
+                               "chapter 7 does, and keeps what its mode needs."));
 }
 
 /* --parallel heads: which heads, weight rows and columns each rank keeps. */
@@ -472,7 +480,7 @@ static void narrate_chunks_owned(const ParallelRun *run) {
     else
         narrate_why("chunks differ by at most one position (T %% P = %lld ranks get one more)%s. Every "
                     "rank has every weight; what is split is the sequence, and with it the (T, T) scores.",
-                    (long long)(T % P), T < P ? "; with T < P some ranks own none" : "");
+                    (long long)(T % P), tr(T < P ? "; with T < P some ranks own none" : ""));
 }
 
 /* --parallel heads, after the forward pass: the partial outputs and their sum. */
@@ -494,7 +502,7 @@ static void narrate_heads_forward(const ParallelRun *run) {
     narrate_torch("output = output_ + self.bias   # if self.bias is not None");
     narrate_say("MPI_Allreduce(SUM) of %s floats = %s per rank in, the same out%s", t_shape_str(run->output, s1),
                 t_format_bytes((double)(B * T * d_out * 4), bytes, sizeof bytes),
-                P == 1 ? " (one rank: nothing leaves the process, counted as 0)" : "");
+                tr(P == 1 ? " (one rank: nothing leaves the process, counted as 0)" : ""));
     narrate_why("this is the forward pass's only message. bo is not split: adding it on every "
                 "rank before the sum would add it %d times.",
                 P);
@@ -548,21 +556,22 @@ static void narrate_ring_forward(const ParallelRun *run) {
     narrate_step("Each rank projects its own q, k, v (chapters 3 and 5)");
     narrate_torch("xq, xk, xv = self.wq(x_local), self.wk(x_local), self.wv(x_local)");
     narrate_say("rank 0: xq %s", t_shape_str(run->xq_local, xs));
-    narrate_step("The ring: %d step%s, K/V blocks passed to rank %s 1%s", P, P == 1 ? "" : "s",
-                 ring_direction(run->layout) > 0 ? "+" : "-", run->overlap ? ", overlapped" : "");
+    narrate_step(P == 1 ? "The ring: %d step, K/V blocks passed to rank %s 1%s"
+                        : "The ring: %d steps, K/V blocks passed to rank %s 1%s",
+                 P, ring_direction(run->layout) > 0 ? "+" : "-", tr(run->overlap ? ", overlapped" : ""));
     narrate_torch("out, lse = flash(q, k, v); out, lse = merge(out, lse, ...)  # ch. 8");
     print_ring_steps(run);
     narrate_why("each step runs chapter 8's flash (attention_flash_lse) on the block in hand and "
                 "merges it into the rows' result by logsumexp (attention_merge_lse), so no (Tc, Tc) "
                 "score block is stored and the order of the blocks does not matter. %s %s",
-                run->m->args.causal
-                    ? "Causal: only the diagonal block is masked; a block wholly in a rank's future is "
-                      "not computed and a rank receives only the rows it uses, so nothing is sent into "
-                      "the future."
-                    : "Not causal: every rank folds in every block.",
-                run->overlap ? "The next block's MPI_Irecv/MPI_Isend are posted before the compute and "
-                               "waited for after it."
-                             : "--no-overlap: one MPI_Sendrecv after each compute.");
+                tr(run->m->args.causal
+                       ? "Causal: only the diagonal block is masked; a block wholly in a rank's future is "
+                         "not computed and a rank receives only the rows it uses, so nothing is sent into "
+                         "the future."
+                       : "Not causal: every rank folds in every block."),
+                tr(run->overlap ? "The next block's MPI_Irecv/MPI_Isend are posted before the compute and "
+                                  "waited for after it."
+                                : "--no-overlap: one MPI_Sendrecv after each compute."));
     narrate_step("wo on each rank, then MPI_Gatherv on rank 0");
     narrate_torch("output = self.wo(output)  # then dist.gather(output, dst=0)");
     for (int r = 1; r < P && r < 8; r++) {
@@ -651,7 +660,7 @@ static void cost_table(ParallelDims d, int P) {
                 "(weights without biases, activations, score blocks; float32), from "
                 "parallel_bytes_sent() and parallel_memory_bytes(); sequence with its default layout. "
                 "B = %lld, d_in = %lld, d_out = %lld, %s; '-' where H %% P != 0.",
-                (long long)d.bsz, (long long)d.d_in, (long long)d.d_out, d.causal ? "causal" : "not causal");
+                (long long)d.bsz, (long long)d.d_in, (long long)d.d_out, tr(d.causal ? "causal" : "not causal"));
     if (narrate_quiet()) return;
     printf("%6s %3s %2s | %-19s | %-19s | %s\n", "", "", "", "       heads", "      sequence", "      ulysses");
     printf("%6s %3s %2s | %9s %9s | %9s %9s | %9s %9s\n", "T", "H", "P", "sent", "memory", "sent", "memory", "sent",
@@ -703,7 +712,7 @@ static void narrate_bytes_sent(const ParallelRun *run) {
             narrate_result_text("rank %d sent %lld bytes (model: %lld)", r, (long long)sent[r], (long long)model);
     }
     narrate_say("%s in all; %s", t_format_bytes((double)total, bytes, sizeof bytes),
-                run->mode == PARALLEL_ULYSSES ? "the two all-to-alls move each rank's q, k, v and output but "
+                tr(run->mode == PARALLEL_ULYSSES ? "the two all-to-alls move each rank's q, k, v and output but "
                                                 "its own heads' share, plus the gather."
                 : run->mode == PARALLEL_HEADS ? "an all-reduce library moves about 2 (P - 1) / P times the buffer "
                                               "per rank over the wire (reduce-scatter, then all-gather)."
@@ -711,7 +720,7 @@ static void narrate_bytes_sent(const ParallelRun *run) {
                                                   ? "each K/V block goes round only as far as ranks use it, "
                                                     "and only the rows they use; plus the gather."
                                                   : "the ring sends every K/V block P - 1 times, plus the "
-                                                    "gather.");
+                                                    "gather."));
     cost_table(dims, P);
     narrate_why("heads: the all-reduce grows with B T d_out but not with P; each rank holds B (H / P) T^2 "
                 "scores, so its memory falls as 1 / P but stays quadratic in T. sequence: messages grow with "
@@ -739,7 +748,7 @@ static void narrate_backward(const ParallelRun *run) {
     narrate_step("The backward across ranks: chapter 10's gradients");
     narrate_torch("output.backward(dy)  # x.grad, wq.weight.grad, ..., wo.weight.grad");
     narrate_say("%s",
-                run->mode == PARALLEL_HEADS
+                tr(run->mode == PARALLEL_HEADS
                     ? "heads: each rank runs chapter 10's mha_backward on its own heads; x feeds every head, "
                       "so its grad_x is a partial sum and one MPI_Allreduce adds them; its rows of grad_wq, "
                       "grad_wk, grad_wv and its columns of grad_wo go to rank 0 (MPI_Gather); grad_bo is dy "
@@ -754,7 +763,7 @@ static void narrate_backward(const ParallelRun *run) {
                       "the whole row, so p_attn and D = rowsum(dO * O) are exact; dQ accumulates on its "
                       "rank, the block's dK and dV travel with it and one more hop takes them home. Then wq, "
                       "wk, wv, wo backward on my rows, one MPI_Allreduce per weight gradient, grad_x rows to "
-                      "rank 0.");
+                      "rank 0."));
     int64_t B = t_size(run->x, 0), T = t_size(run->x, 1), H = a->n_heads;
     if (rank == 0 && !narrate_quiet() && (double)B * (double)H * (double)T * (double)T * 4.0 * 6.0 < 256e6) {
         MhaCache c;
@@ -802,7 +811,8 @@ int main(int argc, char **argv) {
     run.overlap = !no_overlap_flag;
     run.backward = grad_output_flag != NULL;
     narrate_set_quiet(run.args.quiet || rank != 0);
-    narrate_title("Chapter 9: attention across %d process%s with MPI, --parallel %s", P, P == 1 ? "" : "es",
+    narrate_title(P == 1 ? "Chapter 9: attention across %d process with MPI, --parallel %s"
+                         : "Chapter 9: attention across %d processes with MPI, --parallel %s", P,
                   parallel_mode_name(run.mode));
 
     /* the module and x, on every rank; who owns what */
