@@ -123,6 +123,12 @@ bench: $(BENCH_BIN) $(BUILD)/chapter8
 .PHONY: bench-chapter11
 bench-chapter11: $(BUILD)/chapter11
 	@./$(BUILD)/chapter11 --bench
+# make bench-chapter9: chapter 9's ring over TCP, overlapped and --no-overlap in interleaved
+# rounds on 2 processes, the waits' medians and their ratio (scripts/bench_ring.sh);
+# writes $(BUILD)/bench/ring.txt and ring.csv.
+.PHONY: bench-chapter9
+bench-chapter9: $(MPI_BINS)
+	@sh scripts/bench_ring.sh $(BUILD)
 # make bench-chapter12: chapter 12's flash backward against chapter 8's forward and
 # chapter 10's full-matrix backward, timed in one run (prints only).
 .PHONY: bench-chapter12
