@@ -23,7 +23,7 @@ P7="$BUILD/chapter7"
 P10="$BUILD/chapter10"
 OUT="$TMP/out.npy"
 REF="$TMP/ref.npy"
-MPI_CHECKS=238  # the number of checks below but the last, which checks this number
+MPI_CHECKS=257  # the number of checks below but the last, which checks this number
 FULL_EXTRA=1333  # and how many more CH09_FULL=1 runs
 
 MPIRUN=${MPIRUN:-mpirun}
@@ -395,6 +395,22 @@ for mode in sequence ulysses; do
         --dump "$TMP/grads" --quiet
     expect_status 0 "backward: $mode, T = 2 < P = 4"
     expect_grads_equal "$TMP/grads" "$TMP/ref_grads" "backward: $mode, T = 2 < P = 4"
+done
+# a NaN in x: heads gives chapter 10's gradients (NaN where it has NaN); sequence and ulysses
+# stop with chapter 12's sentence (its flash backward needs finite numbers), as the README says
+rm -rf "$TMP/ref_grads" "$TMP/grads"
+run "$P10" --input "$TMP/x_nan.npy" --weights "$TMP/case_a/w" --heads 12 --causal --grad-output "$TMP/case_a/dy.npy" \
+    --dump "$TMP/ref_grads" --quiet
+mp 2 --parallel heads --input "$TMP/x_nan.npy" --weights "$TMP/case_a/w" --heads 12 --grad-output "$TMP/case_a/dy.npy" \
+    --dump "$TMP/grads" --quiet
+expect_status 0 "backward, NaN in x: heads"
+expect_grads_equal "$TMP/grads" "$TMP/ref_grads" "backward, NaN in x: heads"
+for mode in sequence ulysses; do
+    rm -rf "$TMP/grads"
+    mp 2 --parallel $mode --input "$TMP/x_nan.npy" --weights "$TMP/case_a/w" --heads 12 \
+        --grad-output "$TMP/case_a/dy.npy" --dump "$TMP/grads"
+    expect_runtime_error "the backward needs finite numbers" "backward, NaN in x: $mode"
+    if [ -e "$TMP/grads" ]; then _bad "backward, NaN in x: $mode left $TMP/grads"; else _ok; fi
 done
 # errors of the backward
 rm -rf "$TMP/grads"
