@@ -23,7 +23,7 @@ P7="$BUILD/chapter7"
 P10="$BUILD/chapter10"
 OUT="$TMP/out.npy"
 REF="$TMP/ref.npy"
-MPI_CHECKS=257  # the number of checks below but the last, which checks this number
+MPI_CHECKS=260  # the number of checks below but the last, which checks this number
 FULL_EXTRA=1333  # and how many more CH09_FULL=1 runs
 
 MPIRUN=${MPIRUN:-mpirun}
@@ -412,6 +412,13 @@ for mode in sequence ulysses; do
     expect_runtime_error "the backward needs finite numbers" "backward, NaN in x: $mode"
     if [ -e "$TMP/grads" ]; then _bad "backward, NaN in x: $mode left $TMP/grads"; else _ok; fi
 done
+# a NaN only in the last rank's positions: that rank refuses before the ring starts, and
+# every rank ends (no rank waits for a block that never comes)
+cp "$TMP/case_a/x.npy" "$TMP/x_last.npy"
+poke_value "$TMP/x_last.npy" $((8 * 7 + 3)) '\000\000\300\177'       # x[0, 8, 3] = nan
+mp 3 --parallel sequence --layout contiguous --input "$TMP/x_last.npy" --weights "$TMP/case_a/w" --heads 12 \
+    --grad-output "$TMP/case_a/dy.npy" --dump "$TMP/grads"
+expect_runtime_error "error on rank 2: attention_backward_flash: query holds NaN" "backward, NaN on rank 2 only"
 # errors of the backward
 rm -rf "$TMP/grads"
 mp 2 --input "$TMP/case_a/x.npy" --weights "$TMP/case_a/w" --heads 12 --grad-output "$TMP/dy_t2.npy" \

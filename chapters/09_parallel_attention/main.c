@@ -32,6 +32,7 @@
 
 #include "chapters/07_output_projection/mha_setup.h"
 #include "chapters/10_backward/backward.h"
+#include "chapters/12_flash_backward/flash_backward.h"
 #include "parallel_attention_mpi.h"
 
 extern const LangPair chapter9_zh[];  /* zh.c */
@@ -56,6 +57,7 @@ typedef struct {
     Tensor *attn_out, *lse, *merged;             /* sequence: (B, H, Tc, hd), (B, H, Tc), (B, Tc, d_out) */
     UlyssesKeep keep;                            /* ulysses: its heads at every position      */
     MhaGrads grads;          /* rank 0: chapter 10's gradients of the whole module             */
+    Tensor *dout;            /* sequence, ulysses: dloss/d(attention output) of my rows, (B, H, Tc, hd) */
     int64_t fwd_bytes;       /* log.bytes_sent after the forward                               */
     double fwd_waited, bwd_computed, bwd_waited;
 } ParallelRun;
@@ -321,26 +323,47 @@ static void backward_heads(void *ctx) {
  * its rows, of the attention across ranks (the ring's second pass, or the all-to-alls
  * reversed), of wq, wk, wv on its rows; the weights' gradients are sums over positions, so
  * one all-reduce each; grad_x rows go to rank 0. */
+/* First, on this rank alone: the backward of wo, and chapter 12's check that what its flash
+ * backward will read is finite. A rank that refuses must do so before the ring or the
+ * all-to-all starts, or the others would wait for it (par_run_phase agrees on errors). */
+static void backward_positions_local(void *ctx) {
+    ParallelRun *run = (ParallelRun *)ctx;
+    const MultiHeadAttention *m = run->m;
+    double t0 = MPI_Wtime();
+    int64_t T = t_size(run->x, 1), H = m->args.n_heads, B = t_size(run->x, 0);
+    SeqLayout layout = run->mode == PARALLEL_ULYSSES ? LAYOUT_CONTIGUOUS : run->layout;
+    Owned own = owned_positions(layout, T, run->log.size, run->log.rank);
+    Tensor *dy = owned_rows(run->dy, own);                      /* (bsz, Tc, d_out): this rank's rows of dy */
+    MhaGrads *g = &run->grads;
+    if (owned_count(own) > 0) {  /* output = self.wo(merged): chapter 10's linear_backward */
+        Tensor *dmerged;
+        linear_backward(m->wo, run->merged, dy, &dmerged, &g->dwo, &g->dbo);
+        run->dout = t_contiguous(merge_heads_backward(dmerged, H));  /* (bsz, H, Tc, hd) */
+    } else {
+        run->dout = t_zeros(SHAPE(B, H, 0, m->head_dim));
+        g->dwo = t_zeros(SHAPE(m->args.d_out, m->args.d_out));
+        if (m->wo->bias) g->dbo = t_zeros(SHAPE(m->args.d_out));
+    }
+    const char *op = "attention_backward_flash";
+    const Tensor *mine[6] = {run->xq_local, run->xk_local, run->xv_local, run->attn_out, run->lse, run->dout};
+    if (run->mode == PARALLEL_ULYSSES)  /* its heads at every position, and dout of its rows */
+        mine[0] = run->keep.q, mine[1] = run->keep.k, mine[2] = run->keep.v, mine[3] = run->keep.out,
+        mine[4] = run->keep.lse;
+    const char *names[6] = {"query", "key", "value", "output", "lse (a score overflowed in the forward)",
+                            "grad_output"};
+    for (int i = 0; i < 6; i++) flash_backward_check_finite(op, names[i], mine[i]);
+    run->bwd_computed = MPI_Wtime() - t0;
+}
+
 static void backward_positions(void *ctx) {
     ParallelRun *run = (ParallelRun *)ctx;
     const MultiHeadAttention *m = run->m;
     double t0 = MPI_Wtime(), w0 = run->log.waited;
-    int64_t T = t_size(run->x, 1), H = m->args.n_heads, B = t_size(run->x, 0);
+    int64_t T = t_size(run->x, 1), B = t_size(run->x, 0);
     SeqLayout layout = run->mode == PARALLEL_ULYSSES ? LAYOUT_CONTIGUOUS : run->layout;
-    Owned own = owned_positions(layout, T, run->log.size, run->log.rank);
-    int64_t Tc = owned_count(own);
-    Tensor *dy = owned_rows(run->dy, own);                      /* (bsz, Tc, d_out): this rank's rows of dy */
+    int64_t Tc = owned_count(owned_positions(layout, T, run->log.size, run->log.rank));
     MhaGrads *g = &run->grads;
-    Tensor *dout;
-    if (Tc > 0) {  /* output = self.wo(merged): chapter 10's linear_backward */
-        Tensor *dmerged;
-        linear_backward(m->wo, run->merged, dy, &dmerged, &g->dwo, &g->dbo);
-        dout = t_contiguous(merge_heads_backward(dmerged, H));  /* (bsz, H, Tc, hd) */
-    } else {
-        dout = t_zeros(SHAPE(B, H, 0, m->head_dim));
-        g->dwo = t_zeros(SHAPE(m->args.d_out, m->args.d_out));
-        if (m->wo->bias) g->dbo = t_zeros(SHAPE(m->args.d_out));
-    }
+    Tensor *dout = run->dout;
     Tensor *dq, *dk, *dv;  /* (bsz, H, Tc, hd) */
     if (run->mode == PARALLEL_ULYSSES)
         ulysses_attention_backward(&run->keep, dout, T, m->args.causal, &run->log, &dq, &dk, &dv);
@@ -370,7 +393,7 @@ static void backward_positions(void *ctx) {
         }
     g->dx = comm_gather_seq(g->dx, layout, T, &run->log);       /* rank 0: (bsz, seqlen, d_in) */
     run->bwd_waited = run->log.waited - w0;
-    run->bwd_computed = MPI_Wtime() - t0 - run->bwd_waited;
+    run->bwd_computed += MPI_Wtime() - t0 - run->bwd_waited;
 }
 
 /* ---- phase 3: rank 0 writes the file ---------------------------------------------- */
@@ -840,6 +863,7 @@ int main(int argc, char **argv) {
     /* --grad-output: the backward, and what it sent */
     if (run.backward) {
         run.fwd_bytes = run.log.bytes_sent;
+        if (run.mode != PARALLEL_HEADS) par_run_phase(backward_positions_local, &run);
         par_run_phase(run.mode == PARALLEL_HEADS ? backward_heads : backward_positions, &run);
         narrate_backward(&run);
     }
