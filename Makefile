@@ -148,6 +148,18 @@ bench-chapter11: $(BUILD)/chapter11 $(BENCH_SO)
 	  BENCH_KEEP_OPENBLAS_ENV='$(BENCH_KEEP_OPENBLAS_ENV)' \
 	  $$PY scripts/bench_ch11.py --lib $(BENCH_SO) --csv $(BUILD)/bench/ch11_torch.csv \
 	    --log $(BUILD)/bench/ch11_torch.txt
+
+# make bench-chapter9: chapter 9's ring over TCP, overlapped and --no-overlap in interleaved
+# rounds on 2 processes, the waits' medians and their ratio (scripts/bench_ring.sh);
+# writes $(BUILD)/bench/ring.txt and ring.csv.
+.PHONY: bench-chapter9
+ifeq ($(HAVE_MPI),yes)
+bench-chapter9: $(MPI_BINS)
+	@sh scripts/bench_ring.sh $(BUILD)
+else
+bench-chapter9:
+	@echo "make bench-chapter9 needs MPI: install the Debian packages openmpi-bin and libopenmpi-dev (or MPICH), then run make again" >&2; exit 1
+endif
 # make bench-chapter12: chapter 12's flash backward against chapter 8's forward and
 # chapter 10's full-matrix backward, timed in one run (prints only).
 .PHONY: bench-chapter12
@@ -405,6 +417,7 @@ help:
 	@echo "  make bugs           write bugs/: one realistic mistake per chapter, the key beside it in bugs.ANSWERS.md"
 	@echo "  make bench          chapter 8: time each attention version over T (BENCH_QUICK=1: short)"
 	@echo "  make bench-chapter11  chapter 11: the KV cache, GQA, bandwidth; its decode step against PyTorch"
+	@echo "  make bench-chapter9   chapter 9: the ring over TCP, overlapped and --no-overlap (needs MPI)"
 	@echo "  make bench-chapter12  chapter 12: the flash backward against the forward and chapter 10's backward, one run"
 	@echo "  make bench-chapter12-torch  chapter 12's flash backward against PyTorch's autograd, one process (numpy, torch)"
 	@echo "  make bench-torch    chapter 8 and PyTorch in one process, one thread, interleaved rounds (numpy, torch)"

@@ -318,7 +318,7 @@ static void test_zigzag_balances_causal_work(void) {
 /* ---- the cost model ---------------------------------------------------------------- */
 
 static void test_bytes_sent(void) {
-    ParallelDims d = {3, 5, 10, 8, 2, false, LAYOUT_CONTIGUOUS};  /* B, T, d_in, d_out, H */
+    ParallelDims d = {3, 5, 10, 8, 2, false, LAYOUT_CONTIGUOUS, false, false};  /* B, T, d_in, d_out, H */
     /* heads: every rank all-reduces B*T*d_out floats = 3*5*8*4 bytes */
     CHECK_EQ_INT(parallel_bytes_sent(PARALLEL_HEADS, d, 2, 0), 480);
     CHECK_EQ_INT(parallel_bytes_sent(PARALLEL_HEADS, d, 2, 1), 480);
@@ -331,7 +331,7 @@ static void test_bytes_sent(void) {
     CHECK_EQ_INT(parallel_bytes_sent_total(PARALLEL_SEQUENCE, d, 3), 576 + 960 + 672);
     CHECK_EQ_INT(parallel_bytes_sent_max(PARALLEL_SEQUENCE, d, 3), 960);
     /* the ring sends every chunk P - 1 times: total = (P - 1) * 2*B*T*d_out*4 + the gather */
-    ParallelDims big = {2, 100, 16, 32, 4, false, LAYOUT_CONTIGUOUS};
+    ParallelDims big = {2, 100, 16, 32, 4, false, LAYOUT_CONTIGUOUS, false, false};
     for (int P = 2; P <= 6; P++) {
         Range c0 = chunk_of_rank(100, P, 0);
         int64_t ring = (int64_t)(P - 1) * 2 * 2 * 100 * 32 * 4, gather = 2 * (100 - (c0.end - c0.start)) * 32 * 4;
@@ -340,7 +340,7 @@ static void test_bytes_sent(void) {
 }
 
 static void test_memory_model(void) {
-    ParallelDims d = {1, 4, 2, 4, 2, false, LAYOUT_CONTIGUOUS};  /* B 1, T 4, d_in 2, d_out 4, H 2 */
+    ParallelDims d = {1, 4, 2, 4, 2, false, LAYOUT_CONTIGUOUS, false, false};  /* B 1, T 4, d_in 2, d_out 4, H 2 */
     /* heads, P = 2: wq/wk/wv rows 3*2*2 + wo cols 4*2 + x 4*2 + xq/xk/xv 3*4*2
      * + scores/weights 2*1*4*4 + merged 4*2 + partial 4*4 = 12+8+8+24+32+8+16 = 108 floats */
     CHECK_EQ_INT(parallel_memory_bytes(PARALLEL_HEADS, d, 2, 0), 108 * 4);
@@ -350,7 +350,7 @@ static void test_memory_model(void) {
     CHECK_EQ_INT(parallel_memory_bytes(PARALLEL_SEQUENCE, d, 2, 1), 132 * 4);
     CHECK_EQ_INT(parallel_memory_bytes(PARALLEL_SEQUENCE, d, 2, 0), 148 * 4);
     /* long sequences: memory per rank falls with P in sequence mode, the (T, T) scores stay in heads mode */
-    ParallelDims lng = {1, 4096, 64, 64, 8, false, LAYOUT_CONTIGUOUS};
+    ParallelDims lng = {1, 4096, 64, 64, 8, false, LAYOUT_CONTIGUOUS, false, false};
     CHECK(parallel_memory_bytes_max(PARALLEL_SEQUENCE, lng, 4) < parallel_memory_bytes_max(PARALLEL_SEQUENCE, lng, 2));
     CHECK(parallel_memory_bytes_max(PARALLEL_SEQUENCE, lng, 8) < parallel_memory_bytes_max(PARALLEL_HEADS, lng, 8));
 }
@@ -359,20 +359,20 @@ static void test_memory_model(void) {
  * P(P - 1) block moves; zigzag, the whole block while the next rank is before its
  * origin, the early chunk after. */
 static void test_causal_bytes(void) {
-    ParallelDims c = {1, 8, 4, 4, 2, true, LAYOUT_CONTIGUOUS};  /* T = 8, P = 4: 2 positions a rank */
+    ParallelDims c = {1, 8, 4, 4, 2, true, LAYOUT_CONTIGUOUS, false, false};  /* T = 8, P = 4: 2 positions a rank */
     int64_t pos = 2 * 1 * 4 * 4;                                   /* K and V of one position: 32 bytes */
     int64_t out = 1 * 2 * 4 * 4;                                   /* 2 output rows: 32 bytes */
     /* rank r sends its own block and those it received that rank r + 1 uses: r + 1 of them;
      * rank 3 sends nothing (rank 0 uses no later block) */
     for (int r = 0; r < 4; r++)
         CHECK_EQ_INT(parallel_bytes_sent(PARALLEL_SEQUENCE, c, 4, r), (r < 3 ? (r + 1) * 2 * pos : 0) + (r ? out : 0));
-    ParallelDims z = {1, 8, 4, 4, 2, true, LAYOUT_ZIGZAG};      /* chunks of 1: rank r owns r, 7 - r */
+    ParallelDims z = {1, 8, 4, 4, 2, true, LAYOUT_ZIGZAG, false, false};      /* chunks of 1: rank r owns r, 7 - r */
     /* blocks go to rank - 1: rank 0 passes origins 0, 1, 2 to rank 3, which is after each of
      * them and uses only their early row: 3 messages of 1 row */
     CHECK_EQ_INT(parallel_bytes_sent(PARALLEL_SEQUENCE, z, 4, 0), 3 * 1 * pos);
     /* rank 3 to rank 2: its own block (origin 3 > 2: both rows), then origins 0, 1 (< 2: 1 row) */
     CHECK_EQ_INT(parallel_bytes_sent(PARALLEL_SEQUENCE, z, 4, 3), (2 + 1 + 1) * pos + 2 * 4 * 4);
-    ParallelDims n = {1, 8, 4, 4, 2, false, LAYOUT_ZIGZAG};     /* not causal: every block, whole */
+    ParallelDims n = {1, 8, 4, 4, 2, false, LAYOUT_ZIGZAG, false, false};     /* not causal: every block, whole */
     CHECK_EQ_INT(parallel_bytes_sent(PARALLEL_SEQUENCE, n, 4, 1), 3 * 2 * pos + 2 * 4 * 4);
 }
 
@@ -380,12 +380,31 @@ static void test_causal_bytes(void) {
  * first all-to-all sends q, k, v of its positions for the 2 other heads, the second its
  * head's output at the other ranks' positions, then the gather. */
 static void test_ulysses_bytes(void) {
-    ParallelDims d = {1, 5, 4, 6, 3, true, LAYOUT_CONTIGUOUS};
+    ParallelDims d = {1, 5, 4, 6, 3, true, LAYOUT_CONTIGUOUS, false, false};
     CHECK_EQ_INT(parallel_bytes_sent(PARALLEL_ULYSSES, d, 3, 0), (3 * 2 * 2 * 2 + 3 * 2) * 4);
     CHECK_EQ_INT(parallel_bytes_sent(PARALLEL_ULYSSES, d, 3, 2), (3 * 1 * 2 * 2 + 4 * 2 + 1 * 6) * 4);
     CHECK_EQ_INT(parallel_bytes_sent(PARALLEL_ULYSSES, d, 1, 0), 0);
     CHECK_EQ_INT(parallel_mode_parse("ulysses"), PARALLEL_ULYSSES);
     CHECK(strcmp(parallel_mode_name(PARALLEL_ULYSSES), "ulysses") == 0);
+}
+
+/* The backward's bytes, counted by hand: B 1, T 4, d_in 2, d_out 4, H 2, P 2, not causal. */
+static void test_backward_bytes(void) {
+    ParallelDims d = {1, 4, 2, 4, 2, false, LAYOUT_CONTIGUOUS, false, false};
+    /* heads: grad_x all-reduce 1*4*2 = 8; rank 1 also its rows 3*2*2 = 12 and wo columns 4*2 = 8 */
+    CHECK_EQ_INT(parallel_backward_bytes_sent(PARALLEL_HEADS, d, 2, 0), 8 * 4);
+    CHECK_EQ_INT(parallel_backward_bytes_sent(PARALLEL_HEADS, d, 2, 1), 28 * 4);
+    /* sequence: K/V once 2*1*2*4 = 16, dK/dV twice 2*16 = 32, weights 3*4*2 + 4*4 = 40; rank 1 grad_x 1*2*2 = 4 */
+    CHECK_EQ_INT(parallel_backward_bytes_sent(PARALLEL_SEQUENCE, d, 2, 0), 88 * 4);
+    CHECK_EQ_INT(parallel_backward_bytes_sent(PARALLEL_SEQUENCE, d, 2, 1), 92 * 4);
+    /* ulysses: dout 1*2*2*(2-1) = 4, dq/dk/dv 3*1*2*2 = 12, weights 40; rank 1 grad_x 4 */
+    CHECK_EQ_INT(parallel_backward_bytes_sent(PARALLEL_ULYSSES, d, 2, 0), 56 * 4);
+    CHECK_EQ_INT(parallel_backward_bytes_sent(PARALLEL_ULYSSES, d, 2, 1), 60 * 4);
+    /* biases: heads rank 1 + its 3*2 bias rows; sequence + 3*4 + 4 */
+    d.qkv_bias = d.out_bias = true;
+    CHECK_EQ_INT(parallel_backward_bytes_sent(PARALLEL_HEADS, d, 2, 1), 34 * 4);
+    CHECK_EQ_INT(parallel_backward_bytes_sent(PARALLEL_SEQUENCE, d, 2, 0), 104 * 4);
+    CHECK_EQ_INT(parallel_backward_bytes_sent(PARALLEL_SEQUENCE, d, 1, 0), 0);
 }
 
 int main(void) {
@@ -403,5 +422,6 @@ int main(void) {
     RUN(test_ulysses_bytes);
     RUN(test_bytes_sent);
     RUN(test_memory_model);
+    RUN(test_backward_bytes);
     return harness_finish("test_ch09");
 }

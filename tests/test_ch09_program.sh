@@ -5,7 +5,9 @@
 # causal on and off, T < P), the bytes each rank counted equal the cost model,
 # and every error (bad head count, bad file, bad shape, bad flag, unwritable
 # output) is one sentence from rank 0 with exit 1 (2 for usage), no hang and no
-# output file. Chapter 7 is itself tested against PyTorch (test_ch07_program.sh).
+# output file; a NaN or an inf in x gives chapter 7's output, or where the causal
+# ring differs, what its README says. Chapter 7 is itself tested against PyTorch
+# (test_ch07_program.sh).
 #
 # Without MPI (make without mpicc, or no mpirun) the checks count as skipped;
 # under valgrind (make memcheck) too: Open MPI's own allocations and its
@@ -18,10 +20,11 @@ suite test_ch09_program
 
 P9="$BUILD/chapter9"
 P7="$BUILD/chapter7"
+P10="$BUILD/chapter10"
 OUT="$TMP/out.npy"
 REF="$TMP/ref.npy"
-MPI_CHECKS=148  # the number of checks below but the last, which checks this number
-FULL_EXTRA=325  # and how many more CH09_FULL=1 runs
+MPI_CHECKS=260  # the number of checks below but the last, which checks this number
+FULL_EXTRA=1333  # and how many more CH09_FULL=1 runs
 
 MPIRUN=${MPIRUN:-mpirun}
 if [ "${HAVE_MPI-unset}" = unset ]; then  # run by hand: look for MPI here
@@ -213,6 +216,226 @@ for c in a b c d; do
     done
 done
 
+# ---- a NaN or an inf in x: where chapter 9 gives chapter 7's output, and where not ---------
+# Chapter 7 adds the mask's -inf to every score, and NaN + -inf is NaN, so one NaN key makes
+# every row of its batch NaN, the rows before it too (PyTorch's additive mask does the same).
+# heads, ulysses and the ring without a mask compute every score as chapter 7 does: the same
+# output, NaN for NaN. The causal ring never meets a key in a block wholly in a row's future
+# (it is not even sent): its NaN rows are the rows at or after the bad position and the rows
+# of the rank that owns it (their diagonal block is one causal flash call, which adds the
+# mask as chapter 7 does); every other row is chapter 7's on the finite input (README).
+split_chunk() { # T N K: np.array_split(range(T), N)[K] as "start end"
+    awk -v t="$1" -v n="$2" -v k="$3" \
+        'BEGIN { q = int(t / n); r = t % n; s = k * q + (k < r ? k : r); print s, s + q + (k < r ? 1 : 0) }'
+}
+owned_ranges() { # LAYOUT T NP R: the "start end" ranges rank R owns
+    if [ "$1" = zigzag ]; then
+        split_chunk "$2" $((2 * $3)) "$4"
+        split_chunk "$2" $((2 * $3)) $((2 * $3 - 1 - $4))
+    else
+        split_chunk "$2" "$3" "$4"
+    fi
+}
+poke_nan_row() { # FILE ROW WIDTH: row ROW of a (rows, WIDTH) float32 .npy becomes NaN
+    hl=$(od -An -tu2 -j8 -N2 "$1" | tr -d ' ')
+    bytes= k=0
+    while [ "$k" -lt "$3" ]; do bytes="$bytes\\000\\000\\300\\177" k=$((k + 1)); done
+    printf "$bytes" | dd of="$1" bs=4 seek=$(((10 + hl) / 4 + $2 * $3)) conv=notrunc 2>/dev/null
+}
+poke_value() { # FILE INDEX BYTES: one float32 of a .npy
+    hl=$(od -An -tu2 -j8 -N2 "$1" | tr -d ' ')
+    printf "$3" | dd of="$1" bs=1 seek=$((10 + hl + 4 * $2)) conv=notrunc 2>/dev/null
+}
+# ring_nan_expected CLEAN OUT LAYOUT NP BATCH POS T D: chapter 7's output on the finite
+# input with the rows the causal ring makes NaN set to NaN
+ring_nan_expected() {
+    cp "$1" "$2"
+    owner_ranges=
+    r=0
+    while [ "$r" -lt "$4" ]; do
+        rs=$(owned_ranges "$3" "$7" "$4" "$r")
+        if echo "$rs" | awk -v p="$6" '$1 <= p && p < $2 { f = 1 } END { exit !f }'; then owner_ranges=$rs; fi
+        r=$((r + 1))
+    done
+    i=0
+    while [ "$i" -lt "$7" ]; do
+        if [ "$i" -ge "$6" ] || echo "$owner_ranges" | awk -v p="$i" '$1 <= p && p < $2 { f = 1 } END { exit !f }'
+        then poke_nan_row "$2" $(($5 * $7 + i)) "$8"; fi
+        i=$((i + 1))
+    done
+}
+nf_dir="$TMP/case_a"  # x (2, 9, 7), 12 heads of 2, biases
+cp "$nf_dir/x.npy" "$TMP/x_nan.npy"
+poke_value "$TMP/x_nan.npy" $((6 * 7 + 2)) '\000\000\300\177'       # x[0, 6, 2] = nan
+cp "$nf_dir/x.npy" "$TMP/x_inf.npy"
+poke_value "$TMP/x_inf.npy" $((9 * 7 + 3 * 7 + 1)) '\000\000\200\177' # x[1, 3, 1] = inf
+run "$P7" --input "$nf_dir/x.npy" --weights "$nf_dir/w" --heads 12 --causal --eval --quiet --output "$TMP/clean7.npy"
+expect_status 0 "chapter 7 on the finite x"
+if [ "${CH09_FULL:-0}" = 1 ]; then
+    nf_runs="nan:causal nan:no-causal inf:causal inf:no-causal"
+    nf_modes="heads sequence zigzag contiguous ulysses"
+    nf_nps="1 2 3 4"
+else
+    nf_runs="nan:causal"
+    nf_modes="sequence ulysses"
+    nf_nps="3"
+fi
+for nr in $nf_runs; do
+    bad=${nr%%:*} mask=${nr#*:}
+    if [ "$bad" = nan ]; then bb=0 bpos=6; else bb=1 bpos=3; fi
+    run "$P7" --input "$TMP/x_$bad.npy" --weights "$nf_dir/w" --heads 12 --"$mask" --eval --quiet \
+        --output "$TMP/ref_nf.npy"
+    expect_status 0 "chapter 7 with $bad in x, $mask"
+    # chapter 7 itself: batch $bb all NaN (the mask's -inf does not hide a NaN), the other batch finite
+    "$BUILD/npyinfo" --print "$TMP/ref_nf.npy" >"$TMP/ref_nf.txt" 2>&1
+    nn=$(grep -o nan "$TMP/ref_nf.txt" | wc -l)
+    if [ "$nn" -eq $((9 * 24)) ]; then _ok; else _bad "chapter 7, $bad in x, $mask: $nn NaN, want 216"; fi
+    for np in $nf_nps; do
+        for mode in $nf_modes; do
+            case $mode in
+                zigzag | contiguous) flags="--parallel sequence --layout $mode" layout=$mode ;;
+                sequence) flags="--parallel sequence" layout=zigzag ;;
+                *) flags="--parallel $mode" layout= ;;
+            esac
+            [ "$layout" = zigzag ] && [ "$np" -gt 4 ] && continue
+            want="$TMP/ref_nf.npy" what="chapter 7"
+            if [ -n "$layout" ] && [ "$mask" = causal ]; then
+                ring_nan_expected "$TMP/clean7.npy" "$TMP/want_nf.npy" "$layout" "$np" "$bb" "$bpos" 9 24
+                want="$TMP/want_nf.npy" what="chapter 7 on finite x, NaN at and after $bpos and on its rank"
+            fi
+            rm -f "$OUT"
+            mp "$np" $flags --input "$TMP/x_$bad.npy" --weights "$nf_dir/w" --heads 12 --"$mask" --quiet \
+                --output "$OUT"
+            expect_status 0 "$bad in x: $mode, P = $np, $mask"
+            expect_npy_close "$OUT" "$want" 1e-5 1e-5 "$bad in x: $mode, P = $np, $mask == $what"
+            [ -n "$layout" ] || continue
+            mv "$OUT" "$TMP/overlap.npy"
+            mp "$np" $flags --no-overlap --input "$TMP/x_$bad.npy" --weights "$nf_dir/w" --heads 12 --"$mask" \
+                --quiet --output "$OUT"
+            if cmp -s "$OUT" "$TMP/overlap.npy"; then _ok
+            else _bad "$bad in x: $mode, P = $np: --no-overlap differs"; fi
+        done
+    done
+done
+
+# ---- the backward: --grad-output DY --dump DIR writes chapter 10's gradients -------------
+# Chapter 10 (tested against PyTorch's autograd in test_ch10_program.sh) on the same x,
+# weights and dy is the reference; every file it writes, to 1e-5; the backward's bytes
+# counted equal parallel_backward_bytes_sent(); the ring's --no-overlap bit for bit.
+expect_backward_bytes() { # NP DESC
+    n=$(grep -c '^rank [0-9]* sent [0-9]* bytes in the backward (model: [0-9]*)$' "$TMP/out")
+    bad=$(sed -n 's/^rank \([0-9]*\) sent \([0-9]*\) bytes in the backward (model: \([0-9]*\))$/\1 \2 \3/p' \
+        "$TMP/out" | awk '$2 != $3 { print "rank " $1 ": sent " $2 ", model " $3 }')
+    lines=$(grep -c '^rank [0-9]* backward: sent [0-9]* bytes, computed [0-9.]* ms, waited [0-9.]* ms$' "$TMP/out")
+    if [ "$n" -eq "$1" ] && [ "$lines" -eq "$1" ] && [ -z "$bad" ]; then _ok
+    else _bad "$2: $n backward byte lines, $lines per-rank lines for $1 ranks; $bad"; fi
+}
+expect_grads_equal() { # DIR REFDIR DESC
+    want=$(cd "$2" && ls)
+    got=$(cd "$1" 2>/dev/null && ls)
+    if [ "$got" = "$want" ]; then _ok; else _bad "$3: files '$got', chapter 10 wrote '$want'"; fi
+    for f in $want; do
+        expect_npy_close "$1/$f" "$2/$f" 1e-5 1e-5 "$3: $f == chapter 10's"
+    done
+}
+if [ "${CH09_FULL:-0}" = 1 ]; then
+    bw_cases="a b c d" bw_nps="1 2 3 4" bw_modes="heads sequence zigzag contiguous ulysses"
+else
+    bw_cases="a" bw_nps="3" bw_modes="sequence ulysses"
+fi
+for c in $bw_cases; do
+    case $c in
+        a) spec="2 9 causal" ;;
+        b) spec="1 6 no-causal" ;;
+        c) spec="3 13 no-causal" ;;
+        d) spec="2 5 causal" ;;
+    esac
+    set -- $spec
+    bw_dir="$TMP/case_$c"
+    d_out=$("$BUILD/npyinfo" "$bw_dir/w/wq.npy" | sed -n 's/.*shape (\([0-9]*\), .*/\1/p')
+    "$BUILD/randnpy" $((seed + 7)) "$bw_dir/dy.npy" "$1" "$2" "$d_out"
+    rm -rf "$TMP/ref_grads"
+    run "$P10" --input "$bw_dir/x.npy" --weights "$bw_dir/w" --heads 12 --"$3" --grad-output "$bw_dir/dy.npy" \
+        --dump "$TMP/ref_grads" --quiet
+    expect_status 0 "chapter 10 on case $c"
+    for np in $bw_nps; do
+        for mode in $bw_modes; do
+            case $mode in
+                zigzag | contiguous) flags="--parallel sequence --layout $mode" ;;
+                *) flags="--parallel $mode" ;;
+            esac
+            [ "$mode" = zigzag ] && [ "$2" -lt $((2 * np)) ] && continue
+            rm -rf "$TMP/grads"
+            mp "$np" $flags --input "$bw_dir/x.npy" --weights "$bw_dir/w" --heads 12 --"$3" \
+                --grad-output "$bw_dir/dy.npy" --dump "$TMP/grads"
+            expect_status 0 "backward: $mode, P = $np, case $c"
+            expect_grads_equal "$TMP/grads" "$TMP/ref_grads" "backward: $mode, P = $np, B=$1 T=$2 $3"
+            expect_backward_bytes "$np" "backward: $mode, P = $np, case $c"
+            case $mode in heads | ulysses) continue ;; esac
+            rm -rf "$TMP/grads_no"
+            mp "$np" $flags --no-overlap --input "$bw_dir/x.npy" --weights "$bw_dir/w" --heads 12 --"$3" \
+                --grad-output "$bw_dir/dy.npy" --dump "$TMP/grads_no" --quiet
+            if cmp -s "$TMP/grads/grad_x.npy" "$TMP/grads_no/grad_x.npy" &&
+                cmp -s "$TMP/grads/grad_wq.npy" "$TMP/grads_no/grad_wq.npy"; then _ok
+            else _bad "backward: $mode, P = $np, case $c: --no-overlap differs"; fi
+        done
+    done
+done
+# the narration checks itself against chapter 10 and says what the mode does
+expect_out_contains "max |grad_x - chapter 10's| = " "the backward checks itself against chapter 10"
+# T < P in the backward: ranks with no position still take part
+"$BUILD/randnpy" 5 "$TMP/x_t2.npy" 1 2 7
+"$BUILD/randnpy" 6 "$TMP/dy_t2.npy" 1 2 24
+rm -rf "$TMP/ref_grads"
+run "$P10" --input "$TMP/x_t2.npy" --weights "$TMP/case_a/w" --heads 12 --causal --grad-output "$TMP/dy_t2.npy" \
+    --dump "$TMP/ref_grads" --quiet
+for mode in sequence ulysses; do
+    rm -rf "$TMP/grads"
+    mp 4 --parallel $mode --input "$TMP/x_t2.npy" --weights "$TMP/case_a/w" --heads 12 --grad-output "$TMP/dy_t2.npy" \
+        --dump "$TMP/grads" --quiet
+    expect_status 0 "backward: $mode, T = 2 < P = 4"
+    expect_grads_equal "$TMP/grads" "$TMP/ref_grads" "backward: $mode, T = 2 < P = 4"
+done
+# a NaN in x: heads gives chapter 10's gradients (NaN where it has NaN); sequence and ulysses
+# stop with chapter 12's sentence (its flash backward needs finite numbers), as the README says
+rm -rf "$TMP/ref_grads" "$TMP/grads"
+run "$P10" --input "$TMP/x_nan.npy" --weights "$TMP/case_a/w" --heads 12 --causal --grad-output "$TMP/case_a/dy.npy" \
+    --dump "$TMP/ref_grads" --quiet
+mp 2 --parallel heads --input "$TMP/x_nan.npy" --weights "$TMP/case_a/w" --heads 12 --grad-output "$TMP/case_a/dy.npy" \
+    --dump "$TMP/grads" --quiet
+expect_status 0 "backward, NaN in x: heads"
+expect_grads_equal "$TMP/grads" "$TMP/ref_grads" "backward, NaN in x: heads"
+for mode in sequence ulysses; do
+    rm -rf "$TMP/grads"
+    mp 2 --parallel $mode --input "$TMP/x_nan.npy" --weights "$TMP/case_a/w" --heads 12 \
+        --grad-output "$TMP/case_a/dy.npy" --dump "$TMP/grads"
+    expect_runtime_error "the backward needs finite numbers" "backward, NaN in x: $mode"
+    if [ -e "$TMP/grads" ]; then _bad "backward, NaN in x: $mode left $TMP/grads"; else _ok; fi
+done
+# a NaN only in the last rank's positions: that rank refuses before the ring starts, and
+# every rank ends (no rank waits for a block that never comes)
+cp "$TMP/case_a/x.npy" "$TMP/x_last.npy"
+poke_value "$TMP/x_last.npy" $((8 * 7 + 3)) '\000\000\300\177'       # x[0, 8, 3] = nan
+mp 3 --parallel sequence --layout contiguous --input "$TMP/x_last.npy" --weights "$TMP/case_a/w" --heads 12 \
+    --grad-output "$TMP/case_a/dy.npy" --dump "$TMP/grads"
+expect_runtime_error "error on rank 2: attention_backward_flash: query holds NaN" "backward, NaN on rank 2 only"
+# errors of the backward
+rm -rf "$TMP/grads"
+mp 2 --input "$TMP/case_a/x.npy" --weights "$TMP/case_a/w" --heads 12 --grad-output "$TMP/dy_t2.npy" \
+    --dump "$TMP/grads"
+expect_runtime_error "dy_t2.npy has shape (1, 2, 24) but the output y is (B, T, d_out) = (2, 9, 24)" \
+    "backward: --grad-output of the wrong shape"
+if [ -e "$TMP/grads" ]; then _bad "backward: a wrong --grad-output left $TMP/grads"; else _ok; fi
+mp 2 --input "$TMP/case_a/x.npy" --weights "$TMP/case_a/w" --heads 12 --grad-output "$TMP/case_a/dy.npy" \
+    --dump "$TMP/x_t2.npy/grads"
+expect_usage_error "$TMP/x_t2.npy" "backward: a --dump folder that cannot be made (under a file)"
+mp 2 --input "$TMP/case_a/x.npy" --weights "$TMP/case_a/w" --heads 12 --grad-output "$TMP/missing.npy" --quiet
+expect_runtime_error "missing.npy" "backward: a missing --grad-output"
+mp 2 --grad-output "$TMP/case_a/dy.npy"
+expect_usage_error "--grad-output needs --input and --weights" "backward: --grad-output without --input"
+mp 2 --dump "$TMP/grads"
+expect_usage_error "--dump writes the backward's gradients: give --grad-output FILE too" "--dump without --grad-output"
+
 # ---- T < P: ranks that own no position still pass the ring on ----------------------------
 for t in 2; do
     run "$P7" --eval --seq-len "$t" --heads 4 --quiet --output "$REF"
@@ -248,6 +471,26 @@ if [ "$pct" -ge 170 ]; then _ok; else _bad "contiguous, T = 64, P = 4: the busie
 expect_out_contains "rank 3: folded 10848 key rows, sent 1536 bytes," "contiguous: the last rank sends no K/V"
 expect_bytes_match 4 "contiguous, T = 64, P = 4: bytes counted == model"
 
+# ---- --lang zh: the narration in Chinese, no line wider than 80 columns (CJK = 2) ----------
+# (the per-rank lines and the byte counts stay in English: the checks above read them)
+zh_run() { # DESC TEXT NP ARGS...
+    desc=$1 text=$2 np=$3
+    shift 3
+    mp "$np" "$@" --lang zh
+    expect_status 0 "$desc"
+    expect_out_contains "$text" "$desc narrates in Chinese"
+    set -- $(od -An -v -tu1 "$TMP/out" | awk -f tests/columns.awk)
+    if [ "$1" -le 80 ]; then _ok; else _bad "$desc: line $2 is $1 columns wide: $(sed -n "$2p" "$TMP/out")"; fi
+}
+zh_run "heads --lang zh" "一次 MPI_Allreduce 把部分输出加起来" 2
+expect_out_contains "rank 1: folded 45 key rows, sent 480 bytes," "heads --lang zh: the per-rank line in English"
+zh_run "sequence --lang zh" "环：3 步，K/V 块传给进程 - 1，与计算重叠" 3 --parallel sequence --seq-len 9
+zh_run "ulysses --lang zh" "all-to-all：我的位置上的全部头 -> 我的头的全部位置" 2 --parallel ulysses
+zh_run "backward --lang zh" "跨进程的反向传播：第 10 章的梯度" 2 --parallel sequence --input "$TMP/case_a/x.npy" \
+    --weights "$TMP/case_a/w" --heads 12 --grad-output "$TMP/case_a/dy.npy"
+expect_backward_bytes 2 "backward --lang zh: the byte lines in English"
+zh_run "--help --lang zh" "--parallel sequence  环形注意力" 1 --help
+
 # ---- errors: one sentence from rank 0, every rank exits 1, no output file -----------------
 mpbad() { # NP TEXT DESC ARGS...
     np=$1 text=$2 desc=$3
@@ -257,7 +500,10 @@ mpbad() { # NP TEXT DESC ARGS...
     expect_runtime_error "$text" "$desc"
     expect_no_file "$OUT" "$desc"
 }
-mpbad 3 "n_heads = 4 is not divisible by model_parallel_size = 3" "H % P != 0" --parallel heads --heads 4
+rm -f "$OUT"
+mp 3 --parallel heads --heads 4 --output "$OUT"
+expect_usage_error "--parallel heads: n_heads = 4 is not divisible by model_parallel_size = 3" "heads, H % P != 0"
+expect_no_file "$OUT" "heads, H % P != 0"
 mpbad 2 "missing.npy" "missing input" --input "$TMP/missing.npy" --weights "$case_dir/w" --heads 12
 mpbad 3 "wq.npy" "weights of the wrong width" --parallel sequence --input "$TMP/case_a/x.npy" --weights "$case_dir/w" --heads 12
 rm -f "$OUT"
@@ -289,14 +535,17 @@ expect_no_file "$OUT" "weights without --heads"
 
 # More errors of chapter 7's loader, through the same path (make test-chapter9-full).
 if [ "${CH09_FULL:-0}" = 1 ]; then
-    mpbad 4 "n_heads = 2 is not divisible by model_parallel_size = 4" "H < P" --heads 2
+    rm -f "$OUT"
+    mp 4 --heads 2 --input "$TMP/case_a/x.npy" --weights "$TMP/case_a/w" --output "$OUT"
+    expect_usage_error "n_heads = 2 is not divisible by model_parallel_size = 4" "heads, H < P, with --input"
+    expect_no_file "$OUT" "heads, H < P"
     "$BUILD/randnpy" 3 "$TMP/x2d.npy" 5 11
     case_dir="$TMP/case_d"  # x (2, 5, 11), weights (24, 11)
     mpbad 2 "x2d.npy" "a 2-D input" --input "$TMP/x2d.npy" --weights "$case_dir/w" --heads 12
     mpbad 2 "max_seq_len" "T longer than --seq-len" --parallel sequence --input "$case_dir/x.npy" \
         --weights "$case_dir/w" --heads 12 --seq-len 3
     rm -f "$OUT"
-    mp 2 --heads 3 --output "$OUT"
+    mp 3 --heads 3 --output "$OUT"
     expect_usage_error "d_out 8 is not divisible by n_heads 3" "d_out % n_heads"
     expect_no_file "$OUT" "d_out % n_heads"
     mp 2 --parallel

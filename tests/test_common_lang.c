@@ -25,6 +25,7 @@ extern const LangPair chapter11_zh[];
 extern const LangPair chapter8_zh[];
 extern const LangPair chapter10_zh[];
 extern const LangPair chapter12_zh[];
+extern const LangPair chapter9_zh[];
 
 static const struct {
     const char *name;
@@ -43,6 +44,7 @@ static const struct {
     {"chapter8_zh", chapter8_zh},
     {"chapter10_zh", chapter10_zh},
     {"chapter12_zh", chapter12_zh},
+    {"chapter9_zh", chapter9_zh},
 };
 #define N_TABLES (sizeof TABLES / sizeof TABLES[0])
 

@@ -31,7 +31,11 @@
 #include <string.h>
 
 #include "chapters/07_output_projection/mha_setup.h"
+#include "chapters/10_backward/backward.h"
+#include "chapters/12_flash_backward/flash_backward.h"
 #include "parallel_attention_mpi.h"
+
+extern const LangPair chapter9_zh[];  /* zh.c */
 
 typedef struct {
     Args args;
@@ -45,6 +49,17 @@ typedef struct {
     Tensor *output;          /* (bsz, seqlen, d_out): every rank (heads), rank 0 (sequence) */
     Tensor *partial;         /* heads: this rank's partial output before the sum */
     Tensor *xq_local;        /* this rank's xq: (bsz, n_local_heads, T, hd) or (bsz, H, Tc, hd) */
+    /* --grad-output: what the backward needs, and what it gives */
+    bool backward;
+    Tensor *dy;              /* (bsz, seqlen, d_out) = dloss/doutput, on every rank          */
+    MultiHeadAttention *local; MhaCache cache;   /* heads: this rank's module and its trace  */
+    Tensor *x_local, *xk_local, *xv_local;       /* sequence, ulysses: this rank's positions  */
+    Tensor *attn_out, *lse, *merged;             /* sequence: (B, H, Tc, hd), (B, H, Tc), (B, Tc, d_out) */
+    UlyssesKeep keep;                            /* ulysses: its heads at every position      */
+    MhaGrads grads;          /* rank 0: chapter 10's gradients of the whole module             */
+    Tensor *dout;            /* sequence, ulysses: dloss/d(attention output) of my rows, (B, H, Tc, hd) */
+    int64_t fwd_bytes;       /* log.bytes_sent after the forward                               */
+    double fwd_waited, bwd_computed, bwd_waited;
 } ParallelRun;
 
 static const char *const SUMMARY =
@@ -69,6 +84,7 @@ static const char *const SUMMARY =
 static const char *parallel_mode_flag = "heads";
 static const char *layout_flag = NULL;  /* NULL: zigzag when causal and T >= 2P, else contiguous */
 static bool no_overlap_flag = false;
+static const char *grad_output_flag = NULL;  /* --grad-output FILE: dloss/doutput, then the backward */
 static const CliExtra PARALLEL_FLAG[] = {
     {.name = "--parallel", .metavar = "MODE", .kind = CLI_EXTRA_CHOICE, .value = &parallel_mode_flag,
      .help = "heads, sequence (ring) or ulysses",
@@ -77,6 +93,8 @@ static const CliExtra PARALLEL_FLAG[] = {
      .help = "ring: zigzag (causal, T >= 2P) or contiguous", .choices = "zigzag|contiguous"},
     {.name = "--no-overlap", .kind = CLI_EXTRA_FLAG, .value = &no_overlap_flag,
      .help = "ring: exchange, then compute"},
+    {.name = "--grad-output", .metavar = "FILE", .kind = CLI_EXTRA_TEXT, .value = &grad_output_flag,
+     .help = "dloss/dy (B, T, d_out): run the backward too"},
     {0}}; /* the end of the list */
 
 /* cli_parse on every rank, but only rank 0 prints --help or the usage error; then
@@ -84,14 +102,18 @@ static const CliExtra PARALLEL_FLAG[] = {
 static Args parse_flags_on_every_rank(int argc, char **argv, int rank) {
     CliSpec spec = {.program = "chapter9",
                     .summary = SUMMARY,
+                    .messages = chapter9_zh, /* zh.c: the narration in Chinese (--lang zh) */
                     .flags = CLI_SEED | CLI_BATCH | CLI_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_HEADS | CLI_EVAL |
-                             CLI_CAUSAL | CLI_BIAS | CLI_QUIET | CLI_INPUT | CLI_OUTPUT,
+                             CLI_CAUSAL | CLI_BIAS | CLI_QUIET | CLI_INPUT | CLI_OUTPUT | CLI_DUMP,
                     .defaults = {.seed = 123, .batch = 3, .seq_len = 5, .d_in = 10, .d_out = 8, .heads = 2,
                                  .causal = true, .eval = true},
                     .extra = PARALLEL_FLAG};
     Args args;
     char err[512] = "";
+    lang_add(spec.messages);  /* what cli_parse does before it parses: the language first */
+    lang_set(lang_from_env());
     int status = cli_parse_args(&spec, argc, argv, &args, err, sizeof err);
+    if (status != 2) lang_set((Lang)args.lang);  /* --lang en|zh */
     if (status == 1) {
         if (rank == 0) cli_usage(&spec, stdout);
         par_exit(EXIT_OK);
@@ -100,6 +122,14 @@ static Args parse_flags_on_every_rank(int argc, char **argv, int rank) {
         /* a weights folder holds wq, wk, wv and wo: their widths, not how many heads they were made for */
         snprintf(err, sizeof err, "--input/--weights need --heads H: the weight files give the widths, not the "
                  "number of heads they were made for");
+        status = 2;
+    }
+    if (status == 0 && grad_output_flag && !args.input) {
+        snprintf(err, sizeof err, "--grad-output needs --input and --weights (the module it is the gradient for)");
+        status = 2;
+    }
+    if (status == 0 && args.dump && !grad_output_flag) {
+        snprintf(err, sizeof err, "--dump writes the backward's gradients: give --grad-output FILE too");
         status = 2;
     }
     if (status == 0 && (layout_flag || no_overlap_flag) && strcmp(parallel_mode_flag, "sequence") != 0) {
@@ -113,6 +143,12 @@ static Args parse_flags_on_every_rank(int argc, char **argv, int rank) {
         args.seq_len < 2 * (int64_t)size) {
         snprintf(err, sizeof err, "--layout zigzag cuts T into 2P = %d chunks and needs T >= %d, got --seq-len "
                  "%lld (use --layout contiguous)", 2 * size, 2 * size, (long long)args.seq_len);
+        status = 2;
+    }
+    if (status == 0 && strcmp(parallel_mode_flag, "heads") == 0 && args.heads % size != 0) {
+        /* Megatron-LM's divide(): each rank owns n_heads // P whole heads */
+        snprintf(err, sizeof err, "--parallel heads: n_heads = %lld is not divisible by model_parallel_size = %d "
+                 "(each process owns n_heads // P whole heads)", (long long)args.heads, size);
         status = 2;
     }
     if (status == 0 && strcmp(parallel_mode_flag, "ulysses") == 0 && args.heads % size != 0) {
@@ -155,6 +191,14 @@ static void build_module_and_input(void *ctx) {
     if (2 * B * T * d_out > 2147483647LL)
         t_error("MPI: (%lld, %lld, %lld) outputs are more floats than one MPI message may carry (2^31 - 1)",
                 (long long)B, (long long)T, (long long)d_out);
+    if (run->backward) {  /* chapter 10's rule: dy has the shape of y */
+        char s1[T_SHAPE_STR];
+        run->dy = npy_load(grad_output_flag);
+        if (run->dy->ndim != 3 || t_size(run->dy, 0) != B || t_size(run->dy, 1) != T || t_size(run->dy, 2) != d_out)
+            t_error("%s has shape %s but the output y is (B, T, d_out) = (%lld, %lld, %lld): --grad-output "
+                    "must be dloss/dy, the shape of y",
+                    grad_output_flag, t_shape_str(run->dy, s1), (long long)B, (long long)T, (long long)d_out);
+    }
 }
 
 /* ---- phase 2a: heads (tensor parallel) ------------------------------------------ */
@@ -166,8 +210,15 @@ static void forward_heads(void *ctx) {
     /* model_parallel_size = P; self.n_local_heads = args.n_heads // model_parallel_size */
     MultiHeadAttention *local = local_heads_module(run->m, P, rank);
     MhaTrace tr;
-    /* chapter 7's forward on this rank's heads: wo has only their columns, so this is a partial sum */
-    run->partial = t_clone(mha_forward(local, run->x, run->x, run->x, &tr));  /* (bsz, seqlen, d_out) */
+    /* chapter 7's forward on this rank's heads: wo has only their columns, so this is a partial sum;
+     * with --grad-output chapter 10's mha_forward_cached, the same forward keeping its trace */
+    run->local = local;
+    if (run->backward) {
+        run->partial = t_clone(mha_forward_cached(local, run->x, &run->cache));  /* (bsz, seqlen, d_out) */
+        tr = run->cache.trace;
+    } else {
+        run->partial = t_clone(mha_forward(local, run->x, run->x, run->x, &tr));  /* (bsz, seqlen, d_out) */
+    }
     run->xq_local = tr.xq;                                                   /* (bsz, n_local_heads, seqlen, hd) */
     /* RowParallelLinear: all-reduce the partial sums, then + bo */
     run->output = row_parallel_output(t_clone(run->partial), run->m->wo->bias, comm_allreduce_sum, &run->log);
@@ -190,12 +241,14 @@ static void forward_sequence(void *ctx) {
     xq = t_contiguous(split_heads(xq, m->args.n_heads));         /* (bsz, n_heads, Tc, head_dim) (chapter 5) */
     xk = t_contiguous(split_heads(xk, m->args.n_heads));
     xv = t_contiguous(split_heads(xv, m->args.n_heads));
-    run->xq_local = xq;
+    run->xq_local = xq, run->xk_local = xk, run->xv_local = xv, run->x_local = x;
     Tensor *output = ring_attention(xq, xk, xv, T, m->args.causal, run->layout, run->overlap,
-                                    &run->log);                  /* (bsz, n_heads, Tc, hd) */
+                                    &run->log, &run->lse);       /* (bsz, n_heads, Tc, hd) */
+    run->attn_out = output;
     if (owned_count(own) > 0) {
         /* output = self.wo(merge(output)): merge_heads of chapter 5, then wo with bo   (bsz, Tc, d_out) */
-        output = nn_linear_forward(m->wo, merge_heads(output));
+        run->merged = merge_heads(output);
+        output = nn_linear_forward(m->wo, run->merged);
     } else {
         output = t_zeros(SHAPE(t_size(x, 0), 0, m->args.d_out)); /* T < P: this rank owns no position */
     }
@@ -217,22 +270,152 @@ static void forward_ulysses(void *ctx) {
     xq = t_contiguous(split_heads(xq, m->args.n_heads));         /* (bsz, n_heads, Tc, head_dim) (chapter 5) */
     xk = t_contiguous(split_heads(xk, m->args.n_heads));
     xv = t_contiguous(split_heads(xv, m->args.n_heads));
-    run->xq_local = xq;
+    run->xq_local = xq, run->x_local = x;
     /* all-to-all, flash on n_heads // P heads at every position, all-to-all back */
-    Tensor *output = ulysses_attention(xq, xk, xv, T, m->args.causal, &run->log);  /* (bsz, n_heads, Tc, hd) */
-    if (own.end > own.start)
-        output = nn_linear_forward(m->wo, merge_heads(output));  /* self.wo(merge(output)), (bsz, Tc, d_out) */
-    else
+    Tensor *output = ulysses_attention(xq, xk, xv, T, m->args.causal, &run->log,
+                                       run->backward ? &run->keep : NULL);  /* (bsz, n_heads, Tc, hd) */
+    if (own.end > own.start) {
+        run->merged = merge_heads(output);
+        output = nn_linear_forward(m->wo, run->merged);  /* self.wo(merge(output)), (bsz, Tc, d_out) */
+    }
+    else {
         output = t_zeros(SHAPE(t_size(x, 0), 0, m->args.d_out)); /* T < P: this rank owns no position */
+    }
     run->output = comm_gather_seq(output, LAYOUT_CONTIGUOUS, T, &run->log);  /* rank 0: (bsz, T, d_out) */
     run->computed = MPI_Wtime() - t0 - run->log.waited;
+}
+
+/* ---- phase 4 (--grad-output): the backward across ranks ----------------------------- */
+
+/* wo.bias.grad = dy.sum over (B, T): (d_out,), the same on every rank, no message */
+static Tensor *bias_grad_of(const Tensor *dy) {
+    int64_t d = t_size(dy, 2);
+    return t_sum_last(t_transpose(t_view(t_contiguous(dy), SHAPE(t_numel(dy) / d, d)), 0, 1));
+}
+
+/* heads: chapter 10's mha_backward on this rank's module; x feeds every head, so grad_x is a
+ * partial sum (all-reduced); the weights' gradients are this rank's rows of wq, wk, wv and
+ * its columns of wo, gathered on rank 0 (Megatron's column/row-parallel backward). */
+static void backward_heads(void *ctx) {
+    ParallelRun *run = (ParallelRun *)ctx;
+    double t0 = MPI_Wtime(), w0 = run->log.waited;
+    MhaGrads g = mha_backward(run->local, &run->cache, run->dy);  /* this rank's heads only */
+    Tensor *dx = t_contiguous(g.dx);                               /* (bsz, seqlen, d_in), partial */
+    comm_allreduce_sum(dx, &run->log);                             /* dist.all_reduce(grad_x)      */
+    MhaGrads *all = &run->grads;
+    all->dx = dx;
+    all->dwq = comm_gather_rows(g.dwq, &run->log);                 /* (d_out, d_in) on rank 0 */
+    all->dwk = comm_gather_rows(g.dwk, &run->log);
+    all->dwv = comm_gather_rows(g.dwv, &run->log);
+    Tensor *dwo_t = comm_gather_rows(t_transpose(g.dwo, 0, 1), &run->log);  /* columns, as rows */
+    if (dwo_t) all->dwo = t_contiguous(t_transpose(dwo_t, 0, 1));           /* (d_out, d_out)   */
+    if (g.dbq) {
+        all->dbq = comm_gather_rows(g.dbq, &run->log);
+        all->dbk = comm_gather_rows(g.dbk, &run->log);
+        all->dbv = comm_gather_rows(g.dbv, &run->log);
+    }
+    if (run->m->wo->bias) all->dbo = bias_grad_of(run->dy);  /* bo is added after the sum: dy itself */
+    run->bwd_waited = run->log.waited - w0;
+    run->bwd_computed = MPI_Wtime() - t0 - run->bwd_waited;
+}
+
+/* sequence and ulysses: every rank holds some positions and every weight. Backward of wo on
+ * its rows, of the attention across ranks (the ring's second pass, or the all-to-alls
+ * reversed), of wq, wk, wv on its rows; the weights' gradients are sums over positions, so
+ * one all-reduce each; grad_x rows go to rank 0. */
+/* First, on this rank alone: the backward of wo, and chapter 12's check that what its flash
+ * backward will read is finite. A rank that refuses must do so before the ring or the
+ * all-to-all starts, or the others would wait for it (par_run_phase agrees on errors). */
+static void backward_positions_local(void *ctx) {
+    ParallelRun *run = (ParallelRun *)ctx;
+    const MultiHeadAttention *m = run->m;
+    double t0 = MPI_Wtime();
+    int64_t T = t_size(run->x, 1), H = m->args.n_heads, B = t_size(run->x, 0);
+    SeqLayout layout = run->mode == PARALLEL_ULYSSES ? LAYOUT_CONTIGUOUS : run->layout;
+    Owned own = owned_positions(layout, T, run->log.size, run->log.rank);
+    Tensor *dy = owned_rows(run->dy, own);                      /* (bsz, Tc, d_out): this rank's rows of dy */
+    MhaGrads *g = &run->grads;
+    if (owned_count(own) > 0) {  /* output = self.wo(merged): chapter 10's linear_backward */
+        Tensor *dmerged;
+        linear_backward(m->wo, run->merged, dy, &dmerged, &g->dwo, &g->dbo);
+        run->dout = t_contiguous(merge_heads_backward(dmerged, H));  /* (bsz, H, Tc, hd) */
+    } else {
+        run->dout = t_zeros(SHAPE(B, H, 0, m->head_dim));
+        g->dwo = t_zeros(SHAPE(m->args.d_out, m->args.d_out));
+        if (m->wo->bias) g->dbo = t_zeros(SHAPE(m->args.d_out));
+    }
+    const char *op = "attention_backward_flash";
+    const Tensor *mine[6] = {run->xq_local, run->xk_local, run->xv_local, run->attn_out, run->lse, run->dout};
+    if (run->mode == PARALLEL_ULYSSES)  /* its heads at every position, and dout of its rows */
+        mine[0] = run->keep.q, mine[1] = run->keep.k, mine[2] = run->keep.v, mine[3] = run->keep.out,
+        mine[4] = run->keep.lse;
+    const char *names[6] = {"query", "key", "value", "output", "lse (a score overflowed in the forward)",
+                            "grad_output"};
+    for (int i = 0; i < 6; i++) flash_backward_check_finite(op, names[i], mine[i]);
+    run->bwd_computed = MPI_Wtime() - t0;
+}
+
+static void backward_positions(void *ctx) {
+    ParallelRun *run = (ParallelRun *)ctx;
+    const MultiHeadAttention *m = run->m;
+    double t0 = MPI_Wtime(), w0 = run->log.waited;
+    int64_t T = t_size(run->x, 1), B = t_size(run->x, 0);
+    SeqLayout layout = run->mode == PARALLEL_ULYSSES ? LAYOUT_CONTIGUOUS : run->layout;
+    int64_t Tc = owned_count(owned_positions(layout, T, run->log.size, run->log.rank));
+    MhaGrads *g = &run->grads;
+    Tensor *dout = run->dout;
+    Tensor *dq, *dk, *dv;  /* (bsz, H, Tc, hd) */
+    if (run->mode == PARALLEL_ULYSSES)
+        ulysses_attention_backward(&run->keep, dout, T, m->args.causal, &run->log, &dq, &dk, &dv);
+    else
+        ring_attention_backward(run->xq_local, run->xk_local, run->xv_local, run->attn_out, run->lse, dout, T,
+                                m->args.causal, run->layout, run->overlap, &run->log, &dq, &dk, &dv);
+    if (Tc > 0) {  /* xq = self.wq(x), ...: split_heads_backward, then linear_backward three times */
+        Tensor *dx_q, *dx_k, *dx_v;
+        linear_backward(m->qkv->wq, run->x_local, split_heads_backward(dq), &dx_q, &g->dwq, &g->dbq);
+        linear_backward(m->qkv->wk, run->x_local, split_heads_backward(dk), &dx_k, &g->dwk, &g->dbk);
+        linear_backward(m->qkv->wv, run->x_local, split_heads_backward(dv), &dx_v, &g->dwv, &g->dbv);
+        g->dx = t_add(t_add(dx_q, dx_k), dx_v);                 /* x feeds all three: the sum */
+    } else {
+        g->dx = t_zeros(SHAPE(B, 0, m->args.d_in));
+        g->dwq = t_zeros(SHAPE(m->args.d_out, m->args.d_in));
+        g->dwk = t_zeros(SHAPE(m->args.d_out, m->args.d_in));
+        g->dwv = t_zeros(SHAPE(m->args.d_out, m->args.d_in));
+        if (m->args.qkv_bias)
+            g->dbq = t_zeros(SHAPE(m->args.d_out)), g->dbk = t_zeros(SHAPE(m->args.d_out)),
+            g->dbv = t_zeros(SHAPE(m->args.d_out));
+    }
+    Tensor **sums[8] = {&g->dwq, &g->dwk, &g->dwv, &g->dwo, &g->dbq, &g->dbk, &g->dbv, &g->dbo};
+    for (int i = 0; i < 8; i++)  /* a weight's gradient sums over positions: dist.all_reduce */
+        if (*sums[i]) {
+            *sums[i] = t_contiguous(*sums[i]);
+            comm_allreduce_sum(*sums[i], &run->log);
+        }
+    g->dx = comm_gather_seq(g->dx, layout, T, &run->log);       /* rank 0: (bsz, seqlen, d_in) */
+    run->bwd_waited = run->log.waited - w0;
+    run->bwd_computed += MPI_Wtime() - t0 - run->bwd_waited;
 }
 
 /* ---- phase 3: rank 0 writes the file ---------------------------------------------- */
 
 static void write_output(void *ctx) {
     ParallelRun *run = (ParallelRun *)ctx;
-    if (run->log.rank == 0 && run->args.output) npy_save(run->args.output, run->output);
+    if (run->log.rank != 0) return;
+    if (run->args.output) npy_save(run->args.output, run->output);
+    if (run->backward && run->args.dump) {  /* chapter 10's file names */
+        const char *dir = run->args.dump;
+        const MhaGrads *g = &run->grads;
+        npy_make_dir(dir);
+        npy_save_in(dir, "grad_x", g->dx);     /* (B, T, d_in)   */
+        npy_save_in(dir, "grad_wq", g->dwq);   /* (d_out, d_in)  */
+        npy_save_in(dir, "grad_wk", g->dwk);
+        npy_save_in(dir, "grad_wv", g->dwv);
+        npy_save_in(dir, "grad_wo", g->dwo);   /* (d_out, d_out) */
+        if (g->dbq) npy_save_in(dir, "grad_bq", g->dbq);   /* (d_out,) */
+        if (g->dbk) npy_save_in(dir, "grad_bk", g->dbk);
+        if (g->dbv) npy_save_in(dir, "grad_bv", g->dbv);
+        if (g->dbo) npy_save_in(dir, "grad_bo", g->dbo);
+    }
 }
 
 /* ---- narration (rank 0 prints; the other ranks are quiet) ------------------------- */
@@ -249,16 +432,18 @@ static void narrate_module_and_input(const ParallelRun *run) {
         narrate_torch("torch.manual_seed(seed); model = MultiHeadAttention(...)");
         narrate_torch("model.eval(); x = torch.randn(B, T, d_in)");
     }
-    narrate_say("%d rank%s (mpirun -np %d), world size = model_parallel_size = %d. x %s; d_in = %lld, "
-                "d_out = %lld, n_heads = %lld, head_dim = %lld, causal = %s, qkv_bias = %s, out bias = %s.",
-                P, P == 1 ? "" : "s", P, P, t_shape_str(run->x, xs), (long long)a->d_in, (long long)a->d_out,
+    narrate_say(P == 1 ? "%d rank (mpirun -np %d), world size = model_parallel_size = %d. x %s; d_in = %lld, "
+                         "d_out = %lld, n_heads = %lld, head_dim = %lld, causal = %s, qkv_bias = %s, out bias = %s."
+                       : "%d ranks (mpirun -np %d), world size = model_parallel_size = %d. x %s; d_in = %lld, "
+                         "d_out = %lld, n_heads = %lld, head_dim = %lld, causal = %s, qkv_bias = %s, out bias = %s.",
+                P, P, P, t_shape_str(run->x, xs), (long long)a->d_in, (long long)a->d_out,
                 (long long)a->n_heads, (long long)run->m->head_dim, a->causal ? "True" : "False",
                 a->qkv_bias ? "True" : "False", a->out_bias ? "True" : "False");
-    narrate_why("%s", run->args.input
-                          ? "each rank reads the same files (on several hosts they must be on every host) "
-                            "and keeps what its mode needs."
-                          : "with the same --seed every rank draws the same weights and x, as a run of "
-                            "chapter 7 does, and keeps what its mode needs.");
+    narrate_why("%s", tr(run->args.input
+                             ? "each rank reads the same files (on several hosts they must be on every host) "
+                               "and keeps what its mode needs."
+                             : "with the same --seed every rank draws the same weights and x, as a run of "
+                               "chapter 7 does, and keeps what its mode needs."));
 }
 
 /* --parallel heads: which heads, weight rows and columns each rank keeps. */
@@ -318,7 +503,7 @@ static void narrate_chunks_owned(const ParallelRun *run) {
     else
         narrate_why("chunks differ by at most one position (T %% P = %lld ranks get one more)%s. Every "
                     "rank has every weight; what is split is the sequence, and with it the (T, T) scores.",
-                    (long long)(T % P), T < P ? "; with T < P some ranks own none" : "");
+                    (long long)(T % P), tr(T < P ? "; with T < P some ranks own none" : ""));
 }
 
 /* --parallel heads, after the forward pass: the partial outputs and their sum. */
@@ -340,7 +525,7 @@ static void narrate_heads_forward(const ParallelRun *run) {
     narrate_torch("output = output_ + self.bias   # if self.bias is not None");
     narrate_say("MPI_Allreduce(SUM) of %s floats = %s per rank in, the same out%s", t_shape_str(run->output, s1),
                 t_format_bytes((double)(B * T * d_out * 4), bytes, sizeof bytes),
-                P == 1 ? " (one rank: nothing leaves the process, counted as 0)" : "");
+                tr(P == 1 ? " (one rank: nothing leaves the process, counted as 0)" : ""));
     narrate_why("this is the forward pass's only message. bo is not split: adding it on every "
                 "rank before the sum would add it %d times.",
                 P);
@@ -394,21 +579,22 @@ static void narrate_ring_forward(const ParallelRun *run) {
     narrate_step("Each rank projects its own q, k, v (chapters 3 and 5)");
     narrate_torch("xq, xk, xv = self.wq(x_local), self.wk(x_local), self.wv(x_local)");
     narrate_say("rank 0: xq %s", t_shape_str(run->xq_local, xs));
-    narrate_step("The ring: %d step%s, K/V blocks passed to rank %s 1%s", P, P == 1 ? "" : "s",
-                 ring_direction(run->layout) > 0 ? "+" : "-", run->overlap ? ", overlapped" : "");
+    narrate_step(P == 1 ? "The ring: %d step, K/V blocks passed to rank %s 1%s"
+                        : "The ring: %d steps, K/V blocks passed to rank %s 1%s",
+                 P, ring_direction(run->layout) > 0 ? "+" : "-", tr(run->overlap ? ", overlapped" : ""));
     narrate_torch("out, lse = flash(q, k, v); out, lse = merge(out, lse, ...)  # ch. 8");
     print_ring_steps(run);
     narrate_why("each step runs chapter 8's flash (attention_flash_lse) on the block in hand and "
                 "merges it into the rows' result by logsumexp (attention_merge_lse), so no (Tc, Tc) "
                 "score block is stored and the order of the blocks does not matter. %s %s",
-                run->m->args.causal
-                    ? "Causal: only the diagonal block is masked; a block wholly in a rank's future is "
-                      "not computed and a rank receives only the rows it uses, so nothing is sent into "
-                      "the future."
-                    : "Not causal: every rank folds in every block.",
-                run->overlap ? "The next block's MPI_Irecv/MPI_Isend are posted before the compute and "
-                               "waited for after it."
-                             : "--no-overlap: one MPI_Sendrecv after each compute.");
+                tr(run->m->args.causal
+                       ? "Causal: only the diagonal block is masked; a block wholly in a rank's future is "
+                         "not computed and a rank receives only the rows it uses, so nothing is sent into "
+                         "the future."
+                       : "Not causal: every rank folds in every block."),
+                tr(run->overlap ? "The next block's MPI_Irecv/MPI_Isend are posted before the compute and "
+                                  "waited for after it."
+                                : "--no-overlap: one MPI_Sendrecv after each compute."));
     narrate_step("wo on each rank, then MPI_Gatherv on rank 0");
     narrate_torch("output = self.wo(output)  # then dist.gather(output, dst=0)");
     for (int r = 1; r < P && r < 8; r++) {
@@ -497,7 +683,7 @@ static void cost_table(ParallelDims d, int P) {
                 "(weights without biases, activations, score blocks; float32), from "
                 "parallel_bytes_sent() and parallel_memory_bytes(); sequence with its default layout. "
                 "B = %lld, d_in = %lld, d_out = %lld, %s; '-' where H %% P != 0.",
-                (long long)d.bsz, (long long)d.d_in, (long long)d.d_out, d.causal ? "causal" : "not causal");
+                (long long)d.bsz, (long long)d.d_in, (long long)d.d_out, tr(d.causal ? "causal" : "not causal"));
     if (narrate_quiet()) return;
     printf("%6s %3s %2s | %-19s | %-19s | %s\n", "", "", "", "       heads", "      sequence", "      ulysses");
     printf("%6s %3s %2s | %9s %9s | %9s %9s | %9s %9s\n", "T", "H", "P", "sent", "memory", "sent", "memory", "sent",
@@ -521,7 +707,7 @@ static void narrate_bytes_sent(const ParallelRun *run) {
     int P = run->log.size, rank = run->log.rank;
     const ModelArgs *a = &run->m->args;
     ParallelDims dims = {t_size(run->x, 0), t_size(run->x, 1), a->d_in, a->d_out, a->n_heads, a->causal,
-                         run->layout};
+                         run->layout, a->qkv_bias, a->out_bias};
     char bytes[32];
     int64_t *sent = rank == 0 ? (int64_t *)t_alloc((size_t)P * sizeof(int64_t)) : NULL;
     int64_t *folded = rank == 0 ? (int64_t *)t_alloc((size_t)P * sizeof(int64_t)) : NULL;
@@ -549,7 +735,7 @@ static void narrate_bytes_sent(const ParallelRun *run) {
             narrate_result_text("rank %d sent %lld bytes (model: %lld)", r, (long long)sent[r], (long long)model);
     }
     narrate_say("%s in all; %s", t_format_bytes((double)total, bytes, sizeof bytes),
-                run->mode == PARALLEL_ULYSSES ? "the two all-to-alls move each rank's q, k, v and output but "
+                tr(run->mode == PARALLEL_ULYSSES ? "the two all-to-alls move each rank's q, k, v and output but "
                                                 "its own heads' share, plus the gather."
                 : run->mode == PARALLEL_HEADS ? "an all-reduce library moves about 2 (P - 1) / P times the buffer "
                                               "per rank over the wire (reduce-scatter, then all-gather)."
@@ -557,7 +743,7 @@ static void narrate_bytes_sent(const ParallelRun *run) {
                                                   ? "each K/V block goes round only as far as ranks use it, "
                                                     "and only the rows they use; plus the gather."
                                                   : "the ring sends every K/V block P - 1 times, plus the "
-                                                    "gather.");
+                                                    "gather."));
     cost_table(dims, P);
     narrate_why("heads: the all-reduce grows with B T d_out but not with P; each rank holds B (H / P) T^2 "
                 "scores, so its memory falls as 1 / P but stays quadratic in T. sequence: messages grow with "
@@ -565,6 +751,74 @@ static void narrate_bytes_sent(const ParallelRun *run) {
                 "only its tiles), so its memory falls as 1 / P and grows linearly in T. ulysses: two "
                 "all-to-alls of about 3 B T d_out / P and B T d_out / P per rank, falling with P; its memory "
                 "is linear in T too, but P may not exceed H.");
+}
+
+/* --grad-output: what the backward did, checked against chapter 10 in one process, and
+ * every rank's bytes, compute and wait (one MPI_Gather each, on every rank). */
+static double max_abs_diff(const Tensor *a, const Tensor *b) {
+    double worst = 0.0;
+    for (int64_t i = 0; i < t_numel(a); i++) {
+        double d = (double)t_flat_get(a, i) - (double)t_flat_get(b, i);
+        if (d < 0) d = -d;
+        if (d > worst || d != d) worst = d;
+    }
+    return worst;
+}
+
+static void narrate_backward(const ParallelRun *run) {
+    int P = run->log.size, rank = run->log.rank;
+    const ModelArgs *a = &run->m->args;
+    narrate_step("The backward across ranks: chapter 10's gradients");
+    narrate_torch("output.backward(dy)  # x.grad, wq.weight.grad, ..., wo.weight.grad");
+    narrate_say("%s",
+                tr(run->mode == PARALLEL_HEADS
+                    ? "heads: each rank runs chapter 10's mha_backward on its own heads; x feeds every head, "
+                      "so its grad_x is a partial sum and one MPI_Allreduce adds them; its rows of grad_wq, "
+                      "grad_wk, grad_wv and its columns of grad_wo go to rank 0 (MPI_Gather); grad_bo is dy "
+                      "summed over (B, T), as bo was added once after the sum."
+                : run->mode == PARALLEL_ULYSSES
+                    ? "ulysses: the all-to-alls in reverse. dout of my positions goes to every position of "
+                      "my heads, chapter 12's flash backward runs on whole heads, and dq, dk, dv go back to "
+                      "the positions they came from; then wq, wk, wv, wo backward on my rows, one "
+                      "MPI_Allreduce per weight gradient (a sum over positions), grad_x rows to rank 0."
+                    : "sequence: a second trip round the ring. Each step runs chapter 12's "
+                      "attention_backward_flash on the block in hand with the forward's lse and output of "
+                      "the whole row, so p_attn and D = rowsum(dO * O) are exact; dQ accumulates on its "
+                      "rank, the block's dK and dV travel with it and one more hop takes them home. Then wq, "
+                      "wk, wv, wo backward on my rows, one MPI_Allreduce per weight gradient, grad_x rows to "
+                      "rank 0."));
+    int64_t B = t_size(run->x, 0), T = t_size(run->x, 1), H = a->n_heads;
+    if (rank == 0 && !narrate_quiet() && (double)B * (double)H * (double)T * (double)T * 4.0 * 6.0 < 256e6) {
+        MhaCache c;
+        (void)mha_forward_cached(run->m, run->x, &c);  /* chapter 10 in one process */
+        MhaGrads ref = mha_backward(run->m, &c, run->dy);
+        double w = max_abs_diff(ref.dwq, run->grads.dwq);
+        const Tensor *mine[4] = {run->grads.dwk, run->grads.dwv, run->grads.dwo, NULL};
+        const Tensor *theirs[4] = {ref.dwk, ref.dwv, ref.dwo, NULL};
+        for (int i = 0; mine[i]; i++) {
+            double d = max_abs_diff(theirs[i], mine[i]);
+            if (d > w || d != d) w = d;
+        }
+        narrate_say("max |grad_x - chapter 10's| = %.2g; max over grad_wq, grad_wk, grad_wv, grad_wo = %.2g",
+                    max_abs_diff(ref.dx, run->grads.dx), w);
+    }
+    int64_t mine_bytes = run->log.bytes_sent - run->fwd_bytes;
+    int64_t *sent = rank == 0 ? (int64_t *)t_alloc((size_t)P * sizeof(int64_t)) : NULL;
+    double times[2] = {run->bwd_computed, run->bwd_waited};
+    double *all = rank == 0 ? (double *)t_alloc((size_t)P * 2 * sizeof(double)) : NULL;
+    MPI_Gather(&mine_bytes, 1, MPI_INT64_T, sent, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
+    MPI_Gather(times, 2, MPI_DOUBLE, all, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    if (rank != 0 || narrate_quiet()) return;
+    for (int r = 0; r < P; r++)
+        printf("rank %d backward: sent %lld bytes, computed %.3f ms, waited %.3f ms\n", r, (long long)sent[r],
+               all[2 * r] * 1e3, all[2 * r + 1] * 1e3);
+    ParallelDims dims = {B, T, a->d_in, a->d_out, H, a->causal, run->layout, a->qkv_bias, a->out_bias};
+    for (int r = 0; r < P; r++)
+        narrate_result_text("rank %d sent %lld bytes in the backward (model: %lld)", r, (long long)sent[r],
+                            (long long)parallel_backward_bytes_sent(run->mode, dims, P, r));
+    narrate_why("the backward moves more than the forward: the ring sends every row of dK and dV home "
+                "besides the K/V rows, and every mode but heads sums the weights' gradients over the ranks "
+                "(an all-reduce of all four weights, counted once: what the rank hands to MPI).");
 }
 
 int main(int argc, char **argv) {
@@ -578,8 +832,10 @@ int main(int argc, char **argv) {
     run.args = parse_flags_on_every_rank(argc, argv, rank);
     run.mode = (ParallelMode)parallel_mode_parse(parallel_mode_flag);  /* "heads" or "sequence": the CLI checked it */
     run.overlap = !no_overlap_flag;
+    run.backward = grad_output_flag != NULL;
     narrate_set_quiet(run.args.quiet || rank != 0);
-    narrate_title("Chapter 9: attention across %d process%s with MPI, --parallel %s", P, P == 1 ? "" : "es",
+    narrate_title(P == 1 ? "Chapter 9: attention across %d process with MPI, --parallel %s"
+                         : "Chapter 9: attention across %d processes with MPI, --parallel %s", P,
                   parallel_mode_name(run.mode));
 
     /* the module and x, on every rank; who owns what */
@@ -603,6 +859,14 @@ int main(int argc, char **argv) {
     narrate_same_as_chapter7(&run);
     narrate_bytes_sent(&run);
     if (rank == 0 && narrate_quiet()) narrate_result("output", run.output);
+
+    /* --grad-output: the backward, and what it sent */
+    if (run.backward) {
+        run.fwd_bytes = run.log.bytes_sent;
+        if (run.mode != PARALLEL_HEADS) par_run_phase(backward_positions_local, &run);
+        par_run_phase(run.mode == PARALLEL_HEADS ? backward_heads : backward_positions, &run);
+        narrate_backward(&run);
+    }
 
     /* the file, from rank 0 */
     par_run_phase(write_output, &run);

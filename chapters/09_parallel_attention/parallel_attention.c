@@ -289,6 +289,39 @@ int64_t parallel_bytes_sent(ParallelMode mode, ParallelDims d, int P, int rank) 
     return bytes;
 }
 
+int64_t parallel_backward_bytes_sent(ParallelMode mode, ParallelDims d, int P, int rank) {
+    if (P <= 1) return 0;
+    int64_t weights = 3 * d.d_out * d.d_in + d.d_out * d.d_out  /* the all-reduce of the weights' gradients */
+                      + (d.qkv_bias ? 3 * d.d_out : 0) + (d.out_bias ? d.d_out : 0);
+    if (mode == PARALLEL_HEADS) {
+        int64_t local = d.d_out / P;                              /* rows of wq, wk, wv; columns of wo */
+        int64_t bytes = d.bsz * d.seqlen * d.d_in;                /* the all-reduce of grad_x          */
+        if (rank != 0) bytes += 3 * local * d.d_in + d.d_out * local + (d.qkv_bias ? 3 * local : 0);
+        return bytes * F32;
+    }
+    if (mode == PARALLEL_ULYSSES) {
+        Range c = chunk_of_rank(d.seqlen, P, rank);
+        int64_t Tc = c.end - c.start, local = d.d_out / P;
+        int64_t bytes = d.bsz * Tc * local * (P - 1)              /* dout of its positions, others' heads */
+                        + 3 * d.bsz * (d.seqlen - Tc) * local     /* its heads' dq, dk, dv, others' positions */
+                        + weights;
+        if (rank != 0) bytes += d.bsz * Tc * d.d_in;              /* grad_x rows to rank 0 */
+        return bytes * F32;
+    }
+    int64_t bytes = 0;
+    int next = ((rank + ring_direction(d.layout)) % P + P) % P;
+    for (int step = 0; step < P; step++) {
+        int origin = ring_origin(d.layout, P, rank, step);
+        if (step < P - 1)  /* K and V: the rows next uses, as in the forward */
+            bytes += 2 * d.bsz * ring_block(d.layout, d.seqlen, P, next, origin, d.causal).k_end * d.d_out;
+        /* dK and dV: every row of the block held, on to next (the last step: home) */
+        bytes += 2 * d.bsz * owned_count(owned_positions(d.layout, d.seqlen, P, origin)) * d.d_out;
+    }
+    bytes += weights;
+    if (rank != 0) bytes += d.bsz * owned_count(owned_positions(d.layout, d.seqlen, P, rank)) * d.d_in;
+    return bytes * F32;
+}
+
 int64_t parallel_memory_bytes(ParallelMode mode, ParallelDims d, int P, int rank) {
     int64_t B = d.bsz, T = d.seqlen, H = d.n_heads, floats;
     if (mode == PARALLEL_HEADS) {

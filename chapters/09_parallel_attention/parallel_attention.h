@@ -207,6 +207,7 @@ typedef struct {
     int64_t bsz, seqlen, d_in, d_out, n_heads;
     bool causal;        /* sequence: a causal ring sends only what the next rank uses */
     SeqLayout layout;   /* sequence: how the positions are dealt (0: contiguous)      */
+    bool qkv_bias, out_bias;  /* the backward: biases whose gradients are summed too   */
 } ParallelDims;
 
 /* Bytes rank r hands to MPI for other ranks in one forward pass (float32):
@@ -222,6 +223,19 @@ typedef struct {
  * The program counts the bytes of every MPI call it makes; the tests check
  * that the counts equal this. */
 int64_t parallel_bytes_sent(ParallelMode mode, ParallelDims d, int P, int rank);
+
+/* Bytes rank r hands to MPI for other ranks in the backward (--grad-output), float32:
+ *   heads:    the all-reduce of grad_x, B*T*d_in floats; then (not rank 0) its
+ *             heads' rows of grad_wq, grad_wk, grad_wv (and grad_bq, ...) and its
+ *             columns of grad_wo, gathered on rank 0 (grad_bo is dy summed: no message);
+ *   sequence: the ring again: P-1 steps of the K/V rows the next rank uses (as the
+ *             forward), and P hops of the dK, dV of the block held, every row of it
+ *             (the last hop takes them home); the all-reduce of every weight's (and
+ *             bias's) gradient; its grad_x rows to rank 0 (not rank 0);
+ *   ulysses:  the all-to-alls reversed: dout, B*Tc*d_out*(P-1)/P, and dq, dk, dv,
+ *             3*B*(T-Tc)*d_out/P; the all-reduce and the gather as in sequence.
+ * An all-reduce counts its buffer once (what the rank hands to MPI). */
+int64_t parallel_backward_bytes_sent(ParallelMode mode, ParallelDims d, int P, int rank);
 
 /* Bytes of float32 tensors rank r keeps for one forward pass (a model: weights
  * without biases, activations, score blocks):

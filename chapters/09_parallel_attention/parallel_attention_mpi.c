@@ -3,6 +3,8 @@
  */
 #include "parallel_attention_mpi.h"
 
+#include "chapters/12_flash_backward/flash_backward.h"
+
 #include <limits.h>
 #include <setjmp.h>
 #include <stdio.h>
@@ -46,7 +48,7 @@ static void block_views(Tensor *flat, int64_t n, int64_t bsz, int64_t n_heads, i
 }
 
 Tensor *ring_attention(const Tensor *xq, const Tensor *xk, const Tensor *xv, int64_t seqlen, bool causal,
-                       SeqLayout layout, bool overlap, CommLog *log) {
+                       SeqLayout layout, bool overlap, CommLog *log, Tensor **lse) {
     int P = log->size, rank = log->rank, dir = ring_direction(layout);
     int next = ((rank + dir) % P + P) % P, prev = ((rank - dir) % P + P) % P;
     int64_t bsz = t_size(xq, 0), n_heads = t_size(xq, 1), rows = t_size(xq, 2), head_dim = t_size(xq, 3);
@@ -101,7 +103,89 @@ Tensor *ring_attention(const Tensor *xq, const Tensor *xk, const Tensor *xv, int
         held = arriving, arriving = swap;
         held_rows = n_recv / per_pos;
     }
+    if (lse) *lse = acc.lse;  /* (bsz, n_heads, rows): what the backward recomputes p_attn from */
     return acc.out;  /* (bsz, n_heads, rows, head_dim), already normalised by flash and the merges */
+}
+
+/* dst += src, same shape, any strides */
+static void add_into(Tensor *dst, const Tensor *src) { t_copy_(dst, t_add(dst, src)); }
+
+void ring_attention_backward(const Tensor *xq, const Tensor *xk, const Tensor *xv, const Tensor *out,
+                             const Tensor *lse, const Tensor *dout, int64_t seqlen, bool causal, SeqLayout layout,
+                             bool overlap, CommLog *log, Tensor **dq, Tensor **dk, Tensor **dv) {
+    int P = log->size, rank = log->rank, dir = ring_direction(layout);
+    int next = ((rank + dir) % P + P) % P, prev = ((rank - dir) % P + P) % P;
+    int64_t bsz = t_size(xq, 0), n_heads = t_size(xq, 1), rows = t_size(xq, 2), head_dim = t_size(xq, 3);
+    int64_t per_pos = 2 * bsz * n_heads * head_dim, most = 0;
+    for (int r = 0; r < P; r++) {
+        int64_t n = owned_count(owned_positions(layout, seqlen, P, r));
+        if (n > most) most = n;
+    }
+    /* K/V blocks as in the forward (held, arriving), and beside each the (dK, dV) it has
+     * gathered so far from the ranks it visited, in the same (n, 2, bsz, n_heads, head_dim) order */
+    Tensor *held = t_zeros(SHAPE(most * per_pos + 1)), *arriving = t_zeros(SHAPE(most * per_pos + 1));
+    Tensor *held_g = t_zeros(SHAPE(most * per_pos + 1)), *arriving_g = t_zeros(SHAPE(most * per_pos + 1));
+    int64_t held_rows = rows;
+    Tensor *k, *v, *gk, *gv;
+    block_views(held, held_rows, bsz, n_heads, head_dim, &k, &v);
+    t_copy_(k, xk);
+    t_copy_(v, xv);
+    *dq = t_zeros(SHAPE(bsz, n_heads, rows, head_dim));  /* dQ stays here and accumulates */
+    for (int step = 0; step < P; step++) {
+        int origin = ring_origin(layout, P, rank, step);
+        int64_t origin_rows = owned_count(owned_positions(layout, seqlen, P, origin));
+        int n_send = 0, n_recv = 0, g_send = 0, g_recv = 0;
+        int incoming = step < P - 1 ? ring_origin(layout, P, rank, step + 1) : rank;
+        if (step < P - 1) {  /* K/V: only the rows the next rank uses, as in the forward */
+            n_send = count_of(per_pos * ring_block(layout, seqlen, P, next, origin, causal).k_end);
+            n_recv = count_of(per_pos * ring_block(layout, seqlen, P, rank, incoming, causal).k_end);
+        }
+        if (P > 1) {  /* dK/dV: every row of the block, on to the next rank (the last step: home) */
+            g_send = count_of(per_pos * origin_rows);
+            g_recv = count_of(per_pos * owned_count(owned_positions(layout, seqlen, P, incoming)));
+        }
+        MPI_Request req[4];
+        int n_req = 0;
+        if (overlap) {  /* the next K/V block travels while this rank computes */
+            if (n_recv > 0) MPI_Irecv(t_data(arriving), n_recv, MPI_FLOAT, prev, step, log->comm, &req[n_req++]);
+            if (n_send > 0) MPI_Isend(t_data(held), n_send, MPI_FLOAT, next, step, log->comm, &req[n_req++]);
+        }
+        /* chapter 12's flash backward on the block: p_attn recomputed from the lse of the
+         * whole forward, D = rowsum(dO * O) of the whole output, so the block's share of
+         * dQ, dK, dV is exact and the shares only add up */
+        RingBlock blk = ring_block(layout, seqlen, P, rank, origin, causal);
+        if (ring_block_pairs(blk) > 0) {
+            block_views(held, held_rows, bsz, n_heads, head_dim, &k, &v);
+            block_views(held_g, origin_rows, bsz, n_heads, head_dim, &gk, &gv);
+            AttnGrads g = attention_backward_flash(
+                t_slice(xq, 2, blk.q_start, blk.q_end), t_slice(k, 2, 0, blk.k_end), t_slice(v, 2, 0, blk.k_end),
+                t_slice(out, 2, blk.q_start, blk.q_end), t_slice(lse, 2, blk.q_start, blk.q_end),
+                t_slice(dout, 2, blk.q_start, blk.q_end), blk.causal);
+            add_into(t_slice(*dq, 2, blk.q_start, blk.q_end), g.grad_q);
+            add_into(t_slice(gk, 2, 0, blk.k_end), g.grad_k);
+            add_into(t_slice(gv, 2, 0, blk.k_end), g.grad_v);
+        }
+        double t0 = MPI_Wtime();
+        if (!overlap && (n_send > 0 || n_recv > 0))
+            MPI_Sendrecv(t_data(held), n_send, MPI_FLOAT, n_send > 0 ? next : MPI_PROC_NULL, step,
+                         t_data(arriving), n_recv, MPI_FLOAT, n_recv > 0 ? prev : MPI_PROC_NULL, step, log->comm,
+                         MPI_STATUS_IGNORE);
+        if (g_recv > 0) MPI_Irecv(t_data(arriving_g), g_recv, MPI_FLOAT, prev, P + step, log->comm, &req[n_req++]);
+        if (g_send > 0) MPI_Isend(t_data(held_g), g_send, MPI_FLOAT, next, P + step, log->comm, &req[n_req++]);
+        MPI_Waitall(n_req, req, MPI_STATUSES_IGNORE);
+        log->waited += MPI_Wtime() - t0;
+        log->bytes_sent += ((int64_t)n_send + g_send) * (int64_t)sizeof(float);
+        if (n_send > 0 || n_recv > 0 || g_send > 0 || g_recv > 0) log->calls++;
+        if (P == 1) break;
+        Tensor *swap = held;
+        held = arriving, arriving = swap;
+        swap = held_g, held_g = arriving_g, arriving_g = swap;
+        held_rows = n_recv / per_pos;
+    }
+    /* after the last hop held_g is this rank's own block: its dK, dV from every rank */
+    block_views(held_g, rows, bsz, n_heads, head_dim, &gk, &gv);
+    *dk = t_contiguous(gk);
+    *dv = t_contiguous(gv);
 }
 
 /* a flat buffer's floats [at, at + n) seen as (b, h, t, d) */
@@ -109,26 +193,25 @@ static Tensor *flat_view(Tensor *flat, int64_t at, int64_t b, int64_t h, int64_t
     return t_view(t_slice(flat, 0, at, at + b * h * t * d), SHAPE(b, h, t, d));
 }
 
-Tensor *ulysses_attention(const Tensor *xq, const Tensor *xk, const Tensor *xv, int64_t seqlen, bool causal,
-                          CommLog *log) {
-    int P = log->size, rank = log->rank;
-    int64_t B = t_size(xq, 0), H = t_size(xq, 1), Tc = t_size(xq, 2), hd = t_size(xq, 3), Hl = H / P;
-    const Tensor *mine[3] = {xq, xk, xv};
+/* all-to-all 1: n tensors (B, H, Tc, hd) of my positions, every head -> (B, Hl, T, hd), every
+ * position of my heads. To rank j go its heads at my positions, (n, B, Hl, Tc, hd). */
+static void ulysses_to_heads(const Tensor *const *mine, Tensor **full, int n, int64_t seqlen, CommLog *log) {
+    int P = log->size;
+    int64_t B = t_size(mine[0], 0), H = t_size(mine[0], 1), Tc = t_size(mine[0], 2), hd = t_size(mine[0], 3);
+    int64_t Hl = H / P, per_rank = n * B * Hl * Tc * hd, at = 0;
     int *sc = (int *)t_alloc((size_t)P * sizeof(int)), *sd = (int *)t_alloc((size_t)P * sizeof(int));
     int *rc = (int *)t_alloc((size_t)P * sizeof(int)), *rd = (int *)t_alloc((size_t)P * sizeof(int));
-    /* all-to-all 1: to rank j, q, k, v of its heads at my positions, (3, B, Hl, Tc, hd) */
-    int64_t per_rank = 3 * B * Hl * Tc * hd, at = 0;
     Tensor *send = t_zeros(SHAPE(P * per_rank + 1));
     for (int j = 0; j < P; j++) {
         Range h = heads_of_rank(H, P, j);
-        for (int t = 0; t < 3; t++, at += B * Hl * Tc * hd)
+        for (int t = 0; t < n; t++, at += B * Hl * Tc * hd)
             if (Tc > 0) t_copy_(flat_view(send, at, B, Hl, Tc, hd), t_slice(mine[t], 1, h.start, h.end));
         sc[j] = count_of(per_rank), sd[j] = count_of(j * per_rank);
     }
-    at = 0;  /* from rank i, q, k, v of my heads at its positions, (3, B, Hl, Tc_i, hd) */
+    at = 0;  /* from rank i, my heads at its positions, (n, B, Hl, Tc_i, hd) */
     for (int i = 0; i < P; i++) {
         Range c = chunk_of_rank(seqlen, P, i);
-        rc[i] = count_of(3 * B * Hl * (c.end - c.start) * hd), rd[i] = count_of(at);
+        rc[i] = count_of(n * B * Hl * (c.end - c.start) * hd), rd[i] = count_of(at);
         at += rc[i];
     }
     Tensor *recv = t_zeros(SHAPE(at + 1));
@@ -137,41 +220,80 @@ Tensor *ulysses_attention(const Tensor *xq, const Tensor *xk, const Tensor *xv, 
     log->waited += MPI_Wtime() - t0;
     log->bytes_sent += (int64_t)(P - 1) * per_rank * (int64_t)sizeof(float);
     log->calls++;
-    Tensor *full[3];  /* (B, Hl, T, hd): all positions of my heads */
-    for (int t = 0; t < 3; t++) full[t] = t_zeros(SHAPE(B, Hl, seqlen, hd));
+    for (int t = 0; t < n; t++) full[t] = t_zeros(SHAPE(B, Hl, seqlen, hd));
     for (int i = 0; i < P; i++) {
         Range c = chunk_of_rank(seqlen, P, i);
-        int64_t len = c.end - c.start, n = B * Hl * len * hd;
-        for (int t = 0; t < 3 && len > 0; t++)
-            t_copy_(t_slice(full[t], 2, c.start, c.end), flat_view(recv, rd[i] + t * n, B, Hl, len, hd));
+        int64_t len = c.end - c.start, cnt = B * Hl * len * hd;
+        for (int t = 0; t < n && len > 0; t++)
+            t_copy_(t_slice(full[t], 2, c.start, c.end), flat_view(recv, rd[i] + t * cnt, B, Hl, len, hd));
     }
-    /* chapter 8's flash on my heads, every position: F.scaled_dot_product_attention(q, k, v, is_causal) */
-    Tensor *out = attention_flash(full[0], full[1], full[2], causal);  /* (B, Hl, T, hd) */
-    log->folded += B * Hl * (causal ? seqlen * (seqlen + 1) / 2 : seqlen * seqlen);
-    /* all-to-all 2: to rank i, my heads' output at its positions; from rank j, its heads at mine */
-    Tensor *send2 = t_zeros(SHAPE(B * Hl * seqlen * hd + 1)), *recv2 = t_zeros(SHAPE(P * B * Hl * Tc * hd + 1));
-    at = 0;
-    int64_t sent2 = 0;
+}
+
+/* all-to-all 2, the way back: n tensors (B, Hl, T, hd) of my heads -> (B, H, Tc, hd), every head
+ * at my positions. To rank i go my heads at its positions, (n, B, Hl, Tc_i, hd). */
+static void ulysses_to_positions(Tensor *const *heads, Tensor **local, int n, int64_t n_heads, int64_t seqlen,
+                                 CommLog *log) {
+    int P = log->size, rank = log->rank;
+    int64_t B = t_size(heads[0], 0), Hl = t_size(heads[0], 1), hd = t_size(heads[0], 3);
+    Range own = chunk_of_rank(seqlen, P, rank);
+    int64_t Tc = own.end - own.start, at = 0, sent = 0;
+    int *sc = (int *)t_alloc((size_t)P * sizeof(int)), *sd = (int *)t_alloc((size_t)P * sizeof(int));
+    int *rc = (int *)t_alloc((size_t)P * sizeof(int)), *rd = (int *)t_alloc((size_t)P * sizeof(int));
+    Tensor *send = t_zeros(SHAPE(n * B * Hl * seqlen * hd + 1)), *recv = t_zeros(SHAPE(P * n * B * Hl * Tc * hd + 1));
     for (int i = 0; i < P; i++) {
         Range c = chunk_of_rank(seqlen, P, i);
         int64_t len = c.end - c.start;
-        if (len > 0) t_copy_(flat_view(send2, at, B, Hl, len, hd), t_slice(out, 2, c.start, c.end));
-        sc[i] = count_of(B * Hl * len * hd), sd[i] = count_of(at);
-        if (i != rank) sent2 += sc[i];
+        for (int t = 0; t < n && len > 0; t++)
+            t_copy_(flat_view(send, at + t * B * Hl * len * hd, B, Hl, len, hd), t_slice(heads[t], 2, c.start, c.end));
+        sc[i] = count_of(n * B * Hl * len * hd), sd[i] = count_of(at);
+        if (i != rank) sent += sc[i];
         at += sc[i];
-        rc[i] = count_of(B * Hl * Tc * hd), rd[i] = count_of(i * B * Hl * Tc * hd);
+        rc[i] = count_of(n * B * Hl * Tc * hd), rd[i] = count_of(i * n * B * Hl * Tc * hd);
     }
-    t0 = MPI_Wtime();
-    MPI_Alltoallv(t_data(send2), sc, sd, MPI_FLOAT, t_data(recv2), rc, rd, MPI_FLOAT, log->comm);
+    double t0 = MPI_Wtime();
+    MPI_Alltoallv(t_data(send), sc, sd, MPI_FLOAT, t_data(recv), rc, rd, MPI_FLOAT, log->comm);
     log->waited += MPI_Wtime() - t0;
-    log->bytes_sent += sent2 * (int64_t)sizeof(float);
+    log->bytes_sent += sent * (int64_t)sizeof(float);
     log->calls++;
-    Tensor *local = t_zeros(SHAPE(B, H, Tc, hd));  /* (B, H, Tc, hd): every head at my positions */
-    for (int j = 0; j < P && Tc > 0; j++) {
-        Range h = heads_of_rank(H, P, j);
-        t_copy_(t_slice(local, 1, h.start, h.end), flat_view(recv2, rd[j], B, Hl, Tc, hd));
+    for (int t = 0; t < n; t++) {
+        local[t] = t_zeros(SHAPE(B, n_heads, Tc, hd));  /* (B, H, Tc, hd): every head at my positions */
+        for (int j = 0; j < P && Tc > 0; j++) {
+            Range h = heads_of_rank(n_heads, P, j);
+            t_copy_(t_slice(local[t], 1, h.start, h.end), flat_view(recv, rd[j] + t * B * Hl * Tc * hd, B, Hl, Tc, hd));
+        }
     }
-    return local;
+}
+
+Tensor *ulysses_attention(const Tensor *xq, const Tensor *xk, const Tensor *xv, int64_t seqlen, bool causal,
+                          CommLog *log, UlyssesKeep *keep) {
+    int P = log->size;
+    int64_t B = t_size(xq, 0), H = t_size(xq, 1), Hl = H / P;
+    const Tensor *mine[3] = {xq, xk, xv};
+    Tensor *full[3];  /* (B, Hl, T, hd): all positions of my heads */
+    ulysses_to_heads(mine, full, 3, seqlen, log);
+    /* chapter 8's flash on my heads, every position: F.scaled_dot_product_attention(q, k, v, is_causal) */
+    Tensor *lse = NULL;
+    Tensor *out = keep ? attention_flash_lse(full[0], full[1], full[2], causal, &lse)
+                       : attention_flash(full[0], full[1], full[2], causal);  /* (B, Hl, T, hd) */
+    log->folded += B * Hl * (causal ? seqlen * (seqlen + 1) / 2 : seqlen * seqlen);
+    if (keep) *keep = (UlyssesKeep){full[0], full[1], full[2], out, lse};
+    Tensor *local;
+    ulysses_to_positions(&out, &local, 1, H, seqlen, log);
+    return local;  /* (B, H, Tc, hd) */
+}
+
+void ulysses_attention_backward(const UlyssesKeep *keep, const Tensor *dout, int64_t seqlen, bool causal,
+                                CommLog *log, Tensor **dq, Tensor **dk, Tensor **dv) {
+    int64_t H = t_size(dout, 1);
+    /* the all-to-alls in reverse: dout to every position of my heads, ... */
+    Tensor *dfull;
+    ulysses_to_heads(&dout, &dfull, 1, seqlen, log);
+    /* ... chapter 12's flash backward on whole heads (nothing to merge: each rank has every key), ... */
+    AttnGrads g = attention_backward_flash(keep->q, keep->k, keep->v, keep->out, keep->lse, dfull, causal);
+    /* ... and dq, dk, dv back to my positions of every head */
+    Tensor *heads[3] = {g.grad_q, g.grad_k, g.grad_v}, *local[3];
+    ulysses_to_positions(heads, local, 3, H, seqlen, log);
+    *dq = local[0], *dk = local[1], *dv = local[2];
 }
 
 Tensor *comm_gather_seq(const Tensor *rows, SeqLayout layout, int64_t seqlen, CommLog *log) {
@@ -208,6 +330,24 @@ Tensor *comm_gather_seq(const Tensor *rows, SeqLayout layout, int64_t seqlen, Co
         place_owned_rows(output, t_view(t_slice(staged, 0, displs[r], displs[r] + counts[r]), SHAPE(bsz, n, d)), o);
     }
     return output;
+}
+
+Tensor *comm_gather_rows(const Tensor *part, CommLog *log) {
+    int P = log->size, rank = log->rank;
+    Tensor *mine = t_contiguous(part);
+    int n = count_of(t_numel(mine));
+    Tensor *all = NULL;
+    if (rank == 0) {
+        Shape s = t_shape(mine);
+        s.dims[0] *= P;
+        all = t_zeros(s);
+    }
+    double t0 = MPI_Wtime();
+    MPI_Gather(t_data(mine), n, MPI_FLOAT, all ? t_data(all) : NULL, n, MPI_FLOAT, 0, log->comm);
+    log->waited += MPI_Wtime() - t0;
+    if (rank != 0) log->bytes_sent += (int64_t)n * (int64_t)sizeof(float);
+    log->calls++;
+    return all;
 }
 
 /* ---- errors: one sentence, every rank exits ------------------------------------- */

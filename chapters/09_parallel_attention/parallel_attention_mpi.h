@@ -43,9 +43,23 @@ void comm_allreduce_sum(Tensor *partial, void *ctx);
  * of the next block are posted before the compute and waited for after it;
  * otherwise one MPI_Sendrecv after the compute. The same arithmetic in the
  * same order either way: the result is bit for bit the same. Adds the pairs
- * folded, the bytes sent and the seconds waited to log. Returns (B, H, Tc, hd). */
+ * folded, the bytes sent and the seconds waited to log. Returns (B, H, Tc, hd);
+ * *lse (may be NULL) gets the logsumexp of every row, (B, H, Tc). */
 Tensor *ring_attention(const Tensor *xq, const Tensor *xk, const Tensor *xv, int64_t seqlen, bool causal,
-                       SeqLayout layout, bool overlap, CommLog *log);
+                       SeqLayout layout, bool overlap, CommLog *log, Tensor **lse);
+
+/* The backward of ring_attention, a second trip round the same ring: out and lse are
+ * what the forward gave this rank, dout = dloss/dout (B, H, Tc, hd). Each step runs
+ * chapter 12's attention_backward_flash on the block in hand (the ring_block case of
+ * the forward) with the forward's whole-row lse and output, so p_attn and D are those
+ * of all the keys: dQ accumulates here, the block's dK and dV are added to the ones
+ * that travel with it, and after P steps one more hop brings every rank the dK, dV
+ * of its own block from all ranks. K/V rows travel as in the forward (overlapped with
+ * the compute unless !overlap); dK/dV (every row of a block) after each compute.
+ * Adds the bytes sent and the seconds waited to log. *dq, *dk, *dv: (B, H, Tc, hd). */
+void ring_attention_backward(const Tensor *xq, const Tensor *xk, const Tensor *xv, const Tensor *out,
+                             const Tensor *lse, const Tensor *dout, int64_t seqlen, bool causal, SeqLayout layout,
+                             bool overlap, CommLog *log, Tensor **dq, Tensor **dk, Tensor **dv);
 
 /* DeepSpeed-Ulysses on this rank's positions chunk_of_rank(seqlen, P, rank):
  * xq, xk, xv (B, H, Tc, hd). One all-to-all sends rank j the q, k, v of
@@ -53,13 +67,29 @@ Tensor *ring_attention(const Tensor *xq, const Tensor *xk, const Tensor *xv, int
  * rank's heads at every position; chapter 8's attention_flash on them; one
  * all-to-all back. MPI_Alltoallv, because chunks may differ by one position
  * (T % P != 0). n_heads % P must be 0 (the program refuses it before).
- * Returns (B, H, Tc, hd). */
+ * Returns (B, H, Tc, hd). keep (may be NULL) gets what the backward needs. */
+typedef struct {
+    Tensor *q, *k, *v, *out;  /* (B, H/P, T, hd): this rank's heads at every position */
+    Tensor *lse;              /* (B, H/P, T)                                           */
+} UlyssesKeep;
+
 Tensor *ulysses_attention(const Tensor *xq, const Tensor *xk, const Tensor *xv, int64_t seqlen, bool causal,
-                          CommLog *log);
+                          CommLog *log, UlyssesKeep *keep);
+
+/* Its backward: the all-to-alls reversed. dout (B, H, Tc, hd) of this rank's positions
+ * goes to every position of its heads (the way the forward's output came back), chapter
+ * 12's attention_backward_flash runs on whole heads, and dq, dk, dv go back to the
+ * positions they belong to (the way q, k, v came). *dq, *dk, *dv: (B, H, Tc, hd). */
+void ulysses_attention_backward(const UlyssesKeep *keep, const Tensor *dout, int64_t seqlen, bool causal,
+                                CommLog *log, Tensor **dq, Tensor **dk, Tensor **dv);
 
 /* Rank 0 gets the (B, T, d) tensor whose positions owned_positions() gave to
  * each rank: `rows` is this rank's (B, Tc, d). Other ranks get NULL. */
 Tensor *comm_gather_seq(const Tensor *rows, SeqLayout layout, int64_t seqlen, CommLog *log);
+
+/* dist.gather of equal parts: rank 0 gets every rank's `part` (n, ...) stacked along
+ * dim 0, (P n, ...), in rank order; other ranks get NULL. */
+Tensor *comm_gather_rows(const Tensor *part, CommLog *log);
 
 /* Every rank runs fn(ctx). If t_error() is raised on any rank, rank 0 prints
  * the sentence of the lowest such rank, once ("<program>: error: ..."), and

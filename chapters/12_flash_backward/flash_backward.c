@@ -19,7 +19,7 @@
 
 /* ---- shapes ---------------------------------------------------------------------- */
 
-static void check_finite(const char *op, const char *name, const Tensor *x) {
+void flash_backward_check_finite(const char *op, const char *name, const Tensor *x) {
     const Tensor *c = t_contiguous(x); /* a copy only when x is a strided view */
     int64_t n = t_numel(c);
     const float *d = n > 0 ? t_data(c) : NULL;
@@ -55,10 +55,10 @@ static void check_inputs(const char *op, const Tensor *q, const Tensor *k, const
         t_error("%s: grad_output %s must have the output's shape %s (..., T, d_v)", op, t_shape_str(dout, ds),
                 shape_str(want, qs));
     }
-    check_finite(op, "query", q);
-    check_finite(op, "key", k);
-    check_finite(op, "value", v);
-    check_finite(op, "grad_output", dout);
+    flash_backward_check_finite(op, "query", q);
+    flash_backward_check_finite(op, "key", k);
+    flash_backward_check_finite(op, "value", v);
+    flash_backward_check_finite(op, "grad_output", dout);
 }
 
 /* ---- the forward that keeps O and lse ------------------------------------------- */
@@ -224,8 +224,8 @@ AttnGrads attention_backward_flash(const Tensor *query, const Tensor *key, const
     if (!lse_ok)
         t_error("%s: lse %s must be (..., T) = %s, one number per row of the output", op, t_shape_str(lse, ls),
                 shape_str(want, ws));
-    check_finite(op, "output", output);
-    check_finite(op, "lse (a score overflowed in the forward)", lse);
+    flash_backward_check_finite(op, "output", output);
+    flash_backward_check_finite(op, "lse (a score overflowed in the forward)", lse);
 
     scratch_bytes = 0;
     tiles_done = tiles_skipped = 0;

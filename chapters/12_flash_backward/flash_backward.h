@@ -79,6 +79,11 @@ AttnGrads attention_backward_flash(const Tensor *query, const Tensor *key, const
                                    const Tensor *output, const Tensor *lse, const Tensor *grad_output,
                                    bool is_causal);
 
+/* The check both backwards run on each input: a NaN or an infinity in x is the error
+ * sentence "OP: NAME holds NaN at flat index I: the backward needs finite numbers".
+ * For a caller that must refuse before it starts talking to other processes (chapter 9). */
+void flash_backward_check_finite(const char *op, const char *name, const Tensor *x);
+
 /* ---- what the backward costs ----------------------------------------------------- */
 
 /* Extra memory the last attention_backward_flash call allocated (D, the tiles, the
