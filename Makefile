@@ -63,8 +63,11 @@ TEST_BINS := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 TEST_SH   := $(filter-out tests/test_plots.sh,$(sort $(wildcard tests/test_*.sh)))
 COMMON_TEST_BINS := $(filter $(BUILD)/tests/test_common%,$(TEST_BINS))
 TOOLS     := $(BUILD)/npyinfo $(BUILD)/randnpy
-# make similarity's text comparison (scripts/exercises/similarity.c, C99, reads text only)
+# make similarity's text comparison (scripts/exercises/similarity.c, C99, reads text only;
+# the teacher's side: not in a handed-out tree)
+ifneq ($(wildcard scripts/exercises/similarity.c),)
 TOOLS     += $(BUILD)/similarity
+endif
 
 # chapter number of a folder: chapters/04_causal_mask -> 4
 chapter_num = $(patsubst 0%,%,$(firstword $(subst _, ,$(notdir $(1)))))
@@ -350,7 +353,7 @@ bugs:
 	@sh $(EX_SCRIPTS)/bugs.sh '$(BUGS_DIR)' '$(BUGS)'
 
 # make similarity: the answers compared blank by blank as text (never run) -> similarity.csv
-similarity: $(BUILD)/similarity
+similarity: $(filter $(BUILD)/similarity,$(TOOLS))
 	$(ex_need)
 	@CC='$(CC)' BUILD='$(BUILD)' sh $(EX_SCRIPTS)/similarity.sh '$(SUBMISSIONS)' '$(LEVEL)' '$(CHAPTERS)'
 
