@@ -171,4 +171,18 @@ expect_usage_error "SIMILARITY_THRESHOLD" "refuses a threshold above 1"
 run env SIMILARITY_OUT="$TMP/rep2" SIMILARITY_K=x BUILD="$BUILD" sh scripts/exercises/similarity.sh "$C" 2 2
 expect_usage_error "SIMILARITY_K" "refuses a k that is not a number"
 expect_no_file "$TMP/rep2/similarity.csv" "no report for a bad knob"
+# the tool alone: usage, a list it cannot read, a bad k, a list line without its three fields
+run "$SIMT" nonsense
+expect_usage_error "usage: similarity" "the tool's usage"
+run "$SIMT" compare "$TMP/nolist" "$TMP/o.csv" 5 4 0.5 30
+expect_runtime_error "cannot read" "a list that cannot be read"
+printf 'a\tb\t%s\n' "$TMP/nolist" >"$TMP/list.tsv"
+run "$SIMT" compare "$TMP/list.tsv" "$TMP/o.csv" 0 4 0.5 30
+expect_usage_error "SIMILARITY_K=0" "a k of 0"
+run "$SIMT" compare "$TMP/list.tsv" "$TMP/o.csv" 5 4 1.5 30
+expect_usage_error "SIMILARITY_THRESHOLD=1.5" "a threshold above 1"
+printf 'only one field\n' >"$TMP/list.tsv"
+run "$SIMT" compare "$TMP/list.tsv" "$TMP/o.csv" 5 4 0.5 30
+expect_runtime_error "is not blank<TAB>student<TAB>file" "a malformed list line"
+expect_no_file "$TMP/o.csv" "no CSV after a failure"
 finish
