@@ -65,6 +65,11 @@ TEST_BINS := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 TEST_SH   := $(filter-out tests/test_plots.sh,$(sort $(wildcard tests/test_*.sh)))
 COMMON_TEST_BINS := $(filter $(BUILD)/tests/test_common%,$(TEST_BINS))
 TOOLS     := $(BUILD)/npyinfo $(BUILD)/randnpy
+# make similarity's text comparison (scripts/exercises/similarity.c, C99, reads text only;
+# the teacher's side: not in a handed-out tree)
+ifneq ($(wildcard scripts/exercises/similarity.c),)
+TOOLS     += $(BUILD)/similarity
+endif
 
 # chapter number of a folder: chapters/04_causal_mask -> 4
 chapter_num = $(patsubst 0%,%,$(firstword $(subst _, ,$(notdir $(1)))))
@@ -215,6 +220,9 @@ $(BUILD)/npyinfo: $(BUILD)/obj/tests/npyinfo.o $(PROGRAM_LIB) $(COMMON_LIB)
 $(BUILD)/randnpy: $(BUILD)/obj/tests/randnpy.o $(LIB)
 	$(CC) $(ALL_CFLAGS) $(EXTRA_LDFLAGS) -o $@ $^ $(LDLIBS)
 
+$(BUILD)/similarity: $(BUILD)/obj/scripts/exercises/similarity.o
+	$(CC) $(ALL_CFLAGS) $(EXTRA_LDFLAGS) -o $@ $^ $(LDLIBS)
+
 # Chapter N builds on chapters 0..N only, so its program and its tests link
 # $(BUILD)/lib/libchNN.a (chapters 0..N), then the program library and the
 # torch: one broken chapter does not stop the tests of an earlier one
@@ -292,7 +300,7 @@ test-chapter12-full: $(BUILD)/tests/test_ch12 $(CHAPTER_BINS) $(TOOLS)
 # CPU), the slowest first; the report keeps this order whatever finishes first.
 NPROC     := $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 # (in this order: $(filter) would keep the alphabetical order of TEST_SH)
-TEST_SLOW := $(foreach t,test_grade_class.sh test_ch09_program.sh test_exercises.sh test_hostile.sh \
+TEST_SLOW := $(foreach t,test_grade_class.sh test_grade_bugs.sh test_ch09_program.sh test_exercises.sh test_hostile.sh \
                test_docs.sh test_npyinfo.sh test_run_tests.sh test_ch08_program.sh test_ch10_program.sh,$(filter tests/$(t),$(TEST_SH)))
 test:
 	@$(MAKE) --no-print-directory $(if $(findstring -j,$(MAKEFLAGS)),,-j$(NPROC)) all
@@ -355,7 +363,7 @@ EXERCISES_DIR ?= exercises
 BUGS_DIR ?= bugs
 EX_SCRIPTS := scripts/exercises
 ex_need = @test -f $(EX_SCRIPTS)/blank.awk || { echo "make $@: run this in the attention-in-c repository, not in a generated tree" >&2; exit 2; }
-.PHONY: exercises check-exercises grade grade-class hint bugs
+.PHONY: exercises check-exercises grade grade-class hint bugs similarity grade-bugs
 
 exercises:
 	$(ex_need)
@@ -380,6 +388,16 @@ hint:
 bugs:
 	$(ex_need)
 	@sh $(EX_SCRIPTS)/bugs.sh '$(BUGS_DIR)' '$(BUGS)'
+
+# make similarity: the answers compared blank by blank as text (never run) -> similarity.csv
+similarity: $(filter $(BUILD)/similarity,$(TOOLS))
+	$(ex_need)
+	@CC='$(CC)' BUILD='$(BUILD)' sh $(EX_SCRIPTS)/similarity.sh '$(SUBMISSIONS)' '$(LEVEL)' '$(CHAPTERS)'
+
+# make grade-bugs: a bug hunt graded chapter by chapter -> bugs.csv
+grade-bugs:
+	$(ex_need)
+	@MAKE='$(MAKE)' CC='$(CC)' BUILD='$(BUILD)' sh $(EX_SCRIPTS)/grade_bugs.sh '$(SUBMISSIONS)' '$(BUGS)'
 
 # make plots: run the chapters with --dump and draw the figures into $(BUILD)/plots/
 # (matplotlib + numpy: PYTHON=... or the first python3 that has them).
@@ -415,6 +433,8 @@ help:
 	@echo "  make grade-class SUBMISSIONS=dir LEVEL=N CHAPTERS=a,b [JOBS=N]  a folder per student -> build/grade/class.csv"
 	@echo "  make hint BLANK=name [TIER=1|2|3]  a blank's hint: 1 the idea, 2 which helpers, 3 the PyTorch line"
 	@echo "  make bugs           write bugs/: one realistic mistake per chapter, the key beside it in bugs.ANSWERS.md"
+	@echo "  make similarity SUBMISSIONS=dir LEVEL=N  answers compared blank by blank (never run) -> similarity.csv"
+	@echo "  make grade-bugs SUBMISSIONS=dir  a bug hunt: per student and chapter, fixed? small fix? -> bugs.csv"
 	@echo "  make bench          chapter 8: time each attention version over T (BENCH_QUICK=1: short)"
 	@echo "  make bench-chapter11  chapter 11: the KV cache, GQA, bandwidth; its decode step against PyTorch"
 	@echo "  make bench-chapter9   chapter 9: the ring over TCP, overlapped and --no-overlap (needs MPI)"

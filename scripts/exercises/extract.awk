@@ -4,6 +4,8 @@
 #   awk -f extract.awk -v ref=REF -v blanks="a b" -v outdir=DIR [-v shown=NAME] STUDENT_FILE
 #
 # -v check_all=1 writes answers equal to the teacher's code too (tests).
+# -v answers=DIR2 also writes each non-empty answer's own text alone to
+# DIR2/name.c (make similarity reads it as text; it is never compiled).
 #
 # REF is the teacher's file with its BEGIN/END BLANK markers; blanks names
 # the handed-out blanks of this file (outermost only); STUDENT_FILE is the
@@ -251,6 +253,17 @@ function stu_print(a, b, out,    i, l1, l2, c1, c2) {
     printf "\n" > out
 }
 
+# The student's text of tokens [a, b] alone, to the file out (-v answers=DIR).
+function stu_raw(a, b, out,    i, l1, l2, c1, c2) {
+    l1 = TSL[a]; c1 = TSC[a]; l2 = TEL[b]; c2 = TEC[b]
+    for (i = l1; i <= l2; i++) {
+        if (i == l1 && i == l2) printf "%s\n", substr(S[i], c1, c2 - c1 + 1) > out
+        else if (i == l1) printf "%s\n", substr(S[i], c1) > out
+        else if (i == l2) printf "%s\n", substr(S[i], 1, c2) > out
+        else printf "%s\n", S[i] > out
+    }
+}
+
 BEGIN {
     rn = 0
     while ((getline line < ref) > 0) R[++rn] = line
@@ -388,6 +401,8 @@ END {
             miss = 0
             for (q = gs[x]; q <= ge[x]; q++) if (T[q] == "exercise_missing") miss = 1
             if (miss) { printf "%s\tempty\tthe exercise_missing() stub is still there\n", nm; continue }
+            # (make similarity: the answer's own text alone, to compare, never to compile)
+            if (answers != "") { raw = answers "/" nm ".c"; stu_raw(gs[x], ge[x], raw); close(raw) }
             if (same) { printf "%s\tsame\t%s\n", nm, note; continue }
             # splice: the teacher's file up to the answer, the answer, the rest
             if (lo == 1 && a < rs[1] - fs) {

@@ -168,7 +168,7 @@ in_list() {
 # Copy what a tree needs to build and test into $1 (which must not exist):
 # Makefile, READMEs, common/, chapters/, tests/, scripts/, docs/, without
 # the exercise machinery (scripts/exercises/ but its hint.sh for make hint,
-# tests/test_exercises.sh, tests/test_grade*.sh, docs/TEACHING*, the blanks'
+# tests/test_exercises.sh, tests/test_grade*.sh, tests/test_similarity*, docs/TEACHING*, the blanks'
 # metadata chapters/*/blanks.txt). Concept files get blanks of level <= $2 in the chapters $3
 # (two-digit list) and lose every marker; stub lines are appended to $4
 # (a manifest) when given. Fenced code blocks of the READMEs that show the
@@ -186,7 +186,7 @@ write_tree() {
     # the teacher's side stays here: generator, grader, bug list, teaching notes,
     # the blanks' metadata; make hint keeps its script (it reads .exercise-manifest)
     rm -rf "$_out/$EX_DIR" "$_out/tests/test_exercises.sh" "$_out"/tests/test_grade*.sh "$_out"/docs/TEACHING*.md \
-        "$_out"/chapters/*/blanks.txt
+        "$_out"/tests/test_similarity* "$_out"/chapters/*/blanks.txt
     mkdir -p "$_out/$EX_DIR" && cp "$EX_DIR/hint.sh" "$_out/$EX_DIR/" || die "cannot copy into $_out"
     find "$_out" -name __pycache__ -type d -prune -exec rm -rf {} + 2>/dev/null
     _sol=$_out/.solutions.tmp

@@ -1,0 +1,99 @@
+#!/bin/sh
+# test_grade_bugs.sh — make grade-bugs on a small bug hunt (make bugs with the
+# bugs scale-forgotten, chapter 2, and dropout-no-rescale, chapter 6): a student
+# who fixes both with one line each, one who hands the tree back, one whose fix
+# of chapter 6 rewrites more lines than the threshold, one whose chapter 2 does
+# not compile, one who prints the harness's passing line and stops the program
+# (exit) and one who calls system(); a folder whose name is not data. Asserts
+# each row of bugs.csv (fixed, lines changed, small), that neither trick counts
+# as a fix, the summary line, and the bad inputs (one sentence, exit 2, no
+# bugs.csv). The tests of a chapter run on the student's code, so this needs the
+# grader's sandbox (bubblewrap): without one the checks are counted as skipped.
+. tests/lib.sh
+suite test_grade_bugs
+
+NCHECKS=32
+if ! command -v bwrap >/dev/null 2>&1 || ! command -v timeout >/dev/null 2>&1 ||
+    ! bwrap --unshare-all --die-with-parent --ro-bind / / --proc /proc --dev /dev /bin/true >/dev/null 2>&1; then
+    skip $NCHECKS "the chapters' tests run on student code in bubblewrap, which does not work here (apt-get install bubblewrap)"
+    finish
+    exit $?
+fi
+S2=chapters/02_scaling/scaling.c
+S6=chapters/06_dropout/dropout.c
+BUGS=scale-forgotten,dropout-no-rescale
+sh scripts/exercises/bugs.sh "$TMP/tree" "$BUGS" >/dev/null || { _failed=1; echo "FAIL: make bugs"; }
+C=$TMP/hunt
+mkdir -p "$C"
+student() { cp -R "$TMP/tree" "$C/$1"; }
+# replace the line that holds TEXT in FILE by LINE
+edit() { awk -v t="$2" -v l="$3" 'index($0, t) && !done { print l; done = 1; next } { print }' "$1" >"$1.new" && mv "$1.new" "$1"; }
+FIX2='    a.scores = scaled_scores(query, key);'
+FIX6='    scale = 1.0f / (float)(1.0 - d->p);'
+
+student fixer
+edit "$C/fixer/$S2" 'a.scores = dot_scores(query, key);' "$FIX2"
+edit "$C/fixer/$S6" 'scale = 1.0f;' "$FIX6"
+student none
+student rewriter
+edit "$C/rewriter/$S6" 'scale = 1.0f;' "$FIX6
+    /* I looked
+       at this
+       for a long
+       time */"
+student broken
+printf 'int oops(\n' >>"$C/broken/$S2"
+student forger
+edit "$C/forger/$S2" 'a.scores = dot_scores(query, key);' '    a.scores = dot_scores(query, key); printf("test_ch02: 99 passed, 0 failed\\n"); exit(0);'
+printf '#include <stdlib.h>\n' | cat - "$C/forger/$S2" >"$TMP/f.c" && mv "$TMP/f.c" "$C/forger/$S2"
+student caller
+edit "$C/caller/$S2" 'a.scores = dot_scores(query, key);' '    a.scores = scaled_scores(query, key); (void)system("true");'
+printf '#include <stdlib.h>\n' | cat - "$C/caller/$S2" >"$TMP/f.c" && mv "$TMP/f.c" "$C/caller/$S2"
+nl='
+'
+mkdir -p "$C/bad${nl}name"
+
+OUTD=$TMP/out_bugs
+run env GRADE_OUT="$OUTD" MAKE="${MAKE:-make}" sh scripts/exercises/grade_bugs.sh "$C" "$BUGS"
+expect_status 0 "make grade-bugs on the hunt"
+expect_out_contains "bugs: 7 students, 3 of 14 fixes, 2 of them small" "the summary line"
+CSV=$OUTD/bugs.csv
+expect_file "$CSV" "writes bugs.csv"
+[ -f "$CSV" ] || : >"$CSV"
+row() { # STUDENT BUG -> fixed,lines,small
+    awk -F, -v s="$1" -v b="$2" '$1 == s && $3 == b { print $4 "," $5 "," $6 }' "$CSV"
+}
+want() { # STUDENT BUG EXPECTED DESC
+    got=$(row "$1" "$2")
+    if [ "$got" = "$3" ]; then _ok; else _failed=$((_failed + 1)); echo "FAIL: $4: $1 $2 is '$got', want '$3'"; fi
+}
+want fixer scale-forgotten "yes,1,yes" "a one-line fix"
+want fixer dropout-no-rescale "yes,1,yes" "a one-line fix"
+want none scale-forgotten "no,0,-" "the handout is not a fix"
+want none dropout-no-rescale "no,0,-" "the handout is not a fix"
+want rewriter dropout-no-rescale "yes,5,no" "a fix of 5 lines is not small"
+want rewriter scale-forgotten "no,0,-" "the bug left in place"
+want broken scale-forgotten "no,1,-" "a file that does not compile"
+want broken dropout-no-rescale "no,0,-" "another chapter is graded alone"
+want forger scale-forgotten "no,2,-" "printing the passing line and exiting is not a fix"
+want caller scale-forgotten "no,2,-" "a fix that calls system() is not accepted"
+if grep -q '^forger,2,.*not accepted' "$CSV" && grep -q '^caller,2,.*not accepted' "$CSV"; then _ok
+else _failed=$((_failed + 1)); echo "FAIL: the notes of the tricks do not say 'not accepted': $(grep -e forger -e caller "$CSV" | tr '\n' ' ')"; fi
+if [ "$(grep -c 'not graded' "$CSV")" = 2 ]; then _ok; else _failed=$((_failed + 1)); echo "FAIL: the folder whose name is not data has no 2 'not graded' rows"; fi
+if [ "$(head -n 1 "$CSV")" = "student,chapter,bug,fixed,lines_changed,small,note" ] && [ "$(grep -c '' "$CSV")" = 15 ]; then _ok
+else _failed=$((_failed + 1)); echo "FAIL: bugs.csv: header or not 14 rows"; fi
+
+# bad input: one sentence, exit 2, no bugs.csv
+for case in "give the folder|" "is not a folder|$TMP/missing" "no bug named|$C nosuchbug" \
+    "two bugs of chapter 4|$C triu-diagonal-0,mask-not-sliced"; do
+    want_t=${case%%|*}
+    args=${case#*|}
+    rm -rf "$TMP/o2"
+    # shellcheck disable=SC2086
+    run env GRADE_OUT="$TMP/o2" sh scripts/exercises/grade_bugs.sh $args
+    expect_usage_error "$want_t" "refuses: $want_t"
+done
+run env GRADE_OUT="$TMP/o2" GRADE_BUGS_MAX_LINES=x sh scripts/exercises/grade_bugs.sh "$C"
+expect_usage_error "GRADE_BUGS_MAX_LINES" "refuses a threshold that is not a number"
+expect_no_file "$TMP/o2/bugs.csv" "no bugs.csv after a refusal"
+finish
