@@ -703,6 +703,12 @@ static void cost_table(ParallelDims d, int P) {
 
 /* Every rank's count of bytes sent goes to rank 0 (one MPI_Gather, on every rank), which
  * sets them beside the cost model, then the table of both modes' cost. */
+/* Decimals for a time in ms: four significant digits, never an exponent (0.238, 11.11,
+ * 123.4, 1234), so a per-rank line keeps about the same width whatever the machine's load. */
+static int ms_decimals(double ms) {
+    return ms < 10 ? 3 : ms < 100 ? 2 : ms < 1000 ? 1 : 0;
+}
+
 static void narrate_bytes_sent(const ParallelRun *run) {
     int P = run->log.size, rank = run->log.rank;
     const ModelArgs *a = &run->m->args;
@@ -721,8 +727,9 @@ static void narrate_bytes_sent(const ParallelRun *run) {
                 "to MPI, and its forward pass's wall time outside and inside the MPI calls that move data "
                 "(times depend on the machine and its load).");
     for (int r = 0; r < P && rank == 0 && !narrate_quiet(); r++)
-        printf("rank %d: folded %lld key rows, sent %lld bytes, computed %.3f ms, waited %.3f ms\n", r,
-               (long long)folded[r], (long long)sent[r], times[2 * r] * 1e3, times[2 * r + 1] * 1e3);
+        printf("rank %d: folded %lld key rows, sent %lld bytes, computed %.*f ms, waited %.*f ms\n", r,
+               (long long)folded[r], (long long)sent[r], ms_decimals(times[2 * r] * 1e3), times[2 * r] * 1e3,
+               ms_decimals(times[2 * r + 1] * 1e3), times[2 * r + 1] * 1e3);
     narrate_step("Bytes sent: counted in the MPI calls, and the cost model");
     narrate_say("each rank counted the bytes of the forward pass it handed to MPI for other ranks; "
                 "parallel_bytes_sent() predicts them from the shapes alone. (Not counted: one int "
@@ -810,8 +817,9 @@ static void narrate_backward(const ParallelRun *run) {
     MPI_Gather(times, 2, MPI_DOUBLE, all, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     if (rank != 0 || narrate_quiet()) return;
     for (int r = 0; r < P; r++)
-        printf("rank %d backward: sent %lld bytes, computed %.3f ms, waited %.3f ms\n", r, (long long)sent[r],
-               all[2 * r] * 1e3, all[2 * r + 1] * 1e3);
+        printf("rank %d backward: sent %lld bytes, computed %.*f ms, waited %.*f ms\n", r, (long long)sent[r],
+               ms_decimals(all[2 * r] * 1e3), all[2 * r] * 1e3, ms_decimals(all[2 * r + 1] * 1e3),
+               all[2 * r + 1] * 1e3);
     ParallelDims dims = {B, T, a->d_in, a->d_out, H, a->causal, run->layout, a->qkv_bias, a->out_bias};
     for (int r = 0; r < P; r++)
         narrate_result_text("rank %d sent %lld bytes in the backward (model: %lld)", r, (long long)sent[r],
