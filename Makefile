@@ -318,7 +318,7 @@ EXERCISES_DIR ?= exercises
 BUGS_DIR ?= bugs
 EX_SCRIPTS := scripts/exercises
 ex_need = @test -f $(EX_SCRIPTS)/blank.awk || { echo "make $@: run this in the attention-in-c repository, not in a generated tree" >&2; exit 2; }
-.PHONY: exercises check-exercises grade grade-class hint bugs
+.PHONY: exercises check-exercises grade grade-class gradescope-autograder hint bugs
 
 exercises:
 	$(ex_need)
@@ -334,7 +334,11 @@ grade:
 
 grade-class:
 	$(ex_need)
-	@MAKE='$(MAKE)' CC='$(CC)' BUILD='$(BUILD)' sh $(EX_SCRIPTS)/grade_class.sh '$(SUBMISSIONS)' '$(LEVEL)' '$(CHAPTERS)' '$(JOBS)'
+	@MAKE='$(MAKE)' CC='$(CC)' BUILD='$(BUILD)' sh $(EX_SCRIPTS)/grade_class.sh '$(SUBMISSIONS)' '$(LEVEL)' '$(CHAPTERS)' '$(JOBS)' '$(STUDENT)'
+
+gradescope-autograder:
+	$(ex_need)
+	@sh $(EX_SCRIPTS)/gradescope.sh '$(LEVEL)' '$(CHAPTERS)'
 
 hint:
 	@if [ -f $(EX_SCRIPTS)/hint.sh ]; then sh $(EX_SCRIPTS)/hint.sh '$(BLANK)' '$(TIER)'; \
@@ -375,7 +379,9 @@ help:
 	@echo "  make exercises      write exercises/: blanks of LEVEL=1|2|3 (default 1) in CHAPTERS=3,4 (default 1-7; all for 8 too)"
 	@echo "  make check-exercises  prove every blank and bug is caught; last line 'exercises: B blanks, C caught, M missed'"
 	@echo "  make grade DIR=path LEVEL=N CHAPTERS=a,b  grade one student's tree, blank by blank, sandboxed; last line 'score: X/Y'"
-	@echo "  make grade-class SUBMISSIONS=dir LEVEL=N CHAPTERS=a,b [JOBS=N]  a folder per student -> build/grade/class.csv"
+	@echo "  make grade-class SUBMISSIONS=dir LEVEL=N CHAPTERS=a,b [JOBS=N]  a folder per student -> build/grade/<dir>/class.csv"
+	@echo "                      (+ Gradescope/PrairieLearn results.json, grading.json); STUDENT=id regrades one"
+	@echo "  make gradescope-autograder LEVEL=N CHAPTERS=a,b  build/gradescope/autograder.zip for Gradescope"
 	@echo "  make hint BLANK=name [TIER=1|2|3]  a blank's hint: 1 the idea, 2 which helpers, 3 the PyTorch line"
 	@echo "  make bugs           write bugs/: one realistic mistake per chapter, the key beside it in bugs.ANSWERS.md"
 	@echo "  make bench          chapter 8: time each attention version over T (BENCH_QUICK=1: short)"
