@@ -137,7 +137,7 @@ fi
 [ "$st" -eq 2 ] && [ ! -e "$TMP/r/a" ] && grep -q 'visibility must be' "$TMP/gt.err" && ok || bad "gradetool results with a bad visibility: exit 2, nothing written"
 
 # ---- grading a class ---------------------------------------------------------------------
-NGRADE=21
+NGRADE=22
 if ! command -v bwrap >/dev/null 2>&1 || ! command -v timeout >/dev/null 2>&1 ||
     ! bwrap --unshare-all --die-with-parent --ro-bind / / --proc /proc --dev /dev /bin/true >/dev/null 2>&1; then
     skip $NGRADE "grading runs student code in bubblewrap, which does not work here (apt-get install bubblewrap)"

@@ -47,5 +47,6 @@ export G_ID
 g_feedback "$STUDENT" "$RUN/s/1/result.tsv" "$LEVEL" >"$RUN/fb" && mv "$RUN/fb" "$OUT/feedback/$STUDENT.txt" &&
     g_results "$STUDENT" 1 || die "make grade: cannot write the feedback of '$STUDENT' into $OUT/"
 tail -n +3 "$OUT/feedback/$STUDENT.txt"
-echo "feedback: $OUT/feedback/$STUDENT.txt, LMS: $OUT/gradescope/$STUDENT.json $OUT/prairielearn/$STUDENT.json"
+echo "feedback: $OUT/feedback/$STUDENT.txt"
+echo "LMS: gradescope/$STUDENT.json, prairielearn/$STUDENT.json (in $OUT/)"
 $AWK -F '\t' '{ x += $2; y += $3 } END { printf "score: %d/%d\n", x, y }' "$RUN/s/1/result.tsv"

@@ -142,5 +142,6 @@ rm -rf "$OUT/record.$$" && mv "$RUN/record" "$OUT/record.$$" && rm -rf "$OUT/rec
     cp "$RUN/grading.json" "$OUT/grading.json.$$" && mv "$OUT/grading.json.$$" "$OUT/grading.json" &&
     cp "$RUN/class.csv" "$OUT/class.csv.$$" && mv "$OUT/class.csv.$$" "$OUT/class.csv" ||
     die "make grade-class: cannot write into $OUT"
-echo "class: $OUT/class.csv, feedback: $OUT/feedback/, LMS: $OUT/gradescope/ $OUT/prairielearn/, record: $OUT/grading.json"
+echo "class: $OUT/class.csv, feedback: $OUT/feedback/"
+echo "LMS: gradescope/, prairielearn/; record: grading.json (in $OUT/)"
 cat "$RUN/mean"
