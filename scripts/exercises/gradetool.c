@@ -507,6 +507,13 @@ static long number(const char *s, const char *what) {
     return v;
 }
 
+static void free_lines(Lines *l) {
+    for (size_t i = 0; i < l->n; i++) free(l->line[i]);
+    free(l->line);
+    l->line = NULL;
+    l->n = 0;
+}
+
 typedef struct {
     char name[256], msg[MAX_LINE + 2];
     long got, max, chapter;
@@ -530,6 +537,8 @@ static Row *read_result(const char *blanks_path, const char *result_path, size_t
         field(r.line[i], 3, row[i].msg, sizeof row[i].msg);
     }
     *nrows = b.n;
+    free_lines(&b);
+    free_lines(&r);
     return row;
 }
 
@@ -683,6 +692,8 @@ static int cmd_record(char **a) {
     }
     fprintf(f, "\n  ]\n}\n");
     close_tmp(f, tmp, a[1]);
+    free_lines(&ids);
+    free_lines(&bl);
     return 0;
 }
 
