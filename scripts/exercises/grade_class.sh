@@ -34,7 +34,7 @@ GIVEN=$SUBS
 SUBS=$(cd "$SUBS" && pwd)
 # each class in its own folder, named after SUBMISSIONS
 _cls=$(basename "$SUBS" | tr -c 'A-Za-z0-9_.@+-' '_' | sed 's/_*$//' | cut -c1-200)
-case $_cls in "" | . | ..) _cls=class ;; esac
+case $_cls in "" | . | ..) _cls=class ;; cache | runs) _cls=class-$_cls ;; esac   # (the grader's own folders)
 OUT=${GRADE_OUT:-build/grade/$_cls}
 g_check_env "make grade-class"
 [ -n "$NJOBS" ] || NJOBS=1
