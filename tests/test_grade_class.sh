@@ -26,7 +26,7 @@
 . tests/lib.sh
 suite test_grade_class
 
-NCHECKS=116
+NCHECKS=117
 if ! command -v bwrap >/dev/null 2>&1 || ! command -v timeout >/dev/null 2>&1 ||
     ! bwrap --unshare-all --die-with-parent --ro-bind / / --proc /proc --dev /dev /bin/true >/dev/null 2>&1; then
     skip $NCHECKS "grading runs student code in bubblewrap, which does not work here (apt-get install bubblewrap)"
@@ -43,6 +43,8 @@ mkdir -p "$C"
 gen() { sh scripts/exercises/generate.sh "$1" "$2" 2,6 >/dev/null 2>&1 || bad "make exercises writes $1"; }
 gen "$TMP/handout" 1
 gen "$TMP/solution" 0
+# (a student who filled every blank: the solution, and the handout's manifest kept)
+cp "$TMP/handout/.exercise-manifest" "$TMP/solution/.exercise-manifest"
 S1=chapters/01_dot_product/dot_product.c
 S2=chapters/02_scaling/scaling.c
 S6=chapters/06_dropout/dropout.c
@@ -109,7 +111,8 @@ ROOTP=$(pwd)
 fill "$C/gradebook/$S2" scale "    { const char *p[] = {\"build/grade/class.csv\", \"$ROOTP/build/grade/class.csv\", \"$ROOTP/README.md\", \"build/result\", \"/tmp/pwned\"};
       for (int i = 0; i < 5; i++) { FILE *f = fopen(p[i], \"a\"); if (f) { fprintf(f, \"gradebook,3,3,100.0,1,1,1\\\\npass test_basic x\\\\n\"); fclose(f); } } }
     exercise_missing(\"scale\", \"x\", \"x\");"
-# 10. cheat: the manifest says only chapter 2 was handed out; scale answered: 1/3 (max stays 3)
+# 10. cheat: the manifest says only chapter 2 was handed out; scale answered: 0/3 (max stays 3),
+# the graded blanks dropout_* are not in its manifest
 student manifest handout
 fill "$C/manifest/$S2" scale "$SCALE_OK"
 sed -e 's/^# chapters: .*/# chapters: 2/' -e '/dropout/d' "$C/manifest/.exercise-manifest" >"$TMP/m" && mv "$TMP/m" "$C/manifest/.exercise-manifest"
@@ -251,7 +254,9 @@ expect_row atexit "0,3,0.0,0,0,0" "a forged summary (atexit, _Exit) earns nothin
 expect_row tests "0,3,0.0,0,0,0" "edited tests earn nothing"
 expect_row header "0,3,0.0,0,0,0" "a header #define harness_finish earns nothing"
 expect_row gradebook "0,3,0.0,0,0,0" "writing to the gradebook earns nothing"
-expect_row manifest "1,3,33.3,1,0,0" "an edited manifest neither shrinks the max nor adds points"
+expect_row manifest "0,3,0.0,0,0,0" "an edited manifest does not shrink the max: the tree gets 0 and the reason"
+grep -q "^dropout_scale .*0/1  not graded: blank 'dropout_scale' is graded but was not a blank of this handout" "$OUT/feedback/manifest.txt" &&
+    ok || bad "a manifest without a graded blank: the feedback says why" "$(head -n 4 "$OUT/feedback/manifest.txt")"
 expect_row fixture "0,3,0.0,0,0,0" "an answer fitted to the tested shapes fails the hidden check"
 expect_row ctor "0,3,0.0,0,0,0" "a constructor is not accepted (read from the object's sections)"
 expect_row loop "2,3,66.7,0,1,1" "an endless loop costs its blank (time limit)"
@@ -524,6 +529,8 @@ for lv in 2 3; do
     CA=$TMP/class-all$lv
     mkdir -p "$CA"
     sh scripts/exercises/generate.sh "$CA/noop" 0 >/dev/null 2>&1 || bad "make exercises LEVEL=0 writes a solution tree"
+    sh scripts/exercises/generate.sh "$TMP/hall$lv" "$lv" all >/dev/null 2>&1 || bad "make exercises LEVEL=$lv CHAPTERS=all"
+    cp "$TMP/hall$lv/.exercise-manifest" "$CA/noop/"
     (. scripts/exercises/lib.sh && list_blanks) >"$CA/blanks.tsv"
     for f in $(. scripts/exercises/lib.sh && concept_files); do
         grep -q 'BEGIN BLANK' "$f" || continue
@@ -535,6 +542,7 @@ for lv in 2 3; do
     if [ "$lv" = 3 ]; then
         # (policy) stable_softmax answered with the library's own softmax: refused, 0/3; the rest full marks
         sh scripts/exercises/generate.sh "$CA/policy" 0 >/dev/null 2>&1
+        cp "$TMP/hall$lv/.exercise-manifest" "$CA/policy/"
         $AWKP '/^Tensor \*softmax_stable/ { print; print "    return t_softmax(scores, -1);"; skip = 1; next }
             skip && /^}/ { skip = 0 } skip { next } { print }' "$S1" >"$CA/policy/$S1"
     fi

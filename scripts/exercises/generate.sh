@@ -4,8 +4,12 @@
 # OUT gets a tree that builds on its own (Makefile, common/, tests/,
 # chapters/) in which every blank of level <= LEVEL (default 1) of the
 # chosen CHAPTERS (default: all with blanks) is a stub, plus
-# README-EXERCISES.md for the student and .exercise-manifest for the
-# grader. LEVEL=0 writes the solution without markers.
+# README-EXERCISES.md for the student, .exercise-manifest (the level and the
+# blanks: make hint reads it, the grader compares it with what it grades) and
+# .github/workflows/classroom.yml (GitHub Classroom, classroom.sh). LEVEL=0
+# writes the solution without markers. An OUT inside this repository other
+# than exercises/ is added to git's local exclude list (.git/info/exclude),
+# so that a handout never shows up as a change of the tutorial.
 . scripts/exercises/lib.sh
 ex_check_root
 
@@ -36,13 +40,31 @@ write_tree "$OUT" "$LEVEL" "$CHS" "$TMPL.m"
 B=$(grep -c '' "$TMPL.m")
 
 {
-    echo "# attention-in-c exercise manifest, written by make exercises (make hint reads it; grading does not)."
+    echo "# attention-in-c exercise manifest, written by make exercises (make hint reads it; the grader compares"
+    echo "# its level and blanks with the LEVEL and blanks it grades: keep this file as it was handed out)."
     echo "# level: $LEVEL"
     echo "# chapters: $(num_list "$CHS")"
     echo "# blanks: $B"
     echo "# name	level	file	line-in-the-repository	line-here	hint	helpers	torch	points	hint_zh	helpers_zh"
     cat "$TMPL.m"
 } >"$OUT/.exercise-manifest"
+
+mkdir -p "$OUT/.github/workflows" && sh "$EX_DIR/classroom.sh" "$OUT/.exercise-manifest" >"$OUT/.github/workflows/classroom.yml" ||
+    die "exercises: cannot write $OUT/.github/workflows/classroom.yml"
+
+# a handout inside this repository is never a change of the tutorial: git ignores it
+# here (the local exclude list, not a .gitignore, so the handout's own git is untouched)
+if command -v git >/dev/null 2>&1 && [ "$(git rev-parse --show-toplevel 2>/dev/null)" = "$(pwd)" ]; then
+    _rel=$(cd "$OUT" && pwd)
+    _rel=${_rel#"$(pwd)/"}
+    case $_rel in
+        /*) ;;   # outside the repository
+        *) if ! git check-ignore -q "$_rel/" 2>/dev/null; then
+               _ex=$(git rev-parse --git-path info/exclude) && mkdir -p "$(dirname "$_ex")" &&
+                   printf '/%s/\n' "$_rel" >>"$_ex" && echo "exercises: $_rel/ added to git's local exclude list ($_ex)"
+           fi ;;
+    esac
+fi
 
 # ---- README-EXERCISES.md ---------------------------------------------------
 {
@@ -97,8 +119,10 @@ chapter does not stop the tests of an earlier one.
   or non-compiling answer costs that blank's points and nothing else.
 - Only the code you write in the blanks counts (and helper functions or
   \`#include\` lines you add to the same file). \`main.c\`, headers,
-  \`common/\`, \`tests/\` and this tree's manifest are the teacher's: edits
-  there are ignored.
+  \`common/\`, \`tests/\` are the teacher's: edits there are ignored.
+- Keep \`.exercise-manifest\` as it was handed out: it tells the grader
+  which level and blanks you were given, and a tree without it, or whose
+  manifest differs from what is graded, gets 0 points and the reason.
 - Deleting the TODO comments or reformatting is fine; keep the code around
   each blank as it was handed out so that your answers can be told apart.
 - The code must compile without warnings (\`-Wall -Wextra -Wpedantic -Werror\`).

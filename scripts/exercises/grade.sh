@@ -7,8 +7,11 @@
 # chapter passes and the hidden checks on fresh random inputs agree with the
 # teacher's code. LEVEL and CHAPTERS are the teacher's (default: level 1,
 # the default chapters of make exercises); the tree's own manifest is never
-# read. Prints one line per blank, writes build/grade/feedback/STUDENT.txt,
-# and ends with "score: X/Y". Exit status 0 when graded, 2 when not.
+# read except to compare: a tree whose handout manifest says another level or
+# lacks a graded blank gets 0 and the reason. Prints one line per blank,
+# writes, in OUT (GRADE_OUT, default build/grade), feedback/STUDENT.txt,
+# gradescope/STUDENT.json and prairielearn/STUDENT.json (each LMS's
+# results.json), and ends with "score: X/Y". Exit status 0 when graded, 2 when not.
 . scripts/exercises/lib.sh
 . scripts/exercises/grade_lib.sh
 ex_check_root
@@ -31,6 +34,7 @@ case $LEVEL in 1 | 2 | 3) ;; *) die "make grade: LEVEL=$LEVEL: the level must be
 [ -n "$STUDENT" ] || STUDENT=$(basename "$DIR")
 STUDENT=$(echo "$STUDENT" | tr -c 'A-Za-z0-9_.@+-' '_' | sed 's/_*$//' | cut -c1-200)
 [ -n "$STUDENT" ] || STUDENT=student
+g_check_env "make grade"
 
 trap 'g_cgroup_cleanup; rm -rf "${RUN:-/nonexistent}" "${G_STAGE:-/nonexistent}"' EXIT
 trap 'exit 2' INT TERM
@@ -40,8 +44,9 @@ g_grade_student "$DIR" 1 "$STUDENT"
 mkdir -p "$OUT/feedback"
 G_ID=$STUDENT
 export G_ID
-g_feedback "$STUDENT" "$RUN/s/1/result.tsv" "$LEVEL" >"$RUN/fb" && mv "$RUN/fb" "$OUT/feedback/$STUDENT.txt" ||
-    die "make grade: cannot write the feedback of '$STUDENT' into $OUT/feedback/"
+g_feedback "$STUDENT" "$RUN/s/1/result.tsv" "$LEVEL" >"$RUN/fb" && mv "$RUN/fb" "$OUT/feedback/$STUDENT.txt" &&
+    g_results "$STUDENT" 1 || die "make grade: cannot write the feedback of '$STUDENT' into $OUT/"
 tail -n +3 "$OUT/feedback/$STUDENT.txt"
 echo "feedback: $OUT/feedback/$STUDENT.txt"
+echo "LMS: gradescope/$STUDENT.json, prairielearn/$STUDENT.json (in $OUT/)"
 $AWK -F '\t' '{ x += $2; y += $3 } END { printf "score: %d/%d\n", x, y }' "$RUN/s/1/result.tsv"

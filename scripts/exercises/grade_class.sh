@@ -1,16 +1,22 @@
 #!/bin/sh
-# grade_class.sh SUBMISSIONS LEVEL [CHAPTERS] [JOBS] — make grade-class.
+# grade_class.sh SUBMISSIONS LEVEL [CHAPTERS] [JOBS] [STUDENT] — make grade-class.
 #
 # Every immediate subfolder of SUBMISSIONS is one student: its name is the id
 # when it is text without control characters (gradetool list), else the
 # folder gets a made-up id, 0 points and the reason. Each is graded as make
-# grade does (grade_lib.sh), JOBS at a time. Writes build/grade/class.csv
-# (student,score,max,percent, then one column per blank, named by the blank,
-# each cell the points earned; RFC 4180, cells guarded against formulas) and
-# build/grade/feedback/<id>.txt; the last line is
-# "graded: S students, mean P%". On a terminal a line "k/S students" shows
-# the progress. Each run works in its own folder under build/grade/runs/, so
-# two runs at once do not collide.
+# grade does (grade_lib.sh), JOBS at a time; a tree whose handout manifest
+# says another level or lacks a graded blank gets 0 and the reason. Writes,
+# in the class's folder OUT (GRADE_OUT, default build/grade/<name of
+# SUBMISSIONS>): class.csv (student,score,max,percent, then one column per
+# blank, named by the blank, each cell the points earned; RFC 4180, cells
+# guarded against formulas), feedback/<id>.txt, gradescope/<id>.json and
+# prairielearn/<id>.json (each LMS's results.json), grading.json (the run's
+# record: seed, level, chapters, blanks, version, when, scores) and record/
+# (what a regrade needs); the last line is "graded: S students, mean P%".
+# STUDENT=id regrades that one folder with the recorded seed, level and
+# chapters and replaces its row and files, leaving the rest. On a terminal a
+# line "k/S students" shows the progress. Each run works in its own folder
+# under build/grade/runs/, so two runs at once do not collide.
 . scripts/exercises/lib.sh
 . scripts/exercises/grade_lib.sh
 ex_check_root
@@ -20,26 +26,65 @@ SUBS=${1:-}
 LEVEL=${2:-}
 CHAPTERS=${3:-}
 NJOBS=${4:-}
-OUT=${GRADE_OUT:-build/grade}
+ONE=${5:-}
 
 [ -n "$SUBS" ] || die "make grade-class: give the folder of submissions, e.g. make grade-class SUBMISSIONS=submissions LEVEL=1"
 [ -d "$SUBS" ] || die "make grade-class: SUBMISSIONS=$SUBS is not a folder"
-[ -n "$LEVEL" ] || die "make grade-class: give the LEVEL=1|2|3 you handed out (the students' manifests are not trusted)"
-case $LEVEL in 1 | 2 | 3) ;; *) die "make grade-class: LEVEL=$LEVEL: the level must be 1, 2 or 3" ;; esac
-[ -n "$NJOBS" ] || NJOBS=1
-case $NJOBS in *[!0-9]* | 0) die "make grade-class: JOBS=$NJOBS: give a number of students to grade at once (1, 2, ...)" ;; esac
 GIVEN=$SUBS
 SUBS=$(cd "$SUBS" && pwd)
+# each class in its own folder, named after SUBMISSIONS
+_cls=$(basename "$SUBS" | tr -c 'A-Za-z0-9_.@+-' '_' | sed 's/_*$//' | cut -c1-200)
+case $_cls in "" | . | ..) _cls=class ;; cache | runs) _cls=class-$_cls ;; esac   # (the grader's own folders)
+OUT=${GRADE_OUT:-build/grade/$_cls}
+g_check_env "make grade-class"
+[ -n "$NJOBS" ] || NJOBS=1
+case $NJOBS in *[!0-9]* | 0) die "make grade-class: JOBS=$NJOBS: give a number of students to grade at once (1, 2, ...)" ;; esac
+
+# a regrade: the record of the class's run gives the seed, the level and the chapters
+if [ -n "$ONE" ]; then
+    REC=$OUT/grading.json
+    [ -f "$REC" ] && [ -f "$OUT/record/students.tsv" ] ||
+        die "make grade-class: STUDENT=$ONE: $OUT has no record of a graded class (grading.json); grade the class first, or give its GRADE_OUT"
+    # (the record's top-level keys, one a line, written by gradetool record)
+    r_seed=$(sed -n 's/^  "seed": \([0-9]*\),$/\1/p' "$REC" | head -n 1)
+    r_level=$(sed -n 's/^  "level": \([0-9]*\),$/\1/p' "$REC" | head -n 1)
+    r_chs=$(sed -n 's/^  "chapters": \[\([0-9, ]*\)\],$/\1/p' "$REC" | head -n 1 | tr -d ' ')
+    [ -n "$r_seed" ] && [ -n "$r_level" ] && [ -n "$r_chs" ] ||
+        die "make grade-class: STUDENT=$ONE: $REC is not a record written by make grade-class"
+    [ -z "${GRADE_SEED:-}" ] || [ "$GRADE_SEED" = "$r_seed" ] ||
+        die "make grade-class: STUDENT=$ONE regrades with the class's recorded seed $r_seed; leave GRADE_SEED=$GRADE_SEED out"
+    [ -z "$LEVEL" ] || [ "$LEVEL" = "$r_level" ] ||
+        die "make grade-class: STUDENT=$ONE: the class was graded at level $r_level, not LEVEL=$LEVEL; leave LEVEL out to regrade at $r_level"
+    [ -z "$CHAPTERS" ] || [ "$CHAPTERS" = "$r_chs" ] ||
+        die "make grade-class: STUDENT=$ONE: the class was graded with CHAPTERS=$r_chs, not $CHAPTERS; leave CHAPTERS out"
+    k1=$($AWK -F '\t' -v id="$ONE" '$1 == id && $2 == "ok" { print NR; exit }' "$OUT/record/students.tsv")
+    [ -n "$k1" ] ||
+        die "make grade-class: STUDENT=$ONE is not a graded student of $OUT (see the first column of $OUT/class.csv)"
+    [ -d "$SUBS/$ONE" ] && [ ! -L "$SUBS/$ONE" ] || die "make grade-class: STUDENT=$ONE: $GIVEN/$ONE is not a folder"
+    GRADE_SEED=$r_seed LEVEL=$r_level CHAPTERS=$r_chs
+    export GRADE_SEED
+fi
+[ -n "$LEVEL" ] || die "make grade-class: give the LEVEL=1|2|3 you handed out"
+case $LEVEL in 1 | 2 | 3) ;; *) die "make grade-class: LEVEL=$LEVEL: the level must be 1, 2 or 3" ;; esac
 
 trap 'g_cgroup_cleanup; rm -rf "${RUN:-/nonexistent}" "${G_STAGE:-/nonexistent}"' EXIT
 trap 'exit 2' INT TERM
 g_setup "$LEVEL" "$CHAPTERS" || exit 2
 
+NB=$(grep -c . "$RUN/blanks.tsv")
+if [ -n "$ONE" ]; then
+    # the class as recorded; only student k1 is graded again, on the same blanks
+    cmp -s "$RUN/blanks.tsv" "$OUT/record/blanks.tsv" ||
+        die "make grade-class: STUDENT=$ONE: the blanks or their points changed since the class was graded; grade the whole class again"
+    cp "$OUT/record/students.tsv" "$RUN/students.tsv" && cp -R "$OUT/record/s" "$RUN/s" || die "make grade-class: cannot read $OUT/record"
+    S=$(grep -c '' "$RUN/students.tsv")
+    echo "grade-class: regrading '$ONE' of $GIVEN, level $LEVEL, chapters $(num_list "$GCHS"), $NB blanks, the recorded seed"
+    g_grade_student "$SUBS/$ONE" "$k1" "$ONE" </dev/null
+else
 # the students: one row per folder, in name order (gradetool list: "id ok" or "id bad reason")
 "$G_TOOL" list "$SUBS" >"$RUN/students.tsv" || exit 2
 S=$(grep -c '' "$RUN/students.tsv")
 [ "$S" -gt 0 ] || die "make grade-class: $SUBS has no subfolders (one per student)"
-NB=$(grep -c . "$RUN/blanks.tsv")
 echo "grade-class: $S students in $GIVEN, level $LEVEL, chapters $(num_list "$GCHS"), $NB blanks, $NJOBS at a time"
 
 : >"$RUN/done"
@@ -70,19 +115,33 @@ if [ -t 1 ]; then
     printf '\n'
 fi
 wait
+fi
 
-# class.csv (gradetool: quoting and formula guards) and the feedback files,
-# written in the run folder and moved in place
-mkdir -p "$OUT/feedback"
+# class.csv (gradetool: quoting and formula guards), the feedback and LMS files
+# and the record, written in the run folder or beside their place and moved in place
+mkdir -p "$OUT/feedback" "$RUN/record" || die "make grade-class: cannot write into $OUT"
 "$G_TOOL" csv "$RUN" "$RUN/class.csv" >"$RUN/mean" || exit 2
 k=0
 while IFS='	' read -r id st why; do
     k=$((k + 1))
+    [ -z "$ONE" ] || [ "$k" = "$k1" ] || continue
     G_ID=$id
     export G_ID
-    g_feedback "$id" "$RUN/s/$k/result.tsv" "$LEVEL" >"$RUN/fb" && mv "$RUN/fb" "$OUT/feedback/$id.txt" ||
-        { echo "grade-class: cannot write the feedback of '$id' into $OUT/feedback/" >&2; exit 2; }
+    g_feedback "$id" "$RUN/s/$k/result.tsv" "$LEVEL" >"$RUN/fb" && mv "$RUN/fb" "$OUT/feedback/$id.txt" && g_results "$id" "$k" ||
+        { echo "grade-class: cannot write the feedback of '$id' into $OUT/" >&2; exit 2; }
+    [ -f "$RUN/s/$k/mismatch" ] && echo "grade-class: '$id' got 0: $(cat "$RUN/s/$k/mismatch")" >&2
 done <"$RUN/students.tsv"
-cp "$RUN/class.csv" "$OUT/class.csv.$$" && mv "$OUT/class.csv.$$" "$OUT/class.csv"
+"$G_TOOL" record "$RUN" "$RUN/grading.json" "$G_SEED" "$LEVEL" "$(num_list "$GCHS")" "$(g_version)" \
+    "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$G_VIS" || exit 2
+cp "$RUN/blanks.tsv" "$RUN/students.tsv" "$RUN/record/" &&
+    for d in "$RUN"/s/*/; do
+        k=$(basename "$d")
+        mkdir -p "$RUN/record/s/$k" && cp "$d/result.tsv" "$d/seconds" "$RUN/record/s/$k/" || exit 2
+    done || die "make grade-class: cannot keep the record"
+rm -rf "$OUT/record.$$" && mv "$RUN/record" "$OUT/record.$$" && rm -rf "$OUT/record" && mv "$OUT/record.$$" "$OUT/record" &&
+    cp "$RUN/grading.json" "$OUT/grading.json.$$" && mv "$OUT/grading.json.$$" "$OUT/grading.json" &&
+    cp "$RUN/class.csv" "$OUT/class.csv.$$" && mv "$OUT/class.csv.$$" "$OUT/class.csv" ||
+    die "make grade-class: cannot write into $OUT"
 echo "class: $OUT/class.csv, feedback: $OUT/feedback/"
+echo "LMS: gradescope/, prairielearn/; record: grading.json (in $OUT/)"
 cat "$RUN/mean"

@@ -175,12 +175,13 @@ g_tool() {
     shift 4
     _tl=$((GRADE_TIME * 3 + 10))
     if [ "$G_UNSAFE" = 1 ]; then
-        _bw=$(mktemp -d "$RUN/unsafe.XXXXXX") || return 1
+        _bw=$(mktemp -d "$G_SBX/unsafe.XXXXXX") || return 1
+        [ -z "$G_AS" ] || chown 65534:65534 "$_bw" || return 1
         case $_bk in
             compile) _kk=$G_KIT ;;
             *) _kk=$_bw/k && mkdir -p "$_kk" && ln -s "$G_KIT/obj" "$_kk/obj" && ln -s "$G_KIT/lib/${_bk#link:}" "$_kk/lib" ;;
         esac
-        { (cd "$_bw" && K=$_kk IN=$_bi W=$_bw CC=$CC timeout -k 2 "$_tl" \
+        { (cd "$_bw" && K=$_kk IN=$_bi W=$_bw CC=$CC timeout -k 2 "$_tl" $G_AS \
             "$G_TOOL" limit - "$GRADE_MEM_KB" 65536 "$_tl" /bin/sh -c "$_bs" sh "$@" </dev/null 2>/dev/null)
             echo $? >"$_bo.rc"; } | head -c "$GRADE_OUTPUT_BYTES" >"$_bo"
         rm -rf "$_bw"
@@ -212,14 +213,15 @@ g_run() {
     shift 3
     _lim="$GRADE_NPROC $GRADE_MEM_KB 65536 $((GRADE_TIME + 5))"
     if [ "$G_UNSAFE" = 1 ]; then
-        _bw=$(mktemp -d "$RUN/unsafe.XXXXXX") || return 1
+        _bw=$(mktemp -d "$G_SBX/unsafe.XXXXXX") || return 1
         mkdir -p "$_bw/k/tests" "$_bw/w" && ln -s "$G_KIT/fixtures" "$_bw/k/tests/fixtures"
+        [ -z "$G_AS" ] || chown -R 65534:65534 "$_bw" || return 1
         _lim="- $GRADE_MEM_KB 65536 $((GRADE_TIME + 5))"
         if [ "$_rm" = tests ]; then
-            { (cd "$_bw/k" && timeout -k 1 "$GRADE_TIME" "$G_TOOL" limit $_lim "$_re" </dev/null 2>&1)
+            { (cd "$_bw/k" && timeout -k 1 "$GRADE_TIME" $G_AS "$G_TOOL" limit $_lim "$_re" </dev/null 2>&1)
                 echo $? >"$_ro.rc"; } | head -c "$GRADE_OUTPUT_BYTES" >"$_ro"
         else
-            { (cd "$_bw/w" && timeout -k 1 "$GRADE_TIME" "$G_TOOL" limit $_lim "$_re" "$@" "$_bw/k/tests/fixtures" \
+            { (cd "$_bw/w" && timeout -k 1 "$GRADE_TIME" $G_AS "$G_TOOL" limit $_lim "$_re" "$@" "$_bw/k/tests/fixtures" \
                 3>&1 >/dev/null 2>&1 </dev/null)
                 echo $? >"$_ro.rc"; } | head -c "$GRADE_OUTPUT_BYTES" >"$_ro"
         fi
@@ -277,6 +279,13 @@ g_need_sandbox() {
         $G_AS bwrap $G_BWRAP --tmpfs /tmp $G_SYSBINDS /bin/sh -c 'exit 0' </dev/null >/dev/null 2>"$RUN/bwrap.err"; then
         return 0
     fi
+    if [ "${GRADE_UNSAFE:-}" = 1 ] && [ -n "$G_AS" ]; then
+        # as root (a grading container): the student's code runs as the user nobody,
+        # which cannot write the grader's files; the container is the boundary
+        echo "grade: WARNING: no working sandbox (bubblewrap: $(head -n 1 "$RUN/bwrap.err" 2>/dev/null || echo 'bwrap not found')); GRADE_UNSAFE=1: student code runs unconfined but as the user nobody, inside this machine or container" >&2
+        G_UNSAFE=1
+        return 0
+    fi
     if [ "${GRADE_UNSAFE:-}" = 1 ]; then
         echo "grade: WARNING: no working sandbox (bubblewrap: $(head -n 1 "$RUN/bwrap.err" 2>/dev/null || echo 'bwrap not found')); GRADE_UNSAFE=1: student code runs with YOUR rights, unconfined" >&2
         G_UNSAFE=1
@@ -286,6 +295,74 @@ g_need_sandbox() {
     echo "grade:   ($(head -n 1 "$RUN/bwrap.err" 2>/dev/null || echo 'bwrap not found'); install it with: apt-get install bubblewrap)" >&2
     echo "grade:   GRADE_UNSAFE=1 grades without one: the students' code then runs with your rights" >&2
     return 1
+}
+
+# GRADE_SEED and GRADE_VISIBILITY, checked before any work (exit 2 on a bad one).
+# A seed is a whole number of at most 15 digits (exact in JSON); the visibility
+# is Gradescope's word for when a student sees the hidden checks' lines.
+g_check_env() { # WHO
+    case ${GRADE_SEED:-} in
+        "") ;;
+        *[!0-9]* | ????????????????*) die "$1: GRADE_SEED=$GRADE_SEED: the seed must be a whole number of at most 15 digits, e.g. GRADE_SEED=12345" ;;
+    esac
+    G_VIS=${GRADE_VISIBILITY:-after_published}
+    case $G_VIS in
+        hidden | after_due_date | after_published | visible) ;;
+        *) die "$1: GRADE_VISIBILITY=$G_VIS: say when students see the hidden checks: hidden, after_due_date, after_published (the default) or visible" ;;
+    esac
+}
+
+# The grader's version, for the record: git describe of this repository (or
+# "unknown") and the checksum of the sources the kit was built from.
+g_version() {
+    _v=$(git describe --always --dirty 2>/dev/null) || _v=
+    echo "${_v:-unknown}, sources ${G_KEY:-unknown}"
+}
+
+# g_handout_check DIR: does the tree's handout (.exercise-manifest, written by make
+# exercises) match what is graded, the level G_LEVEL and every blank of blanks.tsv?
+# Prints the reason when it does not, nothing when it does. The manifest is only
+# ever compared: it can take a student's points away (0, with the reason), never
+# give any, since the blanks graded and their points are the teacher's.
+g_handout_check() {
+    _m=$1/.exercise-manifest
+    if [ -L "$_m" ] || [ ! -f "$_m" ]; then
+        echo "the handout's .exercise-manifest is not in this tree (it says which level and blanks were handed out); put it back as it was handed out"
+        return 0
+    fi
+    head -c 1048576 "$_m" | $AWK -F '\t' -v lv="$G_LEVEL" -v blanks="$RUN/blanks.tsv" '
+        /^# level: / && level == "" { level = substr($0, 10) }
+        /^#/ { next }
+        { have[$1] = 1 }
+        END {
+            if (level != lv) {
+                printf "this tree was handed out at level %s and is graded at LEVEL=%s; grade it at the level handed out\n", (level == "" ? "(none)" : level), lv
+                exit
+            }
+            while ((getline l < blanks) > 0) {
+                split(l, f, "\t")
+                if (!(f[1] in have)) {
+                    printf "blank '\''%s'\'' is graded but was not a blank of this handout (its .exercise-manifest); grade it with the LEVEL and CHAPTERS handed out\n", f[1]
+                    exit
+                }
+            }
+        }'
+}
+
+# g_results ID K: the LMS results of student K (Gradescope and PrairieLearn), in OUT
+g_results() {
+    mkdir -p "$OUT/gradescope" "$OUT/prairielearn" &&
+        "$G_TOOL" results "$RUN/blanks.tsv" "$RUN/s/$2/result.tsv" "$1" "$G_LEVEL" "$(cat "$RUN/s/$2/seconds" 2>/dev/null || echo 0)" \
+            "$G_VIS" "$OUT/gradescope/$1.json" "$OUT/prairielearn/$1.json"
+}
+
+# The kit cache keeps the GRADE_CACHE_KEEP (3) kits used most recently.
+g_cache_prune() {
+    touch "$G_BASE/.ready" 2>/dev/null
+    ls -t build/grade/cache/*/.ready 2>/dev/null | tail -n +$((${GRADE_CACHE_KEEP:-3} + 1)) | while IFS= read -r r; do
+        _d=$(dirname "$r")
+        [ "$(cd "$_d" && pwd)" = "$G_BASE" ] || rm -rf "$_d"
+    done
 }
 
 # g_reuse_build BASE TARGET...: the teacher's tree BASE is this repository with the
@@ -355,6 +432,7 @@ g_kit() {
 # helpers refuse) and the teacher's probe output per chapter.
 g_setup() {
     _level=$1 _chapters=$2
+    G_LEVEL=$1
     umask 022   # (what the sandboxes read must be readable by the user they run as)
     mkdir -p build/grade/runs || die "grade: cannot create build/grade/runs"
     RUN=build/grade/runs/$$-$(g_random)
@@ -394,6 +472,7 @@ g_setup() {
     _key=$( (echo "$CC $(g_cflags 00) $*"; find Makefile common chapters tests scripts/exercises/probe.c -type f ! -name '*.pyc' |
         LC_ALL=C sort | xargs cksum) | cksum | tr -c '0-9\n' _ | tr -d '\n')
     G_BASE=$(pwd)/build/grade/cache/$_key
+    G_KEY=$_key
     if [ ! -f "$G_BASE/.ready" ]; then
         write_tree "$RUN/base" 0 ""
         # the libraries: libattn.a (the probe calls every chapter) and those the
@@ -414,6 +493,7 @@ g_setup() {
             { echo "grade: cannot keep the teacher's tree in $G_BASE" >&2; return 1; }
         [ -d "$RUN/base" ] && G_BASE=$RUN/base  # another run was first: use ours
     fi
+    g_cache_prune
     G_KIT=$G_BASE/kit
     G_TPROBE=$G_BASE/teacher/probe
     if [ "$G_SBX" != "$RUN" ]; then   # (staged: see g_need_sandbox)
@@ -510,12 +590,19 @@ g_grade_student() {
     mkdir -p "$_s/x"
     : >"$_s/status.tsv"
     : >"$_s/result.tsv"
-    if [ -n "${4:-}" ]; then
+    echo 0 >"$_s/seconds"
+    _bad=${4:-}
+    if [ -z "$_bad" ]; then
+        _bad=$(g_handout_check "$_dir")
+        [ -n "$_bad" ] && echo "$_bad" >"$_s/mismatch"
+    fi
+    if [ -n "$_bad" ]; then
         while IFS='	' read -r name pts _; do
-            printf '%s\t0\t%s\t%s\n' "$name" "$pts" "not graded: $4" >>"$_s/result.tsv"
+            printf '%s\t0\t%s\t%s\n' "$name" "$pts" "$(g_clean "not graded: $_bad")" >>"$_s/result.tsv"
         done <"$RUN/blanks.tsv"
         return 0
     fi
+    _tstart=$(date +%s)
     # every concept file that holds a graded blank: cut the answers out
     for f in $(cut -f4 "$RUN/blanks.tsv" | $AWK '!seen[$0]++'); do
         names=$($AWK -F '\t' -v f="$f" '$4 == f { printf "%s ", $1 }' "$RUN/blanks.tsv")
@@ -575,6 +662,7 @@ g_grade_student() {
         esac
         printf '%s\t%s\t%s\t%s\n' "$name" "$got" "$pts" "$(g_clean "$msg")" >>"$_s/result.tsv"
     done <"$RUN/blanks.tsv"
+    echo $(($(date +%s) - _tstart)) >"$_s/seconds"
     rm -rf "$_s/x" "$_sw"
 }
 

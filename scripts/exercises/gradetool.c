@@ -23,6 +23,17 @@
  *                                     no constructor or destructor section; FUNC
  *                                     defined ("-": none). Exit 0 when accepted,
  *                                     else 1 and one sentence on stdout
+ *     gradetool results BLANKS RESULT ID LEVEL SECONDS VISIBILITY GS PL
+ *                                     one student's results for an LMS, from the
+ *                                     run's BLANKS and the student's RESULT (blank
+ *                                     points max message): Gradescope's autograder
+ *                                     results.json into GS, PrairieLearn's external
+ *                                     grader results.json into PL
+ *     gradetool record RUN OUT SEED LEVEL CHAPTERS VERSION WHEN VISIBILITY
+ *                                     the run's record, grading.json, into OUT:
+ *                                     seed, level, chapters, blanks and points,
+ *                                     the grader's version, when, every student's
+ *                                     score (RUN as for csv)
  *     gradetool limit NPROC AS_KB FSIZE_KB CPU_S PROG [ARGS...]
  *                                     set those limits ("-": leave it; never above
  *                                     the hard limit there) and no core files, then
@@ -38,7 +49,11 @@
  * '=', '+', '-', '@', TAB or CR gets a leading apostrophe (OWASP, CSV
  * injection). GOT is read up to a size cap and parsed strictly: a line that
  * is not "label index number", "label shape (...)", "label error text",
- * "label null" or "probe done" is a difference. Bad usage: one sentence, exit 2.
+ * "label null" or "probe done" is a difference. JSON is written here from
+ * data, every string escaped: quotes, backslashes and control bytes as JSON
+ * escapes, a byte that is not part of valid UTF-8 as U+FFFD, so a message
+ * holding any byte gives valid JSON. Every file is written beside its place and
+ * renamed. Bad usage: one sentence, exit 2.
  */
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE   /* RLIMIT_NPROC */
@@ -420,6 +435,268 @@ static int cmd_csv(const char *run, const char *out) {
     return 0;
 }
 
+/* ---- json (results.json for Gradescope and PrairieLearn, grading.json) -------- */
+
+/* the length of the valid UTF-8 sequence at s (n bytes left), 0 when invalid */
+static size_t utf8_len(const unsigned char *s, size_t n) {
+    unsigned cp;
+    size_t k, i;
+    if (s[0] < 0x80) return 1;
+    if (s[0] >= 0xc2 && s[0] <= 0xdf) { k = 2; cp = s[0] & 0x1fu; }
+    else if (s[0] >= 0xe0 && s[0] <= 0xef) { k = 3; cp = s[0] & 0x0fu; }
+    else if (s[0] >= 0xf0 && s[0] <= 0xf4) { k = 4; cp = s[0] & 0x07u; }
+    else return 0;
+    if (n < k) return 0;
+    for (i = 1; i < k; i++) {
+        if ((s[i] & 0xc0) != 0x80) return 0;
+        cp = (cp << 6) | (s[i] & 0x3fu);
+    }
+    if ((k == 3 && cp < 0x800) || (k == 4 && (cp < 0x10000 || cp > 0x10ffff))) return 0;   /* overlong, too big */
+    if (cp >= 0xd800 && cp <= 0xdfff) return 0;                                          /* a surrogate */
+    return k;
+}
+
+/* a JSON string: '"' and '\\' escaped, control bytes and DEL as \u00XX, U+2028/9
+ * escaped (JavaScript readers), bytes of invalid UTF-8 as U+FFFD */
+static void json_str(FILE *f, const char *str) {
+    const unsigned char *s = (const unsigned char *)str;
+    size_t n = strlen(str);
+    fputc('"', f);
+    while (n) {
+        size_t k = utf8_len(s, n);
+        if (k == 0) { fputs("\\ufffd", f); s++; n--; continue; }
+        if (k == 1) {
+            if (*s == '"' || *s == '\\') fprintf(f, "\\%c", *s);
+            else if (*s == '\n') fputs("\\n", f);
+            else if (*s == '\t') fputs("\\t", f);
+            else if (*s < 0x20 || *s == 0x7f) fprintf(f, "\\u%04x", *s);
+            else fputc(*s, f);
+        } else if (k == 3 && s[0] == 0xe2 && s[1] == 0x80 && (s[2] == 0xa8 || s[2] == 0xa9)) {
+            fprintf(f, "\\u%s", s[2] == 0xa8 ? "2028" : "2029");
+        } else {
+            fwrite(s, 1, k, f);
+        }
+        s += k;
+        n -= k;
+    }
+    fputc('"', f);
+}
+
+/* a field of a tab-separated line (0-based); "" when missing; cut at the next tab */
+static const char *field(const char *line, int i, char *buf, size_t cap) {
+    const char *p = line;
+    size_t len;
+    while (i-- > 0) {
+        p = strchr(p, '\t');
+        if (!p) { buf[0] = 0; return buf; }
+        p++;
+    }
+    len = strcspn(p, "\t");
+    if (len >= cap) len = cap - 1;
+    memcpy(buf, p, len);
+    buf[len] = 0;
+    return buf;
+}
+
+static long number(const char *s, const char *what) {
+    char *end;
+    long v;
+    errno = 0;
+    v = strtol(s, &end, 10);
+    if (!*s || *end || errno || v < 0) die("not a number: ", what);
+    return v;
+}
+
+static void free_lines(Lines *l) {
+    for (size_t i = 0; i < l->n; i++) free(l->line[i]);
+    free(l->line);
+    l->line = NULL;
+    l->n = 0;
+}
+
+typedef struct {
+    char name[256], msg[MAX_LINE + 2];
+    long got, max, chapter;
+} Row;
+
+/* RESULT (blank points max message) checked against BLANKS (name points chapter ...) */
+static Row *read_result(const char *blanks_path, const char *result_path, size_t *nrows) {
+    Lines b, r;
+    char tmp[MAX_LINE + 2];
+    if (read_lines(blanks_path, MAX_GOT, &b) != 0) die("cannot read ", blanks_path);
+    if (read_lines(result_path, MAX_GOT, &r) != 0 || r.n != b.n) die("a student was not graded: ", result_path);
+    Row *row = calloc(b.n + 1, sizeof *row);
+    if (!row) die("out of memory", NULL);
+    for (size_t i = 0; i < b.n; i++) {
+        field(r.line[i], 0, row[i].name, sizeof row[i].name);
+        if (strcmp(row[i].name, field(b.line[i], 0, tmp, sizeof tmp))) die("a result file is malformed: ", result_path);
+        row[i].got = number(field(r.line[i], 1, tmp, sizeof tmp), result_path);
+        row[i].max = number(field(r.line[i], 2, tmp, sizeof tmp), result_path);
+        row[i].chapter = number(field(b.line[i], 2, tmp, sizeof tmp), blanks_path);
+        if (row[i].got > row[i].max) die("a result file is malformed: ", result_path);
+        field(r.line[i], 3, row[i].msg, sizeof row[i].msg);
+    }
+    *nrows = b.n;
+    free_lines(&b);
+    free_lines(&r);
+    return row;
+}
+
+static FILE *open_tmp(const char *out, char *tmp, size_t cap) {
+    FILE *f;
+    if ((size_t)snprintf(tmp, cap, "%s.%ld.tmp", out, (long)getpid()) >= cap) die("path too long: ", out);
+    if (!(f = fopen(tmp, "w"))) die("cannot write ", out);
+    return f;
+}
+
+static void close_tmp(FILE *f, const char *tmp, const char *out) {
+    if (fclose(f) || rename(tmp, out)) { remove(tmp); die("cannot write ", out); }
+}
+
+static int visibility_ok(const char *v) {
+    return !strcmp(v, "hidden") || !strcmp(v, "after_due_date") || !strcmp(v, "after_published") ||
+           !strcmp(v, "visible");
+}
+
+static int cmd_results(char **a) {
+    /* a: BLANKS RESULT ID LEVEL SECONDS VISIBILITY GS PL */
+    size_t n;
+    char tmp[4096], line[128];
+    long level = number(a[3], "LEVEL"), secs = number(a[4], "SECONDS"), x = 0, y = 0;
+    if (!visibility_ok(a[5])) die("the visibility must be hidden, after_due_date, after_published or visible, not ", a[5]);
+    Row *row = read_result(a[0], a[1], &n);
+    for (size_t i = 0; i < n; i++) { x += row[i].got; y += row[i].max; }
+    snprintf(line, sizeof line, "%ld/%ld points (level %ld)", x, y, level);
+
+    FILE *f = open_tmp(a[6], tmp, sizeof tmp);
+    fprintf(f, "{\n  \"score\": %ld,\n  \"max_score\": %ld,\n  \"execution_time\": %ld,\n  \"output\": ", x, y, secs);
+    {
+        char head[1400];
+        snprintf(head, sizeof head, "student %.1000s: %s", a[2], line);
+        json_str(f, head);
+    }
+    fprintf(f, ",\n  \"visibility\": ");
+    json_str(f, a[5]);
+    fprintf(f, ",\n  \"stdout_visibility\": \"hidden\",\n  \"tests\": [");
+    for (size_t i = 0; i < n; i++) {
+        char nm[400], num[64];
+        snprintf(nm, sizeof nm, "%s (chapter %ld)", row[i].name, row[i].chapter);
+        snprintf(num, sizeof num, "%ld.%zu", row[i].chapter, i + 1);
+        fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
+        json_str(f, nm);
+        fprintf(f, ", \"number\": ");
+        json_str(f, num);
+        fprintf(f, ", \"score\": %ld, \"max_score\": %ld, \"status\": \"%s\", \"output\": ", row[i].got, row[i].max,
+                row[i].got == row[i].max ? "passed" : "failed");
+        json_str(f, row[i].msg);
+        fprintf(f, ", \"visibility\": ");
+        json_str(f, a[5]);
+        fputc('}', f);
+    }
+    fprintf(f, "\n  ]\n}\n");
+    close_tmp(f, tmp, a[6]);
+
+    f = open_tmp(a[7], tmp, sizeof tmp);
+    fprintf(f, "{\n  \"gradable\": true,\n  \"score\": %.6f,\n  \"message\": ", y ? (double)x / (double)y : 0.0);
+    json_str(f, line);
+    fprintf(f, ",\n  \"output\": ");
+    {
+        /* the feedback, one line per blank */
+        size_t cap = 64 + n * (sizeof row[0].name + sizeof row[0].msg + 32), len = 0;
+        char *all = malloc(cap);
+        if (!all) die("out of memory", NULL);
+        all[0] = 0;
+        for (size_t i = 0; i < n; i++)
+            len += (size_t)snprintf(all + len, cap - len, "%s %ld/%ld  %s\n", row[i].name, row[i].got, row[i].max,
+                                    row[i].msg);
+        json_str(f, all);
+        free(all);
+    }
+    fprintf(f, ",\n  \"tests\": [");
+    for (size_t i = 0; i < n; i++) {
+        char desc[64];
+        snprintf(desc, sizeof desc, "chapter %ld", row[i].chapter);
+        fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
+        json_str(f, row[i].name);
+        fprintf(f, ", \"description\": ");
+        json_str(f, desc);
+        fprintf(f, ", \"points\": %ld, \"max_points\": %ld, \"message\": \"%s\", \"output\": ", row[i].got, row[i].max,
+                row[i].got == row[i].max ? "passed" : "failed");
+        json_str(f, row[i].msg);
+        fputc('}', f);
+    }
+    fprintf(f, "\n  ]\n}\n");
+    close_tmp(f, tmp, a[7]);
+    free(row);
+    return 0;
+}
+
+static int cmd_record(char **a) {
+    /* a: RUN OUT SEED LEVEL CHAPTERS VERSION WHEN VISIBILITY */
+    char path[4096], tmp[4096], bpath[4096], buf[MAX_LINE + 2];
+    long level = number(a[3], "LEVEL");
+    const char *c;
+    int first = 1;
+    Lines ids, bl;
+    number(a[2], "SEED");
+    if (!visibility_ok(a[7])) die("the visibility must be hidden, after_due_date, after_published or visible, not ", a[7]);
+    snprintf(bpath, sizeof bpath, "%s/blanks.tsv", a[0]);
+    snprintf(path, sizeof path, "%s/students.tsv", a[0]);
+    ids = first_fields(path);
+    if (read_lines(bpath, MAX_GOT, &bl) != 0) die("cannot read ", bpath);
+    FILE *f = open_tmp(a[1], tmp, sizeof tmp);
+    fprintf(f, "{\n  \"grader\": \"attention-in-c make grade-class\",\n  \"version\": ");
+    json_str(f, a[5]);
+    fprintf(f, ",\n  \"when\": ");
+    json_str(f, a[6]);
+    fprintf(f, ",\n  \"seed\": %s,\n  \"level\": %ld,\n  \"visibility\": ", a[2], level);
+    json_str(f, a[7]);
+    fprintf(f, ",\n  \"chapters\": [");
+    for (c = a[4]; *c;) {
+        char *end;
+        long ch;
+        if (*c == ' ' || *c == ',') { c++; continue; }
+        ch = strtol(c, &end, 10);
+        if (end == c) die("CHAPTERS is not a list of numbers: ", a[4]);
+        fprintf(f, "%s%ld", first ? "" : ", ", ch);
+        first = 0;
+        c = end;
+    }
+    fprintf(f, "],\n  \"blanks\": [");
+    long total = 0;
+    for (size_t i = 0; i < bl.n; i++) {
+        fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
+        json_str(f, field(bl.line[i], 0, buf, sizeof buf));
+        long pts = number(field(bl.line[i], 1, buf, sizeof buf), bpath);
+        total += pts;
+        fprintf(f, ", \"chapter\": %ld, \"points\": %ld}", number(field(bl.line[i], 2, buf, sizeof buf), bpath), pts);
+    }
+    fprintf(f, "\n  ],\n  \"max\": %ld,\n  \"students\": [", total);
+    for (size_t k = 0; k < ids.n; k++) {
+        size_t n;
+        long x = 0, y = 0;
+        snprintf(path, sizeof path, "%s/s/%zu/result.tsv", a[0], k + 1);
+        Row *row = read_result(bpath, path, &n);
+        for (size_t i = 0; i < n; i++) { x += row[i].got; y += row[i].max; }
+        fprintf(f, "%s\n    {\"id\": ", k ? "," : "");
+        json_str(f, ids.line[k]);
+        fprintf(f, ", \"score\": %ld, \"max\": %ld, \"percent\": %.1f, \"blanks\": {", x, y,
+                y ? 100.0 * (double)x / (double)y : 0.0);
+        for (size_t i = 0; i < n; i++) {
+            fputs(i ? ", " : "", f);
+            json_str(f, row[i].name);
+            fprintf(f, ": %ld", row[i].got);
+        }
+        fputs("}}", f);
+        free(row);
+    }
+    fprintf(f, "\n  ]\n}\n");
+    close_tmp(f, tmp, a[1]);
+    free_lines(&ids);
+    free_lines(&bl);
+    return 0;
+}
+
 /* ---- normalize ---------------------------------------------------------------- */
 
 /* Translation phase 1 as gcc reads a file: a UTF-8 byte order mark at the start
@@ -618,6 +895,8 @@ int main(int argc, char **argv) {
     if (argc == 3 && !strcmp(argv[1], "list")) return cmd_list(argv[2]);
     if (argc == 4 && !strcmp(argv[1], "compare")) return cmd_compare(argv[2], argv[3]);
     if (argc == 4 && !strcmp(argv[1], "csv")) return cmd_csv(argv[2], argv[3]);
-    fprintf(stderr, "usage: gradetool list DIR | compare WANT GOT | csv RUN OUT | normalize IN OUT MAX | policy OBJ ALLOW FILE FUNC BLANK [REFUSED...] | limit NPROC AS_KB FSIZE_KB CPU_S PROG [ARGS...]\n");
+    if (argc == 10 && !strcmp(argv[1], "results")) return cmd_results(argv + 2);
+    if (argc == 10 && !strcmp(argv[1], "record")) return cmd_record(argv + 2);
+    fprintf(stderr, "usage: gradetool list DIR | compare WANT GOT | csv RUN OUT | results BLANKS RESULT ID LEVEL SECONDS VISIBILITY GS PL | record RUN OUT SEED LEVEL CHAPTERS VERSION WHEN VISIBILITY | normalize IN OUT MAX | policy OBJ ALLOW FILE FUNC BLANK [REFUSED...] | limit NPROC AS_KB FSIZE_KB CPU_S PROG [ARGS...]\n");
     return 2;
 }

@@ -1,0 +1,244 @@
+#!/bin/sh
+# test_grade_lms.sh — what a course does around the points (docs/TEACHING.md,
+# "Into an LMS" and "Regrading"): a class of level 1, chapters 2 and 6, graded
+# into Gradescope's and PrairieLearn's results.json, read by a JSON parser and
+# checked for their fields, one test per blank adding up to class.csv's row; an
+# answer whose messages hold quotes, backslashes and control bytes, and
+# gradetool fed every kind of byte, still give valid JSON; grading.json records
+# the run, the recorded seed gives the same points and feedback, STUDENT=id
+# regrades one row and leaves the rest; the class graded at LEVEL=2 and a tree
+# without its manifest get 0 and the reason; every error path is one sentence,
+# exit 2; make exercises writes the level, the blanks and a GitHub Classroom
+# workflow whose commands exist, a handout inside the repository is git-ignored,
+# and make gradescope-autograder writes its zip. Needs bubblewrap for the grading
+# part (else those checks are counted as skipped).
+. tests/lib.sh
+suite test_grade_lms
+
+AWKP=${AWK:-awk}
+ok() { _ok; }
+bad() { _failed=$((_failed + 1)); printf 'FAIL: %s\n' "$1"; [ -n "${2:-}" ] && printf '      %s\n' "$2"; }
+PY=
+if [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import json' 2>/dev/null; then PY=/usr/bin/python3
+elif command -v python3 >/dev/null 2>&1 && python3 -c 'import json' 2>/dev/null; then PY=python3; fi
+# json FILE KIND: parsed by a JSON parser and checked for KIND's fields (gradescope,
+# prairielearn, grading); without Python, a check of the fields by name only
+json() {
+    if [ -n "$PY" ]; then
+        "$PY" - "$1" "$2" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+k = sys.argv[2]
+def need(o, keys, types):
+    for key, t in zip(keys, types):
+        assert key in o, "missing " + key
+        assert isinstance(o[key], t), key + " has type " + type(o[key]).__name__
+if k == "gradescope":
+    need(d, ["score", "execution_time", "output", "visibility", "stdout_visibility", "tests"], [int, int, str, str, str, list])
+    for t in d["tests"]:
+        need(t, ["name", "number", "score", "max_score", "status", "output", "visibility"], [str, str, int, int, str, str, str])
+        assert t["status"] in ("passed", "failed")
+        assert (t["status"] == "passed") == (t["score"] == t["max_score"])
+    assert d["score"] == sum(t["score"] for t in d["tests"])
+    print(d["score"], " ".join(str(t["score"]) for t in d["tests"]), d["tests"][0]["visibility"] if d["tests"] else "-")
+elif k == "prairielearn":
+    need(d, ["gradable", "score", "message", "output", "tests"], [bool, (int, float), str, str, list])
+    for t in d["tests"]:
+        need(t, ["name", "description", "points", "max_points", "message", "output"], [str, str, int, int, str, str])
+    tot = sum(t["max_points"] for t in d["tests"])
+    got = sum(t["points"] for t in d["tests"])
+    assert 0 <= d["score"] <= 1 and abs(d["score"] - (got / tot if tot else 0)) < 1e-6
+    print(got, " ".join(str(t["points"]) for t in d["tests"]))
+else:
+    need(d, ["seed", "level", "chapters", "blanks", "version", "when", "students"], [int, int, list, list, str, str, list])
+    print(d["seed"], d["level"], ",".join(map(str, d["chapters"])), " ".join(b["name"] + ":" + str(b["points"]) for b in d["blanks"]),
+          " ".join(s["id"] + ":" + str(s["score"]) for s in d["students"]))
+PYEOF
+    else
+        for f in $(case $2 in gradescope) echo score execution_time output visibility stdout_visibility tests max_score status ;;
+                   prairielearn) echo gradable score message output tests points max_points ;; *) echo seed level chapters blanks version when students ;; esac); do
+            grep -q "\"$f\": " "$1" || return 1
+        done
+        echo fields
+    fi
+}
+[ -n "$PY" ] || skip 1 "no python3 with json here: the JSON files are checked for their fields by name only, not parsed"
+
+# ---- make exercises: the level, the blanks, the Classroom workflow --------------------
+sh scripts/exercises/generate.sh "$TMP/handout" 1 2,6 >/dev/null 2>&1 || bad "make exercises writes a handout"
+M=$TMP/handout/.exercise-manifest
+[ "$(sed -n 's/^# level: //p' "$M")" = 1 ] && [ "$(grep -v '^#' "$M" | cut -f1 | tr '\n' ' ')" = "scale dropout_scale dropout_keep " ] &&
+    ok || bad "the handout's manifest holds its level and its blanks" "$(head -n 8 "$M")"
+Y=$TMP/handout/.github/workflows/classroom.yml
+grep -c '^    - name: chapter ' "$Y" | grep -qx 2 && grep -q 'max-score: 2' "$Y" && grep -q 'runners: chapter2,chapter6' "$Y" &&
+    ok || bad "the handout's Classroom workflow has one step per chapter with its points" "$(cat "$Y")"
+# the committed workflow is the one of make exercises at level 1, all default chapters
+sh scripts/exercises/generate.sh "$TMP/h1" 1 >/dev/null 2>&1
+cmp -s "$TMP/h1/.github/workflows/classroom.yml" scripts/exercises/classroom.yml && ok ||
+    bad "scripts/exercises/classroom.yml is what make exercises writes at level 1 (sh scripts/exercises/classroom.sh MANIFEST)"
+# its commands run in a handout: each is a target of the handout's Makefile
+cmds=$(sed -n 's/^        command: //p' scripts/exercises/classroom.yml)
+n=0
+for c in $(echo "$cmds" | sed -n 's/^make //p'); do
+    n=$((n + 1))
+    make -n -C "$TMP/h1" "$c" >/dev/null 2>&1 || bad "the workflow's command 'make $c' is a target of the handout"
+done
+[ "$n" -eq "$(grep -c '^    - name: chapter ' scripts/exercises/classroom.yml)" ] && [ "$n" -gt 0 ] && ok ||
+    bad "every step of the workflow runs 'make test-chapterN'" "$cmds"
+
+# a handout written inside a repository (not exercises/) is git-ignored there, locally
+if command -v git >/dev/null 2>&1; then
+    R=$TMP/repo
+    mkdir -p "$R" && git ls-files -z | tar --null -T - --ignore-failed-read -cf - 2>/dev/null | (cd "$R" && tar xf -)
+    (cd "$R" && git init -q && git add -A >/dev/null 2>&1 && git -c user.email=t@t -c user.name=t commit -qm t >/dev/null 2>&1 &&
+        sh scripts/exercises/generate.sh class/carol 1 2 >/dev/null 2>&1 && git status --porcelain) >"$TMP/st" 2>&1
+    [ -f "$R/class/carol/.exercise-manifest" ] && [ ! -s "$TMP/st" ] && ok ||
+        bad "a handout in class/carol/ is not a change of the repository" "$(head -n 5 "$TMP/st")"
+else
+    skip 1 "no git here: the handout's local exclude is not checked"
+fi
+
+# ---- make gradescope-autograder ---------------------------------------------------------
+sh scripts/exercises/gradescope.sh 4 >/dev/null 2>"$TMP/gs.err"; st=$?
+[ "$st" -eq 2 ] && [ "$(grep -c '' "$TMP/gs.err")" -eq 1 ] && ok || bad "gradescope-autograder LEVEL=4: one sentence, exit 2" "exit $st: $(cat "$TMP/gs.err")"
+if command -v zip >/dev/null 2>&1 || { [ -n "$PY" ] && "$PY" -c 'import zipfile'; }; then
+    sh scripts/exercises/gradescope.sh 1 2,6 >"$TMP/gs.out" 2>&1
+    Z=build/gradescope/autograder.zip
+    if [ -n "$PY" ]; then
+        "$PY" -c 'import sys, zipfile; n = zipfile.ZipFile(sys.argv[1]).namelist(); print("\n".join(n))' "$Z" >"$TMP/zl" 2>&1
+    else unzip -Z1 "$Z" >"$TMP/zl" 2>&1; fi
+    grep -qx setup.sh "$TMP/zl" && grep -qx run_autograder "$TMP/zl" && grep -qx source/scripts/exercises/grade.sh "$TMP/zl" &&
+        grep -qx source/Makefile "$TMP/zl" && ok || bad "autograder.zip holds setup.sh, run_autograder and the repository" "$(cat "$TMP/gs.out"; head -n 3 "$TMP/zl")"
+    mkdir -p "$TMP/ag" && (cd "$TMP/ag" && if [ -n "$PY" ]; then "$PY" -m zipfile -e "$OLDPWD/$Z" . ; else unzip -q "$OLDPWD/$Z"; fi) >/dev/null 2>&1
+    sh -n "$TMP/ag/run_autograder" && sh -n "$TMP/ag/setup.sh" && grep -q '^LEVEL=1$' "$TMP/ag/run_autograder" &&
+        grep -q '^CHAPTERS=2,6$' "$TMP/ag/run_autograder" && grep -q 'results/results.json' "$TMP/ag/run_autograder" &&
+        grep -q 'apt-get install .*bubblewrap' "$TMP/ag/setup.sh" && ok || bad "run_autograder grades at LEVEL=1 CHAPTERS=2,6 into results.json; setup.sh installs bubblewrap"
+else
+    skip 2 "neither zip nor python3's zipfile here: make gradescope-autograder cannot write its zip"
+fi
+
+# ---- gradetool results: any byte in a message gives valid JSON -------------------------
+GT=$TMP/gradetool
+${CC:-cc} -std=c99 -O2 scripts/exercises/gradetool.c -lm -o "$GT" 2>"$TMP/gt.err" || bad "gradetool.c builds" "$(cat "$TMP/gt.err")"
+mkdir -p "$TMP/r/s/1"
+printf 'scale\t1\t02\nkeep\t2\t06\n' >"$TMP/r/blanks.tsv"
+printf 'we"ird\\\001\033\177 \377\300\200\355\240\200\364\220\200\200 \342\200\250 é\tok\n' >"$TMP/r/students.tsv"
+printf 'scale\t1\t1\tcorrect "q" \\ \\" \001\002\033[31m \177 \377 \300\257 \355\240\200 \360\237\230\200 \342\200\251 end\\\nkeep\t0\t2\t\\u0000 "}]\n' >"$TMP/r/s/1/result.tsv"
+"$GT" results "$TMP/r/blanks.tsv" "$TMP/r/s/1/result.tsv" "$(cut -f1 "$TMP/r/students.tsv")" 1 0 after_published "$TMP/r/gs.json" "$TMP/r/pl.json" &&
+    "$GT" record "$TMP/r" "$TMP/r/g.json" 42 1 2,6 "v" "now" visible 2>"$TMP/gt.err" || bad "gradetool results and record run" "$(cat "$TMP/gt.err")"
+for k in gs:gradescope pl:prairielearn g:grading; do
+    got=$(json "$TMP/r/${k%%:*}.json" "${k#*:}" 2>&1) && ok || bad "a message with any byte: ${k#*:} JSON is valid" "$got"
+done
+if [ -n "$PY" ]; then
+    out=$("$PY" -c 'import json, sys; d = json.load(open(sys.argv[1])); print(repr(d["tests"][0]["output"]))' "$TMP/r/gs.json")
+    case $out in *'\x01\x02\x1b[31m \x7f'*'"q" \\ \\"'*|*'"q" \\ \\"'*'\x01\x02\x1b[31m \x7f'*) ok ;; *) bad "quotes, backslashes and control bytes come back as they were" "$out" ;; esac
+fi
+"$GT" results "$TMP/r/blanks.tsv" "$TMP/r/s/1/result.tsv" x 1 0 sometimes "$TMP/r/a" "$TMP/r/b" 2>"$TMP/gt.err"; st=$?
+[ "$st" -eq 2 ] && [ ! -e "$TMP/r/a" ] && grep -q 'visibility must be' "$TMP/gt.err" && ok || bad "gradetool results with a bad visibility: exit 2, nothing written"
+
+# ---- grading a class ---------------------------------------------------------------------
+NGRADE=22
+if ! command -v bwrap >/dev/null 2>&1 || ! command -v timeout >/dev/null 2>&1 ||
+    ! bwrap --unshare-all --die-with-parent --ro-bind / / --proc /proc --dev /dev /bin/true >/dev/null 2>&1; then
+    skip $NGRADE "grading runs student code in bubblewrap, which does not work here (apt-get install bubblewrap)"
+    finish
+    exit $?
+fi
+C=$TMP/cls
+mkdir -p "$C"
+sh scripts/exercises/generate.sh "$TMP/sol" 0 2,6 >/dev/null 2>&1
+S2=chapters/02_scaling/scaling.c
+S6=chapters/06_dropout/dropout.c
+fill() { # FILE NAME TEXT (as it is: no escapes read)
+    TXT=$3 $AWKP -v nm="$2" '
+        index($0, "/* TODO exercise '\''" nm "'\''") { skip = 1; next }
+        skip && index($0, "exercise_missing(\"" nm "\"") { print ENVIRON["TXT"]; skip = 0; next }
+        skip { next }
+        { print }' "$1" >"$1.new" && mv "$1.new" "$1"
+}
+cp -R "$TMP/sol" "$C/alice" && cp "$M" "$C/alice/"                 # the solution, handout manifest kept: 3/3
+cp -R "$TMP/handout" "$C/bob"                                         # scale by d_k, dropout_keep right: 1/3
+fill "$C/bob/$S2" scale '    scores = t_div_scalar(scores, (float)t_size(query, -1));'
+fill "$C/bob/$S6" dropout_keep '        keep = rng_bernoulli(t_default_rng(), 1.0 - d->p);'
+cp -R "$TMP/handout" "$C/carol"                                       # messages with quotes, backslashes, control bytes: 0/3
+fill "$C/carol/$S2" scale '    t_error("say \"hi\" \\ back\\slash \001 \033[2J \377\300 tab\there");'
+fill "$C/carol/$S6" dropout_scale '        scale = 1.0f; printf("\"}]} \\u0000 \377\n"); t_error("\"%s\\", "\033");'
+cp -R "$TMP/sol" "$C/dave" && rm "$C/dave/.exercise-manifest"          # no manifest: 0, and why
+GRADE_SEED=77 GRADE_OUT=$TMP/o1 GRADE_TIME=5 sh scripts/exercises/grade_class.sh "$C" 1 2,6 2 >"$TMP/g1.out" 2>"$TMP/g1.err"
+[ "$(tail -n 1 "$TMP/g1.out")" = "graded: 4 students, mean 33.3%" ] && ok || bad "the class is graded" "$(tail -n 3 "$TMP/g1.out"; tail -n 5 "$TMP/g1.err")"
+row() { grep "^$1," "$TMP/o1/class.csv"; }
+[ "$(row alice)" = "alice,3,3,100.0,1,1,1" ] && [ "$(row bob)" = "bob,1,3,33.3,0,0,1" ] && [ "$(row carol)" = "carol,0,3,0.0,0,0,0" ] &&
+    [ "$(row dave)" = "dave,0,3,0.0,0,0,0" ] && ok || bad "class.csv rows" "$(cat "$TMP/o1/class.csv")"
+grep -q "not graded: the handout's .exercise-manifest is not in this tree" "$TMP/o1/feedback/dave.txt" && grep -q "'dave' got 0" "$TMP/g1.err" &&
+    ok || bad "a tree without its manifest: 0, the feedback and the run say why" "$(cat "$TMP/o1/feedback/dave.txt")"
+# every student's two results.json: parsed, their fields, per-blank points = class.csv's cells
+for id in alice bob carol dave; do
+    cells=$(row $id | cut -d, -f2,5- | tr ',' ' ')
+    g=$(json "$TMP/o1/gradescope/$id.json" gradescope 2>&1)
+    p=$(json "$TMP/o1/prairielearn/$id.json" prairielearn 2>&1)
+    if [ -n "$PY" ]; then
+        [ "$g" = "$cells after_published" ] && [ "$p" = "$cells" ] && ok ||
+            bad "$id: Gradescope and PrairieLearn results add up to class.csv's row" "csv: $cells; gradescope: $g; prairielearn: $p"
+    else
+        [ "$g" = fields ] && [ "$p" = fields ] && ok || bad "$id: the LMS results hold their fields"
+    fi
+done
+grep -q 'say \\"hi\\" \\\\' "$TMP/o1/gradescope/carol.json" && ok ||
+    bad "carol's quotes and backslashes reach her Gradescope output, escaped" "$(grep -m1 output "$TMP/o1/gradescope/carol.json" | tail -c 300)"
+rec=$(json "$TMP/o1/grading.json" grading 2>&1)
+if [ -n "$PY" ]; then
+    case $rec in "77 1 2,6 scale:1 dropout_scale:1 dropout_keep:1 alice:3 bob:1 carol:0 dave:0") ok ;;
+        *) bad "grading.json records seed, level, chapters, blanks and scores" "$rec" ;; esac
+else [ "$rec" = fields ] && ok || bad "grading.json holds its fields"; fi
+
+# the recorded seed again: the same points and feedback
+seed=$(sed -n 's/^  "seed": \([0-9]*\),$/\1/p' "$TMP/o1/grading.json")
+GRADE_SEED=$seed GRADE_OUT=$TMP/o2 GRADE_TIME=5 sh scripts/exercises/grade_class.sh "$C" 1 2,6 2 >/dev/null 2>&1
+cmp -s "$TMP/o1/class.csv" "$TMP/o2/class.csv" && diff -r "$TMP/o1/feedback" "$TMP/o2/feedback" >/dev/null && ok ||
+    bad "GRADE_SEED=<the recorded seed> gives the same points and feedback" "$(diff -r "$TMP/o1/feedback" "$TMP/o2/feedback" | head -n 5)"
+
+# STUDENT=bob: regraded with the recorded seed, level and chapters; unchanged, equal to the first run
+cp -R "$TMP/o1" "$TMP/o1.first"
+GRADE_OUT=$TMP/o1 GRADE_TIME=5 sh scripts/exercises/grade_class.sh "$C" "" "" "" bob >"$TMP/rg.out" 2>&1
+cmp -s "$TMP/o1.first/class.csv" "$TMP/o1/class.csv" && diff -r "$TMP/o1.first/feedback" "$TMP/o1/feedback" >/dev/null &&
+    grep -q "regrading 'bob'.*the recorded seed" "$TMP/rg.out" && ok || bad "a regrade with the recorded seed equals the first run" "$(tail -n 4 "$TMP/rg.out")"
+# bob fixes scale: his row and files change, nobody else's
+fill_fix() { sed 's|scores = t_div_scalar(scores, (float)t_size(query, -1));|scores = t_div_scalar(scores, sqrtf((float)t_size(query, -1)));|' "$1" >"$1.n" && mv "$1.n" "$1"; }
+fill_fix "$C/bob/$S2"
+GRADE_OUT=$TMP/o1 GRADE_TIME=5 sh scripts/exercises/grade_class.sh "$C" 1 "" "" bob >"$TMP/rg2.out" 2>&1
+[ "$(row bob)" = "bob,2,3,66.7,1,0,1" ] && [ "$(grep -v '^bob,' "$TMP/o1/class.csv")" = "$(grep -v '^bob,' "$TMP/o1.first/class.csv")" ] &&
+    cmp -s "$TMP/o1/feedback/alice.txt" "$TMP/o1.first/feedback/alice.txt" && cmp -s "$TMP/o1/gradescope/carol.json" "$TMP/o1.first/gradescope/carol.json" &&
+    [ "$(json "$TMP/o1/gradescope/bob.json" gradescope | cut -d' ' -f1)" = 2 ] && ok ||
+    bad "STUDENT=bob replaces his row and results only" "$(cat "$TMP/o1/class.csv"; tail -n 3 "$TMP/rg2.out")"
+[ -n "$PY" ] && { json "$TMP/o1/grading.json" grading | grep -q ' bob:2 carol:0' && ok || bad "grading.json has bob's new score"; }
+
+# the error paths: one sentence each, exit 2, nothing changed
+cp "$TMP/o1/class.csv" "$TMP/keep.csv"
+err() { # WHAT PATTERN ENV... -- ARGS...
+    _w=$1 _p=$2
+    shift 2
+    env "$@" >"$TMP/e.out" 2>"$TMP/e.err"; _st=$?
+    [ "$_st" -eq 2 ] && [ "$(grep -c '' "$TMP/e.err")" -eq 1 ] && grep -q "$_p" "$TMP/e.err" && cmp -s "$TMP/keep.csv" "$TMP/o1/class.csv" && ok ||
+        bad "$_w: one sentence, exit 2" "exit $_st: $(cat "$TMP/e.err")"
+}
+GC=scripts/exercises/grade_class.sh
+err "STUDENT=nobody" "STUDENT=nobody is not a graded student" GRADE_OUT="$TMP/o1" sh $GC "$C" "" "" "" nobody
+err "a regrade without grading.json" "has no record of a graded class" GRADE_OUT="$TMP/none" sh $GC "$C" "" "" "" bob
+err "GRADE_SEED=12x" "GRADE_SEED=12x: the seed must be a whole number" GRADE_SEED=12x GRADE_OUT="$TMP/o3" sh $GC "$C" 1 2,6
+err "a regrade with another GRADE_SEED" "recorded seed $seed" GRADE_SEED=5 GRADE_OUT="$TMP/o1" sh $GC "$C" "" "" "" bob
+err "a regrade at another LEVEL" "graded at level 1, not LEVEL=2" GRADE_OUT="$TMP/o1" sh $GC "$C" 2 "" "" bob
+err "GRADE_VISIBILITY=sometimes" "GRADE_VISIBILITY=sometimes" GRADE_VISIBILITY=sometimes GRADE_OUT="$TMP/o3" sh $GC "$C" 1 2,6
+err "make grade with GRADE_SEED=-1" "GRADE_SEED=-1" GRADE_SEED=-1 GRADE_OUT="$TMP/o3" sh scripts/exercises/grade.sh "$C/bob" 1 2,6
+
+# the level-1 class graded at LEVEL=2: nobody gets the level-2 points, every row says why
+GRADE_OUT=$TMP/o4 GRADE_TIME=5 sh scripts/exercises/grade_class.sh "$C" 2 2,6 2 >"$TMP/g4.out" 2>"$TMP/g4.err"
+a4=$(grep '^alice,' "$TMP/o4/class.csv")
+[ "${a4#alice,0,}" != "$a4" ] && [ "$(grep -c "handed out at level 1 and is graded at LEVEL=2" "$TMP/o4/feedback/alice.txt")" -ge 3 ] &&
+    [ "$(grep -c "got 0: this tree was handed out at level 1" "$TMP/g4.err")" -eq 3 ] && ok ||
+    bad "a level-1 class graded at LEVEL=2 gets 0 and the reason" "$(cat "$TMP/o4/class.csv"; head -n 4 "$TMP/o4/feedback/alice.txt"; cat "$TMP/g4.err")"
+
+# make grade: one student, both LMS files, the visibility as asked; the default folder is the class's name
+GRADE_VISIBILITY=visible GRADE_OUT=$TMP/o5 GRADE_TIME=5 sh scripts/exercises/grade.sh "$C/bob" 1 2,6 >"$TMP/g5.out" 2>&1
+[ "$(tail -n 1 "$TMP/g5.out")" = "score: 2/3" ] && [ "$(json "$TMP/o5/gradescope/bob.json" gradescope)" = "2 1 0 1 visible" ] && json "$TMP/o5/prairielearn/bob.json" prairielearn >/dev/null &&
+    ok || bad "make grade writes both results.json, visibility as GRADE_VISIBILITY says" "$(tail -n 3 "$TMP/g5.out")"
+finish
