@@ -191,6 +191,14 @@ if [ -n "$PY" ]; then
         *) bad "grading.json records seed, level, chapters, blanks and scores" "$rec" ;; esac
 else [ "$rec" = fields ] && ok || bad "grading.json holds its fields"; fi
 
+# no GRADE_OUT: the class's own folder, named after SUBMISSIONS, and the contract's copy of the
+# last class graded in build/grade/class.csv and build/grade/feedback/ (here under GRADE_ROOT)
+GRADE_SEED=77 GRADE_ROOT=$TMP/root GRADE_TIME=5 sh scripts/exercises/grade_class.sh "$C" 1 2,6 2 >"$TMP/g0.out" 2>&1
+cls=$(basename "$C")
+cmp -s "$TMP/o1/class.csv" "$TMP/root/$cls/class.csv" && cmp -s "$TMP/o1/class.csv" "$TMP/root/class.csv" &&
+    diff -r "$TMP/o1/feedback" "$TMP/root/feedback" >/dev/null && [ -f "$TMP/root/$cls/grading.json" ] && ok ||
+    bad "without GRADE_OUT: <root>/<class>/ and the contract's <root>/class.csv and <root>/feedback/" "$(ls "$TMP/root"; tail -n 3 "$TMP/g0.out")"
+
 # the recorded seed again: the same points and feedback
 seed=$(sed -n 's/^  "seed": \([0-9]*\),$/\1/p' "$TMP/o1/grading.json")
 GRADE_SEED=$seed GRADE_OUT=$TMP/o2 GRADE_TIME=5 sh scripts/exercises/grade_class.sh "$C" 1 2,6 2 >/dev/null 2>&1

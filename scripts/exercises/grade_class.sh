@@ -12,7 +12,9 @@
 # guarded against formulas), feedback/<id>.txt, gradescope/<id>.json and
 # prairielearn/<id>.json (each LMS's results.json), grading.json (the run's
 # record: seed, level, chapters, blanks, version, when, scores) and record/
-# (what a regrade needs); the last line is "graded: S students, mean P%".
+# (what a regrade needs); without GRADE_OUT, build/grade/class.csv and
+# build/grade/feedback/ (GRADE_ROOT: build/grade) are also a copy of the last
+# class graded; the last line is "graded: S students, mean P%".
 # STUDENT=id regrades that one folder with the recorded seed, level and
 # chapters and replaces its row and files, leaving the rest. On a terminal a
 # line "k/S students" shows the progress. Each run works in its own folder
@@ -34,8 +36,9 @@ GIVEN=$SUBS
 SUBS=$(cd "$SUBS" && pwd)
 # each class in its own folder, named after SUBMISSIONS
 _cls=$(basename "$SUBS" | tr -c 'A-Za-z0-9_.@+-' '_' | sed 's/_*$//' | cut -c1-200)
-case $_cls in "" | . | ..) _cls=class ;; cache | runs) _cls=class-$_cls ;; esac   # (the grader's own folders)
-OUT=${GRADE_OUT:-build/grade/$_cls}
+case $_cls in "" | . | ..) _cls=class ;; cache | runs | feedback | class.csv) _cls=class-$_cls ;; esac   # (the grader's own)
+GROOT=${GRADE_ROOT:-build/grade}   # where classes get their default folder
+OUT=${GRADE_OUT:-$GROOT/$_cls}
 g_check_env "make grade-class"
 [ -n "$NJOBS" ] || NJOBS=1
 case $NJOBS in *[!0-9]* | 0) die "make grade-class: JOBS=$NJOBS: give a number of students to grade at once (1, 2, ...)" ;; esac
@@ -142,6 +145,14 @@ rm -rf "$OUT/record.$$" && mv "$RUN/record" "$OUT/record.$$" && rm -rf "$OUT/rec
     cp "$RUN/grading.json" "$OUT/grading.json.$$" && mv "$OUT/grading.json.$$" "$OUT/grading.json" &&
     cp "$RUN/class.csv" "$OUT/class.csv.$$" && mv "$OUT/class.csv.$$" "$OUT/class.csv" ||
     die "make grade-class: cannot write into $OUT"
+# the contract: build/grade/class.csv and build/grade/feedback/ hold the last class graded
+# into its default folder (a copy; the class's own folder is the record)
+if [ -z "${GRADE_OUT:-}" ]; then
+    rm -rf "$GROOT/feedback.$$" && cp -R "$OUT/feedback" "$GROOT/feedback.$$" &&
+        rm -rf "$GROOT/feedback" && mv "$GROOT/feedback.$$" "$GROOT/feedback" &&
+        cp "$OUT/class.csv" "$GROOT/class.csv.$$" && mv "$GROOT/class.csv.$$" "$GROOT/class.csv" ||
+        die "make grade-class: cannot copy the class to $GROOT/class.csv and $GROOT/feedback/"
+fi
 echo "class: $OUT/class.csv, feedback: $OUT/feedback/"
 echo "LMS: gradescope/, prairielearn/; record: grading.json (in $OUT/)"
 cat "$RUN/mean"
