@@ -198,7 +198,8 @@ done
 # the state of everything the grader must not touch
 snapshot() { (find . -path ./build -prune -o -type f -exec cksum {} +; find "$C" "$TMP/canary" -type f -exec cksum {} +) | LC_ALL=C sort; }
 snapshot >"$TMP/before"
-NRUNS=$(ls build/grade/runs 2>/dev/null | grep -c .)
+GRADE_RUNS=$TMP/runs   # its own run folders: other suites grade at the same time in build/grade/runs
+export GRADE_RUNS
 rm -f /tmp/pwned
 OUT=$TMP/out
 GRADE_OUT=$OUT GRADE_SEED=$SEED GRADE_TIME=3 sh scripts/exercises/grade_class.sh "$C" 1 2,6 2 >"$TMP/g.out" 2>"$TMP/g.err"
@@ -298,7 +299,7 @@ grep -rq 'sqrtf((float)d_k)' "$OUT/feedback/" && bad "the teacher's solution rea
 if cmp -s "$TMP/before" "$TMP/after"; then ok; else bad "the repository and the submissions are unchanged" "$(diff "$TMP/before" "$TMP/after" | head -n 5)"; fi
 [ -e /tmp/pwned ] && bad "student code wrote /tmp/pwned outside the sandbox" || ok
 grep -q '^gradebook,3' "$CSV" && bad "forged rows reached class.csv" || ok
-[ "$(ls build/grade/runs 2>/dev/null | grep -c .)" -le "$NRUNS" ] && ok || bad "the run folder is removed at the end"
+[ -d "$TMP/runs" ] && [ "$(ls "$TMP/runs" | grep -c .)" -eq 0 ] && ok || bad "the run folder is removed at the end" "$(ls "$TMP/runs" 2>&1)"
 
 # ---- chapters 9 and 10 (level 2): every blank judged outside the sandbox -------------
 C2=$TMP/class910

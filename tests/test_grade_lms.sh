@@ -249,4 +249,32 @@ a4=$(grep '^alice,' "$TMP/o4/class.csv")
 GRADE_VISIBILITY=visible GRADE_OUT=$TMP/o5 GRADE_TIME=5 sh scripts/exercises/grade.sh "$C/bob" 1 2,6 >"$TMP/g5.out" 2>&1
 [ "$(tail -n 1 "$TMP/g5.out")" = "score: 2/3" ] && [ "$(json "$TMP/o5/gradescope/bob.json" gradescope)" = "2 1 0 1 visible" ] && json "$TMP/o5/prairielearn/bob.json" prairielearn >/dev/null &&
     ok || bad "make grade writes both results.json, visibility as GRADE_VISIBILITY says" "$(tail -n 3 "$TMP/g5.out")"
+
+# the feedback in Chinese: GRADE_LANG=zh, or LANG=zh_CN.UTF-8 alone; the same points and LMS
+# fields, the grader's sentences translated, what they quote kept
+GRADE_VISIBILITY=visible GRADE_LANG=zh GRADE_OUT=$TMP/o6 GRADE_TIME=5 sh scripts/exercises/grade.sh "$C/bob" 1 2,6 >"$TMP/g6.out" 2>&1
+env -u LC_ALL -u LC_MESSAGES LANG=zh_CN.UTF-8 GRADE_VISIBILITY=visible GRADE_OUT=$TMP/o7 GRADE_TIME=5 \
+    sh scripts/exercises/grade.sh "$C/bob" 1 2,6 >"$TMP/g7.out" 2>&1
+fb6=$TMP/o6/feedback/bob.txt
+[ "$(tail -n 1 "$TMP/g6.out")" = "score: 2/3" ] && [ "$(head -n 1 "$fb6")" = "学生 bob：2/3 分（第 1 级）" ] && ok ||
+    bad "GRADE_LANG=zh: the same score, the feedback's first line in Chinese" "$(tail -n 2 "$TMP/g6.out"; head -n 1 "$fb6")"
+grep -q "^dropout_scale .* 0/1  未作答：exercise_missing() 占位代码还在\$" "$fb6" &&
+    grep -q "正确（在新的随机输入上，隐藏检查与教师的代码一致）" "$fb6" && ok ||
+    bad "GRADE_LANG=zh: the grader's sentences in Chinese, what they quote kept" "$(cat "$fb6")"
+[ "$(json "$TMP/o6/gradescope/bob.json" gradescope)" = "2 1 0 1 visible" ] && json "$TMP/o6/prairielearn/bob.json" prairielearn >/dev/null &&
+    grep -q '在新的随机输入上' "$TMP/o6/gradescope/bob.json" && grep -q '"message": "2/3 分（第 1 级）"' "$TMP/o6/prairielearn/bob.json" && ok ||
+    bad "GRADE_LANG=zh: the LMS files parse, hold the same points, and speak Chinese" "$(head -c 400 "$TMP/o6/gradescope/bob.json")"
+cmp -s "$fb6" "$TMP/o7/feedback/bob.txt" && ok ||
+    bad "LANG=zh_CN.UTF-8 alone gives the Chinese feedback too" "$(head -n 3 "$TMP/o7/feedback/bob.txt")"
+# the English feedback of the same run, words aside, says the same: its lines' points are the same
+[ "$(cut -c1-36 "$TMP/o5/feedback/bob.txt" | tail -n +3)" = "$(cut -c1-36 "$fb6" | tail -n +3)" ] && ok ||
+    bad "the Chinese feedback's blanks and points are the English one's" "$(cat "$TMP/o5/feedback/bob.txt")"
+err "GRADE_LANG=fr" "GRADE_LANG=fr: the feedback's language is en or zh" GRADE_LANG=fr GRADE_OUT="$TMP/o3" sh scripts/exercises/grade.sh "$C/bob" 1 2,6
+# the table: every line English, a tab, Chinese, the same %s on both sides
+LC_ALL=C awk -F '\t' '/^#/ || $0 == "" { next }
+    NF != 2 { print FILENAME ":" FNR ": not two columns"; next }
+    { a = $1; b = $2; na = gsub(/%s/, "", a); nb = gsub(/%s/, "", b)
+      if (na != nb) print FILENAME ":" FNR ": " na " %s in English, " nb " in Chinese"
+      if ($2 !~ /[\343-\351]/) print FILENAME ":" FNR ": no Chinese" }' scripts/exercises/feedback_zh.txt >"$TMP/table"
+[ ! -s "$TMP/table" ] && ok || bad "feedback_zh.txt: English, tab, Chinese, the same %s" "$(head -n 3 "$TMP/table")"
 finish

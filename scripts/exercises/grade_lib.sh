@@ -28,6 +28,7 @@
 #   $RUN/s/<k>     one folder per student (k = its row): answers, results
 # The teacher's tree and the kit are built once and kept in build/grade/cache/.
 
+G_USER_LOCALE=${LC_ALL:-${LC_MESSAGES:-${LANG:-}}}   # (the feedback's language, before C)
 LC_ALL=C
 export LC_ALL
 GRADE_TIME=${GRADE_TIME:-60}       # seconds for one compile, link or run in the sandbox
@@ -305,6 +306,16 @@ g_check_env() { # WHO
         "") ;;
         *[!0-9]* | ????????????????*) die "$1: GRADE_SEED=$GRADE_SEED: the seed must be a whole number of at most 15 digits, e.g. GRADE_SEED=12345" ;;
     esac
+    # the feedback's language: GRADE_LANG, else the environment as the programs read it
+    # (LC_ALL, then LC_MESSAGES, then LANG: zh... is Chinese)
+    G_LANG=${GRADE_LANG:-}
+    if [ -z "$G_LANG" ]; then
+        case $G_USER_LOCALE in zh*) G_LANG=zh ;; *) G_LANG=en ;; esac
+    fi
+    case $G_LANG in
+        en | zh) ;;
+        *) die "$1: GRADE_LANG=$G_LANG: the feedback's language is en or zh" ;;
+    esac
     G_VIS=${GRADE_VISIBILITY:-after_published}
     case $G_VIS in
         hidden | after_due_date | after_published | visible) ;;
@@ -352,8 +363,8 @@ g_handout_check() {
 # g_results ID K: the LMS results of student K (Gradescope and PrairieLearn), in OUT
 g_results() {
     mkdir -p "$OUT/gradescope" "$OUT/prairielearn" &&
-        "$G_TOOL" results "$RUN/blanks.tsv" "$RUN/s/$2/result.tsv" "$1" "$G_LEVEL" "$(cat "$RUN/s/$2/seconds" 2>/dev/null || echo 0)" \
-            "$G_VIS" "$OUT/gradescope/$1.json" "$OUT/prairielearn/$1.json"
+        "$G_TOOL" results "$RUN/blanks.tsv" "$RUN/s/$2/result.tsv.shown" "$1" "$G_LEVEL" "$(cat "$RUN/s/$2/seconds" 2>/dev/null || echo 0)" \
+            "$G_VIS" "$OUT/gradescope/$1.json" "$OUT/prairielearn/$1.json" "${G_LANG:-en}"
 }
 
 # The kit cache keeps the GRADE_CACHE_KEEP (3) kits used most recently.
@@ -434,8 +445,9 @@ g_setup() {
     _level=$1 _chapters=$2
     G_LEVEL=$1
     umask 022   # (what the sandboxes read must be readable by the user they run as)
-    mkdir -p build/grade/runs || die "grade: cannot create build/grade/runs"
-    RUN=build/grade/runs/$$-$(g_random)
+    _runs=${GRADE_RUNS:-build/grade/runs}   # (a test gives its own, to see its run folder go)
+    mkdir -p "$_runs" || die "grade: cannot create $_runs"
+    RUN=$_runs/$$-$(g_random)
     mkdir -p "$RUN" || die "grade: cannot create $RUN"
     RUN=$(cd "$RUN" && pwd)
     LOG=$RUN/make.log
@@ -745,10 +757,18 @@ g_grade_answer() { # NAME NN FILE FUNC SYMBOL
 
 # Feedback for a student, from result.tsv.
 g_feedback() { # ID RESULT LEVEL
-    $AWK -F '\t' -v lv="$3" '
+    # in Chinese (G_LANG=zh) the messages go through feedback_zh.txt first, into RESULT.shown,
+    # which g_results reads too; the record keeps RESULT as graded
+    if [ "${G_LANG:-en}" = zh ]; then
+        $AWK -v table="$EX_DIR/feedback_zh.txt" -f "$EX_DIR/translate.awk" "$2" >"$2.shown" || return 1
+    else
+        cp "$2" "$2.shown" || return 1
+    fi
+    $AWK -F '\t' -v lv="$3" -v zh="${G_LANG:-en}" '
         { n++; nm[n] = $1; got[n] = $2; max[n] = $3; msg[n] = $4; X += $2; Y += $3 }
         END {
-            printf "student %s: %d/%d points (level %s)\n\n", ENVIRON["G_ID"], X, Y, lv
+            if (zh == "zh") printf "学生 %s：%d/%d 分（第 %s 级）\n\n", ENVIRON["G_ID"], X, Y, lv
+            else printf "student %s: %d/%d points (level %s)\n\n", ENVIRON["G_ID"], X, Y, lv
             for (i = 1; i <= n; i++) printf "%-30s %d/%d  %s\n", nm[i], got[i], max[i], msg[i]
-        }' "$2"
+        }' "$2.shown"
 }

@@ -559,20 +559,23 @@ static int visibility_ok(const char *v) {
 }
 
 static int cmd_results(char **a) {
-    /* a: BLANKS RESULT ID LEVEL SECONDS VISIBILITY GS PL */
+    /* a: BLANKS RESULT ID LEVEL SECONDS VISIBILITY GS PL [LANG: en (default) or zh, the words around
+     * the points; the messages come translated] */
     size_t n;
     char tmp[4096], line[128];
     long level = number(a[3], "LEVEL"), secs = number(a[4], "SECONDS"), x = 0, y = 0;
     if (!visibility_ok(a[5])) die("the visibility must be hidden, after_due_date, after_published or visible, not ", a[5]);
     Row *row = read_result(a[0], a[1], &n);
     for (size_t i = 0; i < n; i++) { x += row[i].got; y += row[i].max; }
-    snprintf(line, sizeof line, "%ld/%ld points (level %ld)", x, y, level);
+    int zh = a[8] && !strcmp(a[8], "zh");
+    if (a[8] && !zh && strcmp(a[8], "en") != 0) die("the language must be en or zh, not ", a[8]);
+    snprintf(line, sizeof line, zh ? "%ld/%ld 分（第 %ld 级）" : "%ld/%ld points (level %ld)", x, y, level);
 
     FILE *f = open_tmp(a[6], tmp, sizeof tmp);
     fprintf(f, "{\n  \"score\": %ld,\n  \"max_score\": %ld,\n  \"execution_time\": %ld,\n  \"output\": ", x, y, secs);
     {
         char head[1400];
-        snprintf(head, sizeof head, "student %.1000s: %s", a[2], line);
+        snprintf(head, sizeof head, zh ? "学生 %.1000s：%s" : "student %.1000s: %s", a[2], line);
         json_str(f, head);
     }
     fprintf(f, ",\n  \"visibility\": ");
@@ -580,7 +583,7 @@ static int cmd_results(char **a) {
     fprintf(f, ",\n  \"stdout_visibility\": \"hidden\",\n  \"tests\": [");
     for (size_t i = 0; i < n; i++) {
         char nm[400], num[64];
-        snprintf(nm, sizeof nm, "%s (chapter %ld)", row[i].name, row[i].chapter);
+        snprintf(nm, sizeof nm, zh ? "%s（第 %ld 章）" : "%s (chapter %ld)", row[i].name, row[i].chapter);
         snprintf(num, sizeof num, "%ld.%zu", row[i].chapter, i + 1);
         fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
         json_str(f, nm);
@@ -615,13 +618,13 @@ static int cmd_results(char **a) {
     fprintf(f, ",\n  \"tests\": [");
     for (size_t i = 0; i < n; i++) {
         char desc[64];
-        snprintf(desc, sizeof desc, "chapter %ld", row[i].chapter);
+        snprintf(desc, sizeof desc, zh ? "第 %ld 章" : "chapter %ld", row[i].chapter);
         fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
         json_str(f, row[i].name);
         fprintf(f, ", \"description\": ");
         json_str(f, desc);
         fprintf(f, ", \"points\": %ld, \"max_points\": %ld, \"message\": \"%s\", \"output\": ", row[i].got, row[i].max,
-                row[i].got == row[i].max ? "passed" : "failed");
+                row[i].got == row[i].max ? (zh ? "通过" : "passed") : (zh ? "未通过" : "failed"));
         json_str(f, row[i].msg);
         fputc('}', f);
     }
@@ -895,7 +898,7 @@ int main(int argc, char **argv) {
     if (argc == 3 && !strcmp(argv[1], "list")) return cmd_list(argv[2]);
     if (argc == 4 && !strcmp(argv[1], "compare")) return cmd_compare(argv[2], argv[3]);
     if (argc == 4 && !strcmp(argv[1], "csv")) return cmd_csv(argv[2], argv[3]);
-    if (argc == 10 && !strcmp(argv[1], "results")) return cmd_results(argv + 2);
+    if ((argc == 10 || argc == 11) && !strcmp(argv[1], "results")) return cmd_results(argv + 2);
     if (argc == 10 && !strcmp(argv[1], "record")) return cmd_record(argv + 2);
     fprintf(stderr, "usage: gradetool list DIR | compare WANT GOT | csv RUN OUT | results BLANKS RESULT ID LEVEL SECONDS VISIBILITY GS PL | record RUN OUT SEED LEVEL CHAPTERS VERSION WHEN VISIBILITY | normalize IN OUT MAX | policy OBJ ALLOW FILE FUNC BLANK [REFUSED...] | limit NPROC AS_KB FSIZE_KB CPU_S PROG [ARGS...]\n");
     return 2;
