@@ -157,6 +157,17 @@ skip() { # N WHY
     echo "SKIP: $1 check(s): $2"
 }
 
+# grader_suite_only_once: the grader builds what it runs itself (static, with its own
+# flags: scripts/exercises/grade_lib.sh), so under make sanitize or make memcheck a
+# grading suite would run the same uninstrumented code again; it runs in make test.
+grader_suite_only_once() {
+    if sanitized || [ -n "${RUNNER:-}" ]; then
+        skip 1 "the whole suite: the grader builds and runs its own uninstrumented programs, graded in make test"
+        finish
+        exit $?
+    fi
+}
+
 finish() {
     if [ "$_skipped" -gt 0 ]; then
         echo "$_suite: $_passed passed, $_failed failed, $_skipped skipped"

@@ -11,6 +11,7 @@
 # grader's sandbox (bubblewrap): without one the checks are counted as skipped.
 . tests/lib.sh
 suite test_grade_bugs
+grader_suite_only_once
 
 NCHECKS=32
 if ! command -v bwrap >/dev/null 2>&1 || ! command -v timeout >/dev/null 2>&1 ||

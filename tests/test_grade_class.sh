@@ -25,6 +25,7 @@
 # without a working sandbox these checks are counted as skipped.
 . tests/lib.sh
 suite test_grade_class
+grader_suite_only_once
 
 NCHECKS=117
 if ! command -v bwrap >/dev/null 2>&1 || ! command -v timeout >/dev/null 2>&1 ||

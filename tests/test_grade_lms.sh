@@ -14,6 +14,7 @@
 # part (else those checks are counted as skipped).
 . tests/lib.sh
 suite test_grade_lms
+grader_suite_only_once
 
 AWKP=${AWK:-awk}
 ok() { _ok; }
