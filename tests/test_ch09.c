@@ -11,6 +11,7 @@
 #include "tests/harness.h"
 #include "common/program/program.h"
 #include "chapters/09_parallel_attention/parallel_attention.h"
+#include "chapters/12_flash_backward/flash_backward.h"
 
 #define RTOL 1e-5
 #define ATOL 1e-6
@@ -236,7 +237,7 @@ static void check_flash_ring(SeqLayout layout, int64_t B, int64_t H, int64_t T, 
             RingBlock blk = ring_block(layout, T, P, r, origin, causal);
             CHECK_MSG(blk.k_end <= held, "%s P = %d T = %lld rank %d step %d: uses %lld rows, holds %lld",
                       seq_layout_name(layout), P, (long long)T, r, step, (long long)blk.k_end, (long long)held);
-            total += ring_flash_step(&acc, mq, owned_of(xk, k), owned_of(xv, k), blk);
+            total += ring_flash_step(&acc, mq, owned_of(xk, k), owned_of(xv, k), blk, NULL);
             /* the next step holds what this rank received: the rows it uses of the next block */
             if (step + 1 < P) held = ring_block(layout, T, P, r, ring_origin(layout, P, r, step + 1), causal).k_end;
         }
@@ -264,6 +265,52 @@ static void test_flash_ring_equals_chapter_4(void) {
         check_flash_ring(rand() % 2 ? LAYOUT_ZIGZAG : LAYOUT_CONTIGUOUS, 1 + rand() % 2, 1 + rand() % 3,
                          2 * P + rand() % 20, 1 + rand() % 5, P, rand() % 2);
     }
+}
+
+/* A poke that counts its calls (the MPI side's is MPI_Testall on the exchange in flight). */
+static void count_poke(void *ctx) { (*(int *)ctx)++; }
+
+static bool same_bits(const Tensor *a, const Tensor *b) {
+    Tensor *ca = t_contiguous(a), *cb = t_contiguous(b);
+    return t_numel(ca) == t_numel(cb) && memcmp(t_data(ca), t_data(cb), (size_t)t_numel(ca) * sizeof(float)) == 0;
+}
+
+/* A ring step folds one (batch, head) at a time and pokes after each: B * H pokes on a
+ * block with pairs, none on an empty one; poking changes no bit of the result. Its
+ * backward, one (batch, head) at a time too, adds chapter 12's gradients of the whole
+ * block into dq, dk, dv at the block's rows. */
+static void test_ring_steps_poke_between_heads(void) {
+    t_manual_seed(29);
+    int64_t B = 2, H = 3, T = 11, hd = 4;
+    Tensor *xq = t_randn(SHAPE(B, H, T, hd)), *xk = t_randn(SHAPE(B, H, T, hd)), *xv = t_randn(SHAPE(B, H, T, hd));
+    RingBlock blk = {2, 9, 7, false};  /* queries 2..8 against keys 0..6 */
+    FlashAcc a = flash_acc_new(B, H, T, hd), b = flash_acc_new(B, H, T, hd);
+    int pokes = 0;
+    RingPoke poke = {count_poke, &pokes};
+    CHECK_EQ_INT(ring_flash_step(&a, xq, xk, xv, blk, &poke), B * H * 7 * 7);
+    CHECK_EQ_INT(pokes, B * H);
+    ring_flash_step(&b, xq, xk, xv, blk, NULL);
+    CHECK_MSG(same_bits(a.out, b.out) && same_bits(a.lse, b.lse), "a poke changed the ring step's result");
+    RingBlock empty = {3, 3, 5, false};  /* no query rows: nothing to fold, nobody poked */
+    CHECK_EQ_INT(ring_flash_step(&a, xq, xk, xv, empty, &poke), 0);
+    CHECK_EQ_INT(pokes, B * H);
+
+    /* the backward of one causal diagonal block, against chapter 12 on the whole block */
+    RingBlock diag = {0, T, T, true};
+    Tensor *lse;
+    Tensor *out = attention_flash_lse(xq, xk, xv, true, &lse);
+    Tensor *dout = t_randn(SHAPE(B, H, T, hd));
+    AttnGrads want = attention_backward_flash(xq, xk, xv, out, lse, dout, true);
+    Tensor *dq = t_zeros(SHAPE(B, H, T, hd)), *dk = t_zeros(SHAPE(B, H, T, hd)), *dv = t_zeros(SHAPE(B, H, T, hd));
+    pokes = 0;
+    ring_flash_backward_step(xq, xk, xv, out, lse, dout, diag, dq, dk, dv, &poke);
+    CHECK_EQ_INT(pokes, B * H);
+    CHECK_MSG(t_allclose(dq, want.grad_q, RTOL, ATOL), "ring backward dq: max diff %g", t_max_abs_diff(dq, want.grad_q));
+    CHECK_MSG(t_allclose(dk, want.grad_k, RTOL, ATOL), "ring backward dk: max diff %g", t_max_abs_diff(dk, want.grad_k));
+    CHECK_MSG(t_allclose(dv, want.grad_v, RTOL, ATOL), "ring backward dv: max diff %g", t_max_abs_diff(dv, want.grad_v));
+    /* a second block's share adds up: twice the same block gives twice the gradient */
+    ring_flash_backward_step(xq, xk, xv, out, lse, dout, diag, dq, dk, dv, NULL);
+    CHECK_MSG(t_allclose(dq, t_add(want.grad_q, want.grad_q), RTOL, ATOL), "ring backward: shares do not add up");
 }
 
 static void test_zigzag_layout(void) {
@@ -416,6 +463,7 @@ int main(void) {
     RUN(test_ring_equals_chapter_4);
     RUN(test_ring_skips_the_future);
     RUN(test_flash_ring_equals_chapter_4);
+    RUN(test_ring_steps_poke_between_heads);
     RUN(test_zigzag_layout);
     RUN(test_zigzag_balances_causal_work);
     RUN(test_causal_bytes);

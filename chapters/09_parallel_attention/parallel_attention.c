@@ -6,6 +6,8 @@
  */
 #include "parallel_attention.h"
 
+#include "chapters/12_flash_backward/flash_backward.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -243,23 +245,55 @@ FlashAcc flash_acc_new(int64_t bsz, int64_t n_heads, int64_t rows, int64_t head_
     return acc;
 }
 
-int64_t ring_flash_step(FlashAcc *acc, const Tensor *xq, const Tensor *xk, const Tensor *xv, RingBlock blk) {
+/* rows [start, end) of a (batch, head) of t (B, H, T) or (B, H, T, hd): a (1, 1, end - start[, hd]) view */
+static Tensor *head_rows(const Tensor *t, int64_t b, int64_t h, int64_t start, int64_t end) {
+    return t_slice(t_slice(t_slice(t, 0, b, b + 1), 1, h, h + 1), 2, start, end);
+}
+
+/* dst += src, same shape, any strides */
+static void add_into(Tensor *dst, const Tensor *src) { t_copy_(dst, t_add(dst, src)); }
+
+int64_t ring_flash_step(FlashAcc *acc, const Tensor *xq, const Tensor *xk, const Tensor *xv, RingBlock blk,
+                        const RingPoke *poke) {
     int64_t bsz = t_size(xq, 0), n_heads = t_size(xq, 1);
     if (ring_block_pairs(blk) == 0) return 0;
-    const Tensor *q = t_slice(xq, 2, blk.q_start, blk.q_end);  /* (bsz, n_heads, rows, hd) */
-    const Tensor *k = t_slice(xk, 2, 0, blk.k_end);            /* (bsz, n_heads, keys, hd) */
-    const Tensor *v = t_slice(xv, 2, 0, blk.k_end);
-    /* out, lse = flash(q, k, v, is_causal): chapter 8's tiles, never the (rows, keys) scores */
-    Tensor *lse;
-    Tensor *out = attention_flash_lse(q, k, v, blk.causal, &lse);
-    /* merge with what these rows saw before: the softmax over both sets of keys */
-    Tensor *acc_out = t_slice(acc->out, 2, blk.q_start, blk.q_end);
-    Tensor *acc_lse = t_slice(acc->lse, 2, blk.q_start, blk.q_end);
-    Tensor *merged_lse;
-    Tensor *merged = attention_merge_lse(acc_out, acc_lse, out, lse, &merged_lse);
-    t_copy_(acc_out, merged);
-    t_copy_(acc_lse, merged_lse);
+    for (int64_t b = 0; b < bsz; b++)
+        for (int64_t h = 0; h < n_heads; h++) {
+            const Tensor *q = head_rows(xq, b, h, blk.q_start, blk.q_end);  /* (1, 1, rows, hd) */
+            const Tensor *k = head_rows(xk, b, h, 0, blk.k_end);            /* (1, 1, keys, hd) */
+            const Tensor *v = head_rows(xv, b, h, 0, blk.k_end);
+            /* out, lse = flash(q, k, v, is_causal): chapter 8's tiles, never the (rows, keys) scores */
+            Tensor *lse;
+            Tensor *out = attention_flash_lse(q, k, v, blk.causal, &lse);
+            /* merge with what these rows saw before: the softmax over both sets of keys */
+            Tensor *acc_out = head_rows(acc->out, b, h, blk.q_start, blk.q_end);
+            Tensor *acc_lse = head_rows(acc->lse, b, h, blk.q_start, blk.q_end);  /* (1, 1, rows) */
+            Tensor *merged_lse;
+            Tensor *merged = attention_merge_lse(acc_out, acc_lse, out, lse, &merged_lse);
+            t_copy_(acc_out, merged);
+            t_copy_(acc_lse, merged_lse);
+            if (poke) poke->fn(poke->ctx);  /* let the exchange in flight move on */
+        }
     return bsz * n_heads * ring_block_pairs(blk);
+}
+
+void ring_flash_backward_step(const Tensor *xq, const Tensor *xk, const Tensor *xv, const Tensor *out,
+                              const Tensor *lse, const Tensor *dout, RingBlock blk, Tensor *dq, Tensor *dk,
+                              Tensor *dv, const RingPoke *poke) {
+    if (ring_block_pairs(blk) == 0) return;
+    for (int64_t b = 0; b < t_size(xq, 0); b++)
+        for (int64_t h = 0; h < t_size(xq, 1); h++) {
+            int64_t q0 = blk.q_start, q1 = blk.q_end, k1 = blk.k_end;
+            /* dQ, dK, dV of this block: p_attn from the whole forward's lse, D from its output */
+            AttnGrads g = attention_backward_flash(
+                head_rows(xq, b, h, q0, q1), head_rows(xk, b, h, 0, k1), head_rows(xv, b, h, 0, k1),
+                head_rows(out, b, h, q0, q1), head_rows(lse, b, h, q0, q1), head_rows(dout, b, h, q0, q1),
+                blk.causal);
+            add_into(head_rows(dq, b, h, q0, q1), g.grad_q);  /* the shares of the steps only add up */
+            add_into(head_rows(dk, b, h, 0, k1), g.grad_k);
+            add_into(head_rows(dv, b, h, 0, k1), g.grad_v);
+            if (poke) poke->fn(poke->ctx);  /* let the exchange in flight move on */
+        }
 }
 
 /* ---- the cost model ---------------------------------------------------------------- */

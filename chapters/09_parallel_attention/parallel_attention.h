@@ -195,11 +195,31 @@ typedef struct {
 
 FlashAcc flash_acc_new(int64_t bsz, int64_t n_heads, int64_t rows, int64_t head_dim);
 
+/* What a ring step calls after each (batch, head) it has folded: the MPI side
+ * passes MPI_Testall on the exchange in flight, because an MPI library moves a
+ * large message only while this process is inside an MPI call. NULL: nothing. */
+typedef struct {
+    void (*fn)(void *ctx);
+    void *ctx;
+} RingPoke;
+
 /* One ring step: chapter 8's attention_flash_lse on the block's queries of xq
  * (B, H, Tq, hd) against its rows of xk, xv (B, H, Tk, hd), merged into acc
- * with attention_merge_lse. No (Tq, Tk) block is stored: flash streams it in
- * tiles. Returns the pairs folded (B * H * ring_block_pairs). */
-int64_t ring_flash_step(FlashAcc *acc, const Tensor *xq, const Tensor *xk, const Tensor *xv, RingBlock blk);
+ * with attention_merge_lse, one (batch, head) at a time, poke (may be NULL)
+ * called after each. No (Tq, Tk) block is stored: flash streams it in tiles.
+ * Returns the pairs folded (B * H * ring_block_pairs). */
+int64_t ring_flash_step(FlashAcc *acc, const Tensor *xq, const Tensor *xk, const Tensor *xv, RingBlock blk,
+                        const RingPoke *poke);
+
+/* The backward of one ring step: chapter 12's attention_backward_flash on the
+ * block's queries against its keys, with the forward's whole-row out and lse
+ * (B, H, Tq, ...) and dout = dloss/dout, one (batch, head) at a time, poke (may
+ * be NULL) after each. The block's share of the gradients is added into dq
+ * (B, H, Tq, hd, at the block's query rows) and into dk, dv (B, H, Tk, hd, at
+ * its key rows), so the shares of every step add up to the whole gradient. */
+void ring_flash_backward_step(const Tensor *xq, const Tensor *xk, const Tensor *xv, const Tensor *out,
+                              const Tensor *lse, const Tensor *dout, RingBlock blk, Tensor *dq, Tensor *dk,
+                              Tensor *dv, const RingPoke *poke);
 
 /* ---- the cost model ---------------------------------------------------------------- */
 

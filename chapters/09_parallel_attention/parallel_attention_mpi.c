@@ -47,6 +47,25 @@ static void block_views(Tensor *flat, int64_t n, int64_t bsz, int64_t n_heads, i
     *v = t_permute(t_select(blk, 1, 1), SHAPE(1, 2, 0, 3));
 }
 
+/* The exchange in flight while a ring step computes. MPI_Testall between heads is
+ * what lets Open MPI move it: a message larger than its eager limit goes by
+ * rendezvous (the receiver answers, then the data flows) and that happens only
+ * inside MPI calls, so without a poke the whole transfer would wait for the
+ * MPI_Waitall after the compute. Time in the poke is time in MPI: waited. */
+typedef struct {
+    MPI_Request *req;
+    int n_req;
+    CommLog *log;
+} InFlight;
+
+static void poke_in_flight(void *ctx) {
+    InFlight *f = (InFlight *)ctx;
+    int done;
+    double t0 = MPI_Wtime();
+    MPI_Testall(f->n_req, f->req, &done, MPI_STATUSES_IGNORE);  /* done ones become MPI_REQUEST_NULL */
+    f->log->waited += MPI_Wtime() - t0;
+}
+
 Tensor *ring_attention(const Tensor *xq, const Tensor *xk, const Tensor *xv, int64_t seqlen, bool causal,
                        SeqLayout layout, bool overlap, CommLog *log, Tensor **lse) {
     int P = log->size, rank = log->rank, dir = ring_direction(layout);
@@ -84,10 +103,13 @@ Tensor *ring_attention(const Tensor *xq, const Tensor *xk, const Tensor *xv, int
                 MPI_Irecv(t_data(arriving), n_recv, MPI_FLOAT, prev, step, log->comm, &req[n_req++]);
             if (n_send > 0) MPI_Isend(t_data(held), n_send, MPI_FLOAT, next, step, log->comm, &req[n_req++]);
         }
-        /* out, lse = flash(q, k, v); merge by lse (the case of this step: ring_block) */
+        /* out, lse = flash(q, k, v); merge by lse (the case of this step: ring_block),
+         * MPI_Testall between heads while the exchange is in flight */
         block_views(held, held_rows, bsz, n_heads, head_dim, &k, &v);
         RingBlock blk = ring_block(layout, seqlen, P, rank, origin, causal);
-        log->folded += ring_flash_step(&acc, xq, k, v, blk);
+        InFlight flight = {req, n_req, log};
+        RingPoke poke = {poke_in_flight, &flight};
+        log->folded += ring_flash_step(&acc, xq, k, v, blk, n_req > 0 ? &poke : NULL);
         if (step == P - 1) break;  /* every block has been seen */
         double t0 = MPI_Wtime();
         if (overlap)
@@ -106,9 +128,6 @@ Tensor *ring_attention(const Tensor *xq, const Tensor *xk, const Tensor *xv, int
     if (lse) *lse = acc.lse;  /* (bsz, n_heads, rows): what the backward recomputes p_attn from */
     return acc.out;  /* (bsz, n_heads, rows, head_dim), already normalised by flash and the merges */
 }
-
-/* dst += src, same shape, any strides */
-static void add_into(Tensor *dst, const Tensor *src) { t_copy_(dst, t_add(dst, src)); }
 
 void ring_attention_backward(const Tensor *xq, const Tensor *xk, const Tensor *xv, const Tensor *out,
                              const Tensor *lse, const Tensor *dout, int64_t seqlen, bool causal, SeqLayout layout,
@@ -154,17 +173,11 @@ void ring_attention_backward(const Tensor *xq, const Tensor *xk, const Tensor *x
          * whole forward, D = rowsum(dO * O) of the whole output, so the block's share of
          * dQ, dK, dV is exact and the shares only add up */
         RingBlock blk = ring_block(layout, seqlen, P, rank, origin, causal);
-        if (ring_block_pairs(blk) > 0) {
-            block_views(held, held_rows, bsz, n_heads, head_dim, &k, &v);
-            block_views(held_g, origin_rows, bsz, n_heads, head_dim, &gk, &gv);
-            AttnGrads g = attention_backward_flash(
-                t_slice(xq, 2, blk.q_start, blk.q_end), t_slice(k, 2, 0, blk.k_end), t_slice(v, 2, 0, blk.k_end),
-                t_slice(out, 2, blk.q_start, blk.q_end), t_slice(lse, 2, blk.q_start, blk.q_end),
-                t_slice(dout, 2, blk.q_start, blk.q_end), blk.causal);
-            add_into(t_slice(*dq, 2, blk.q_start, blk.q_end), g.grad_q);
-            add_into(t_slice(gk, 2, 0, blk.k_end), g.grad_k);
-            add_into(t_slice(gv, 2, 0, blk.k_end), g.grad_v);
-        }
+        block_views(held, held_rows, bsz, n_heads, head_dim, &k, &v);
+        block_views(held_g, origin_rows, bsz, n_heads, head_dim, &gk, &gv);
+        InFlight flight = {req, n_req, log};  /* MPI_Testall between heads, as in the forward */
+        RingPoke poke = {poke_in_flight, &flight};
+        ring_flash_backward_step(xq, k, v, out, lse, dout, blk, *dq, gk, gv, n_req > 0 ? &poke : NULL);
         double t0 = MPI_Wtime();
         if (!overlap && (n_send > 0 || n_recv > 0))
             MPI_Sendrecv(t_data(held), n_send, MPI_FLOAT, n_send > 0 ? next : MPI_PROC_NULL, step,
