@@ -154,7 +154,8 @@ bench-chapter11: $(BUILD)/chapter11 $(BENCH_SO)
 	  $$PY scripts/bench_ch11.py --lib $(BENCH_SO) --csv $(BUILD)/bench/ch11_torch.csv \
 	    --log $(BUILD)/bench/ch11_torch.txt
 
-# make bench-chapter9: chapter 9's ring over TCP, overlapped and --no-overlap in interleaved
+# make bench-chapter9: chapter 9's ring over a 1 Gbit/s TCP link (a private network namespace's
+# loopback, limited by tc tbf), overlapped and --no-overlap in interleaved
 # rounds on 2 processes, the waits' medians and their ratio (scripts/bench_ring.sh);
 # writes $(BUILD)/bench/ring.txt and ring.csv.
 .PHONY: bench-chapter9
@@ -443,7 +444,7 @@ help:
 	@echo "  make grade-bugs SUBMISSIONS=dir  a bug hunt: per student and chapter, fixed? small fix? -> bugs.csv"
 	@echo "  make bench          chapter 8: time each attention version over T (BENCH_QUICK=1: short)"
 	@echo "  make bench-chapter11  chapter 11: the KV cache, GQA, bandwidth; its decode step against PyTorch"
-	@echo "  make bench-chapter9   chapter 9: the ring over TCP, overlapped and --no-overlap (needs MPI)"
+	@echo "  make bench-chapter9   chapter 9: the ring over a 1 Gbit/s link, overlapped or not (needs MPI)"
 	@echo "  make bench-chapter12  chapter 12: the flash backward against the forward and chapter 10's backward, one run"
 	@echo "  make bench-chapter12-torch  chapter 12's flash backward against PyTorch's autograd, one process (numpy, torch)"
 	@echo "  make bench-torch    chapter 8 and PyTorch in one process, one thread, interleaved rounds (numpy, torch)"

@@ -40,8 +40,9 @@ void comm_allreduce_sum(Tensor *partial, void *ctx);
  * held, merged by logsumexp (ring_flash_step), and the block passed on in
  * ring_direction(layout): only the rows the next rank uses (ring_block), so
  * a causal ring sends nothing into the future. overlap: MPI_Isend/MPI_Irecv
- * of the next block are posted before the compute and waited for after it;
- * otherwise one MPI_Sendrecv after the compute. The same arithmetic in the
+ * of the next block are posted before the compute, MPI_Testall moves them on
+ * between heads (its time counts as waited) and MPI_Waitall ends them after
+ * it; otherwise one MPI_Sendrecv after the compute. The same arithmetic in the
  * same order either way: the result is bit for bit the same. Adds the pairs
  * folded, the bytes sent and the seconds waited to log. Returns (B, H, Tc, hd);
  * *lse (may be NULL) gets the logsumexp of every row, (B, H, Tc). */
@@ -55,7 +56,8 @@ Tensor *ring_attention(const Tensor *xq, const Tensor *xk, const Tensor *xv, int
  * of all the keys: dQ accumulates here, the block's dK and dV are added to the ones
  * that travel with it, and after P steps one more hop brings every rank the dK, dV
  * of its own block from all ranks. K/V rows travel as in the forward (overlapped with
- * the compute unless !overlap); dK/dV (every row of a block) after each compute.
+ * the compute, MPI_Testall between heads, unless !overlap); dK/dV (every row of a
+ * block) after each compute.
  * Adds the bytes sent and the seconds waited to log. *dq, *dk, *dv: (B, H, Tc, hd). */
 void ring_attention_backward(const Tensor *xq, const Tensor *xk, const Tensor *xv, const Tensor *out,
                              const Tensor *lse, const Tensor *dout, int64_t seqlen, bool causal, SeqLayout layout,
