@@ -75,6 +75,8 @@ mkdir -p "$BUILD/bench"
 txt=$BUILD/bench/ring.txt
 csv=$BUILD/bench/ring.csv
 tmp=$BUILD/bench/ring.$$.tmp
+trap 'rm -f "$tmp" "$tmp.csv"' EXIT
+trap 'exit 1' INT TERM  # an interrupted run leaves nothing half-written
 
 # one run: "computed waited sent", each summed over the ranks (ms, ms, bytes)
 one_run() { # FLAG
