@@ -332,6 +332,8 @@ static int load(const char *path, Header *h, Tensor **out, char *err, size_t err
     /* (never blocks opening a FIFO with no writer; reads block as usual) */
     if ((s.fd = p_open_read(path)) < 0) {
         int e = errno;
+        if (p_stat(path, &st) == 0 && st.kind == P_DIRECTORY) /* Windows opens no folder */
+            return fail(err, errlen, "%s", t_tr("is a directory, not a .npy file"));
         if (e == ENOENT && p_lstat(path, &st) == 0 && st.kind == P_SYMLINK)
             return fail(err, errlen, "%s", t_tr("cannot open the file: it is a symbolic link to a file that does not exist"));
         if (e == ENXIO)

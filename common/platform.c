@@ -35,6 +35,7 @@
 #include <io.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <time.h>
 
 void *p_map(size_t bytes, size_t *mapped) {
     void *at = VirtualAlloc(NULL, bytes, MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE); /* zeroed */
@@ -73,6 +74,14 @@ static void fill_info(const struct _stat64 *st, PFileInfo *info) {
 
 int p_stat(const char *path, PFileInfo *info) {
     struct _stat64 st;
+    char trimmed[1024];
+    size_t n = strlen(path);
+    /* "dir/" names the folder, but Windows' stat finds nothing there */
+    if (n > 1 && n < sizeof trimmed && (path[n - 1] == '/' || path[n - 1] == '\\')) {
+        memcpy(trimmed, path, n + 1);
+        while (n > 1 && (trimmed[n - 1] == '/' || trimmed[n - 1] == '\\') && trimmed[n - 2] != ':') trimmed[--n] = '\0';
+        path = trimmed;
+    }
     if (_stat64(path, &st) != 0) return -1;
     fill_info(&st, info);
     return 0;
@@ -142,6 +151,14 @@ double p_seconds(void) {
     LARGE_INTEGER t, f;
     if (!QueryPerformanceCounter(&t) || !QueryPerformanceFrequency(&f) || f.QuadPart <= 0) return 0.0;
     return (double)t.QuadPart / (double)f.QuadPart;
+}
+
+double p_thread_cpu_seconds(void) {
+    FILETIME created, ended, kernel, user;
+    if (!GetThreadTimes(GetCurrentThread(), &created, &ended, &kernel, &user))
+        return (double)clock() / CLOCKS_PER_SEC;
+    return 1e-7 * ((double)(((unsigned long long)user.dwHighDateTime << 32) | user.dwLowDateTime) +
+                   (double)(((unsigned long long)kernel.dwHighDateTime << 32) | kernel.dwLowDateTime));
 }
 
 bool p_is_terminal(FILE *f) { return _isatty(_fileno(f)) != 0; }
@@ -330,6 +347,14 @@ double p_seconds(void) {
     struct timespec ts;
     if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0) return (double)clock() / CLOCKS_PER_SEC;
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+double p_thread_cpu_seconds(void) {
+#ifdef CLOCK_THREAD_CPUTIME_ID
+    struct timespec ts;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0) return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+#endif
+    return (double)clock() / CLOCKS_PER_SEC;
 }
 
 bool p_is_terminal(FILE *f) { return isatty(fileno(f)) != 0; }

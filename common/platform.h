@@ -76,6 +76,8 @@ int p_rmdir(const char *path);
 
 /* Seconds on a clock that only goes forward (for progress and rates). */
 double p_seconds(void);
+/* Seconds of CPU time this thread has used (the process's where the system has no thread clock). */
+double p_thread_cpu_seconds(void);
 
 /* ---- terminals, signals -------------------------------------------------------- */
 

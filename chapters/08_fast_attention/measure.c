@@ -1,28 +1,14 @@
 /* measure.c — chapter 8: two clocks and this core's ceiling.
  *
- * clock_gettime is POSIX, not C99, so this is the one file of the chapter that
- * asks for POSIX (the rest stays plain C99).
+ * The clocks are the system's, not C99's: common/platform.h has them
+ * (clock_gettime on POSIX, QueryPerformanceCounter and GetThreadTimes on Windows).
  */
-#ifndef _POSIX_C_SOURCE
-#define _POSIX_C_SOURCE 199309L
-#endif
-#include <time.h>
-
+#include "common/platform.h"
 #include "fast_attention.h"
 
-double stopwatch_seconds(void) {
-    struct timespec ts;
-    if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0) return (double)clock() / CLOCKS_PER_SEC;
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+double stopwatch_seconds(void) { return p_seconds(); }
 
-double thread_cpu_seconds(void) {
-#ifdef CLOCK_THREAD_CPUTIME_ID
-    struct timespec ts;
-    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0) return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-#endif
-    return (double)clock() / CLOCKS_PER_SEC;
-}
+double thread_cpu_seconds(void) { return p_thread_cpu_seconds(); }
 
 /* 256 independent accumulators: 16 vectors of 16 floats, enough fused multiply-adds in
  * flight to cover their latency (4 cycles) on two pipes. Each step is acc = acc·a + b
