@@ -93,10 +93,6 @@ FLAGS_STAMP := $(BUILD)/.flags
 FLAGS_LINE  := $(CC) $(ALL_CFLAGS) $(EXTRA_LDFLAGS) $(FAST_OPT) $(MPICC)
 $(shell mkdir -p $(BUILD) && (echo '$(FLAGS_LINE)' | cmp -s - $(FLAGS_STAMP) || echo '$(FLAGS_LINE)' > $(FLAGS_STAMP)))
 
-$(BUILD)/obj/%.o: %.c $(FLAGS_STAMP)
-	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
-
 $(BUILD)/obj/chapters/08_%.o: chapters/08_%.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(STRICT) $(FAST_OPT) $(EXTRA_CFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
@@ -107,6 +103,12 @@ $(foreach f,$(CH11_FAST),$(BUILD)/obj/chapters/11_llama_attention/$(f).o): \
 $(BUILD)/obj/chapters/11_%.o: chapters/11_%.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(STRICT) $(FAST_OPT) $(EXTRA_CFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+# (after the rules above: GNU Make 3.81 takes the first pattern rule that matches,
+# 3.82 and later the one with the shortest stem; in this order both take the same)
+$(BUILD)/obj/%.o: %.c $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
 # make bench: chapter 8's versions timed over T (prints; writes $(BUILD)/bench/attention.csv).
 # BENCH_QUICK=1 for a short subset; BENCH_MAX_SECONDS caps one table cell (default 60).
@@ -121,9 +123,6 @@ BENCH_SO  := $(BUILD)/libattn_bench.so
 PIC_OBJ   := $(LIB_SRC:%.c=$(BUILD)/pic/%.o) $(BUILD)/pic/chapters/08_fast_attention/bench/bench_lib.o \
              $(BUILD)/pic/chapters/12_flash_backward/bench/bench_lib.o \
              $(BUILD)/pic/chapters/11_llama_attention/bench/bench_lib.o
-$(BUILD)/pic/%.o: %.c $(FLAGS_STAMP)
-	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -fPIC -MMD -MP -c $< -o $@
 $(BUILD)/pic/chapters/08_%.o: chapters/08_%.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(STRICT) $(FAST_OPT) -fopenmp $(EXTRA_CFLAGS) $(CFLAGS) -fPIC -MMD -MP -c $< -o $@
@@ -132,6 +131,9 @@ $(BUILD)/pic/chapters/11_llama_attention/bench/bench_lib.o: \
 $(BUILD)/pic/chapters/11_%.o: chapters/11_%.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(STRICT) $(FAST_OPT) $(EXTRA_CFLAGS) $(CFLAGS) -fPIC -MMD -MP -c $< -o $@
+$(BUILD)/pic/%.o: %.c $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -fPIC -MMD -MP -c $< -o $@
 $(BENCH_SO): $(PIC_OBJ)
 	$(CC) -shared -fopenmp $(EXTRA_LDFLAGS) -o $@ $^ -lm
 .PHONY: bench bench-torch

@@ -199,7 +199,14 @@ int main(void)
     rc = harness_finish("test_common_budget");
     {
         char cmd[1200];
+#ifdef _WIN32
+        char *c;
+        snprintf(cmd, sizeof cmd, "rmdir /s /q \"%s\"", dir);
+        for (c = cmd; *c; c++)
+            if (*c == '/' && c > cmd + 10) *c = '\\'; /* cmd.exe reads '/' as a switch */
+#else
         snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+#endif
         if (system(cmd) != 0) rc = 1;
     }
     return rc;
