@@ -12,20 +12,16 @@
  * np.save(path, x)   ->  npy_save(path, x)
  * np.load(path)      ->  npy_load(path)
  */
-#define _POSIX_C_SOURCE 200809L
-
 #include "npy.h"
 #include "error.h"
+#include "platform.h" /* opening, reading and the kinds of files */
 
 #include <errno.h>
-#include <fcntl.h>
 #include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #define NPY_MAGIC      "\x93NUMPY"
 #define NPY_ALIGN      64                  /* data starts at a multiple of this (NumPy's ARRAY_ALIGN) */
@@ -188,8 +184,8 @@ static int get(Source *s, void *dst, size_t n, size_t *got, char *err, size_t er
 {
     *got = s->fd < 0 ? (n < s->left ? n : (size_t)s->left) : 0;
     if (*got) memcpy(dst, s->buf, *got), s->buf += *got;
-    for (ssize_t r = 1; s->fd >= 0 && *got < n && r != 0; *got += r > 0 ? (size_t)r : 0)   /* r == 0: the end */
-        if ((r = read(s->fd, (unsigned char *)dst + *got, n - *got)) < 0 && errno != EINTR)
+    for (long r = 1; s->fd >= 0 && *got < n && r != 0; *got += r > 0 ? (size_t)r : 0)   /* r == 0: the end */
+        if ((r = p_read(s->fd, (unsigned char *)dst + *got, n - *got)) < 0 && errno != EINTR)
             return fail(err, errlen, t_tr("cannot read the file: %s"), t_strerror(errno));
     if (s->left != UINT64_MAX) s->left -= *got < s->left ? *got : s->left;
     return 0;
@@ -331,28 +327,29 @@ int npy_parse(const unsigned char *buf, size_t len, Tensor **out, char *err, siz
 static int load(const char *path, Header *h, Tensor **out, char *err, size_t errlen)
 {
     Source s = {-1, NULL, UINT64_MAX};
-    struct stat st;
+    PFileInfo st;
     int rc = 0;
-    if ((s.fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY)) < 0) {
+    /* (never blocks opening a FIFO with no writer; reads block as usual) */
+    if ((s.fd = p_open_read(path)) < 0) {
         int e = errno;
-        if (e == ENOENT && lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+        if (p_stat(path, &st) == 0 && st.kind == P_DIRECTORY) /* Windows opens no folder */
+            return fail(err, errlen, "%s", t_tr("is a directory, not a .npy file"));
+        if (e == ENOENT && p_lstat(path, &st) == 0 && st.kind == P_SYMLINK)
             return fail(err, errlen, "%s", t_tr("cannot open the file: it is a symbolic link to a file that does not exist"));
         if (e == ENXIO)
             return fail(err, errlen, "cannot open the file: it is a socket or a device with nothing behind it");
         return fail(err, errlen, t_tr("cannot open the file: %s"), t_strerror(e));
     }
-    if (fstat(s.fd, &st) != 0) rc = fail(err, errlen, t_tr("cannot read the file: %s"), t_strerror(errno));
-    else if (S_ISDIR(st.st_mode)) rc = fail(err, errlen, "%s", t_tr("is a directory, not a .npy file"));
-    else if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
+    if (p_fstat(s.fd, &st) != 0) rc = fail(err, errlen, t_tr("cannot read the file: %s"), t_strerror(errno));
+    else if (st.kind == P_DIRECTORY) rc = fail(err, errlen, "%s", t_tr("is a directory, not a .npy file"));
+    else if (st.kind != P_REGULAR && st.kind != P_FIFO)
         rc = fail(err, errlen, "is a %s, not a .npy file (only regular files and pipes are read)",
-                  S_ISCHR(st.st_mode) ? "character device" : S_ISBLK(st.st_mode) ? "block device"
-                  : S_ISSOCK(st.st_mode) ? "socket" : "special file");
-    if (rc == 0 && S_ISREG(st.st_mode) && st.st_size >= 0) s.left = (uint64_t)st.st_size;
-    /* blocking reads from here on: a pipe with a writer waits for its data */
-    if (rc == 0) fcntl(s.fd, F_SETFL, fcntl(s.fd, F_GETFL) & ~O_NONBLOCK);
+                  st.kind == P_CHAR_DEVICE ? "character device" : st.kind == P_BLOCK_DEVICE ? "block device"
+                  : st.kind == P_SOCKET ? "socket" : "special file");
+    if (rc == 0 && st.kind == P_REGULAR) s.left = (uint64_t)st.size;
     if (rc == 0) rc = read_header(&s, h, err, errlen);
     if (rc == 0 && out) rc = read_data(&s, h, out, err, errlen);
-    close(s.fd);
+    p_close(s.fd);
     return rc;
 }
 
@@ -370,9 +367,9 @@ bool npy_peek_shape(const char *path, Shape *shape)
 {
     char err[512];
     Header h;
-    struct stat st;
+    PFileInfo st;
     /* only a regular file can be read twice */
-    if (!path || stat(path, &st) != 0 || !S_ISREG(st.st_mode) || load(path, &h, NULL, err, sizeof err) != 0)
+    if (!path || p_stat(path, &st) != 0 || st.kind != P_REGULAR || load(path, &h, NULL, err, sizeof err) != 0)
         return false;
     *shape = h.shape;
     return true;
@@ -423,12 +420,12 @@ static void plain_close(void *handle, const char *path, int e)
 static void plain_make_dir(const char *dir)   /* mkdir -p */
 {
     char *p = malloc(strlen(dir) + 1), *s, msg[1200], saved;
-    struct stat st;
+    PFileInfo st;
     if (!p) t_error("out of memory");
     for (s = strcpy(p, dir) + 1;; s++) {
         if ((saved = *s) != '/' && saved != '\0') continue;
         *s = '\0';
-        if (mkdir(p, 0777) != 0 && !(stat(p, &st) == 0 && S_ISDIR(st.st_mode))) {
+        if (p_mkdir(p) != 0 && !(p_stat(p, &st) == 0 && st.kind == P_DIRECTORY)) {
             snprintf(msg, sizeof msg, t_tr("cannot create directory '%.500s': %s"), p, t_strerror(errno));
             free(p);
             t_error("%s", msg);
@@ -485,8 +482,8 @@ void npy_save_in(const char *dir, const char *name, const Tensor *x)
 
 bool npy_exists(const char *path)
 {
-    struct stat st;
-    return path && *path && lstat(path, &st) == 0 && !S_ISDIR(st.st_mode);
+    PFileInfo st;
+    return path && *path && p_lstat(path, &st) == 0 && st.kind != P_DIRECTORY;
 }
 
 void npy_make_dir(const char *dir)

@@ -5,17 +5,15 @@
  * is an error naming the cause, never quietly treated as absent. Only a name
  * that does not exist at all in a readable folder counts as "no bias".
  */
-#define _POSIX_C_SOURCE 200809L
-
 #include "state.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "error.h"
 #include "npy.h"
+#include "platform.h"
 
 static const char *param_path(const char *dir, const char *name) {
     static char path[4096];
@@ -27,15 +25,15 @@ static const char *param_path(const char *dir, const char *name) {
 /* Is dir/name.npy absent (and nothing else wrong)? Any other problem with
  * the folder or the name is an error sentence with its real cause. */
 static bool param_absent(const char *dir, const char *name, const char *path) {
-    struct stat st;
+    PFileInfo st;
     int e;
-    if (lstat(path, &st) == 0) return false;
+    if (p_lstat(path, &st) == 0) return false;
     e = errno;
-    if (stat(dir, &st) != 0) {
+    if (p_stat(dir, &st) != 0) {
         if (errno == ENOENT) t_error(t_tr("weights folder '%s' has no %s.npy: the folder does not exist"), dir, name);
         t_error(t_tr("weights folder '%s': %s"), dir, t_strerror(errno));
     }
-    if (!S_ISDIR(st.st_mode)) t_error(t_tr("weights folder '%s' is not a directory"), dir);
+    if (st.kind != P_DIRECTORY) t_error(t_tr("weights folder '%s' is not a directory"), dir);
     if (e == ENOENT) return true;
     t_error(t_tr("weights folder '%s': cannot open %s.npy: %s"), dir, name, t_strerror(e));
 }

@@ -1,16 +1,13 @@
 /* tensor.c — shapes, strides, views and the scope allocator behind Tensor. */
-#define _POSIX_C_SOURCE 200809L /* sysconf: the size of this machine's memory */
-#define _DEFAULT_SOURCE         /* mmap's MAP_ANONYMOUS and madvise, where the system has them */
 #include "tensor.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "error.h"
+#include "platform.h" /* p_map: large blocks straight from the system's pages */
 #include "rng.h"
 
 /* ------------------------------------------------------------------------ */
@@ -25,8 +22,8 @@
 #define T_ALIGN 64
 typedef struct Block {
     struct Block *next;
-    void *raw;     /* what calloc or mmap returned, for free or munmap */
-    size_t mapped; /* bytes mapped for a large block (munmap), 0 for calloc's */
+    void *raw;     /* what calloc or p_map returned, for free or p_unmap */
+    size_t mapped; /* bytes mapped for a large block (p_unmap), 0 for calloc's */
     size_t bytes;  /* payload size, for the live/peak count */
 } Block;
 
@@ -53,33 +50,14 @@ static size_t live_bytes = 0, peak_bytes = 0, run_budget = 0;
 #if defined(__SANITIZE_ADDRESS__)
 #define T_ASAN 1
 #endif
-#if defined(MAP_ANONYMOUS) && defined(MADV_HUGEPAGE) && !defined(T_ASAN)
+#if !defined(T_ASAN)
 #define T_HUGE ((size_t)2 << 20)
-
-/* A zeroed mapping for a block of total bytes, starting on a huge page; NULL
- * when the system refuses (calloc then tries). */
-static char *map_block(size_t total, size_t *mapped) {
-    long page_size = sysconf(_SC_PAGESIZE);
-    size_t page = page_size > 0 ? (size_t)page_size : 4096;
-    size_t len = (total + page - 1) / page * page;
-    char *raw, *at;
-    if (len > SIZE_MAX - T_HUGE) return NULL;
-    raw = mmap(NULL, len + T_HUGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (raw == MAP_FAILED) return NULL;
-    /* keep the 2 MiB-aligned len bytes, give back the rest */
-    at = raw + ((T_HUGE - (uintptr_t)raw % T_HUGE) % T_HUGE);
-    if (at > raw) munmap(raw, (size_t)(at - raw));
-    if (raw + len + T_HUGE > at + len) munmap(at + len, (size_t)(raw + len + T_HUGE - (at + len)));
-    madvise(at, len, MADV_HUGEPAGE); /* a request: without it the pages are small, still correct */
-    *mapped = len;
-    return at;
-}
 #endif
 
 static void free_block(Block *b) {
 #ifdef T_HUGE
     if (b->mapped) {
-        munmap(b->raw, b->mapped);
+        p_unmap(b->raw, b->mapped);
         return;
     }
 #endif
@@ -196,12 +174,7 @@ static double cgroup_limit(void) {
 
 size_t t_default_max_bytes(void) {
     double total = 0;
-#if defined(_SC_PHYS_PAGES) && defined(_SC_PAGESIZE)
-    {
-        long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-        if (pages > 0 && page > 0) total = (double)pages * (double)page;
-    }
-#endif
+    total = p_physical_bytes();
     {
         double cg = cgroup_limit();
         if (cg > 0 && (total <= 0 || cg < total)) total = cg;
@@ -299,7 +272,7 @@ void *t_alloc(size_t bytes) {
     size_t mapped = 0;
     char *raw = NULL;
 #ifdef T_HUGE
-    if (bytes >= T_HUGE && bytes <= SIZE_MAX - T_ALIGN) raw = map_block(T_ALIGN + bytes, &mapped);
+    if (bytes >= T_HUGE && bytes <= SIZE_MAX - T_ALIGN) raw = p_map(T_ALIGN + bytes, &mapped);
 #endif
     if (!raw) raw = (char *)calloc(1, sizeof(Block) + (T_ALIGN - 1) + bytes);
     if (!raw) {

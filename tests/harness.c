@@ -73,6 +73,13 @@ void harness_check_tensor_close(const char *file, int line, const char *expr, co
 
 static int started = 0; /* the first test sets up npy_save */
 
+static int tests_skipped = 0;
+
+void harness_skip(const char *name, const char *why) {
+    printf("SKIP: %s: %s\n", name, why);
+    tests_skipped++;
+}
+
 void harness_run(const char *name, void (*fn)(void)) {
     jmp_buf jb;
     if (!started) {
@@ -100,7 +107,8 @@ void harness_run(const char *name, void (*fn)(void)) {
 
 int harness_finish(const char *suite) {
     fflush(stdout);
-    printf("%s: %d passed, %d failed\n", suite, tests_passed, tests_failed);
+    if (tests_skipped) printf("%s: %d passed, %d failed, %d skipped\n", suite, tests_passed, tests_failed, tests_skipped);
+    else printf("%s: %d passed, %d failed\n", suite, tests_passed, tests_failed);
     return tests_failed ? 1 : 0;
 }
 

@@ -47,6 +47,13 @@ const char *fixture_path(const char *rel);   /* static buffer */
 Tensor *load_fixture(const char *rel);       /* npy_load(fixture_path(rel)) */
 
 #define RUN(fn) harness_run(#fn, fn)
+/* A test this system cannot run (a POSIX pipe on Windows): named, counted as skipped. */
+void harness_skip(const char *name, const char *why);
+#ifdef _WIN32
+#define RUN_POSIX(fn) harness_skip(#fn, "needs POSIX (pipes, sockets, symbolic links), not on Windows")
+#else
+#define RUN_POSIX(fn) RUN(fn)
+#endif
 
 #define CHECK(cond)                                                       \
     do {                                                                  \

@@ -4,11 +4,14 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "harness.h"
+#include "common/platform.h"
 #include "common/program/program.h"
 
 #include <stdlib.h>
-#include <sys/stat.h>
+#include <time.h>
+#ifndef _WIN32 /* symlink: RUN_POSIX */
 #include <unistd.h>
+#endif
 
 static char dir[512];
 
@@ -53,9 +56,10 @@ static void test_parse_bytes(void)
 static void test_default_budget_is_half_of_memory(void)
 {
     size_t b = t_default_max_bytes();
-    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    double total = p_physical_bytes();
     CHECK(b > 0);
-    if (pages > 0 && page > 0) CHECK((double)b <= (double)pages * (double)page / 2 + 1);
+    CHECK(total > 0); /* every system we build on says how much memory it has */
+    CHECK((double)b <= total / 2 + 1);
 }
 
 static void test_refuse_over_budget(void)
@@ -135,15 +139,24 @@ static void test_optional_parameters_that_exist_must_load(void)
     CHECK(state_load_optional(wdir, "bq") == NULL); /* absent: no bias */
     npy_make_dir(in_dir("w/bq.npy"));
     CHECK_ERROR(state_load_optional(wdir, "bq"), "bq.npy: is a directory");
-    rmdir(in_dir("w/bq.npy"));
-    CHECK(symlink("nowhere", in_dir("w/bk.npy")) == 0);
-    CHECK_ERROR(state_load_optional(wdir, "bk"), "symbolic link to a file that does not exist");
-    unlink(in_dir("w/bk.npy"));
+    p_rmdir(in_dir("w/bq.npy"));
     CHECK_ERROR(state_load(wdir, "wq"), "has no wq.npy");
     CHECK_ERROR(state_load(in_dir("nowhere"), "wq"), "has no wq.npy: the folder does not exist");
     npy_save(in_dir("file"), t_zeros(SHAPE(1)));
     CHECK_ERROR(state_load(in_dir("file"), "wq"), "is not a directory");
 }
+
+#ifndef _WIN32
+static void test_dangling_symlink_is_named(void)
+{
+    char wdir[1024];
+    snprintf(wdir, sizeof wdir, "%s/w", dir);
+    npy_make_dir(wdir);
+    CHECK(symlink("nowhere", in_dir("w/bk.npy")) == 0);
+    CHECK_ERROR(state_load_optional(wdir, "bk"), "symbolic link to a file that does not exist");
+    p_unlink(in_dir("w/bk.npy"));
+}
+#endif
 
 static void test_outputs_outside_a_run(void)
 {
@@ -151,16 +164,25 @@ static void test_outputs_outside_a_run(void)
     npy_save(in_dir("now.npy"), t_ones(SHAPE(2)));
     CHECK_EQ_INT(out_pending(), 0);
     CHECK(npy_exists(in_dir("now.npy")));
+#ifndef _WIN32 /* Windows says the folder does not exist */
     CHECK_ERROR(npy_save(in_dir("now.npy/x.npy"), t_ones(SHAPE(2))), "Not a directory");
+#endif
+    CHECK_EQ_INT(out_pending(), 0);
+}
+
+#ifndef _WIN32
+static void test_a_full_device_is_an_error(void)
+{
     CHECK_ERROR(npy_save("/dev/full", t_ones(SHAPE(2))), "cannot write '/dev/full': No space left on device");
     CHECK_EQ_INT(out_pending(), 0);
 }
+#endif
 
 int main(void)
 {
     const char *build = getenv("BUILD");
     int rc;
-    snprintf(dir, sizeof dir, "%s/tmp_budget_test.%ld", build && *build ? build : "build", (long)getpid());
+    snprintf(dir, sizeof dir, "%s/tmp_budget_test.%ld", build && *build ? build : "build", (long)time(NULL));
     npy_make_dir(dir);
     RUN(test_parse_bytes);
     RUN(test_default_budget_is_half_of_memory);
@@ -171,11 +193,20 @@ int main(void)
     RUN(test_escape);
     RUN(test_peek_shape);
     RUN(test_optional_parameters_that_exist_must_load);
+    RUN_POSIX(test_dangling_symlink_is_named);
     RUN(test_outputs_outside_a_run);
+    RUN_POSIX(test_a_full_device_is_an_error);
     rc = harness_finish("test_common_budget");
     {
         char cmd[1200];
+#ifdef _WIN32
+        char *c;
+        snprintf(cmd, sizeof cmd, "rmdir /s /q \"%s\"", dir);
+        for (c = cmd; *c; c++)
+            if (*c == '/' && c > cmd + 10) *c = '\\'; /* cmd.exe reads '/' as a switch */
+#else
         snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+#endif
         if (system(cmd) != 0) rc = 1;
     }
     return rc;

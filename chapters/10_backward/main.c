@@ -18,16 +18,15 @@
  * CliExtra entries below): the shared parser reads them with the others and
  * --help lists them.
  */
-#define _POSIX_C_SOURCE 200809L   /* isatty, fileno: the progress line only on a terminal */
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "chapters/05_multi_head/multi_head_setup.h"
 #include "chapters/07_output_projection/mha_setup.h"
 #include "grad_check.h"
 #include "train.h"
 #include "train_setup.h"
+#include "common/program/budget.h" /* budget_progress_shown: the progress line only on a terminal */
 
 extern const LangPair chapter10_zh[]; /* zh.c: this program's sentences in Chinese (lang.h) */
 extern const LangPair chapter7_zh[];  /* chapter 7's, for the module it loads (mha_from_args) */
@@ -365,7 +364,7 @@ static double train_one_step(TinyModel *model, Adam *opt, const int32_t *train, 
 /* Step 3: train_steps steps, a loss line every 1/20 of them, N_SNAPSHOTS attention snapshots. */
 static TrainingRecord train_model(const Args *args, TinyModel *model, Adam *opt, const int32_t *train,
                                   const int32_t *held, Rng *data) {
-    bool progress = !args->quiet && isatty(fileno(stderr));
+    bool progress = !args->quiet && budget_progress_shown(); /* stderr is a terminal */
     int64_t snap_every = train_steps / (N_SNAPSHOTS - 1) > 0 ? train_steps / (N_SNAPSHOTS - 1) : 1;
     int64_t log_every = train_steps >= 20 ? train_steps / 20 : 1;
     TrainingRecord rec = {t_zeros(SHAPE(N_SNAPSHOTS, args->heads, SEQ_LEN, SEQ_LEN)), t_zeros(SHAPE(N_SNAPSHOTS)),

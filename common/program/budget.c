@@ -10,7 +10,6 @@
  * ATTN_REPORT_PEAK=1, which prints both at exit (and the resident peak where
  * the system reports it), and wants the estimate within 10 % above the peak.
  */
-#define _POSIX_C_SOURCE 200809L
 
 #include "common/program/budget.h"
 
@@ -19,10 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "common/error.h"
 #include "common/npy.h"
+#include "common/platform.h" /* terminals, the resident peak */
 #include "common/program/lang.h"
 #include "common/tensor.h"
 
@@ -45,12 +44,7 @@ int budget_check_env(char *err, size_t errlen)
 
 /* ---- progress ------------------------------------------------------------------------- */
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+static double now_seconds(void) { return p_seconds(); }
 
 static double estimate_bytes_seen = 0;
 static bool long_run = false;      /* announced: the line may be shown       */
@@ -60,7 +54,7 @@ static double progress_t0 = -1, progress_last = 0;
 static double work_total = 0, work_start = 0; /* the matmuls' count (t_work_done) */
 
 bool budget_long_run(void) { return long_run; }
-bool budget_progress_shown(void) { return isatty(STDERR_FILENO) != 0; }
+bool budget_progress_shown(void) { return p_is_terminal(stderr); }
 
 void budget_progress_end(void)
 {
@@ -119,7 +113,7 @@ void budget_announce(double flops, double rate, bool quiet)
             t_program_name() ? t_program_name() : "this program", flops / 1e9, est,
             (rate > 0 ? rate : BUDGET_NOTICE_RATE) / 1e9);
     /* a narrated run on the same terminal would be cut by the line: its steps show the progress */
-    if (!quiet && isatty(STDOUT_FILENO)) return;
+    if (!quiet && p_is_terminal(stdout)) return;
     if (!own_progress && budget_progress_shown()) {
         work_total = flops;
         work_start = t_work_done();
@@ -130,24 +124,12 @@ void budget_announce(double flops, double rate, bool quiet)
 
 /* ---- refusing ------------------------------------------------------------------------------ */
 
-/* The most this process had resident (VmHWM), where the system says (Linux's
- * /proc/self/status), else 0. It counts what t_peak_bytes does not: the program
- * and its libraries, the stack, and blocks rounded up to whole (huge) pages. */
-static double resident_peak(void)
-{
-    char line[256];
-    double kib = 0;
-    FILE *f = fopen("/proc/self/status", "r");
-    if (!f) return 0;
-    while (fgets(line, sizeof line, f))
-        if (strncmp(line, "VmHWM:", 6) == 0) kib = strtod(line + 6, NULL);
-    fclose(f);
-    return 1024.0 * kib;
-}
-
 static void report_peak(void)
 {
-    double rss = resident_peak();
+    /* The most this process had resident, where the system says, else 0. It
+     * counts what t_peak_bytes does not: the program and its libraries, the
+     * stack, and blocks rounded up to whole (huge) pages. */
+    double rss = p_peak_resident_bytes();
     char resident[64] = "";
     if (rss > 0) snprintf(resident, sizeof resident, "; resident at most %.0f bytes", rss);
     fprintf(stderr, "%s: peak %.0f bytes, estimate %.0f bytes%s\n", t_program_name() ? t_program_name() : "",

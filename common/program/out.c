@@ -2,33 +2,27 @@
  *
  * The lists below are read by a signal handler, so they are fixed arrays of
  * strings that never move: an entry is filled in before the count that makes
- * it visible is raised, and the handler calls only unlink, rmdir, sigaction,
- * raise and _exit.
+ * it visible is raised, and the handler calls only p_unlink, p_rmdir and
+ * p_die_of_signal (common/platform.h: unlink, rmdir, sigaction, raise, _exit).
  */
-#define _XOPEN_SOURCE 700  /* POSIX 2008 with realpath and fchown */
-
 #include "common/program/out.h"
 #include "common/program/lang.h" /* the sentences in the run's language (tr) */
 
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/types.h>
-#include <unistd.h>
 
 #include "common/error.h"
 #include "common/npy.h"
+#include "common/platform.h" /* files, signals: POSIX and Windows */
 
 #define OUT_MAX 256            /* files (and folders) one run may create */
 
 struct OutFile {
-    FILE *f;
-    struct sigaction old_pipe; /* direct: SIGPIPE ignored while writing, so a closed pipe is EPIPE */
+    FILE *f;                   /* direct: a closed pipe is EPIPE while writing (p_pipe_errors_begin) */
     bool direct;               /* written through: no temporary, no rename */
     char *path;                /* as given, for messages                  */
     char *final;               /* the file the temporary replaces          */
@@ -51,27 +45,17 @@ void out_fail(void)
     int i;
     failing = 1;
     for (i = n_tmp - 1; i >= 0; i--)
-        if (tmp_list[i]) unlink(tmp_list[i]);
+        if (tmp_list[i]) p_unlink(tmp_list[i]);
     for (i = n_dir - 1; i >= 0; i--)
-        if (dir_list[i]) rmdir(dir_list[i]);
+        if (dir_list[i]) p_rmdir(dir_list[i]);
     n_tmp = 0;
     n_dir = 0;
 }
 
-static const int cleanup_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
-#define N_CLEANUP_SIGNALS (int)(sizeof cleanup_signals / sizeof cleanup_signals[0])
-
 static void on_signal(int sig)
 {
-    struct sigaction sa;
     out_fail();
-    /* die of the same signal, as the shell expects (exit status 128 + sig) */
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = SIG_DFL;
-    sigemptyset(&sa.sa_mask);
-    sigaction(sig, &sa, NULL);
-    raise(sig);
-    _exit(128 + sig);
+    p_die_of_signal(sig); /* as the shell expects (exit status 128 + sig) */
 }
 
 int out_pending(void) { return (int)n_tmp; }
@@ -99,13 +83,12 @@ static void say_and_exit(const char *fmt, const char *a, const char *b)
     fprintf(stderr, "%s%s%s: %s\n", name ? name : "", name ? ": " : "", tr("error"), msg);
     fflush(stderr);
     free_lists();
-    _exit(EXIT_RUNTIME);
+    _Exit(EXIT_RUNTIME);
 }
 
 /* atexit: check standard output, then rename the finished files into place. */
 static void out_finish(void)
 {
-    sigset_t all, old;
     int i, e = 0;
 
     if (failing) {
@@ -122,14 +105,13 @@ static void out_finish(void)
     }
 
     /* No signal between the first and the last rename. */
-    sigfillset(&all);
-    sigprocmask(SIG_BLOCK, &all, &old);
+    p_signals_hold();
     for (i = 0; i < n_tmp; i++) {
-        if (rename(tmp_list[i], final_list[i]) != 0) {
+        if (p_rename(tmp_list[i], final_list[i]) != 0) {
             char what[1024];
             e = errno;
             snprintf(what, sizeof what, "%s", final_list[i]);
-            unlink(tmp_list[i]);
+            p_unlink(tmp_list[i]);
             free(tmp_list[i]);
             tmp_list[i] = NULL;
             out_fail();
@@ -141,22 +123,7 @@ static void out_finish(void)
     }
     n_tmp = 0;
     free_lists();
-    sigprocmask(SIG_SETMASK, &old, NULL);
-}
-
-/* Descriptors 0, 1 and 2 closed when the program starts (`>&-`) would be
- * handed to the first files it opens, so narration could land in an output
- * file. Each closed one is reopened on /dev/null the wrong way round, so
- * using it fails (EBADF) and the failure is reported. */
-static void guard_std_fds(void)
-{
-    int fd;
-    for (fd = 0; fd <= 2; fd++) {
-        if (fcntl(fd, F_GETFD) == -1 && errno == EBADF) {
-            int got = open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY);
-            if (got >= 0 && got != fd) close(got);
-        }
-    }
+    p_signals_release();
 }
 
 /* npy_save and npy_make_dir (common/npy.h) write through here */
@@ -179,26 +146,12 @@ void out_use_for_npy(void) { npy_set_files(&npy_files); }
 
 void out_run_begin(void)
 {
-    struct sigaction sa;
-    int i;
     if (in_run) return;
     in_run = true;
     out_use_for_npy();
     t_set_fatal_cleanup(out_fail);
-    guard_std_fds();
-    memset(&sa, 0, sizeof sa);
-    sigemptyset(&sa.sa_mask);
-    sa.sa_handler = on_signal;
-    for (i = 0; i < N_CLEANUP_SIGNALS; i++) {
-        struct sigaction old;
-        /* a signal the shell set to be ignored (nohup, a background job's
-         * SIGINT) stays ignored */
-        if (sigaction(cleanup_signals[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN) continue;
-        sigaction(cleanup_signals[i], &sa, NULL);
-    }
-    /* a file-size limit: write() fails with EFBIG instead of killing us */
-    sa.sa_handler = SIG_IGN;
-    sigaction(SIGXFSZ, &sa, NULL);
+    p_start_program(); /* closed descriptors 0-2 stay unusable; UTF-8 on Windows' console */
+    p_catch_signals(on_signal);
     atexit(out_finish);
 }
 
@@ -257,66 +210,44 @@ static int std_stream_fd(const char *path)
 }
 
 /* Write through to an existing descriptor or non-regular file. */
-static OutFile *open_direct(OutFile *o, const char *path, int std_fd, const struct stat *st)
+static OutFile *open_direct(OutFile *o, const char *path, int std_fd, const PFileInfo *st)
 {
     int fd;
     if (std_fd >= 0) {
         if (std_fd == 1) fflush(stdout);
-        fd = dup(std_fd);
+        fd = p_dup(std_fd);
         if (fd < 0) open_failed(o, path, t_strerror(errno));
     } else {
-        if (S_ISSOCK(st->st_mode)) open_failed(o, path, tr("it is a socket"));
-        /* O_NONBLOCK: a FIFO that no process reads is refused (ENXIO) instead
-         * of blocking forever; the writes themselves block as usual. */
-        fd = open(path, O_WRONLY | O_NOCTTY | O_NONBLOCK);
+        if (st->kind == P_SOCKET) open_failed(o, path, tr("it is a socket"));
+        /* a FIFO that no process reads is refused (ENXIO) instead of blocking
+         * forever; the writes themselves block as usual. */
+        fd = p_open_write(path);
         if (fd < 0) {
             int e = errno;
-            if (e == ENXIO && S_ISFIFO(st->st_mode))
+            if (e == ENXIO && st->kind == P_FIFO)
                 open_failed(o, path, tr("it is a FIFO that no process has open for reading"));
             open_failed(o, path, t_strerror(e));
         }
-        {
-            int flags = fcntl(fd, F_GETFL);
-            if (flags != -1) fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
-        }
     }
-    o->f = fdopen(fd, "wb");
+    o->f = p_fdopen_write(fd);
     if (!o->f) {
         int e = errno;
-        close(fd);
+        p_close(fd);
         open_failed(o, path, t_strerror(e));
     }
-    {
-        struct sigaction ign;
-        memset(&ign, 0, sizeof ign);
-        ign.sa_handler = SIG_IGN;
-        sigemptyset(&ign.sa_mask);
-        sigaction(SIGPIPE, &ign, &o->old_pipe);
-    }
+    p_pipe_errors_begin();
     o->direct = true;
     o->slot = -1;
     return o;
 }
 
-/* Longest file name in the folder holding path (NAME_MAX, 255 on Linux). */
-static long name_max(const char *dir)
-{
-    long n;
-    errno = 0;
-    n = pathconf(dir, _PC_NAME_MAX);
-    if (n <= 0) n = 255;
-    return n;
-}
-
 OutFile *out_open(const char *path)
 {
     OutFile *o;
-    struct stat st, lst;
+    PFileInfo st, lst;
     bool exists;
     int std_fd, fd;
-    const char *slash;
     const char *base;
-    mode_t mode;
 
     if (!path || !*path) t_error("no output file name given");
     o = calloc(1, sizeof *o);
@@ -329,33 +260,28 @@ OutFile *out_open(const char *path)
     std_fd = std_stream_fd(path);
     if (std_fd >= 0) return open_direct(o, path, std_fd, NULL);
 
-    exists = stat(path, &st) == 0;
+    exists = p_stat(path, &st) == 0;
     if (!exists) {
         int e = errno;
-        if (e == ENOENT && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode))
+        if (e == ENOENT && p_lstat(path, &lst) == 0 && lst.kind == P_SYMLINK)
             open_failed(o, path, tr("it is a symbolic link to a file that does not exist"));
         if (e != ENOENT) open_failed(o, path, t_strerror(e));
     }
-    if (exists && S_ISDIR(st.st_mode)) open_failed(o, path, tr("it is a directory"));
-    if (exists && !S_ISREG(st.st_mode)) return open_direct(o, path, -1, &st);
+    if (exists && st.kind == P_DIRECTORY) open_failed(o, path, tr("it is a directory"));
+    if (exists && st.kind != P_REGULAR) return open_direct(o, path, -1, &st);
 
     /* a regular file or a new one: replace it atomically, where it really is */
     if (exists) {
-        if (access(path, W_OK) != 0) open_failed(o, path, t_strerror(errno));
-        o->final = realpath(path, NULL);
+        if (p_writable(path) != 0) open_failed(o, path, t_strerror(errno));
+        o->final = p_realpath(path);
         if (!o->final) open_failed(o, path, t_strerror(errno));
-        mode = st.st_mode & 07777;
     } else {
-        mode_t mask = umask(0);
-        umask(mask);
-        mode = 0666 & ~mask;
         o->final = dup_str(path);
         if (!o->final) open_failed(o, path, tr("out of memory"));
     }
 
     /* the temporary: ".attn-XXXXXX" in the same folder, whatever the name's length */
-    slash = strrchr(o->final, '/');
-    base = slash ? slash + 1 : o->final;
+    base = p_base_name(o->final);
     if (*base == '\0') open_failed(o, path, tr("the name ends with '/', which names a directory"));
     {
         size_t dir_len = (size_t)(base - o->final);  /* "dir/" or "" */
@@ -363,13 +289,13 @@ OutFile *out_open(const char *path)
         if (!o->tmp) open_failed(o, path, tr("out of memory"));
         memcpy(o->tmp, o->final, dir_len);
         o->tmp[dir_len] = '\0';
-        if ((long)strlen(base) > name_max(dir_len ? o->tmp : "."))
+        if ((long)strlen(base) > p_name_max(dir_len ? o->tmp : "."))
             open_failed(o, path, t_strerror(ENAMETOOLONG));
         strcat(o->tmp, ".attn-XXXXXX");
     }
 
     if (n_tmp >= OUT_MAX) open_failed(o, path, tr("this run already writes too many files"));
-    fd = mkstemp(o->tmp);
+    fd = p_mkstemp(o->tmp);
     if (fd < 0) {
         int e = errno;
         if (!exists && (e == ENOENT || e == ENOTDIR)) {
@@ -387,17 +313,11 @@ OutFile *out_open(const char *path)
     o->tmp = NULL;  /* owned by the lists now */
     o->final = NULL;
 
-    if (fchmod(fd, mode) != 0) { /* mkstemp made it 0600 */
-        /* not worth failing the run for */
-    }
-    if (exists && (st.st_uid != geteuid() || st.st_gid != getegid())) {
-        if (fchown(fd, st.st_uid, st.st_gid) != 0) { /* best effort, as cp does */
-        }
-    }
-    o->f = fdopen(fd, "wb");
+    p_copy_mode_owner(fd, exists ? &st : NULL); /* mkstemp made it 0600 */
+    o->f = p_fdopen_write(fd);
     if (!o->f) {
         int e = errno;
-        close(fd);
+        p_close(fd);
         out_close(o, e);
     }
     return o;
@@ -410,7 +330,7 @@ FILE *out_stream(OutFile *f) { return f->f; }
 static void drop_slot(int slot)
 {
     int i;
-    unlink(tmp_list[slot]);
+    p_unlink(tmp_list[slot]);
     free(tmp_list[slot]);
     free(final_list[slot]);
     for (i = slot; i + 1 < n_tmp; i++) {
@@ -424,7 +344,6 @@ static void drop_slot(int slot)
 void out_close(OutFile *o, int e)
 {
     char path[1024];
-    sigset_t all, old;
     snprintf(path, sizeof path, "%s", o->path);
 
     if (o->f) {
@@ -434,27 +353,26 @@ void out_close(OutFile *o, int e)
         o->f = NULL;
     }
     if (o->direct) {
-        sigaction(SIGPIPE, &o->old_pipe, NULL);
+        p_pipe_errors_end();
         free_outfile(o);
         if (e) t_error(tr("cannot write '%s': %s"), path, t_strerror(e));
         return;
     }
     /* the slot may have moved if an earlier one was dropped: find it again */
-    sigfillset(&all);
-    sigprocmask(SIG_BLOCK, &all, &old);
+    p_signals_hold();
     if (e) {
         drop_slot(o->slot);
-        sigprocmask(SIG_SETMASK, &old, NULL);
+        p_signals_release();
         free_outfile(o);
         t_error(tr("cannot write '%s': %s"), path, t_strerror(e));
     }
     if (!in_run) {
         /* no run to wait for: into place now */
         int slot = o->slot;
-        if (rename(tmp_list[slot], final_list[slot]) != 0) {
+        if (p_rename(tmp_list[slot], final_list[slot]) != 0) {
             e = errno;
             drop_slot(slot);
-            sigprocmask(SIG_SETMASK, &old, NULL);
+            p_signals_release();
             free_outfile(o);
             t_error(tr("cannot write '%s' (renaming the finished temporary file failed): %s"), path, t_strerror(e));
         }
@@ -463,7 +381,7 @@ void out_close(OutFile *o, int e)
         tmp_list[slot] = final_list[slot] = NULL;
         n_tmp = n_tmp - 1;
     }
-    sigprocmask(SIG_SETMASK, &old, NULL);
+    p_signals_release();
     free_outfile(o);
 }
 
@@ -471,8 +389,8 @@ void out_close(OutFile *o, int e)
 
 static bool is_dir(const char *path)
 {
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+    PFileInfo st;
+    return p_stat(path, &st) == 0 && st.kind == P_DIRECTORY;
 }
 
 void out_make_dir(const char *dir)
@@ -491,7 +409,7 @@ void out_make_dir(const char *dir)
         if (*s == '/' || *s == '\0') {
             char saved = *s;
             *s = '\0';
-            if (mkdir(p, 0777) == 0) {
+            if (p_mkdir(p) == 0) {
                 if (n_dir < OUT_MAX) {
                     dir_list[n_dir] = dup_str(p);
                     if (dir_list[n_dir]) n_dir = n_dir + 1;
@@ -535,16 +453,16 @@ static void folder_of(const char *path, char *buf, size_t n)
 /* A folder files can be made in: 0, else a sentence in err. */
 static int writable_folder(const char *flag, const char *path, const char *dir, char *err, size_t n)
 {
-    struct stat st;
-    if (stat(dir, &st) != 0) {
+    PFileInfo st;
+    if (p_stat(dir, &st) != 0) {
         snprintf(err, n, tr("%s %s: the folder %s does not exist"), flag, path, dir);
         return 2;
     }
-    if (!S_ISDIR(st.st_mode)) {
+    if (st.kind != P_DIRECTORY) {
         snprintf(err, n, tr("%s %s: %s is not a folder"), flag, path, dir);
         return 2;
     }
-    if (access(dir, W_OK | X_OK) != 0) {
+    if (p_dir_writable(dir) != 0) {
         snprintf(err, n, tr("%s %s: the folder %s cannot be written (%s)"), flag, path, dir, t_strerror(errno));
         return 2;
     }
@@ -553,29 +471,29 @@ static int writable_folder(const char *flag, const char *path, const char *dir, 
 
 int out_check_target(const char *flag, const char *path, int folder, char *err, size_t n)
 {
-    struct stat st;
+    PFileInfo st;
     char dir[4096];
     if (!path || strcmp(path, "-") == 0) return 0;
     if (strlen(path) >= sizeof dir) {
         snprintf(err, n, tr("%s: the name is longer than %d bytes"), flag, (int)sizeof dir - 1);
         return 2;
     }
-    if (stat(path, &st) == 0) {
+    if (p_stat(path, &st) == 0) {
         if (folder) {
-            if (!S_ISDIR(st.st_mode)) {
+            if (st.kind != P_DIRECTORY) {
                 snprintf(err, n, tr("%s %s: it is a file, not a folder"), flag, path);
                 return 2;
             }
             return writable_folder(flag, path, path, err, n);
         }
-        if (S_ISDIR(st.st_mode)) {
+        if (st.kind == P_DIRECTORY) {
             snprintf(err, n, tr("%s %s: it is a folder, not a file"), flag, path);
             return 2;
         }
-        if (!S_ISREG(st.st_mode)) return 0; /* a FIFO, a device: written through, not replaced */
+        if (st.kind != P_REGULAR) return 0; /* a FIFO, a device: written through, not replaced */
         /* a regular file is replaced by a temporary made beside the file it names */
         {
-            char *real = realpath(path, NULL);
+            char *real = p_realpath(path);
             int rc;
             folder_of(real ? real : path, dir, sizeof dir);
             free(real);
@@ -589,7 +507,7 @@ int out_check_target(const char *flag, const char *path, int folder, char *err, 
     }
     folder_of(path, dir, sizeof dir);
     if (folder) /* mkdir -p: the nearest folder that exists must take new folders */
-        while (stat(dir, &st) != 0 && (errno == ENOENT || errno == ENOTDIR) && strcmp(dir, ".") != 0 && strcmp(dir, "/") != 0) {
+        while (p_stat(dir, &st) != 0 && (errno == ENOENT || errno == ENOTDIR) && strcmp(dir, ".") != 0 && strcmp(dir, "/") != 0) {
             char up[4096];
             folder_of(dir, up, sizeof up);
             snprintf(dir, sizeof dir, "%s", up);
