@@ -891,6 +891,88 @@ static int cmd_limit(int argc, char **argv) {
     return 2;
 }
 
+/* ---- gradescope: the autograder's results.json (make gradescope-autograder) ----
+ * gradetool gradescope LANG MSG SECONDS OUT [GS]: Gradescope's results.json into OUT.
+ * With GS (what `results` wrote for the submission), GS again with its execution_time
+ * replaced by SECONDS (the whole run's) and a first test, always visible and without
+ * points: "submission well-formed and compiles", passed unless a blank's test says
+ * "does not compile", its output MSG (the upload as found). Without GS, 0 points and
+ * that test failed with MSG (an upload that could not be graded). GS is our own JSON:
+ * one test per line, every string escaped, so a line beginning "  \"tests\": [" or a
+ * test's "output": "does not compile can only be ours. */
+static int cmd_gradescope(char **a) {
+    char msg[4096], tmp[4096], name[96];
+    int zh = !strcmp(a[0], "zh");
+    long secs = number(a[2], "SECONDS");
+    size_t m = 0;
+    FILE *in = fopen(a[1], "rb"), *f;
+    if (strcmp(a[0], "en") && !zh) die("the language must be en or zh, not ", a[0]);
+    if (!in) die("cannot read ", a[1]);
+    m = fread(msg, 1, sizeof msg - 1, in);
+    fclose(in);
+    while (m && (msg[m - 1] == '\n' || msg[m - 1] == '\r')) m--;
+    msg[m] = 0;
+    snprintf(name, sizeof name, "%s", zh ? "提交的文件齐全且能编译" : "submission well-formed and compiles");
+    f = open_tmp(a[3], tmp, sizeof tmp);
+    if (!a[4]) {
+        fprintf(f, "{\n  \"score\": 0,\n  \"execution_time\": %ld,\n  \"output\": ", secs);
+        json_str(f, msg);
+        fprintf(f, ",\n  \"output_format\": \"text\",\n  \"visibility\": \"visible\",\n  \"stdout_visibility\": \"hidden\","
+                   "\n  \"tests\": [\n    {\"name\": ");
+        json_str(f, name);
+        fprintf(f, ", \"status\": \"failed\", \"output\": ");
+        json_str(f, msg);
+        fprintf(f, ", \"visibility\": \"visible\"}\n  ]\n}\n");
+    } else {
+        /* GS whole (at most 16 MiB), then line by line */
+        size_t cap = 16u << 20, len, bad = 0, blanks = 0;
+        char *g = malloc(cap + 1), *p, *e, *at = NULL, extra[256];
+        FILE *gf = fopen(a[4], "rb");
+        if (!g) die("out of memory", NULL);
+        if (!gf) { fclose(f); remove(tmp); die("cannot read ", a[4]); }
+        len = fread(g, 1, cap + 1, gf);
+        fclose(gf);
+        if (len > cap) { fclose(f); remove(tmp); die("too large: ", a[4]); }
+        g[len] = 0;
+        for (p = g; *p; p = e + (*e == '\n')) {
+            e = strchr(p, '\n');
+            if (!e) e = p + strlen(p);
+            if (!at && e - p == 12 && !strncmp(p, "  \"tests\": [", 12)) at = e;
+            else if (at && !strncmp(p, "    {\"name\": ", 13)) {
+                char save = *e;
+                blanks++;
+                *e = 0;
+                if (strstr(p, "\"output\": \"does not compile")) bad++;
+                *e = save;
+            }
+        }
+        if (!at || !blanks) { free(g); fclose(f); remove(tmp); die("not a results.json of gradetool results: ", a[4]); }
+        if (bad)
+            snprintf(extra, sizeof extra, zh ? "\n%lu/%lu 个空没有编译通过：下面它们各自的测试说明了原因。"
+                                             : "\n%lu of %lu blanks do not compile: their tests below say why.",
+                     (unsigned long)bad, (unsigned long)blanks);
+        else
+            snprintf(extra, sizeof extra, zh ? "\n%lu 个空都编译通过了。" : "\nAll %lu blanks compile.", (unsigned long)blanks);
+        if (strlen(msg) + strlen(extra) < sizeof msg) strcat(msg, extra);
+        for (p = g; *p; p = e + (*e == '\n')) {
+            e = strchr(p, '\n');
+            if (!e) e = p + strlen(p);
+            if (!strncmp(p, "  \"execution_time\": ", 20)) fprintf(f, "  \"execution_time\": %ld,\n", secs);
+            else fprintf(f, "%.*s\n", (int)(e - p), p);
+            if (e == at) {
+                fprintf(f, "    {\"name\": ");
+                json_str(f, name);
+                fprintf(f, ", \"number\": \"0\", \"status\": \"%s\", \"output\": ", bad ? "failed" : "passed");
+                json_str(f, msg);
+                fprintf(f, ", \"visibility\": \"visible\"},\n");
+            }
+        }
+        free(g);
+    }
+    close_tmp(f, tmp, a[3]);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     if (argc == 5 && !strcmp(argv[1], "normalize")) return cmd_normalize(argv[2], argv[3], argv[4]);
     if (argc >= 7 && !strcmp(argv[1], "policy")) return cmd_policy(argc, argv);
@@ -900,6 +982,7 @@ int main(int argc, char **argv) {
     if (argc == 4 && !strcmp(argv[1], "csv")) return cmd_csv(argv[2], argv[3]);
     if ((argc == 10 || argc == 11) && !strcmp(argv[1], "results")) return cmd_results(argv + 2);
     if (argc == 10 && !strcmp(argv[1], "record")) return cmd_record(argv + 2);
-    fprintf(stderr, "usage: gradetool list DIR | compare WANT GOT | csv RUN OUT | results BLANKS RESULT ID LEVEL SECONDS VISIBILITY GS PL | record RUN OUT SEED LEVEL CHAPTERS VERSION WHEN VISIBILITY | normalize IN OUT MAX | policy OBJ ALLOW FILE FUNC BLANK [REFUSED...] | limit NPROC AS_KB FSIZE_KB CPU_S PROG [ARGS...]\n");
+    if ((argc == 6 || argc == 7) && !strcmp(argv[1], "gradescope")) return cmd_gradescope(argv + 2);
+    fprintf(stderr, "usage: gradetool list DIR | compare WANT GOT | csv RUN OUT | results BLANKS RESULT ID LEVEL SECONDS VISIBILITY GS PL | record RUN OUT SEED LEVEL CHAPTERS VERSION WHEN VISIBILITY | normalize IN OUT MAX | policy OBJ ALLOW FILE FUNC BLANK [REFUSED...] | limit NPROC AS_KB FSIZE_KB CPU_S PROG [ARGS...] | gradescope LANG MSG SECONDS OUT [GS]\n");
     return 2;
 }
