@@ -301,7 +301,7 @@ test-chapter12-full: $(BUILD)/tests/test_ch12 $(CHAPTER_BINS) $(TOOLS)
 # CPU), the slowest first; the report keeps this order whatever finishes first.
 NPROC     := $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 # (in this order: $(filter) would keep the alphabetical order of TEST_SH)
-TEST_SLOW := $(foreach t,test_grade_class.sh test_gradescope.sh test_grade_lms.sh test_grade_bugs.sh test_ch09_program.sh test_exercises.sh test_hostile.sh \
+TEST_SLOW := $(foreach t,test_grade_class.sh test_gradescope.sh test_prairielearn.sh test_grade_lms.sh test_grade_bugs.sh test_ch09_program.sh test_exercises.sh test_hostile.sh \
                test_docs.sh test_npyinfo.sh test_run_tests.sh test_ch08_program.sh test_ch10_program.sh,$(filter tests/$(t),$(TEST_SH)))
 test:
 	@$(MAKE) --no-print-directory $(if $(findstring -j,$(MAKEFLAGS)),,-j$(NPROC)) all
@@ -364,7 +364,7 @@ EXERCISES_DIR ?= exercises
 BUGS_DIR ?= bugs
 EX_SCRIPTS := scripts/exercises
 ex_need = @test -f $(EX_SCRIPTS)/blank.awk || { echo "make $@: run this in the attention-in-c repository, not in a generated tree" >&2; exit 2; }
-.PHONY: exercises check-exercises grade grade-class gradescope-autograder hint bugs similarity grade-bugs
+.PHONY: exercises check-exercises grade grade-class gradescope-autograder prairielearn-kit hint bugs similarity grade-bugs
 
 exercises:
 	$(ex_need)
@@ -385,6 +385,10 @@ grade-class:
 gradescope-autograder:
 	$(ex_need)
 	@sh $(EX_SCRIPTS)/gradescope.sh '$(LEVEL)' '$(CHAPTERS)'
+
+prairielearn-kit:
+	$(ex_need)
+	@sh $(EX_SCRIPTS)/prairielearn.sh '$(LEVEL)' '$(CHAPTERS)'
 
 hint:
 	@if [ -f $(EX_SCRIPTS)/hint.sh ]; then sh $(EX_SCRIPTS)/hint.sh '$(BLANK)' '$(TIER)'; \
@@ -438,6 +442,7 @@ help:
 	@echo "  make grade-class SUBMISSIONS=dir LEVEL=N CHAPTERS=a,b [JOBS=N]  a folder per student -> build/grade/<dir>/class.csv"
 	@echo "                      (+ Gradescope/PrairieLearn results.json, grading.json); STUDENT=id regrades one"
 	@echo "  make gradescope-autograder LEVEL=N CHAPTERS=a,b  build/gradescope/autograder.zip for Gradescope"
+	@echo "  make prairielearn-kit LEVEL=N CHAPTERS=a,b  build/prairielearn/<question>/: a PrairieLearn question and its grading image"
 	@echo "  make hint BLANK=name [TIER=1|2|3]  a blank's hint: 1 the idea, 2 which helpers, 3 the PyTorch line"
 	@echo "  make bugs           write bugs/: one realistic mistake per chapter, the key beside it in bugs.ANSWERS.md"
 	@echo "  make similarity SUBMISSIONS=dir LEVEL=N  answers compared blank by blank (never run) -> similarity.csv"

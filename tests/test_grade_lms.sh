@@ -112,8 +112,8 @@ if command -v zip >/dev/null 2>&1 || { [ -n "$PY" ] && "$PY" -c 'import zipfile'
         grep -qx Makefile "$TMP/zl" && ! grep -q '^source/' "$TMP/zl" && ok ||
         bad "autograder.zip holds setup.sh, run_autograder and the repository at its root" "$(cat "$TMP/gs.out"; head -n 3 "$TMP/zl")"
     mkdir -p "$TMP/ag" && (cd "$TMP/ag" && if [ -n "$PY" ]; then "$PY" -m zipfile -e "$Z" . ; else unzip -q "$Z"; fi) >/dev/null 2>&1
-    sh -n "$TMP/ag/run_autograder" && sh -n "$TMP/ag/setup.sh" && grep -q '^LEVEL=1$' "$TMP/ag/gradescope-env.sh" &&
-        grep -q '^CHAPTERS=2,6$' "$TMP/ag/gradescope-env.sh" && grep -q 'results/results.json' "$TMP/ag/run_autograder" &&
+    sh -n "$TMP/ag/run_autograder" && sh -n "$TMP/ag/setup.sh" && grep -q '^LEVEL=1$' "$TMP/ag/lms-env.sh" &&
+        grep -q '^CHAPTERS=2,6$' "$TMP/ag/lms-env.sh" && grep -q 'results/results.json' "$TMP/ag/run_autograder" &&
         grep -q 'need="$need bubblewrap"' "$TMP/ag/setup.sh" && ok || bad "run_autograder grades at LEVEL=1 CHAPTERS=2,6 into results.json; setup.sh installs bubblewrap"
     # (tests/test_gradescope.sh runs the zip as Gradescope does)
 else

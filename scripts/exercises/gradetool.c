@@ -973,6 +973,29 @@ static int cmd_gradescope(char **a) {
     return 0;
 }
 
+/* gradetool prairielearn-fail LANG MSG OUT: PrairieLearn's results.json for an upload that
+ * is not a submission: "gradable": false (no points lost, no attempt counted), MSG as
+ * the message and the one format error (PrairieLearn's docs/externalGrading.md). */
+static int cmd_prairielearn_fail(char **a) {
+    char msg[4096], tmp[4096];
+    size_t m;
+    FILE *in = fopen(a[1], "rb"), *f;
+    if (strcmp(a[0], "en") && strcmp(a[0], "zh")) die("the language must be en or zh, not ", a[0]);
+    if (!in) die("cannot read ", a[1]);
+    m = fread(msg, 1, sizeof msg - 1, in);
+    fclose(in);
+    while (m && (msg[m - 1] == '\n' || msg[m - 1] == '\r')) m--;
+    msg[m] = 0;
+    f = open_tmp(a[2], tmp, sizeof tmp);
+    fprintf(f, "{\n  \"gradable\": false,\n  \"message\": ");
+    json_str(f, msg);
+    fprintf(f, ",\n  \"format_errors\": [");
+    json_str(f, msg);
+    fprintf(f, "]\n}\n");
+    close_tmp(f, tmp, a[2]);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     if (argc == 5 && !strcmp(argv[1], "normalize")) return cmd_normalize(argv[2], argv[3], argv[4]);
     if (argc >= 7 && !strcmp(argv[1], "policy")) return cmd_policy(argc, argv);
@@ -983,6 +1006,7 @@ int main(int argc, char **argv) {
     if ((argc == 10 || argc == 11) && !strcmp(argv[1], "results")) return cmd_results(argv + 2);
     if (argc == 10 && !strcmp(argv[1], "record")) return cmd_record(argv + 2);
     if ((argc == 6 || argc == 7) && !strcmp(argv[1], "gradescope")) return cmd_gradescope(argv + 2);
-    fprintf(stderr, "usage: gradetool list DIR | compare WANT GOT | csv RUN OUT | results BLANKS RESULT ID LEVEL SECONDS VISIBILITY GS PL | record RUN OUT SEED LEVEL CHAPTERS VERSION WHEN VISIBILITY | normalize IN OUT MAX | policy OBJ ALLOW FILE FUNC BLANK [REFUSED...] | limit NPROC AS_KB FSIZE_KB CPU_S PROG [ARGS...] | gradescope LANG MSG SECONDS OUT [GS]\n");
+    if (argc == 5 && !strcmp(argv[1], "prairielearn-fail")) return cmd_prairielearn_fail(argv + 2);
+    fprintf(stderr, "usage: gradetool list DIR | compare WANT GOT | csv RUN OUT | results BLANKS RESULT ID LEVEL SECONDS VISIBILITY GS PL | record RUN OUT SEED LEVEL CHAPTERS VERSION WHEN VISIBILITY | normalize IN OUT MAX | policy OBJ ALLOW FILE FUNC BLANK [REFUSED...] | limit NPROC AS_KB FSIZE_KB CPU_S PROG [ARGS...] | gradescope LANG MSG SECONDS OUT [GS] | prairielearn-fail LANG MSG OUT\n");
     return 2;
 }
