@@ -218,7 +218,8 @@ $(PROGRAM_LIB): $(PROGRAM_OBJ)
 $(BUILD)/npyinfo: $(BUILD)/obj/tests/npyinfo.o $(PROGRAM_LIB) $(COMMON_LIB)
 	$(CC) $(ALL_CFLAGS) $(EXTRA_LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/randnpy: $(BUILD)/obj/tests/randnpy.o $(LIB)
+# (the tools link no chapter: make test-chapter1 builds nothing of chapter 6)
+$(BUILD)/randnpy: $(BUILD)/obj/tests/randnpy.o $(PROGRAM_LIB) $(COMMON_LIB)
 	$(CC) $(ALL_CFLAGS) $(EXTRA_LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/similarity: $(BUILD)/obj/scripts/exercises/similarity.o

@@ -87,6 +87,18 @@ done
 [ "$n" -eq "$(grep -c '^    - name: chapter ' scripts/exercises/classroom.yml)" ] && [ "$n" -gt 0 ] && ok ||
     bad "every step of the workflow runs 'make test-chapterN'" "$cmds"
 
+# the level-0 handout (the solution, no blanks): a valid workflow, no reporter with no runners
+sh scripts/exercises/generate.sh "$TMP/h0" 0 2 >/dev/null 2>&1
+Y0=$TMP/h0/.github/workflows/classroom.yml
+! grep -q 'runners:' "$Y0" && grep -q '^      run: make test$' "$Y0" && ok ||
+    bad "the level-0 handout's workflow runs make test and has no reporter without runners" "$(tail -n 4 "$Y0")"
+# a step is its chapter's: a syntax error in chapter 6 does not stop make test-chapter1
+# (chapters 0..1 and the tools only)
+cp -R "$TMP/handout" "$TMP/hc"
+printf 'this is not C\n' >>"$TMP/hc/chapters/06_dropout/dropout.c"
+make -s -C "$TMP/hc" test-chapter1 >"$TMP/c1.log" 2>&1 && grep -q ' 0 failed' "$TMP/c1.log" && ok ||
+    bad "make test-chapter1 passes in a handout whose chapter 6 does not compile" "$(tail -n 3 "$TMP/c1.log")"
+
 # a handout written inside a repository (not exercises/) is git-ignored there, locally
 if command -v git >/dev/null 2>&1; then
     R=$TMP/repo
