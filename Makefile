@@ -358,6 +358,7 @@ DIR      ?=
 BLANK    ?=
 BUGS     ?=
 STUDENT  ?=
+ROSTER   ?=
 SUBMISSIONS ?=
 JOBS     ?=
 TIER     ?=
@@ -381,7 +382,7 @@ grade:
 
 grade-class:
 	$(ex_need)
-	@MAKE='$(MAKE)' CC='$(CC)' BUILD='$(BUILD)' sh $(EX_SCRIPTS)/grade_class.sh '$(SUBMISSIONS)' '$(LEVEL)' '$(CHAPTERS)' '$(JOBS)' '$(STUDENT)'
+	@MAKE='$(MAKE)' CC='$(CC)' BUILD='$(BUILD)' ROSTER='$(ROSTER)' sh $(EX_SCRIPTS)/grade_class.sh '$(SUBMISSIONS)' '$(LEVEL)' '$(CHAPTERS)' '$(JOBS)' '$(STUDENT)'
 
 gradescope-autograder:
 	$(ex_need)
@@ -440,7 +441,7 @@ help:
 	@echo "  make exercises      write exercises/: blanks of LEVEL=1|2|3 (default 1) in CHAPTERS=3,4 (default 1-7; all for 8 too)"
 	@echo "  make check-exercises  prove every blank and bug is caught; last line 'exercises: B blanks, C caught, M missed'"
 	@echo "  make grade DIR=path LEVEL=N CHAPTERS=a,b  grade one student's tree, blank by blank, sandboxed; last line 'score: X/Y'"
-	@echo "  make grade-class SUBMISSIONS=dir LEVEL=N CHAPTERS=a,b [JOBS=N]  a folder per student -> build/grade/<dir>/class.csv"
+	@echo "  make grade-class SUBMISSIONS=dir LEVEL=N CHAPTERS=a,b [JOBS=N] [ROSTER=f.csv]  a folder per student -> build/grade/<dir>/class.csv"
 	@echo "                      (+ Gradescope/PrairieLearn results.json, grading.json); STUDENT=id regrades one"
 	@echo "  make gradescope-autograder LEVEL=N CHAPTERS=a,b  build/gradescope/autograder.zip for Gradescope"
 	@echo "  make prairielearn-kit LEVEL=N CHAPTERS=a,b  build/prairielearn/<question>/: a PrairieLearn question and its grading image"

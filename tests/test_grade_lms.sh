@@ -235,6 +235,21 @@ GRADE_OUT=$TMP/o1 GRADE_TIME=5 sh scripts/exercises/grade_class.sh "$C" 1 "" "" 
     bad "STUDENT=bob replaces his row and results only" "$(cat "$TMP/o1/class.csv"; tail -n 3 "$TMP/rg2.out")"
 [ -n "$PY" ] && { json "$TMP/o1/grading.json" grading | grep -q ' bob:2 carol:0' && ok || bad "grading.json has bob's new score"; }
 
+# ROSTER=FILE: Canvas's and Moodle's import files, folders mapped to the roster's ids (a
+# spreadsheet's BOM, quoted fields, any column order and case); dave has no roster row and
+# erin no folder: each is named on stderr, neither is in the files
+printf '\357\273\277Email,Folder,Name,ID,SIS_Login_ID,Section\n"a@x.edu",alice,"Liddell, Alice",101,al1,S1\nb@x.edu,bob,Bob,102,bo2,S1\n' >"$TMP/roster.csv"
+printf 'c@x.edu,carol,"Carol ""CJ"" Jones",103,ca3,S2\ne@x.edu,erin,Erin,105,er5,S2\n' >>"$TMP/roster.csv"
+ROSTER=$TMP/roster.csv GRADE_OUT=$TMP/o1 GRADE_TIME=5 sh scripts/exercises/grade_class.sh "$C" "" "" "" bob >"$TMP/rs.out" 2>"$TMP/rs.err"
+printf '%s\n' 'Student,ID,SIS User ID,SIS Login ID,Section,attention-in-c level 1' '"Liddell, Alice",101,,al1,S1,3' 'Bob,102,,bo2,S1,2' \
+    '"Carol ""CJ"" Jones",103,,ca3,S2,0' >"$TMP/canvas.want"
+printf '%s\n' 'Email address,ID number,Username,attention-in-c level 1' 'a@x.edu,,,3' 'b@x.edu,,,2' 'c@x.edu,,,0' >"$TMP/moodle.want"
+cmp -s "$TMP/canvas.want" "$TMP/o1/canvas.csv" && cmp -s "$TMP/moodle.want" "$TMP/o1/moodle.csv" && ok ||
+    bad "ROSTER: canvas.csv and moodle.csv hold the roster's students and their points" "$(cat "$TMP/o1/canvas.csv" "$TMP/o1/moodle.csv" "$TMP/rs.err")"
+grep -q "the folder 'dave' is not in the roster" "$TMP/rs.err" && grep -q "'erin' has no folder among the submissions" "$TMP/rs.err" &&
+    ok || bad "ROSTER: a folder without a row and a row without a folder are named" "$(cat "$TMP/rs.err")"
+printf 'name,id\nAlice,101\n' >"$TMP/roster.bad"
+
 # the error paths: one sentence each, exit 2, nothing changed
 cp "$TMP/o1/class.csv" "$TMP/keep.csv"
 err() { # WHAT PATTERN ENV... -- ARGS...
@@ -245,6 +260,8 @@ err() { # WHAT PATTERN ENV... -- ARGS...
         bad "$_w: one sentence, exit 2" "exit $_st: $(cat "$TMP/e.err")"
 }
 GC=scripts/exercises/grade_class.sh
+err "a ROSTER without a folder column" "ROSTER: the header row has no 'folder' column" ROSTER="$TMP/roster.bad" GRADE_OUT="$TMP/o1" sh $GC "$C" "" "" "" bob
+err "a ROSTER that is not there" "ROSTER: cannot read" ROSTER="$TMP/nope.csv" GRADE_OUT="$TMP/o1" sh $GC "$C" "" "" "" bob
 err "STUDENT=nobody" "STUDENT=nobody is not a graded student" GRADE_OUT="$TMP/o1" sh $GC "$C" "" "" "" nobody
 err "a regrade without grading.json" "has no record of a graded class" GRADE_OUT="$TMP/none" sh $GC "$C" "" "" "" bob
 err "GRADE_SEED=12x" "GRADE_SEED=12x: the seed must be a whole number" GRADE_SEED=12x GRADE_OUT="$TMP/o3" sh $GC "$C" 1 2,6
