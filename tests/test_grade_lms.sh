@@ -184,6 +184,25 @@ GRADE_SEED=77 GRADE_OUT=$TMP/o1 GRADE_TIME=5 sh scripts/exercises/grade_class.sh
 row() { grep "^$1," "$TMP/o1/class.csv"; }
 [ "$(row alice)" = "alice,3,3,100.0,1,1,1" ] && [ "$(row bob)" = "bob,1,3,33.3,0,0,1" ] && [ "$(row carol)" = "carol,0,3,0.0,0,0,0" ] &&
     [ "$(row dave)" = "dave,0,3,0.0,0,0,0" ] && ok || bad "class.csv rows" "$(cat "$TMP/o1/class.csv")"
+# GitHub Classroom, as its command grader scores a step (max-score when the command exits 0),
+# in a clone of alice's and bob's repositories: each chapter's points when all its blanks
+# are right in make grade-class, else 0 (TEACHING, "GitHub Classroom")
+for id in alice bob; do
+    rm -rf "$TMP/clone" && cp -R "$C/$id" "$TMP/clone"
+    got=0 want=0
+    for st in $(sed -n 's/^        command: make test-chapter\([0-9]*\)$/\1/p' "$TMP/clone/.github/workflows/classroom.yml"); do
+        pts=$(sed -n "/command: make test-chapter$st\$/,/max-score/s/^        max-score: //p" "$TMP/clone/.github/workflows/classroom.yml")
+        make -s -C "$TMP/clone" "test-chapter$st" >/dev/null 2>&1 && got=$((got + pts))
+        # grade-class's cells of that chapter's blanks, from the manifest's file column
+        full=$("$AWKP" -F '\t' -v n="$(printf %02d "$st")" '!/^#/ && index($3, "chapters/" n "_") == 1 { print $1, $9 }' "$C/$id/.exercise-manifest" |
+            while read -r b p; do
+                col=$(head -n 1 "$TMP/o1/class.csv" | tr ',' '\n' | grep -nx "$b" | cut -d: -f1)
+                [ "$(row "$id" | cut -d, -f"$col")" = "$p" ] || echo short
+            done | grep -c short)
+        [ "$full" -eq 0 ] && want=$((want + pts))
+    done
+    [ "$got" -eq "$want" ] && ok || bad "$id: the Classroom score ($got) is what TEACHING says of make grade-class's row ($want)" "$(row "$id")"
+done
 grep -q "not graded: the handout's .exercise-manifest is not in this tree" "$TMP/o1/feedback/dave.txt" && grep -q "'dave' got 0" "$TMP/g1.err" &&
     ok || bad "a tree without its manifest: 0, the feedback and the run say why" "$(cat "$TMP/o1/feedback/dave.txt")"
 # every student's two results.json: parsed, their fields, per-blank points = class.csv's cells
