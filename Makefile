@@ -220,7 +220,8 @@ $(PROGRAM_LIB): $(PROGRAM_OBJ)
 $(BUILD)/npyinfo: $(BUILD)/obj/tests/npyinfo.o $(PROGRAM_LIB) $(COMMON_LIB)
 	$(CC) $(ALL_CFLAGS) $(EXTRA_LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/randnpy: $(BUILD)/obj/tests/randnpy.o $(LIB)
+# (the tools link no chapter: make test-chapter1 builds nothing of chapter 6)
+$(BUILD)/randnpy: $(BUILD)/obj/tests/randnpy.o $(PROGRAM_LIB) $(COMMON_LIB)
 	$(CC) $(ALL_CFLAGS) $(EXTRA_LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/similarity: $(BUILD)/obj/scripts/exercises/similarity.o
@@ -303,7 +304,7 @@ test-chapter12-full: $(BUILD)/tests/test_ch12 $(CHAPTER_BINS) $(TOOLS)
 # CPU), the slowest first; the report keeps this order whatever finishes first.
 NPROC     := $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 # (in this order: $(filter) would keep the alphabetical order of TEST_SH)
-TEST_SLOW := $(foreach t,test_grade_class.sh test_grade_lms.sh test_grade_bugs.sh test_ch09_program.sh test_exercises.sh test_hostile.sh \
+TEST_SLOW := $(foreach t,test_grade_class.sh test_gradescope.sh test_prairielearn.sh test_grade_lms.sh test_grade_bugs.sh test_ch09_program.sh test_exercises.sh test_hostile.sh \
                test_docs.sh test_npyinfo.sh test_run_tests.sh test_ch08_program.sh test_ch10_program.sh,$(filter tests/$(t),$(TEST_SH)))
 test:
 	@$(MAKE) --no-print-directory $(if $(findstring -j,$(MAKEFLAGS)),,-j$(NPROC)) all
@@ -359,6 +360,7 @@ DIR      ?=
 BLANK    ?=
 BUGS     ?=
 STUDENT  ?=
+ROSTER   ?=
 SUBMISSIONS ?=
 JOBS     ?=
 TIER     ?=
@@ -366,7 +368,7 @@ EXERCISES_DIR ?= exercises
 BUGS_DIR ?= bugs
 EX_SCRIPTS := scripts/exercises
 ex_need = @test -f $(EX_SCRIPTS)/blank.awk || { echo "make $@: run this in the attention-in-c repository, not in a generated tree" >&2; exit 2; }
-.PHONY: exercises check-exercises grade grade-class gradescope-autograder hint bugs similarity grade-bugs
+.PHONY: exercises check-exercises grade grade-class gradescope-autograder prairielearn-kit hint bugs similarity grade-bugs
 
 exercises:
 	$(ex_need)
@@ -382,11 +384,15 @@ grade:
 
 grade-class:
 	$(ex_need)
-	@MAKE='$(MAKE)' CC='$(CC)' BUILD='$(BUILD)' sh $(EX_SCRIPTS)/grade_class.sh '$(SUBMISSIONS)' '$(LEVEL)' '$(CHAPTERS)' '$(JOBS)' '$(STUDENT)'
+	@MAKE='$(MAKE)' CC='$(CC)' BUILD='$(BUILD)' ROSTER='$(ROSTER)' sh $(EX_SCRIPTS)/grade_class.sh '$(SUBMISSIONS)' '$(LEVEL)' '$(CHAPTERS)' '$(JOBS)' '$(STUDENT)'
 
 gradescope-autograder:
 	$(ex_need)
 	@sh $(EX_SCRIPTS)/gradescope.sh '$(LEVEL)' '$(CHAPTERS)'
+
+prairielearn-kit:
+	$(ex_need)
+	@sh $(EX_SCRIPTS)/prairielearn.sh '$(LEVEL)' '$(CHAPTERS)'
 
 hint:
 	@if [ -f $(EX_SCRIPTS)/hint.sh ]; then sh $(EX_SCRIPTS)/hint.sh '$(BLANK)' '$(TIER)'; \
@@ -459,9 +465,10 @@ help:
 	@echo "  make exercises      write exercises/: blanks of LEVEL=1|2|3 (default 1) in CHAPTERS=3,4 (default 1-7; all for 8 too)"
 	@echo "  make check-exercises  prove every blank and bug is caught; last line 'exercises: B blanks, C caught, M missed'"
 	@echo "  make grade DIR=path LEVEL=N CHAPTERS=a,b  grade one student's tree, blank by blank, sandboxed; last line 'score: X/Y'"
-	@echo "  make grade-class SUBMISSIONS=dir LEVEL=N CHAPTERS=a,b [JOBS=N]  a folder per student -> build/grade/<dir>/class.csv"
+	@echo "  make grade-class SUBMISSIONS=dir LEVEL=N CHAPTERS=a,b [JOBS=N] [ROSTER=f.csv]  a folder per student -> build/grade/<dir>/class.csv"
 	@echo "                      (+ Gradescope/PrairieLearn results.json, grading.json); STUDENT=id regrades one"
 	@echo "  make gradescope-autograder LEVEL=N CHAPTERS=a,b  build/gradescope/autograder.zip for Gradescope"
+	@echo "  make prairielearn-kit LEVEL=N CHAPTERS=a,b  build/prairielearn/<question>/: a PrairieLearn question and its grading image"
 	@echo "  make hint BLANK=name [TIER=1|2|3]  a blank's hint: 1 the idea, 2 which helpers, 3 the PyTorch line"
 	@echo "  make bugs           write bugs/: one realistic mistake per chapter, the key beside it in bugs.ANSWERS.md"
 	@echo "  make similarity SUBMISSIONS=dir LEVEL=N  answers compared blank by blank (never run) -> similarity.csv"

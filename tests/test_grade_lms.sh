@@ -87,6 +87,18 @@ done
 [ "$n" -eq "$(grep -c '^    - name: chapter ' scripts/exercises/classroom.yml)" ] && [ "$n" -gt 0 ] && ok ||
     bad "every step of the workflow runs 'make test-chapterN'" "$cmds"
 
+# the level-0 handout (the solution, no blanks): a valid workflow, no reporter with no runners
+sh scripts/exercises/generate.sh "$TMP/h0" 0 2 >/dev/null 2>&1
+Y0=$TMP/h0/.github/workflows/classroom.yml
+! grep -q 'runners:' "$Y0" && grep -q '^      run: make test$' "$Y0" && ok ||
+    bad "the level-0 handout's workflow runs make test and has no reporter without runners" "$(tail -n 4 "$Y0")"
+# a step is its chapter's: a syntax error in chapter 6 does not stop make test-chapter1
+# (chapters 0..1 and the tools only)
+cp -R "$TMP/handout" "$TMP/hc"
+printf 'this is not C\n' >>"$TMP/hc/chapters/06_dropout/dropout.c"
+make -s -C "$TMP/hc" test-chapter1 >"$TMP/c1.log" 2>&1 && grep -q ' 0 failed' "$TMP/c1.log" && ok ||
+    bad "make test-chapter1 passes in a handout whose chapter 6 does not compile" "$(tail -n 3 "$TMP/c1.log")"
+
 # a handout written inside a repository (not exercises/) is git-ignored there, locally
 if command -v git >/dev/null 2>&1; then
     R=$TMP/repo
@@ -103,17 +115,19 @@ fi
 sh scripts/exercises/gradescope.sh 4 >/dev/null 2>"$TMP/gs.err"; st=$?
 [ "$st" -eq 2 ] && [ "$(grep -c '' "$TMP/gs.err")" -eq 1 ] && ok || bad "gradescope-autograder LEVEL=4: one sentence, exit 2" "exit $st: $(cat "$TMP/gs.err")"
 if command -v zip >/dev/null 2>&1 || { [ -n "$PY" ] && "$PY" -c 'import zipfile'; }; then
-    sh scripts/exercises/gradescope.sh 1 2,6 >"$TMP/gs.out" 2>&1
-    Z=build/gradescope/autograder.zip
+    GRADESCOPE_OUT=$TMP/gsz sh scripts/exercises/gradescope.sh 1 2,6 >"$TMP/gs.out" 2>&1
+    Z=$TMP/gsz/autograder.zip
     if [ -n "$PY" ]; then
         "$PY" -c 'import sys, zipfile; n = zipfile.ZipFile(sys.argv[1]).namelist(); print("\n".join(n))' "$Z" >"$TMP/zl" 2>&1
     else unzip -Z1 "$Z" >"$TMP/zl" 2>&1; fi
-    grep -qx setup.sh "$TMP/zl" && grep -qx run_autograder "$TMP/zl" && grep -qx source/scripts/exercises/grade.sh "$TMP/zl" &&
-        grep -qx source/Makefile "$TMP/zl" && ok || bad "autograder.zip holds setup.sh, run_autograder and the repository" "$(cat "$TMP/gs.out"; head -n 3 "$TMP/zl")"
-    mkdir -p "$TMP/ag" && (cd "$TMP/ag" && if [ -n "$PY" ]; then "$PY" -m zipfile -e "$OLDPWD/$Z" . ; else unzip -q "$OLDPWD/$Z"; fi) >/dev/null 2>&1
-    sh -n "$TMP/ag/run_autograder" && sh -n "$TMP/ag/setup.sh" && grep -q '^LEVEL=1$' "$TMP/ag/run_autograder" &&
-        grep -q '^CHAPTERS=2,6$' "$TMP/ag/run_autograder" && grep -q 'results/results.json' "$TMP/ag/run_autograder" &&
-        grep -q 'apt-get install .*bubblewrap' "$TMP/ag/setup.sh" && ok || bad "run_autograder grades at LEVEL=1 CHAPTERS=2,6 into results.json; setup.sh installs bubblewrap"
+    grep -qx setup.sh "$TMP/zl" && grep -qx run_autograder "$TMP/zl" && grep -qx scripts/exercises/grade.sh "$TMP/zl" &&
+        grep -qx Makefile "$TMP/zl" && ! grep -q '^source/' "$TMP/zl" && ok ||
+        bad "autograder.zip holds setup.sh, run_autograder and the repository at its root" "$(cat "$TMP/gs.out"; head -n 3 "$TMP/zl")"
+    mkdir -p "$TMP/ag" && (cd "$TMP/ag" && if [ -n "$PY" ]; then "$PY" -m zipfile -e "$Z" . ; else unzip -q "$Z"; fi) >/dev/null 2>&1
+    sh -n "$TMP/ag/run_autograder" && sh -n "$TMP/ag/setup.sh" && grep -q '^LEVEL=1$' "$TMP/ag/lms-env.sh" &&
+        grep -q '^CHAPTERS=2,6$' "$TMP/ag/lms-env.sh" && grep -q 'results/results.json' "$TMP/ag/run_autograder" &&
+        grep -q 'need="$need bubblewrap"' "$TMP/ag/setup.sh" && ok || bad "run_autograder grades at LEVEL=1 CHAPTERS=2,6 into results.json; setup.sh installs bubblewrap"
+    # (tests/test_gradescope.sh runs the zip as Gradescope does)
 else
     skip 2 "neither zip nor python3's zipfile here: make gradescope-autograder cannot write its zip"
 fi
@@ -170,6 +184,25 @@ GRADE_SEED=77 GRADE_OUT=$TMP/o1 GRADE_TIME=5 sh scripts/exercises/grade_class.sh
 row() { grep "^$1," "$TMP/o1/class.csv"; }
 [ "$(row alice)" = "alice,3,3,100.0,1,1,1" ] && [ "$(row bob)" = "bob,1,3,33.3,0,0,1" ] && [ "$(row carol)" = "carol,0,3,0.0,0,0,0" ] &&
     [ "$(row dave)" = "dave,0,3,0.0,0,0,0" ] && ok || bad "class.csv rows" "$(cat "$TMP/o1/class.csv")"
+# GitHub Classroom, as its command grader scores a step (max-score when the command exits 0),
+# in a clone of alice's and bob's repositories: each chapter's points when all its blanks
+# are right in make grade-class, else 0 (TEACHING, "GitHub Classroom")
+for id in alice bob; do
+    rm -rf "$TMP/clone" && cp -R "$C/$id" "$TMP/clone"
+    got=0 want=0
+    for st in $(sed -n 's/^        command: make test-chapter\([0-9]*\)$/\1/p' "$TMP/clone/.github/workflows/classroom.yml"); do
+        pts=$(sed -n "/command: make test-chapter$st\$/,/max-score/s/^        max-score: //p" "$TMP/clone/.github/workflows/classroom.yml")
+        make -s -C "$TMP/clone" "test-chapter$st" >/dev/null 2>&1 && got=$((got + pts))
+        # grade-class's cells of that chapter's blanks, from the manifest's file column
+        full=$("$AWKP" -F '\t' -v n="$(printf %02d "$st")" '!/^#/ && index($3, "chapters/" n "_") == 1 { print $1, $9 }' "$C/$id/.exercise-manifest" |
+            while read -r b p; do
+                col=$(head -n 1 "$TMP/o1/class.csv" | tr ',' '\n' | grep -nx "$b" | cut -d: -f1)
+                [ "$(row "$id" | cut -d, -f"$col")" = "$p" ] || echo short
+            done | grep -c short)
+        [ "$full" -eq 0 ] && want=$((want + pts))
+    done
+    [ "$got" -eq "$want" ] && ok || bad "$id: the Classroom score ($got) is what TEACHING says of make grade-class's row ($want)" "$(row "$id")"
+done
 grep -q "not graded: the handout's .exercise-manifest is not in this tree" "$TMP/o1/feedback/dave.txt" && grep -q "'dave' got 0" "$TMP/g1.err" &&
     ok || bad "a tree without its manifest: 0, the feedback and the run say why" "$(cat "$TMP/o1/feedback/dave.txt")"
 # every student's two results.json: parsed, their fields, per-blank points = class.csv's cells
@@ -221,6 +254,21 @@ GRADE_OUT=$TMP/o1 GRADE_TIME=5 sh scripts/exercises/grade_class.sh "$C" 1 "" "" 
     bad "STUDENT=bob replaces his row and results only" "$(cat "$TMP/o1/class.csv"; tail -n 3 "$TMP/rg2.out")"
 [ -n "$PY" ] && { json "$TMP/o1/grading.json" grading | grep -q ' bob:2 carol:0' && ok || bad "grading.json has bob's new score"; }
 
+# ROSTER=FILE: Canvas's and Moodle's import files, folders mapped to the roster's ids (a
+# spreadsheet's BOM, quoted fields, any column order and case); dave has no roster row and
+# erin no folder: each is named on stderr, neither is in the files
+printf '\357\273\277Email,Folder,Name,ID,SIS_Login_ID,Section\n"a@x.edu",alice,"Liddell, Alice",101,al1,S1\nb@x.edu,bob,Bob,102,bo2,S1\n' >"$TMP/roster.csv"
+printf 'c@x.edu,carol,"Carol ""CJ"" Jones",103,ca3,S2\ne@x.edu,erin,Erin,105,er5,S2\n' >>"$TMP/roster.csv"
+ROSTER=$TMP/roster.csv GRADE_OUT=$TMP/o1 GRADE_TIME=5 sh scripts/exercises/grade_class.sh "$C" "" "" "" bob >"$TMP/rs.out" 2>"$TMP/rs.err"
+printf '%s\n' 'Student,ID,SIS User ID,SIS Login ID,Section,attention-in-c level 1' '"Liddell, Alice",101,,al1,S1,3' 'Bob,102,,bo2,S1,2' \
+    '"Carol ""CJ"" Jones",103,,ca3,S2,0' >"$TMP/canvas.want"
+printf '%s\n' 'Email address,ID number,Username,attention-in-c level 1' 'a@x.edu,,,3' 'b@x.edu,,,2' 'c@x.edu,,,0' >"$TMP/moodle.want"
+cmp -s "$TMP/canvas.want" "$TMP/o1/canvas.csv" && cmp -s "$TMP/moodle.want" "$TMP/o1/moodle.csv" && ok ||
+    bad "ROSTER: canvas.csv and moodle.csv hold the roster's students and their points" "$(cat "$TMP/o1/canvas.csv" "$TMP/o1/moodle.csv" "$TMP/rs.err")"
+grep -q "the folder 'dave' is not in the roster" "$TMP/rs.err" && grep -q "'erin' has no folder among the submissions" "$TMP/rs.err" &&
+    ok || bad "ROSTER: a folder without a row and a row without a folder are named" "$(cat "$TMP/rs.err")"
+printf 'name,id\nAlice,101\n' >"$TMP/roster.bad"
+
 # the error paths: one sentence each, exit 2, nothing changed
 cp "$TMP/o1/class.csv" "$TMP/keep.csv"
 err() { # WHAT PATTERN ENV... -- ARGS...
@@ -231,6 +279,8 @@ err() { # WHAT PATTERN ENV... -- ARGS...
         bad "$_w: one sentence, exit 2" "exit $_st: $(cat "$TMP/e.err")"
 }
 GC=scripts/exercises/grade_class.sh
+err "a ROSTER without a folder column" "ROSTER: the header row has no 'folder' column" ROSTER="$TMP/roster.bad" GRADE_OUT="$TMP/o1" sh $GC "$C" "" "" "" bob
+err "a ROSTER that is not there" "ROSTER: cannot read" ROSTER="$TMP/nope.csv" GRADE_OUT="$TMP/o1" sh $GC "$C" "" "" "" bob
 err "STUDENT=nobody" "STUDENT=nobody is not a graded student" GRADE_OUT="$TMP/o1" sh $GC "$C" "" "" "" nobody
 err "a regrade without grading.json" "has no record of a graded class" GRADE_OUT="$TMP/none" sh $GC "$C" "" "" "" bob
 err "GRADE_SEED=12x" "GRADE_SEED=12x: the seed must be a whole number" GRADE_SEED=12x GRADE_OUT="$TMP/o3" sh $GC "$C" 1 2,6

@@ -73,6 +73,11 @@ case $LEVEL in 1 | 2 | 3) ;; *) die "make grade-class: LEVEL=$LEVEL: the level m
 trap 'g_cgroup_cleanup; rm -rf "${RUN:-/nonexistent}" "${G_STAGE:-/nonexistent}"' EXIT
 trap 'exit 2' INT TERM
 g_setup "$LEVEL" "$CHAPTERS" || exit 2
+# ROSTER=FILE: the gradebook files for Canvas and Moodle; the roster is checked first
+if [ -n "${ROSTER:-}" ]; then
+    "$G_TOOL" gradebook "$ROSTER" >/dev/null 2>"$RUN/roster.err" ||
+        die "make grade-class: $(sed 's/^gradetool: //' "$RUN/roster.err" | head -n 1)"
+fi
 
 NB=$(grep -c . "$RUN/blanks.tsv")
 if [ -n "$ONE" ]; then
@@ -124,6 +129,11 @@ fi
 # and the record, written in the run folder or beside their place and moved in place
 mkdir -p "$OUT/feedback" "$RUN/record" || die "make grade-class: cannot write into $OUT"
 "$G_TOOL" csv "$RUN" "$RUN/class.csv" >"$RUN/mean" || exit 2
+if [ -n "${ROSTER:-}" ]; then
+    "$G_TOOL" gradebook "$ROSTER" "$RUN" "${GRADE_ASSIGNMENT:-attention-in-c level $LEVEL}" "$OUT/canvas.csv" "$OUT/moodle.csv" ||
+        exit 2
+    echo "gradebook: $OUT/canvas.csv (Canvas), $OUT/moodle.csv (Moodle), from ROSTER=$ROSTER"
+fi
 k=0
 while IFS='	' read -r id st why; do
     k=$((k + 1))

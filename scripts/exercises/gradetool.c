@@ -891,6 +891,275 @@ static int cmd_limit(int argc, char **argv) {
     return 2;
 }
 
+/* ---- gradescope: the autograder's results.json (make gradescope-autograder) ----
+ * gradetool gradescope LANG MSG SECONDS OUT [GS]: Gradescope's results.json into OUT.
+ * With GS (what `results` wrote for the submission), GS again with its execution_time
+ * replaced by SECONDS (the whole run's) and a first test, always visible and without
+ * points: "submission well-formed and compiles", passed unless a blank's test says
+ * "does not compile", its output MSG (the upload as found). Without GS, 0 points and
+ * that test failed with MSG (an upload that could not be graded). GS is our own JSON:
+ * one test per line, every string escaped, so a line beginning "  \"tests\": [" or a
+ * test's "output": "does not compile can only be ours. */
+static int cmd_gradescope(char **a) {
+    char msg[4096], tmp[4096], name[96];
+    int zh = !strcmp(a[0], "zh");
+    long secs = number(a[2], "SECONDS");
+    size_t m = 0;
+    FILE *in = fopen(a[1], "rb"), *f;
+    if (strcmp(a[0], "en") && !zh) die("the language must be en or zh, not ", a[0]);
+    if (!in) die("cannot read ", a[1]);
+    m = fread(msg, 1, sizeof msg - 1, in);
+    fclose(in);
+    while (m && (msg[m - 1] == '\n' || msg[m - 1] == '\r')) m--;
+    msg[m] = 0;
+    snprintf(name, sizeof name, "%s", zh ? "提交的文件齐全且能编译" : "submission well-formed and compiles");
+    f = open_tmp(a[3], tmp, sizeof tmp);
+    if (!a[4]) {
+        fprintf(f, "{\n  \"score\": 0,\n  \"execution_time\": %ld,\n  \"output\": ", secs);
+        json_str(f, msg);
+        fprintf(f, ",\n  \"output_format\": \"text\",\n  \"visibility\": \"visible\",\n  \"stdout_visibility\": \"hidden\","
+                   "\n  \"tests\": [\n    {\"name\": ");
+        json_str(f, name);
+        fprintf(f, ", \"status\": \"failed\", \"output\": ");
+        json_str(f, msg);
+        fprintf(f, ", \"visibility\": \"visible\"}\n  ]\n}\n");
+    } else {
+        /* GS whole (at most 16 MiB), then line by line */
+        size_t cap = 16u << 20, len, bad = 0, blanks = 0;
+        char *g = malloc(cap + 1), *p, *e, *at = NULL, extra[256];
+        FILE *gf = fopen(a[4], "rb");
+        if (!g) die("out of memory", NULL);
+        if (!gf) { fclose(f); remove(tmp); die("cannot read ", a[4]); }
+        len = fread(g, 1, cap + 1, gf);
+        fclose(gf);
+        if (len > cap) { fclose(f); remove(tmp); die("too large: ", a[4]); }
+        g[len] = 0;
+        for (p = g; *p; p = e + (*e == '\n')) {
+            e = strchr(p, '\n');
+            if (!e) e = p + strlen(p);
+            if (!at && e - p == 12 && !strncmp(p, "  \"tests\": [", 12)) at = e;
+            else if (at && !strncmp(p, "    {\"name\": ", 13)) {
+                char save = *e;
+                blanks++;
+                *e = 0;
+                if (strstr(p, "\"output\": \"does not compile")) bad++;
+                *e = save;
+            }
+        }
+        if (!at || !blanks) { free(g); fclose(f); remove(tmp); die("not a results.json of gradetool results: ", a[4]); }
+        if (bad)
+            snprintf(extra, sizeof extra, zh ? "\n%lu/%lu 个空没有编译通过：下面它们各自的测试说明了原因。"
+                                             : "\n%lu of %lu blanks do not compile: their tests below say why.",
+                     (unsigned long)bad, (unsigned long)blanks);
+        else
+            snprintf(extra, sizeof extra, zh ? "\n%lu 个空都编译通过了。" : "\nAll %lu blanks compile.", (unsigned long)blanks);
+        if (strlen(msg) + strlen(extra) < sizeof msg) strcat(msg, extra);
+        for (p = g; *p; p = e + (*e == '\n')) {
+            e = strchr(p, '\n');
+            if (!e) e = p + strlen(p);
+            if (!strncmp(p, "  \"execution_time\": ", 20)) fprintf(f, "  \"execution_time\": %ld,\n", secs);
+            else fprintf(f, "%.*s\n", (int)(e - p), p);
+            if (e == at) {
+                fprintf(f, "    {\"name\": ");
+                json_str(f, name);
+                fprintf(f, ", \"number\": \"0\", \"status\": \"%s\", \"output\": ", bad ? "failed" : "passed");
+                json_str(f, msg);
+                fprintf(f, ", \"visibility\": \"visible\"},\n");
+            }
+        }
+        free(g);
+    }
+    close_tmp(f, tmp, a[3]);
+    return 0;
+}
+
+/* gradetool prairielearn-fail LANG MSG OUT: PrairieLearn's results.json for an upload that
+ * is not a submission: "gradable": false (no points lost, no attempt counted), MSG as
+ * the message and the one format error (PrairieLearn's docs/externalGrading.md). */
+static int cmd_prairielearn_fail(char **a) {
+    char msg[4096], tmp[4096];
+    size_t m;
+    FILE *in = fopen(a[1], "rb"), *f;
+    if (strcmp(a[0], "en") && strcmp(a[0], "zh")) die("the language must be en or zh, not ", a[0]);
+    if (!in) die("cannot read ", a[1]);
+    m = fread(msg, 1, sizeof msg - 1, in);
+    fclose(in);
+    while (m && (msg[m - 1] == '\n' || msg[m - 1] == '\r')) m--;
+    msg[m] = 0;
+    f = open_tmp(a[2], tmp, sizeof tmp);
+    fprintf(f, "{\n  \"gradable\": false,\n  \"message\": ");
+    json_str(f, msg);
+    fprintf(f, ",\n  \"format_errors\": [");
+    json_str(f, msg);
+    fprintf(f, "]\n}\n");
+    close_tmp(f, tmp, a[2]);
+    return 0;
+}
+
+/* ---- gradebook: Canvas's and Moodle's grade import files (make grade-class ROSTER=FILE) ----
+ * The roster is the teacher's CSV: a header row naming its columns (any order, any case;
+ * "folder" is required: the student's folder in SUBMISSIONS), then one row per student.
+ * Other columns used: name, id, sis_user_id, sis_login_id, section (Canvas's gradebook
+ * columns Student, ID, SIS User ID, SIS Login ID, Section), email, idnumber, username
+ * (what Moodle's CSV grade import identifies a user by: email address, ID number,
+ * username). Fields may be quoted as RFC 4180 says. */
+enum { R_FOLDER, R_NAME, R_ID, R_SISUSER, R_SISLOGIN, R_SECTION, R_EMAIL, R_IDNUMBER, R_USERNAME, R_N };
+static const char *const roster_cols[R_N] = {"folder", "name", "id", "sis_user_id", "sis_login_id", "section",
+                                             "email", "idnumber", "username"};
+typedef struct {
+    char *f[R_N];
+} RosterRow;
+
+/* one CSV record of s (at *pos) into fields; 0 at the end of the text */
+static size_t csv_record(const char *s, size_t *pos, char ***out, const char *path) {
+    size_t n = 0, cap = 8, i = *pos;
+    char **v;
+    if (!s[i]) return 0;
+    if (!(v = malloc(cap * sizeof *v))) die("out of memory", NULL);
+    for (;;) {
+        size_t len = 0, fcap = 64;
+        char *fld = malloc(fcap);
+        if (!fld) die("out of memory", NULL);
+        if (s[i] == '"') {
+            for (i++;; i++) {
+                if (!s[i]) die("a quoted field is not closed in ", path);
+                if (s[i] == '"' && s[i + 1] != '"') { i++; break; }
+                if (s[i] == '"') i++;
+                if (len + 2 > fcap && !(fld = realloc(fld, fcap *= 2))) die("out of memory", NULL);
+                fld[len++] = s[i];
+            }
+        } else {
+            for (; s[i] && s[i] != ',' && s[i] != '\n' && s[i] != '\r'; i++) {
+                if (len + 2 > fcap && !(fld = realloc(fld, fcap *= 2))) die("out of memory", NULL);
+                fld[len++] = s[i];
+            }
+        }
+        fld[len] = 0;
+        while (len && (fld[len - 1] == ' ')) fld[--len] = 0;
+        if (n == cap && !(v = realloc(v, (cap *= 2) * sizeof *v))) die("out of memory", NULL);
+        v[n++] = fld;
+        if (s[i] == ',') { i++; continue; }
+        if (s[i] && s[i] != '\n' && s[i] != '\r') die("text after a quoted field in ", path);
+        if (s[i] == '\r') i++;
+        if (s[i] == '\n') i++;
+        break;
+    }
+    *pos = i;
+    *out = v;
+    return n;
+}
+
+/* the roster: rows with a folder, the columns it names; dies with a sentence on a bad one */
+static RosterRow *read_roster(const char *path, size_t *nrows, int *have) {
+    FILE *f = fopen(path, "rb");
+    size_t len, pos = 0, n, cap = 64, rows = 0;
+    char *s, **v;
+    int col[R_N];
+    if (!f) die("ROSTER: cannot read ", path);
+    if (!(s = malloc((1u << 24) + 1))) die("out of memory", NULL);
+    len = fread(s, 1, 1u << 24, f);
+    fclose(f);
+    s[len] = 0;
+    if (strlen(s) != len) die("ROSTER: the file holds a NUL byte: ", path);
+    if (len >= 3 && !memcmp(s, "\xef\xbb\xbf", 3)) pos = 3;   /* a spreadsheet's UTF-8 mark */
+    n = csv_record(s, &pos, &v, path);
+    for (int c = 0; c < R_N; c++) { col[c] = -1; have[c] = 0; }
+    for (size_t k = 0; k < n; k++) {
+        for (char *p = v[k]; *p; p++) *p = (char)(*p >= 'A' && *p <= 'Z' ? *p + 32 : *p);
+        for (int c = 0; c < R_N; c++)
+            if (!strcmp(v[k], roster_cols[c])) {
+                if (col[c] >= 0) die("ROSTER: the header names this column twice: ", roster_cols[c]);
+                col[c] = (int)k;
+            }
+        free(v[k]);
+    }
+    if (n) free(v);
+    if (col[R_FOLDER] < 0) die("ROSTER: the header row has no 'folder' column (the students' folders): ", path);
+    RosterRow *r = malloc(cap * sizeof *r);
+    if (!r) die("out of memory", NULL);
+    while ((n = csv_record(s, &pos, &v, path)) > 0) {
+        if (!(n == 1 && !v[0][0])) {   /* (an empty line) */
+            if (rows == cap && !(r = realloc(r, (cap *= 2) * sizeof *r))) die("out of memory", NULL);
+            for (int c = 0; c < R_N; c++) {
+                const char *x = col[c] >= 0 && (size_t)col[c] < n ? v[col[c]] : "";
+                if (!(r[rows].f[c] = strdup(x))) die("out of memory", NULL);
+                if (*x) have[c] = 1;
+            }
+            if (!r[rows].f[R_FOLDER][0]) die("ROSTER: a row has no folder: ", path);
+            for (size_t j = 0; j < rows; j++)
+                if (!strcmp(r[j].f[R_FOLDER], r[rows].f[R_FOLDER])) die("ROSTER: a folder is named twice: ", r[rows].f[R_FOLDER]);
+            rows++;
+        }
+        for (size_t k = 0; k < n; k++) free(v[k]);
+        free(v);
+    }
+    free(s);
+    *nrows = rows;
+    return r;
+}
+
+/* gradetool gradebook ROSTER [RUN ASSIGNMENT CANVAS MOODLE]: with ROSTER alone, check it;
+ * else the grades of RUN (points, as class.csv's score) for Canvas and Moodle */
+static int cmd_gradebook(int argc, char **argv) {
+    size_t nr, i, k;
+    int have[R_N];
+    RosterRow *r = read_roster(argv[2], &nr, have);
+    if (argc == 3) {
+        printf("roster: %zu students\n", nr);
+    } else {
+        char path[4096], tmp[4096], tmp2[4096];
+        snprintf(path, sizeof path, "%s/blanks.tsv", argv[3]);
+        Lines blanks = first_fields(path);
+        snprintf(path, sizeof path, "%s/students.tsv", argv[3]);
+        Lines ids = first_fields(path);
+        FILE *c = open_tmp(argv[5], tmp, sizeof tmp), *m = open_tmp(argv[6], tmp2, sizeof tmp2);
+        fputs("Student,ID,SIS User ID,SIS Login ID,Section,", c);
+        csv_cell(c, argv[4]);
+        fputs("Email address,ID number,Username,", m);
+        csv_cell(m, argv[4]);
+        fputc('\n', m);
+        fputc('\n', c);
+        for (k = 0; k < ids.n; k++) {
+            long x = 0;
+            Lines res;
+            snprintf(path, sizeof path, "%s/s/%zu/result.tsv", argv[3], k + 1);
+            if (read_lines(path, MAX_GOT, &res) != 0 || res.n != blanks.n) die("a student was not graded: ", path);
+            for (size_t b = 0; b < res.n; b++) {
+                const char *t = strchr(res.line[b], '\t');
+                x += t ? strtol(t + 1, NULL, 10) : 0;
+            }
+            free_lines(&res);
+            for (i = 0; i < nr && strcmp(r[i].f[R_FOLDER], ids.line[k]); i++) {}
+            if (i == nr) {
+                fprintf(stderr, "grade-class: ROSTER: the folder '%s' is not in the roster: its grade is in class.csv only\n",
+                        ids.line[k]);
+                continue;
+            }
+            for (int f = R_NAME; f <= R_SECTION; f++) { csv_cell(c, r[i].f[f]); fputc(',', c); }
+            fprintf(c, "%ld\n", x);
+            for (int f = R_EMAIL; f <= R_USERNAME; f++) { csv_cell(m, r[i].f[f]); fputc(',', m); }
+            fprintf(m, "%ld\n", x);
+            r[i].f[R_FOLDER][0] = 0;   /* (graded) */
+        }
+        for (i = 0; i < nr; i++)
+            if (r[i].f[R_FOLDER][0])
+                fprintf(stderr, "grade-class: ROSTER: '%s' has no folder among the submissions: not in the gradebook files\n",
+                        r[i].f[R_FOLDER]);
+        close_tmp(c, tmp, argv[5]);
+        close_tmp(m, tmp2, argv[6]);
+        free_lines(&blanks);
+        free_lines(&ids);
+        if (!have[R_NAME] && !have[R_ID] && !have[R_SISUSER])
+            fprintf(stderr, "grade-class: ROSTER: no name, id or sis_user_id column: Canvas needs one of them to find a student\n");
+        if (!have[R_EMAIL] && !have[R_IDNUMBER] && !have[R_USERNAME])
+            fprintf(stderr, "grade-class: ROSTER: no email, idnumber or username column: Moodle needs one of them to find a student\n");
+    }
+    for (i = 0; i < nr; i++)
+        for (int f = 0; f < R_N; f++) free(r[i].f[f]);
+    free(r);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     if (argc == 5 && !strcmp(argv[1], "normalize")) return cmd_normalize(argv[2], argv[3], argv[4]);
     if (argc >= 7 && !strcmp(argv[1], "policy")) return cmd_policy(argc, argv);
@@ -900,6 +1169,9 @@ int main(int argc, char **argv) {
     if (argc == 4 && !strcmp(argv[1], "csv")) return cmd_csv(argv[2], argv[3]);
     if ((argc == 10 || argc == 11) && !strcmp(argv[1], "results")) return cmd_results(argv + 2);
     if (argc == 10 && !strcmp(argv[1], "record")) return cmd_record(argv + 2);
-    fprintf(stderr, "usage: gradetool list DIR | compare WANT GOT | csv RUN OUT | results BLANKS RESULT ID LEVEL SECONDS VISIBILITY GS PL | record RUN OUT SEED LEVEL CHAPTERS VERSION WHEN VISIBILITY | normalize IN OUT MAX | policy OBJ ALLOW FILE FUNC BLANK [REFUSED...] | limit NPROC AS_KB FSIZE_KB CPU_S PROG [ARGS...]\n");
+    if ((argc == 6 || argc == 7) && !strcmp(argv[1], "gradescope")) return cmd_gradescope(argv + 2);
+    if (argc == 5 && !strcmp(argv[1], "prairielearn-fail")) return cmd_prairielearn_fail(argv + 2);
+    if ((argc == 3 || argc == 7) && !strcmp(argv[1], "gradebook")) return cmd_gradebook(argc, argv);
+    fprintf(stderr, "usage: gradetool list DIR | compare WANT GOT | csv RUN OUT | results BLANKS RESULT ID LEVEL SECONDS VISIBILITY GS PL | record RUN OUT SEED LEVEL CHAPTERS VERSION WHEN VISIBILITY | normalize IN OUT MAX | policy OBJ ALLOW FILE FUNC BLANK [REFUSED...] | limit NPROC AS_KB FSIZE_KB CPU_S PROG [ARGS...] | gradescope LANG MSG SECONDS OUT [GS] | prairielearn-fail LANG MSG OUT | gradebook ROSTER [RUN ASSIGNMENT CANVAS MOODLE]\n");
     return 2;
 }
