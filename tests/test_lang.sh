@@ -301,7 +301,7 @@ expect_usage_error "--lang xx: must be en or zh" "chapter4 --lang xx"
 ATTN_MAX_BYTES=24G
 export ATTN_MAX_BYTES
 run "$B/chapter4" --max-seq-len 32000 --quiet --lang zh
-expect_runtime_error "chapter4: 错误: 这次运行约需 26.7 GiB 内存" "the memory refusal in Chinese"
+expect_runtime_error "chapter4：错误：这次运行约需 26.7 GiB 内存" "the memory refusal in Chinese"
 run "$B/chapter4" --max-seq-len 32000 --quiet
 expect_runtime_error "chapter4: error: this run needs about 26.7 GiB of memory" "the memory refusal in English"
 ATTN_MAX_BYTES=1M
@@ -310,7 +310,7 @@ expect_runtime_error "multi-head attention：注意力分数 (1, 2, 2000, 2000) 
     "chapter 5's scores refusal in Chinese"
 unset ATTN_MAX_BYTES
 run "$B/chapter1" --q "$TMP/missing.npy" --k "$TMP/k.npy" --v "$TMP/v.npy" --lang zh
-expect_runtime_error "chapter1: 错误: $TMP/missing.npy: 无法打开文件：没有这个文件或文件夹" "a missing file in Chinese"
+expect_runtime_error "chapter1：错误：$TMP/missing.npy: 无法打开文件：没有这个文件或文件夹" "a missing file in Chinese"
 run "$B/chapter1" --q "$TMP/missing.npy" --k "$TMP/k.npy" --v "$TMP/v.npy" --lang en
 expect_runtime_error "chapter1: error: $TMP/missing.npy: cannot open the file: No such file or directory" \
     "a missing file in English"

@@ -18,7 +18,7 @@ const LangPair lang_common_zh[] = {
     {"batch size", "批大小"},
     {"sequence length", "序列长度"},
     {"causal mask buffer size, max_seq_len", "因果掩码缓冲区的大小 max_seq_len"},
-    {"input width d_in (Happy-LLM: args.dim)", "输入宽度 d_in（Happy-LLM：args.dim）"},
+    {"input width d_in (Happy-LLM 2.1.6: args.n_embd)", "输入宽度 d_in（Happy-LLM 2.1.6：args.n_embd）"},
     {"output width of W_q, W_k, W_v (args.dim)", "W_q、W_k、W_v 的输出宽度（args.dim）"},
     {"query/key width d_k", "查询和键的宽度 d_k"},
     {"number of heads", "头数"},
@@ -73,6 +73,8 @@ const LangPair lang_common_zh[] = {
 
     /* the flags' errors (cli.c) */
     {"%s: %s (see --help)\n", "%s：%s（见 --help）\n"},
+    {"%s: %s: %s\n", "%s：%s：%s\n"},  /* chapterN: error: sentence */
+    {"%s: %s\n", "%s：%s\n"},
     {"flag '%s' does not apply to %s", "参数 '%s' 不适用于 %s"},
     {"flag '%s' needs a value", "参数 '%s' 需要一个值"},
     {"flag '%s' takes no value", "参数 '%s' 不带值"},
@@ -203,6 +205,13 @@ const LangPair lang_common_zh[] = {
      "这次运行约需 %s 内存（%s），超过了 %s 的预算（%s）；请调小 %s，或%s "
      "ATTN_MAX_BYTES"},
     {"half of this machine's memory", "本机内存的一半"},
+    {"the max_seq_len x max_seq_len mask buffers", "max_seq_len x max_seq_len 的掩码缓冲区"},
+    {"the max_seq_len x max_seq_len mask buffers, max_seq_len = %.0f",
+     "max_seq_len x max_seq_len 的掩码缓冲区，max_seq_len = %.0f"},
+    {"the (B, H, T, T) scores and weights, B = %.0f, H = %.0f, T = %.0f; the (B, T, d) activations",
+     "(B, H, T, T) 的注意力分数和权重，B = %.0f，H = %.0f，T = %.0f；以及 (B, T, d) 的激活值"},
+    {"the (..., T, S) scores and weights, T = %.0f, S = %.0f", "(..., T, S) 的注意力分数和权重，T = %.0f，S = %.0f"},
+    {"the size of --input", "--input 的大小"},
     {"raise", "调大"},
     {"set", "设置"},
 
