@@ -87,6 +87,7 @@ same_but_words "chapter6 --seed 5 --dropout 0.5 --heatmap" "$B/chapter6" --seed 
 same_but_words "chapter7 --eval --bias" "$B/chapter7" --eval --bias
 same_but_words "chapter7 --resid-dropout --no-causal" "$B/chapter7" --resid-dropout --no-causal
 same_but_words "chapter7 --d-in 8 --heads 4" "$B/chapter7" --d-in 8 --heads 4
+same_but_words "chapter7 --happy-llm" "$B/chapter7" --happy-llm
 same_but_words "chapter11 --decode 2" "$B/chapter11" --decode 2
 same_but_words "chapter11 --prefill-chunk 2 --decode 1" "$B/chapter11" --prefill-chunk 2 --decode 1
 same_but_words "chapter11 --n-kv-heads 4 --eval" "$B/chapter11" --n-kv-heads 4 --eval
@@ -212,6 +213,20 @@ if [ -s "$TMP/twice" ]; then _bad "a glossary term translated another way: $(hea
 # the check itself finds a variant
 printf '这里的掩膜\n' > "$TMP/variant.md"
 if grep -q -F -f "$TMP/never" "$TMP/variant.md"; then _ok; else _bad "the glossary check misses 掩膜"; fi
+
+# ---- a Chinese README shows Chinese runs ------------------------------------------------
+# Every program run in a console block of a README.zh-CN (or docs/*.zh-CN.md) is a Chinese run
+# (--lang zh) or says it is not (LC_ALL=C). Chapter 8's transcripts are its speed section's,
+# re-measured separately (named here, not silently skipped).
+LC_ALL=C awk '/^ *```console/ { c = 1; next } /^ *```/ { c = 0 }
+    c && /^ *\$ / && /build\/chapter[0-9]/ && !/--lang zh/ && !/LC_ALL=C/ { print FILENAME ":" FNR ": " $0 }' \
+    README.zh-CN.md chapters/*/README.zh-CN.md docs/*.zh-CN.md | grep -v '^chapters/08_fast_attention/' > "$TMP/en_runs"
+if [ -s "$TMP/en_runs" ]; then _bad "English runs in a Chinese README: $(head -3 "$TMP/en_runs")"; else _ok; fi
+# the check itself finds one
+printf '```console\n$ build/chapter3 --quiet\n```\n' > "$TMP/en_run.md"
+if LC_ALL=C awk '/^ *```console/ { c = 1; next } /^ *```/ { c = 0 }
+    c && /^ *\$ / && /build\/chapter[0-9]/ && !/--lang zh/ && !/LC_ALL=C/ { found = 1 } END { exit !found }' \
+    "$TMP/en_run.md"; then _ok; else _bad "the Chinese-run check misses an English run"; fi
 
 # ---- make hint and the handout's README in Chinese ---------------------------------------
 # (make and the shell scripts are not this project's programs: never under $RUNNER)

@@ -39,7 +39,7 @@ static bool happy_llm;  /* --happy-llm: the book's 2.1.6 class instead of the æ‰
 
 static const CliExtra chapter7_flags[] = {
     {.name = "--happy-llm", .kind = CLI_EXTRA_FLAG, .value = &happy_llm,
-     .help = "Happy-LLM 2.1.6's class: no biases, resid_dropout, not causal"},
+     .help = "run Happy-LLM 2.1.6's own class"},
     {.name = NULL}};
 
 /* model = MultiHeadAttention(args, is_causal): Happy-LLM 2.1.6's class, as the flags size it */

@@ -629,7 +629,8 @@ static void grid_legend(Grid *g) {
         snprintf(text, sizeof text, htr(g->ascii, "(min %s,"), fmt_num(g->vmin, mdec, num1));
         wrap_word(&wr, text);
         snprintf(text, sizeof text, htr(g->ascii, "max %s)"), fmt_num(g->vmax, mdec, num2));
-        wrap_word_sep(&wr, text, " ");
+        /* "（最小 0.1，最大 0.9）": no space after a Chinese comma */
+        wrap_word_sep(&wr, text, !g->ascii && lang_current() == LANG_ZH ? "" : " ");
     }
     line_end(g->f, line);
     if (g->n_masked > 0) {
