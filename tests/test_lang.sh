@@ -318,12 +318,17 @@ export ATTN_MAX_BYTES
 run "$B/chapter4" --max-seq-len 32000 --quiet --lang zh
 expect_runtime_error "chapter4：错误：这次运行约需 26.7 GiB 内存" "the memory refusal in Chinese"
 run "$B/chapter4" --max-seq-len 32000 --quiet
-expect_runtime_error "chapter4: error: this run needs about 26.7 GiB of memory" "the memory refusal in English"
+expect_runtime_error "chapter4: error: this run needs about 26.7 GiB of memory (the max_seq_len x max_seq_len mask buffers)" \
+    "the memory refusal's buffer named in English"
+run "$B/chapter4" --max-seq-len 32000 --quiet --lang zh
+expect_runtime_error "（max_seq_len x max_seq_len 的掩码缓冲区）" "the memory refusal's buffer named in Chinese"
 ATTN_MAX_BYTES=1M
 run "$B/chapter5" --seq-len 2000 --quiet --lang zh
 expect_runtime_error "multi-head attention：注意力分数 (1, 2, 2000, 2000) 需要 30.5 MiB 的 float32，超过了 1.0 MiB 的上限" \
     "chapter 5's scores refusal in Chinese"
 unset ATTN_MAX_BYTES
+run "$B/chapter4" --max-seq-len 4 --lang zh
+expect_runtime_error "chapter4：错误：序列长度 6 超过了因果掩码缓冲区的大小 max_seq_len 4" "the mask buffer's sentence in Chinese"
 run "$B/chapter1" --q "$TMP/missing.npy" --k "$TMP/k.npy" --v "$TMP/v.npy" --lang zh
 expect_runtime_error "chapter1：错误：$TMP/missing.npy: 无法打开文件：没有这个文件或文件夹" "a missing file in Chinese"
 run "$B/chapter1" --q "$TMP/missing.npy" --k "$TMP/k.npy" --v "$TMP/v.npy" --lang en

@@ -56,8 +56,8 @@ const LangPair chapter4_zh[] = {
     {"A sequence longer than max_seq_len has no mask to slice: try --max-seq-len 4 and the program stops with "
      "\"sequence length 6 is longer than max_seq_len 4\". (PyTorch would quietly cut the slice to 4 x 4 and then "
      "fail in the addition with a broadcast error.)",
-     "比 max_seq_len 更长的序列没有掩码可切：试试 --max-seq-len 4，程序会停下并说明 "
-     "\"sequence length 6 is longer than max_seq_len 4\"。（PyTorch 会悄悄把切片截成 4 x 4，"
+     "比 max_seq_len 更长的序列没有掩码可切：试试 --max-seq-len 4，程序会停下并说明"
+     "“序列长度 6 超过了因果掩码缓冲区的大小 max_seq_len 4”。（PyTorch 会悄悄把切片截成 4 x 4，"
      "然后在相加时报广播错误。）"},
     {"Add the mask to the scores, before softmax", "在 softmax 之前把掩码加到注意力分数上"},
     {"adding, not multiplying: s + 0 = s keeps the past and the token itself, s + (-inf) = -inf removes the "

@@ -182,6 +182,8 @@ const LangPair lang_common_zh[] = {
     {"exercise '%s' (%s) is not filled in: %s", "练习 '%s'（%s）还没有填：%s"},
 
     /* the heads and the choices (cli.c) */
+    {"sequence length %lld is longer than max_seq_len %lld, the size of the causal mask buffer",
+     "序列长度 %lld 超过了因果掩码缓冲区的大小 max_seq_len %lld"},
     {"--heads %lld: d_out %lld%s is not divisible by n_heads %lld (%lld %% %lld = %lld), so the "
      "heads cannot each get head_dim = d_out // n_heads columns",
      "--heads %lld：d_out %lld%s 不能被 n_heads %lld 整除（%lld %% %lld = %lld），所以无法让每个头"
