@@ -739,7 +739,7 @@ void heatmap_fprint_all(FILE *f, const Tensor *weights, const HeatmapOptions *op
                 n += (size_t)snprintf(where + n, sizeof where - n, k ? ", %lld" : "%lld", (long long)lead[k]);
             if (n < sizeof where) snprintf(where + n, sizeof where - n, ")");
         }
-        if (prefix && where[0]) snprintf(title, sizeof title, "%s: %s", prefix, where);
+        if (prefix && where[0]) snprintf(title, sizeof title, htr(opt->ascii, "%s: %s"), prefix, where);  /* zh: 训练前：批 0，头 0 */
         else snprintf(title, sizeof title, "%s", prefix ? prefix : where);
         if (g > 0) fputc('\n', f);
         draw_grid(f, weights, nlead, lead, opt, title);

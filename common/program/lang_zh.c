@@ -230,6 +230,7 @@ const LangPair lang_common_zh[] = {
     {"key", "键"},
     {"keys", "键"},
     {"legend:", "图例："},
+    {"%s: %s", "%s：%s"},  /* a grid's title: what it shows, then which batch and head */
     {"(min %s,", "（最小 %s，"},
     {"max %s)", "最大 %s）"},
     {"%s masked (-inf in the scores)", "%s 被掩码遮住（分数为 -inf）"},
