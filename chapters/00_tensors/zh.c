@@ -80,8 +80,8 @@ const LangPair chapter0_zh[] = {
      "两者之差的最大值 |output - xq| = %g：先拆分再合并，得回 xq。"},
     {"in output the heads come first in memory; contiguous() copies the numbers into token order, so that view can "
      "glue each token's heads back into d_out features.",
-     "在 output 的内存里头排在前面；contiguous() 把这些数复制成按词元排列的顺序，view 才能把每个词元的各头"
-     "重新粘成 d_out 个特征。"},
+     "output 在内存里是按头排的，同一个头的数挨在一起；contiguous() 把它们重新复制成按词元排列，"
+     "view 才能把每个词元的各个头拼回 d_out 个特征。"},
     {"The causal mask: torch.full(..., -inf), then torch.triu(mask, diagonal=1)",
      "因果掩码：torch.full(..., -inf)，再 torch.triu(mask, diagonal=1)"},
     {"diagonal=d keeps the entries with column - row >= d and zeroes the rest:",

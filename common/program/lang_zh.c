@@ -59,7 +59,7 @@ const LangPair lang_common_zh[] = {
      "machine's memory) is refused before it starts. time: a run longer than 10 s\n"
      "at a fixed rate (the notice names it) says so first and shows its progress\n"
      "on a terminal; Ctrl-C stops it.\n",
-     "\n参数写作 \"--name value\" 或 \"--name=value\"。\n"
+     "\n参数写作“--name value”或“--name=value”。\n"
      "语言：--lang en|zh；不给时看 LC_ALL、LC_MESSAGES、LANG 中第一个有值的变量：\n"
      "以 zh 开头为中文，其余为英文。\n"
      "退出码：0 成功；2 参数之间无法配合（在任何计算之前检查：大小、头数、未知参数、\n"
