@@ -157,10 +157,18 @@ void narrate_torch(const char *line) {
         if ((int)take > avail) {  /* still long: cut before a comment, else at a space */
             const char *hash = strstr(p, "  #");
             if (hash && hash > p && (size_t)(hash - p) < take && (int)(hash - p) <= avail) take = (size_t)(hash - p);
-            else {
-                size_t cut = 0;
-                for (size_t i = 1; i < take && (int)i <= avail; i++)
-                    if (p[i] == ' ') cut = i;
+            else {  /* a space outside [ ], so `mask[:, :seqlen]` stays on one line; else any space */
+                size_t cut = 0, cut_inside = 0;
+                int depth = 0;
+                for (size_t i = 1; i < take && (int)i <= avail; i++) {
+                    if (p[i - 1] == '[') depth++;
+                    if (p[i - 1] == ']' && depth > 0) depth--;
+                    if (p[i] == ' ') {
+                        if (depth == 0) cut = i;
+                        else cut_inside = i;
+                    }
+                }
+                if (cut == 0) cut = cut_inside;
                 if (cut > 0) take = cut;
             }
         }
