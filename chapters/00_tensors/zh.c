@@ -36,7 +36,7 @@ const LangPair chapter0_zh[] = {
     {"reading t row by row visits the storage as 0, 3, 1, 4, 2, 5: the numbers are no longer in the order the shape "
      "suggests, which is what 'not contiguous' means.",
      "逐行读 t 时访问存储的顺序是 0, 3, 1, 4, 2, 5：这些数不再按形状所暗示的顺序排列，这就是“不连续”的含义。"},
-    {"view() on a non-contiguous tensor is an error", "对不连续的张量调用 view() 会出错"},
+    {"view(6) of this transposed tensor is an error", "对这个转置过的张量做 view(6) 会出错"},
     {"PyTorch: RuntimeError: view size is not compatible with input tensor's size and stride (at least one "
      "dimension spans across two contiguous subspaces). Use .reshape(...) instead.",
      "PyTorch 报错：RuntimeError: view size is not compatible with input tensor's size and stride (at least one "

@@ -22,7 +22,7 @@ const LangPair chapter5_zh[] = {
     {", with biases", "，带偏置"},
     {"d_in = %lld is the width of each token vector and d_out = %lld the width of q, k and v, which the heads "
      "will share (Happy-LLM 2.1.6: args.n_embd and args.dim).",
-     "d_in = %lld 是每个词元向量的宽度，d_out = %lld 是 q、k、v 的宽度，由各个头分用"
+     "d_in = %lld 是每个词元向量的宽度，d_out = %lld 是 q、k、v 的宽度，各个头从中各分一段"
      "（Happy-LLM 2.1.6：args.n_embd 和 args.dim）。"},
     {"One projection per Q, K, V, for all heads at once", "Q、K、V 各一个投影，所有头一起算"},
     {"Happy-LLM's nn.Linear(args.n_embd, self.n_heads * self.head_dim): one (d_out, d_in) matrix holds the "
@@ -35,7 +35,7 @@ const LangPair chapter5_zh[] = {
      "view 要把每个词元的 d_out 个值切成 n_heads 段、每段正好一个 head_dim，所以 d_out 必须是 n_heads "
      "的整数倍（--heads 3 --d-out 4 会被拒绝）。"},
     {"model_parallel_size = 1, so n_local_heads = n_heads = %lld: this one process computes every head.",
-     "model_parallel_size = 1，所以 n_local_heads = n_heads = %lld：这一个进程计算所有的头。"},
+     "model_parallel_size = 1，所以 n_local_heads = n_heads = %lld：所有的头都由这一个进程计算。"},
     {"each head only ever reads its own head_dim columns of xq, xk and xv, so the heads are independent: with "
      "model_parallel_size = 2, each of two workers (GPUs) would hold n_local_heads = n_heads // 2 heads -- their "
      "rows of wq, wk, wv -- and compute them without talking to the other; only the merge needs all heads.",
