@@ -77,8 +77,8 @@ void t_error(const char *fmt, ...) {
     if (fatal_cleanup) fatal_cleanup();
     fflush(stdout);
     if (program_name)
-        fprintf(stderr, "%s: %s: %s\n", program_name, error_label, last_error);
+        fprintf(stderr, t_tr("%s: %s: %s\n"), program_name, error_label, last_error);  /* zh: full-width colons */
     else
-        fprintf(stderr, "%s: %s\n", error_label, last_error);
+        fprintf(stderr, t_tr("%s: %s\n"), error_label, last_error);
     exit(EXIT_RUNTIME);
 }

@@ -7,7 +7,11 @@ F=tests/fixtures/ch05
 # ---- the default run narrates ------------------------------------------------
 run "$P"
 expect_status 0 "default run"
-expect_out_contains "xq.view(bsz, seqlen, self.n_local_heads, self.head_dim)" "names the view"
+expect_out_contains "xq.view(bsz, seqlen, self.n_heads, self.head_dim)" "names the view as 2.1.6 writes it today"
+expect_out_contains "Happy-LLM 5.1.3, LLaMA2 Attention" "cites n_local_heads where the book keeps it"
+expect_out_contains "view must cut each token's d_out values into n_heads pieces of one" \
+    "d_out % n_heads: the reason is view's whole head_dim"
+if grep -q "2\.1\.6.*n_local_heads\|n_local_heads.*2\.1\.6" "$TMP/out"; then _bad "n_local_heads quoted as 2.1.6"; else _ok; fi
 expect_out_contains "xq.transpose(1, 2): shape (1, 2, 4, 2)  strides (16, 2, 4, 1)" "split layout"
 expect_out_contains "contiguous no" "the split is not contiguous"
 expect_out_contains "output = output.contiguous()" "names the merge"
@@ -30,6 +34,7 @@ run "$P" --help
 expect_status 0 "--help"
 expect_out_contains "--heads" "--help lists --heads"
 expect_out_contains "Causal by default" "--help says which default it chose"
+expect_out_contains "input width d_in (Happy-LLM 2.1.6: args.n_embd)" "--help: d_in is the book's args.n_embd"
 
 run "$P" --heads 4 --d-out 8 --seq-len 6 --batch 2 --d-in 5 --bias --quiet
 expect_status 0 "bigger sizes"

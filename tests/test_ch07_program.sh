@@ -200,6 +200,47 @@ expect_usage_error "--impl" "a flag of another chapter"
 # (scripts/golden/ch07.py); build/chapter7 draws the same numbers itself.
 check_default_runs "$F/default" 32
 
+# ---- --happy-llm: Happy-LLM 2.1.6's own class == the book's class in PyTorch ----------------
+# happy_default/s<seed>_b<B>_t<T>_i<d_in>_o<d_out>_h<H>_p<p>_L<max_seq_len>[_causal]_<train|eval>/out.npy:
+#   torch.manual_seed(seed); model = MultiHeadAttention(ModelArgs(n_embd=d_in, dim=d_out, ...), is_causal)
+#   x = torch.randn(B, T, d_in); out = model(x, x, x)      (scripts/golden/ch07.py)
+n_happy=0
+for d in "$F"/happy_default/*/; do
+    c=$(basename "$d")
+    set -- $(echo "$c" | sed 's/^s\([0-9]*\)_b\([0-9]*\)_t\([0-9]*\)_i\([0-9]*\)_o\([0-9]*\)_h\([0-9]*\)_p\([0-9.]*\)_L\([0-9]*\).*/\1 \2 \3 \4 \5 \6 \7 \8/')
+    extra=""
+    case $c in *_causal_*) extra="--causal" ;; esac
+    case $c in *_eval) extra="$extra --eval" ;; esac
+    run "$P" --happy-llm --seed "$1" --batch "$2" --seq-len "$3" --d-in "$4" --d-out "$5" --heads "$6" \
+        --dropout "$7" --max-seq-len "$8" $extra --quiet --output "$OUT"
+    expect_status 0 "--happy-llm $c"
+    expect_npy_close "$OUT" "$d/out.npy" 1e-5 1e-6 "--happy-llm $c == the book's class in PyTorch"
+    rm -f "$OUT"
+    n_happy=$((n_happy + 1))
+done
+if [ "$n_happy" -ge 8 ]; then _ok; else _bad "happy_default: $n_happy cases, expected 8"; fi
+run "$P" --happy-llm
+expect_status 0 "--happy-llm narrated"
+expect_out_contains "model = MultiHeadAttention(args)   # is_causal=False" "names the book's class and its default"
+expect_out_contains "self.wo = nn.Linear(args.n_heads * self.head_dim, args.dim," "wo without bias"
+expect_out_contains "parameters: 3 x 8 x 10 (wq, wk, wv) + 8 x 8 (wo) = 304" "no bias anywhere"
+expect_out_contains "PyTorch: output = self.resid_dropout(output)" "resid_dropout after wo"
+if grep -qF -- "-inf" "$TMP/out"; then _bad "--happy-llm: masked though is_causal=False"; else _ok; fi
+run "$P" --happy-llm --causal --quiet
+expect_status 0 "--happy-llm --causal"
+run "$P" --happy-llm --bias
+expect_usage_error "--happy-llm is the book's class, which has no biases; it does not take --bias" "--happy-llm --bias"
+run "$P" --happy-llm --input "$F/seed/x.npy" --weights "$F/seed/weights" --quiet
+expect_runtime_error "--happy-llm: the weights folder '$F/seed/weights' has biases" "--happy-llm refuses a folder with bo"
+run "$P" --happy-llm --input "$F/happy/x.npy" --weights "$F/happy/weights" --heads 3 --seq-len 8 --eval --causal \
+    --quiet --output "$OUT"
+expect_status 0 "--happy-llm with the book's weights from files"
+expect_npy_close "$OUT" "$F/happy/out.npy" 1e-5 1e-6 "--happy-llm --input/--weights == PyTorch"
+rm -f "$OUT"
+run "$P" --help
+expect_out_contains "--happy-llm" "--help lists --happy-llm"
+expect_out_contains "input width d_in (Happy-LLM 2.1.6: args.n_embd)" "--help: d_in is the book's args.n_embd"
+
 # the size flags the files replace: named once, only those given (load_or_default)
 run "$BUILD/chapter7" --input tests/fixtures/ch07/happy/x.npy --weights tests/fixtures/ch07/happy/weights --heads 2 --batch 3
 expect_status 0 "--batch with files"

@@ -246,6 +246,32 @@ if $CCX $STRICT "$TMP/m/run.c" common/exercise.c common/error.c -o "$TMP/m/run" 
 else
     bad "exercise_missing compiles" "$(head -c 400 "$TMP/m/run.err")"
 fi
+# a blank with hint_zh: the stub carries both hints; a Chinese run says the Chinese one, in Chinese
+cat >"$TMP/m/run_zh.c" <<'EOF'
+#include <string.h>
+#include "common/error.h"
+#include "common/exercise.h"
+static const char *zh(const char *en) {
+    if (strcmp(en, "exercise '%s' (%s) is not filled in: %s") == 0) return "练习 '%s'（%s）还没有填：%s";
+    if (strcmp(en, "%s: %s: %s\n") == 0) return "%s：%s：%s\n";
+    return en;
+}
+int main(int argc, char **argv) {
+    (void)argv;
+    t_set_program_name("demo");
+    if (argc > 1) t_set_translator(zh), t_set_error_label("错误");
+    exercise_missing("scale", "s.c:8", "Divide by sqrt(d_k).\037除以 sqrt(d_k)。");
+}
+EOF
+if $CCX $STRICT "$TMP/m/run_zh.c" common/exercise.c common/error.c -o "$TMP/m/run_zh" 2>"$TMP/m/run.err"; then
+    run "$TMP/m/run_zh" zh
+    expect_runtime_error "demo：错误：练习 'scale'（s.c:8）还没有填：除以 sqrt(d_k)。" "a Chinese run: the Chinese hint"
+    run "$TMP/m/run_zh"
+    expect_runtime_error "demo: error: exercise 'scale' (s.c:8) is not filled in: Divide by sqrt(d_k)." \
+        "an English run: the English hint only"
+else
+    bad "exercise_missing (two hints) compiles" "$(head -c 400 "$TMP/m/run.err")"
+fi
 
 # ---- the chapters' blanks ------------------------------------------------------
 for f in chapters/[0-9][0-9]_*/*.c; do

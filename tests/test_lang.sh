@@ -87,6 +87,7 @@ same_but_words "chapter6 --seed 5 --dropout 0.5 --heatmap" "$B/chapter6" --seed 
 same_but_words "chapter7 --eval --bias" "$B/chapter7" --eval --bias
 same_but_words "chapter7 --resid-dropout --no-causal" "$B/chapter7" --resid-dropout --no-causal
 same_but_words "chapter7 --d-in 8 --heads 4" "$B/chapter7" --d-in 8 --heads 4
+same_but_words "chapter7 --happy-llm" "$B/chapter7" --happy-llm
 same_but_words "chapter11 --decode 2" "$B/chapter11" --decode 2
 same_but_words "chapter11 --prefill-chunk 2 --decode 1" "$B/chapter11" --prefill-chunk 2 --decode 1
 same_but_words "chapter11 --n-kv-heads 4 --eval" "$B/chapter11" --n-kv-heads 4 --eval
@@ -214,6 +215,41 @@ if [ -s "$TMP/twice" ]; then _bad "a glossary term translated another way: $(hea
 printf '这里的掩膜\n' > "$TMP/variant.md"
 if grep -q -F -f "$TMP/never" "$TMP/variant.md"; then _ok; else _bad "the glossary check misses 掩膜"; fi
 
+# ---- 词元, not token, in Chinese prose -------------------------------------------------
+# The word token is code (`n_tokens`, a PyTorch line) or English; Chinese prose writes 词元
+# (docs/GLOSSARY.md). READMEs: outside code blocks and `spans`; zh.c: the Chinese halves
+# (a line with Chinese in it, after the pair's ", " when the English shares the line).
+# Two English terms keep the word: "token bucket filter" and "C 语言的 token".
+LC_ALL=C awk '
+    FNR == 1 { code = 0 }
+    /^ *```/ { code = !code; next }
+    code || /^    / { next }
+    { t = $0; gsub(/`[^`]*`/, "", t); gsub(/token bucket filter|C 语言的 token/, "", t)
+      if (t ~ /(^|[^A-Za-z_])[Tt]okens?([^A-Za-z_]|$)/) print FILENAME ":" FNR ": " $0 }' \
+    README.zh-CN.md chapters/*/README.zh-CN.md docs/*.zh-CN.md > "$TMP/token_words"
+LC_ALL=C awk '
+    { t = $0; if (t ~ /^ *\{"/ && index(t, "\", \"")) { while (i = index(t, "\", \"")) t = substr(t, i + 4) }
+      if (t ~ /[\343-\351]/ && t ~ /(^|[^A-Za-z_])[Tt]okens?([^A-Za-z_]|$)/) print FILENAME ":" FNR ": " $0 }' \
+    chapters/*/zh.c common/program/lang_zh.c >> "$TMP/token_words"
+if [ -s "$TMP/token_words" ]; then _bad "token where Chinese writes 词元: $(head -3 "$TMP/token_words")"; else _ok; fi
+printf '每个 token 一个向量\n' > "$TMP/token.md"
+if LC_ALL=C awk '{ if ($0 ~ /(^|[^A-Za-z_])[Tt]okens?([^A-Za-z_]|$)/) f = 1 } END { exit !f }' "$TMP/token.md"; then _ok; else
+    _bad "the 词元 check misses token"; fi
+
+# ---- a Chinese README shows Chinese runs ------------------------------------------------
+# Every program run in a console block of a README.zh-CN (or docs/*.zh-CN.md) is a Chinese run
+# (--lang zh) or says it is not (LC_ALL=C). Chapter 8's transcripts are its speed section's,
+# re-measured separately (named here, not silently skipped).
+LC_ALL=C awk '/^ *```console/ { c = 1; next } /^ *```/ { c = 0 }
+    c && /^ *\$ / && /build\/chapter[0-9]/ && !/--lang zh/ && !/LC_ALL=C/ { print FILENAME ":" FNR ": " $0 }' \
+    README.zh-CN.md chapters/*/README.zh-CN.md docs/*.zh-CN.md | grep -v '^chapters/08_fast_attention/' > "$TMP/en_runs"
+if [ -s "$TMP/en_runs" ]; then _bad "English runs in a Chinese README: $(head -3 "$TMP/en_runs")"; else _ok; fi
+# the check itself finds one
+printf '```console\n$ build/chapter3 --quiet\n```\n' > "$TMP/en_run.md"
+if LC_ALL=C awk '/^ *```console/ { c = 1; next } /^ *```/ { c = 0 }
+    c && /^ *\$ / && /build\/chapter[0-9]/ && !/--lang zh/ && !/LC_ALL=C/ { found = 1 } END { exit !found }' \
+    "$TMP/en_run.md"; then _ok; else _bad "the Chinese-run check misses an English run"; fi
+
 # ---- make hint and the handout's README in Chinese ---------------------------------------
 # (make and the shell scripts are not this project's programs: never under $RUNNER)
 run_tool() {
@@ -302,16 +338,21 @@ expect_usage_error "--lang xx: must be en or zh" "chapter4 --lang xx"
 ATTN_MAX_BYTES=24G
 export ATTN_MAX_BYTES
 run "$B/chapter4" --max-seq-len 32000 --quiet --lang zh
-expect_runtime_error "chapter4: 错误: 这次运行约需 26.7 GiB 内存" "the memory refusal in Chinese"
+expect_runtime_error "chapter4：错误：这次运行约需 26.7 GiB 内存" "the memory refusal in Chinese"
 run "$B/chapter4" --max-seq-len 32000 --quiet
-expect_runtime_error "chapter4: error: this run needs about 26.7 GiB of memory" "the memory refusal in English"
+expect_runtime_error "chapter4: error: this run needs about 26.7 GiB of memory (the max_seq_len x max_seq_len mask buffers)" \
+    "the memory refusal's buffer named in English"
+run "$B/chapter4" --max-seq-len 32000 --quiet --lang zh
+expect_runtime_error "（max_seq_len x max_seq_len 的掩码缓冲区）" "the memory refusal's buffer named in Chinese"
 ATTN_MAX_BYTES=1M
 run "$B/chapter5" --seq-len 2000 --quiet --lang zh
 expect_runtime_error "multi-head attention：注意力分数 (1, 2, 2000, 2000) 需要 30.5 MiB 的 float32，超过了 1.0 MiB 的上限" \
     "chapter 5's scores refusal in Chinese"
 unset ATTN_MAX_BYTES
+run "$B/chapter4" --max-seq-len 4 --lang zh
+expect_runtime_error "chapter4：错误：序列长度 6 超过了因果掩码缓冲区的大小 max_seq_len 4" "the mask buffer's sentence in Chinese"
 run "$B/chapter1" --q "$TMP/missing.npy" --k "$TMP/k.npy" --v "$TMP/v.npy" --lang zh
-expect_runtime_error "chapter1: 错误: $TMP/missing.npy: 无法打开文件：没有这个文件或文件夹" "a missing file in Chinese"
+expect_runtime_error "chapter1：错误：$TMP/missing.npy: 无法打开文件：没有这个文件或文件夹" "a missing file in Chinese"
 run "$B/chapter1" --q "$TMP/missing.npy" --k "$TMP/k.npy" --v "$TMP/v.npy" --lang en
 expect_runtime_error "chapter1: error: $TMP/missing.npy: cannot open the file: No such file or directory" \
     "a missing file in English"

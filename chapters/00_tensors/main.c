@@ -132,7 +132,7 @@ static void transpose_swaps_strides(Walkthrough *w) {
 /* ---- 4. view refuses a non-contiguous tensor -------------------------- */
 static void view_refuses_non_contiguous(const Tensor *t) {
     char err[1024];
-    narrate_step("view() on a non-contiguous tensor is an error");
+    narrate_step("view(6) of this transposed tensor is an error");
     narrate_torch("t.view(6)");
     Tensor *flat = NULL;
     if (!try_view(t, SHAPE(6), &flat, err, sizeof err)) {

@@ -36,7 +36,7 @@ const LangPair chapter0_zh[] = {
     {"reading t row by row visits the storage as 0, 3, 1, 4, 2, 5: the numbers are no longer in the order the shape "
      "suggests, which is what 'not contiguous' means.",
      "逐行读 t 时访问存储的顺序是 0, 3, 1, 4, 2, 5：这些数不再按形状所暗示的顺序排列，这就是“不连续”的含义。"},
-    {"view() on a non-contiguous tensor is an error", "对不连续的张量调用 view() 会出错"},
+    {"view(6) of this transposed tensor is an error", "对这个转置过的张量做 view(6) 会出错"},
     {"PyTorch: RuntimeError: view size is not compatible with input tensor's size and stride (at least one "
      "dimension spans across two contiguous subspaces). Use .reshape(...) instead.",
      "PyTorch 报错：RuntimeError: view size is not compatible with input tensor's size and stride (at least one "
@@ -56,7 +56,7 @@ const LangPair chapter0_zh[] = {
     {"largest |wq(x) - (x @ W.T + b)| = %g", "两者之差的最大值 |wq(x) - (x @ W.T + b)| = %g"},
     {"each row of W is one output feature; x @ W.T dots every token's d_in features with every row, for all (batch, "
      "token) pairs at once, and the bias is added to every row.",
-     "W 的每一行是一个输出特征；x @ W.T 一次性地为所有 (batch, token) 对，把每个词元的 d_in 个特征与每一行做"
+     "W 的每一行是一个输出特征；x @ W.T 一次性地为所有 (批, 词元) 对，把每个词元的 d_in 个特征与每一行做"
      "点积，再给每一行加上偏置。"},
     {"Split d_out = %lld into %lld heads of head_dim %lld: view, then transpose(1, 2)",
      "把 d_out = %lld 拆成 %lld 个头，头维度 head_dim 为 %lld：先 view，再 transpose(1, 2)"},
@@ -80,8 +80,8 @@ const LangPair chapter0_zh[] = {
      "两者之差的最大值 |output - xq| = %g：先拆分再合并，得回 xq。"},
     {"in output the heads come first in memory; contiguous() copies the numbers into token order, so that view can "
      "glue each token's heads back into d_out features.",
-     "在 output 的内存里头排在前面；contiguous() 把这些数复制成按词元排列的顺序，view 才能把每个词元的各头"
-     "重新粘成 d_out 个特征。"},
+     "output 在内存里是按头排的，同一个头的数挨在一起；contiguous() 把它们重新复制成按词元排列，"
+     "view 才能把每个词元的各个头拼回 d_out 个特征。"},
     {"The causal mask: torch.full(..., -inf), then torch.triu(mask, diagonal=1)",
      "因果掩码：torch.full(..., -inf)，再 torch.triu(mask, diagonal=1)"},
     {"diagonal=d keeps the entries with column - row >= d and zeroes the rest:",

@@ -31,7 +31,7 @@ BudgetEstimate qkv_attention_estimate(const Args *args, const QKVSizes *s, doubl
     e.bytes = BUDGET_OVERHEAD + BUDGET_F4 * (score_buffers * B * T * S + 4 * B * (T * dk + S * dk + S * dv + T * dv));
     e.flops = 2 * B * T * S * (dk + dv); /* Q·Kᵀ, then weights·V */
     e.largest = BUDGET_F4 * B * (T * S > T * dk ? T * S : T * dk);
-    snprintf(what, len, "the (..., T, S) scores and weights, T = %.0f, S = %.0f", T, S);
+    snprintf(what, len, tr("the (..., T, S) scores and weights, T = %.0f, S = %.0f"), T, S);
     e.what = what;
     e.flag = args->q ? "the sizes of --q/--k/--v" : "--seq-len";
     return e;

@@ -34,7 +34,7 @@ const LangPair chapter2_zh[] = {
     {"entries with mean 0 and variance 1: the Transformer paper's assumption when it explains the sqrt(d_k).",
      "元素的均值为 0、方差为 1：这正是 Transformer 论文解释 sqrt(d_k) 时的假设。"},
     {"Chapter 1's sentence \"Your journey starts with one step\": 6 tokens, 3 dims",
-     "第 1 章的句子 \"Your journey starts with one step\"：6 个词元，3 维"},
+     "第 1 章的句子“Your journey starts with one step”：6 个词元，3 维"},
     {"the same inputs as chapter 1, so the only change you see is the division by sqrt(d_k).",
      "输入与第 1 章相同，所以你看到的唯一变化就是除以 sqrt(d_k)。"},
     {"Chapter 1, unscaled: scores = Q·Kᵀ, weights = softmax(scores)",

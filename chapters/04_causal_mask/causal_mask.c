@@ -87,7 +87,7 @@ Tensor *mask_slice(const Tensor *mask, int64_t seqlen) {
 
 void check_seq_len(int64_t seq_len, int64_t max_seq_len) {
     if (seq_len > max_seq_len)
-        t_error("sequence length %lld is longer than max_seq_len %lld, the size of the causal mask buffer",
+        t_error(t_tr("sequence length %lld is longer than max_seq_len %lld, the size of the causal mask buffer"),
                 (long long)seq_len, (long long)max_seq_len);
 }
 

@@ -19,14 +19,14 @@ const LangPair chapter4_zh[] = {
     {"tokens: Your journey starts with one step (T = %d)", "词元：Your journey starts with one step（T = %d）"},
     {"a language model predicts token t+1 from tokens 0..t, so when it reads \"Your\" it must not already see "
      "\"journey\".",
-     "语言模型预测词元 t+1 时只能依据词元 0..t，所以它读到 \"Your\" 时不能已经看见 \"journey\"。"},
+     "语言模型预测词元 t+1 时只能依据词元 0..t，所以它读到“Your”时不能已经看见“journey”。"},
     {"Scaled scores, exactly as in chapter 2", "缩放后的注意力分数，和第 2 章完全一样"},
     {"every row has a score for every token, also for the tokens after it: row 0 (\"Your\") scores \"step\" too.",
-     "每一行对每个词元都有分数，包括排在它后面的词元：第 0 行（\"Your\"）也给 \"step\" 打了分。"},
+     "每一行对每个词元都有分数，包括排在它后面的词元：第 0 行（“Your”）也给“step”打了分。"},
     {"No mask (--no-causal): softmax over every key", "不加掩码（--no-causal）：对所有键做 softmax"},
     {"this is chapter 2's attention(): row 0 gives %.4f of its weight to \"step\", a word that comes after it. "
      "Fine for an encoder (BERT), a leak for a language model; run without --no-causal to mask it.",
-     "这就是第 2 章的 attention()：第 0 行把 %.4f 的权重给了排在它后面的 \"step\"。对编码器（BERT）"
+     "这就是第 2 章的 attention()：第 0 行把 %.4f 的权重给了排在它后面的“step”。对编码器（BERT）"
      "没问题，对语言模型却是泄漏；去掉 --no-causal 运行就会把它遮住。"},
     {"The mask buffer: max_seq_len x max_seq_len, all -inf", "掩码缓冲区：max_seq_len x max_seq_len，全是 -inf"},
     {"mask: shape %s, all %lld entries -inf", "mask：形状 %s，全部 %lld 个元素都是 -inf"},
@@ -51,13 +51,13 @@ const LangPair chapter4_zh[] = {
     {"Slice the buffer to this sequence's length", "把缓冲区切成这个序列的长度"},
     {"the top-left T x T corner of the causal mask is the causal mask of T, so one buffer serves every length up to "
      "max_seq_len; the slice is a view (strides of the %s buffer), not a copy.",
-     "因果掩码左上角的 T x T 部分正是长度 T 的因果掩码，所以一个缓冲区就能服务不超过 max_seq_len 的"
-     "所有长度；切片是一个视图（沿用 %s 缓冲区的步长），不是副本。"},
+     "因果掩码左上角的 T x T 部分正是长度 T 的因果掩码，所以长度不超过 max_seq_len 的序列"
+     "都能共用这一个缓冲区；切片是一个视图（沿用 %s 缓冲区的步长），不是副本。"},
     {"A sequence longer than max_seq_len has no mask to slice: try --max-seq-len 4 and the program stops with "
      "\"sequence length 6 is longer than max_seq_len 4\". (PyTorch would quietly cut the slice to 4 x 4 and then "
      "fail in the addition with a broadcast error.)",
-     "比 max_seq_len 更长的序列没有掩码可切：试试 --max-seq-len 4，程序会停下并说明 "
-     "\"sequence length 6 is longer than max_seq_len 4\"。（PyTorch 会悄悄把切片截成 4 x 4，"
+     "比 max_seq_len 更长的序列没有掩码可切：试试 --max-seq-len 4，程序会停下并说明"
+     "“序列长度 6 超过了因果掩码缓冲区的大小 max_seq_len 4”。（PyTorch 会悄悄把切片截成 4 x 4，"
      "然后在相加时报广播错误。）"},
     {"Add the mask to the scores, before softmax", "在 softmax 之前把掩码加到注意力分数上"},
     {"adding, not multiplying: s + 0 = s keeps the past and the token itself, s + (-inf) = -inf removes the "
@@ -68,7 +68,7 @@ const LangPair chapter4_zh[] = {
     {"exp(-inf) = 0, so every future token gets weight exactly 0 and each row still sums to 1 over tokens 0..t. "
      "Row 0 (\"Your\") has only itself to look at: [1, 0, 0, 0, 0, 0].",
      "exp(-inf) = 0，所以每个未来的词元得到的权重恰好为 0，每一行的和仍为 1（在词元 0..t 上）。"
-     "第 0 行（\"Your\"）只能看它自己：[1, 0, 0, 0, 0, 0]。"},
+     "第 0 行（“Your”）只能看它自己：[1, 0, 0, 0, 0, 0]。"},
     {".float() runs the softmax in float32 even when the model computes in float16 or bfloat16, where exp "
      "overflows and small weights round away; .type_as(xq) casts the weights back to xq's dtype for the matmul "
      "with xv. Here everything is float32 already, so both are no-ops.",
@@ -77,7 +77,7 @@ const LangPair chapter4_zh[] = {
      "float32，所以两者都什么也不做。"},
     {"The output: a weighted sum of the values it may see", "输出：它能看见的那些值的加权和"},
     {"row t mixes the values of tokens 0..t only; row 0 is the value of \"Your\" itself.",
-     "第 t 行只混合词元 0..t 的值；第 0 行就是 \"Your\" 自己的值。"},
+     "第 t 行只混合词元 0..t 的值；第 0 行就是“Your”自己的值。"},
     {"The other spelling (Raschka): a boolean mask and masked_fill", "另一种写法（Raschka）：布尔掩码加 masked_fill"},
     {"max |weights_fill - attn_weights| = %g", "两者之差 max |weights_fill - attn_weights| = %g"},
     {"both put -inf on the same cells (j > i) before the same softmax: one adds a float mask of 0 / -inf, the "
@@ -95,7 +95,7 @@ const LangPair chapter4_zh[] = {
     {"row 0 (\"Your\") has no key left: all its scores are -inf. Softmax subtracts the row max, -inf - (-inf) = "
      "NaN (or, without that trick, 0/0), so the whole row is NaN, output row 0 is NaN, and in training the loss "
      "becomes NaN. The other rows quietly lose the token itself. diagonal=1 keeps the diagonal.",
-     "第 0 行（\"Your\"）一个键也不剩：它的分数全是 -inf。softmax 要减去行最大值，-inf - (-inf) = NaN"
+     "第 0 行（“Your”）一个键也不剩：它的分数全是 -inf。softmax 要减去行最大值，-inf - (-inf) = NaN"
      "（不用这个技巧则是 0/0），于是整行都是 NaN，输出的第 0 行是 NaN，训练时损失也变成 NaN。其余各行"
      "则悄悄丢掉了词元自己。diagonal=1 保留对角线。"},
     {"The causal mask buffer, max_seq_len = %lld", "因果掩码缓冲区，max_seq_len = %lld"},

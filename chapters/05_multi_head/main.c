@@ -2,7 +2,8 @@
  *
  * Shows, on a small random x (batch 1, 4 tokens, d_in 6, d_out 4, 2 heads):
  *   - one big projection per Q, K, V for all heads at once (xq = self.wq(x));
- *   - head_dim = d_out / n_heads, and what model_parallel_size / n_local_heads mean;
+ *   - head_dim = d_out / n_heads, and what model_parallel_size / n_local_heads
+ *     (Happy-LLM 5.1.3) mean;
  *   - the split, xq.view(bsz, seqlen, n_heads, head_dim).transpose(1, 2): the
  *     shape and strides after each step, and that no data moves;
  *   - the per-head scaled (and, by default, causal) attention of chapter 4 on
@@ -45,27 +46,29 @@ static void project_for_every_head(const QKVProjection *p, const Tensor *x, Tens
                 "projects for every head.");
 }
 
-/* self.head_dim = args.dim // args.n_heads, and what n_local_heads means. */
+/* self.head_dim = args.dim // args.n_heads, and what 5.1.3's n_local_heads means. */
 static int64_t explain_head_dim(int64_t d_out, int64_t n_heads) {
     int64_t head_dim = head_dim_of(d_out, n_heads);
     narrate_step("head_dim = d_out // n_heads = %lld // %lld = %lld", (long long)d_out, (long long)n_heads,
                  (long long)head_dim);
-    narrate_torch("model_parallel_size = 1; self.n_local_heads = args.n_heads // model_parallel_size; "
-                  "self.head_dim = args.dim // args.n_heads");
+    narrate_torch("assert args.dim % args.n_heads == 0; self.head_dim = args.dim // args.n_heads");
+    narrate_why("view must cut each token's d_out values into n_heads pieces of one whole head_dim, so d_out "
+                "must be a multiple of n_heads (--heads 3 --d-out 4 is refused).");
+    narrate_torch("model_parallel_size = 1; self.n_local_heads = args.n_heads // model_parallel_size"
+                  "   # Happy-LLM 5.1.3, LLaMA2 Attention");
     narrate_say("model_parallel_size = 1, so n_local_heads = n_heads = %lld: this one process computes "
                 "every head.", (long long)n_heads);
     narrate_why("each head only ever reads its own head_dim columns of xq, xk and xv, so the heads are "
                 "independent: with model_parallel_size = 2, each of two workers (GPUs) would hold "
                 "n_local_heads = n_heads // 2 heads -- their rows of wq, wk, wv -- and compute them "
-                "without talking to the other; only the merge needs all heads. That is also why d_out "
-                "must be a multiple of n_heads (--heads 3 --d-out 4 is refused).");
+                "without talking to the other; only the merge needs all heads.");
     return head_dim;
 }
 
 /* xq.view(bsz, seqlen, n_heads, head_dim): the same numbers, a new shape. */
 static void split_view(const Tensor *xq, int64_t n_heads, int64_t head_dim) {
     narrate_step("Split, part 1: view the last dim as (n_heads, head_dim)");
-    narrate_torch("xq = xq.view(bsz, seqlen, self.n_local_heads, self.head_dim)");
+    narrate_torch("xq = xq.view(bsz, seqlen, self.n_heads, self.head_dim)");
     /* the split below, with dims 1 and 2 put back: (bsz, seqlen, n_heads, head_dim) */
     Tensor *xq_view = t_permute(split_heads(xq, n_heads), SHAPE(0, 2, 1, 3));
     narrate_layout("xq          ", xq);

@@ -2,7 +2,7 @@
  *
  * Mirrors the forward() of Happy-LLM 2.1.6's MultiHeadAttention:
  *
- *     xq = xq.view(bsz, seqlen, self.n_local_heads, self.head_dim)
+ *     xq = xq.view(bsz, seqlen, self.n_heads, self.head_dim)
  *     xq = xq.transpose(1, 2)                          # (bsz, n_heads, seqlen, head_dim)
  *     scores = torch.matmul(xq, xk.transpose(2, 3)) / math.sqrt(self.head_dim)
  *     if self.is_causal: scores = scores + self.mask[:, :, :seqlen, :seqlen]
@@ -49,7 +49,7 @@ Tensor *split_heads(const Tensor *x, int64_t n_heads) {
     int64_t bsz = x->shape[0], seqlen = x->shape[1], d_out = x->shape[2];
     int64_t head_dim = head_dim_of(d_out, n_heads);
     /* BEGIN BLANK split_heads */
-    /* xq = xq.view(bsz, seqlen, self.n_local_heads, self.head_dim) */
+    /* xq = xq.view(bsz, seqlen, self.n_heads, self.head_dim) */
     Tensor *xh = t_view(x, SHAPE(bsz, seqlen, n_heads, head_dim));  /* (bsz, seqlen, n_heads, head_dim) */
     /* xq = xq.transpose(1, 2) */
     xh = t_transpose(xh, 1, 2);                                      /* (bsz, n_heads, seqlen, head_dim) */

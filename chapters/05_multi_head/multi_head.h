@@ -1,6 +1,6 @@
 /* multi_head.h — chapter 5: multi-head attention, split and merge (Happy-LLM 2.1.6).
  *
- *     xq = xq.view(bsz, seqlen, self.n_local_heads, self.head_dim)   # split d_out into heads
+ *     xq = xq.view(bsz, seqlen, self.n_heads, self.head_dim)   # split d_out into heads
  *     xq = xq.transpose(1, 2)                    # (bsz, n_heads, seqlen, head_dim)
  *     scores = torch.matmul(xq, xk.transpose(2, 3)) / math.sqrt(self.head_dim)
  *     ... (+ mask when causal), softmax ...

@@ -22,7 +22,7 @@ const LangPair chapter5_zh[] = {
     {", with biases", "，带偏置"},
     {"d_in = %lld is the width of each token vector and d_out = %lld the width of q, k and v, which the heads "
      "will share (Happy-LLM 2.1.6: args.n_embd and args.dim).",
-     "d_in = %lld 是每个词元向量的宽度，d_out = %lld 是 q、k、v 的宽度，由各个头分用"
+     "d_in = %lld 是每个词元向量的宽度，d_out = %lld 是 q、k、v 的宽度，各个头从中各分一段"
      "（Happy-LLM 2.1.6：args.n_embd 和 args.dim）。"},
     {"One projection per Q, K, V, for all heads at once", "Q、K、V 各一个投影，所有头一起算"},
     {"Happy-LLM's nn.Linear(args.n_embd, self.n_heads * self.head_dim): one (d_out, d_in) matrix holds the "
@@ -30,16 +30,18 @@ const LangPair chapter5_zh[] = {
      "Happy-LLM 的 nn.Linear(args.n_embd, self.n_heads * self.head_dim)：一个 (d_out, d_in) 矩阵按行依次"
      "堆着 n_heads 个 (head_dim, d_in) 小矩阵，所以一次矩阵乘法就为每个头都做了投影。"},
     {"head_dim = d_out // n_heads = %lld // %lld = %lld", "头维度 head_dim = d_out // n_heads = %lld // %lld = %lld"},
+    {"view must cut each token's d_out values into n_heads pieces of one whole head_dim, so d_out must be a "
+     "multiple of n_heads (--heads 3 --d-out 4 is refused).",
+     "view 要把每个词元的 d_out 个值切成 n_heads 段、每段正好一个 head_dim，所以 d_out 必须是 n_heads "
+     "的整数倍（--heads 3 --d-out 4 会被拒绝）。"},
     {"model_parallel_size = 1, so n_local_heads = n_heads = %lld: this one process computes every head.",
-     "model_parallel_size = 1，所以 n_local_heads = n_heads = %lld：这一个进程计算所有的头。"},
+     "model_parallel_size = 1，所以 n_local_heads = n_heads = %lld：所有的头都由这一个进程计算。"},
     {"each head only ever reads its own head_dim columns of xq, xk and xv, so the heads are independent: with "
      "model_parallel_size = 2, each of two workers (GPUs) would hold n_local_heads = n_heads // 2 heads -- their "
-     "rows of wq, wk, wv -- and compute them without talking to the other; only the merge needs all heads. That "
-     "is also why d_out must be a multiple of n_heads (--heads 3 --d-out 4 is refused).",
+     "rows of wq, wk, wv -- and compute them without talking to the other; only the merge needs all heads.",
      "每个头只读 xq、xk、xv 中属于自己的 head_dim 列，所以各头互不依赖：若 model_parallel_size = 2，两个"
-     "工作进程（GPU）各持有 n_local_heads = n_heads // 2 个头——即 wq、wk、wv 中对应的行——各算各的，"
-     "互不通信；只有合并时才需要所有的头。这也是 d_out 必须是 n_heads 的倍数的原因（--heads 3 --d-out 4 "
-     "会被拒绝）。"},
+     "工作进程（GPU）各持有 n_local_heads = n_heads // 2 个头（即 wq、wk、wv 中对应的行），各算各的，"
+     "互不通信；只有合并时才需要所有的头。"},
     {"Split, part 1: view the last dim as (n_heads, head_dim)", "拆分，第 1 步：把最后一维 view 成 (n_heads, head_dim)"},
     {"view only re-reads the same numbers with a new shape: the %lld values of one token are now %lld heads of "
      "%lld, and nothing is copied (same storage, same offset).",

@@ -21,6 +21,12 @@
  *     build/chapter7 --eval                            dropout off (model.eval())
  *     build/chapter7 --d-in 8 --d-out 8 --heads 4      d_out == d_in: the residual works
  *     build/chapter7 --input X.npy --weights DIR --eval --output OUT.npy
+ *     build/chapter7 --happy-llm                       the book's own 2.1.6 class
+ *
+ * --happy-llm runs Happy-LLM 2.1.6's MultiHeadAttention(args) exactly: wq, wk,
+ * wv, wo all bias=False, attn_dropout after the softmax and resid_dropout
+ * after wo, is_causal=False unless --causal; wq reads args.n_embd (--d-in),
+ * the heads share args.dim (--d-out).
  */
 #include <stdio.h>
 
@@ -29,10 +35,42 @@
 
 extern const LangPair chapter7_zh[]; /* zh.c: this program's sentences in Chinese (lang.h) */
 
+static bool happy_llm;  /* --happy-llm: the book's 2.1.6 class instead of the 手撕 script's */
+
+static const CliExtra chapter7_flags[] = {
+    {.name = "--happy-llm", .kind = CLI_EXTRA_FLAG, .value = &happy_llm,
+     .help = "run Happy-LLM 2.1.6's own class"},
+    {.name = NULL}};
+
+/* model = MultiHeadAttention(args, is_causal): Happy-LLM 2.1.6's class, as the flags size it */
+static void *new_happy_llm_mha(const Args *args, int64_t max_seq_len) {
+    ModelArgs a = happy_llm_args(args->d_out, args->heads, max_seq_len, args->dropout, args->causal);
+    a.d_in = args->d_in;  /* self.wq = nn.Linear(args.n_embd, self.n_heads * self.head_dim, bias=False) */
+    return mha_new(a);    /* wq, wk, wv, wo, all without bias */
+}
+
 /* The module and x: the files, or the 手撕 script's torch.manual_seed, class and x; --eval. */
 static MultiHeadAttention *module_and_input(const Args *args, Tensor **x) {
-    MultiHeadAttention *m = mha_from_args(args, x);  /* the files, or torch.manual_seed; the class; then x */
-    if (!args->input) {
+    MultiHeadAttention *m;
+    if (happy_llm && !args->input) {
+        m = default_model(args, new_happy_llm_mha, x, NULL);  /* torch.manual_seed; the class; then x */
+        narrate_step("The module and a random input: Happy-LLM 2.1.6's MultiHeadAttention");
+        narrate_torch_seed(args->seed);
+        narrate_torch("args = ModelArgs(n_embd=d_in, dim=d_out, n_heads=n_heads, max_seq_len=max_seq_len, "
+                      "dropout=dropout)");
+        narrate_torch(args->causal ? "model = MultiHeadAttention(args, is_causal=True)"
+                                   : "model = MultiHeadAttention(args)   # is_causal=False");
+        narrate_torch("x = torch.randn(batch_size, seq_len, d_in)");
+        narrate_why("the book's class: no bias on wq, wk, wv or wo, a second dropout (resid_dropout) on "
+                    "the output, and no mask unless is_causal=True (--causal).");
+    } else {
+        m = mha_from_args(args, x);  /* the files, or torch.manual_seed; the class; then x */
+        if (happy_llm && (m->args.qkv_bias || m->args.out_bias))
+            t_error(tr("--happy-llm: the weights folder '%s' has biases, but Happy-LLM 2.1.6's class has none "
+                       "(bias=False on wq, wk, wv and wo)"),
+                    args->weights);
+    }
+    if (!args->input && !happy_llm) {
         narrate_step("The module and a random input, as in the 手撕 MHA script");
         narrate_torch_seed(args->seed);
         narrate_torch(args->bias ? "model = MultiHeadAttention(d_in, d_out, max_seq_len, dropout, num_heads, "
@@ -224,16 +262,28 @@ int main(int argc, char **argv) {
                    "turns dropout off; --bias is qkv_bias=True; --resid-dropout adds Happy-LLM's\n"
                    "resid_dropout. With --input/--weights the sizes come from the files: wq wk wv\n"
                    "(d_out, d_in), wo (d_out, d_out), biases when bq bk bv (all three) or bo are\n"
-                   "there; --max-seq-len (or --seq-len) sets max_seq_len, by default the input's T.",
+                   "there; --max-seq-len (or --seq-len) sets max_seq_len, by default the input's T.\n"
+                   "--happy-llm runs Happy-LLM 2.1.6's own class instead: no biases anywhere,\n"
+                   "attn_dropout and resid_dropout, is_causal=False unless --causal.",
         .flags = CLI_SEED | CLI_BATCH | CLI_SEQ_LEN | CLI_MAX_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_HEADS |
                  CLI_DROPOUT | CLI_EVAL | CLI_RESID | CLI_CAUSAL | CLI_BIAS | CLI_QUIET | CLI_DUMP | CLI_HEATMAP |
                  CLI_INPUT | CLI_OUTPUT,
         .defaults = {.seed = 123, .batch = 3, .seq_len = 5, .d_in = 10, .d_out = 8, .heads = 2, .dropout = 0.1,
                      .causal = true},
+        .extra = chapter7_flags,
         .messages = chapter7_zh, /* zh.c: the narration in Chinese (--lang zh) */
     };
     lang_add(chapter5_zh); /* chapter 5's steps (the files' input) in Chinese too */
     Args args = program_start(&spec, argc, argv);
+    if (happy_llm) {
+        if (args.bias) {
+            fprintf(stderr, tr("%s: %s (see --help)\n"), "chapter7",
+                    tr("--happy-llm is the book's class, which has no biases; it does not take --bias"));
+            return EXIT_USAGE;
+        }
+        if (!(args.given & CLI_CAUSAL)) args.causal = false;  /* MultiHeadAttention(args, is_causal=False) */
+        args.resid_dropout = true;                            /* self.resid_dropout = nn.Dropout(args.dropout) */
+    }
     /* before any work: 6 (B, H, T, T) buffers at once with the mask, 5 without (measured) */
     multi_head_refuse_past_budget(&args, args.causal ? 6 : 5, 0, 1);
     narrate_title("Chapter 7: the output projection, the complete MultiHeadAttention (2.1.6)");

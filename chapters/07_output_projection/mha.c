@@ -54,7 +54,7 @@ Tensor *mha_forward(const MultiHeadAttention *m, const Tensor *q, const Tensor *
         xk = nn_linear_forward(m->qkv->wk, k);
         xv = nn_linear_forward(m->qkv->wv, v);
     }
-    /* xq = xq.view(bsz, seqlen, self.n_local_heads, self.head_dim).transpose(1, 2) */
+    /* xq = xq.view(bsz, seqlen, self.n_heads, self.head_dim).transpose(1, 2) */
     xq = split_heads(xq, n_heads);                          /* (bsz, n_heads, seqlen, head_dim) */
     xk = split_heads(xk, n_heads);                          /* (bsz, n_heads, kvlen, head_dim)  */
     xv = split_heads(xv, n_heads);                          /* (bsz, n_heads, kvlen, head_dim)  */

@@ -22,7 +22,7 @@
 #include "chapters/06_dropout/dropout.h"
 
 typedef struct {
-    int64_t d_in;         /* width of the input (Happy-LLM: args.dim)       */
+    int64_t d_in;         /* width of the input (Happy-LLM: args.n_embd)    */
     int64_t d_out;        /* width of q, k, v and of the output (args.dim)  */
     int64_t n_heads;
     int64_t max_seq_len;  /* size of the causal mask buffer                */

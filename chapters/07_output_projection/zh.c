@@ -10,13 +10,28 @@ const LangPair chapter7_zh[] = {
      "x = torch.randn(3, 5, 10), with PyTorch's numbers, in training mode; --eval\nturns dropout off; --bias is "
      "qkv_bias=True; --resid-dropout adds Happy-LLM's\nresid_dropout. With --input/--weights the sizes come from "
      "the files: wq wk wv\n(d_out, d_in), wo (d_out, d_out), biases when bq bk bv (all three) or bo are\nthere; "
-     "--max-seq-len (or --seq-len) sets max_seq_len, by default the input's T.",
+     "--max-seq-len (or --seq-len) sets max_seq_len, by default the input's T.\n--happy-llm runs Happy-LLM 2.1.6's "
+     "own class instead: no biases anywhere,\nattn_dropout and resid_dropout, is_causal=False unless --causal.",
      "第 7 章：输出投影 W_o 和 resid_dropout——完整的\nMultiHeadAttention（Happy-LLM 2.1.6）。默认运行 README 里的"
      "\n手撕 MHA 脚本：torch.manual_seed(N)，MultiHeadAttention(10, 8, 2 * T, 0.1, 2)，\n"
      "x = torch.randn(3, 5, 10)，数值与 PyTorch 相同，训练模式；--eval\n关掉 dropout；--bias 即 qkv_bias=True；"
      "--resid-dropout 加上 Happy-LLM 的\nresid_dropout。给 --input/--weights 时大小由文件决定：wq wk wv\n"
      "(d_out, d_in)，wo (d_out, d_out)；有 bq bk bv（三个都有）或 bo 时带偏置；\n"
-     "--max-seq-len（或 --seq-len）设定 max_seq_len，默认为输入的 T。"},
+     "--max-seq-len（或 --seq-len）设定 max_seq_len，默认为输入的 T。\n--happy-llm 改为运行 Happy-LLM 2.1.6 "
+     "自己的那个类：哪里都没有偏置，\n有 attn_dropout 和 resid_dropout，除非加 --causal，否则 is_causal=False。"},
+    {"run Happy-LLM 2.1.6's own class",
+     "运行 Happy-LLM 2.1.6 自己的类"},
+    {"The module and a random input: Happy-LLM 2.1.6's MultiHeadAttention",
+     "模块和一个随机输入：Happy-LLM 2.1.6 的 MultiHeadAttention"},
+    {"the book's class: no bias on wq, wk, wv or wo, a second dropout (resid_dropout) on the output, and no mask "
+     "unless is_causal=True (--causal).",
+     "这是书里的类：wq、wk、wv、wo 都没有偏置，输出上还有第二个 dropout（resid_dropout），"
+     "除非 is_causal=True（--causal），否则不加掩码。"},
+    {"--happy-llm is the book's class, which has no biases; it does not take --bias",
+     "--happy-llm 用的是书里的类，它没有偏置，所以不能再加 --bias"},
+    {"--happy-llm: the weights folder '%s' has biases, but Happy-LLM 2.1.6's class has none (bias=False on wq, wk, "
+     "wv and wo)",
+     "--happy-llm：权重文件夹 '%s' 里有偏置，但 Happy-LLM 2.1.6 的类没有偏置（wq、wk、wv、wo 都是 bias=False）"},
     {"Chapter 7: the output projection, the complete MultiHeadAttention (2.1.6)",
      "第 7 章：输出投影，完整的 MultiHeadAttention（2.1.6）"},
     {"The module and a random input, as in the 手撕 MHA script", "模块和一个随机输入，与手撕 MHA 脚本相同"},

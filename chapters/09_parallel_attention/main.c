@@ -454,7 +454,7 @@ static void narrate_heads_owned(const ParallelRun *run) {
     char xs[T_SHAPE_STR];
     narrate_step("model_parallel_size = %d: each rank owns %lld of the %lld heads", P, (long long)n_local_heads,
                  (long long)H);
-    narrate_torch("model_parallel_size = 1  # Happy-LLM 2.1.6; here: MPI world size");
+    narrate_torch("model_parallel_size = 1  # Happy-LLM 5.1.3; here: MPI world size");
     narrate_torch("self.n_local_heads = args.n_heads // model_parallel_size");
     for (int r = 0; r < P && r < 8; r++) {
         Range h = heads_of_rank(H, P, r);

@@ -1,8 +1,8 @@
 /* parallel_attention.h — chapter 9: attention split across processes, the parts
  * that need no MPI (the program's MPI side is parallel_attention_mpi.h).
  *
- * Happy-LLM 2.1.6 carries two lines its text never explains (its forward then
- * splits the heads with n_local_heads):
+ * Happy-LLM 5.1.3's LLaMA2 Attention carries two lines its text never explains
+ * (its forward then splits the heads with n_local_heads):
  *
  *     model_parallel_size = 1
  *     self.n_local_heads = args.n_heads // model_parallel_size

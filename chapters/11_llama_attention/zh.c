@@ -121,8 +121,8 @@ const LangPair chapter11_zh[] = {
      "（LLaMA2 的上下文长 4096 个词元：T = 32768 这一行是更长上下文要存的量）"},
     {"the cache grows with T and with n_kv_heads, not with n_heads: 70B's 8 kv heads for 64 query heads keep 8 "
      "times fewer bytes, and each decode step reads them all once.",
-     "缓存随 T 和 n_kv_heads 增长，与 n_heads 无关：70B 用 8 个键/值头服务 64 个查询头，缓存的字节数缩小 8 倍，"
-     "而每个解码步都要把它们全部读一遍。"},
+     "缓存的大小随 T 和 n_kv_heads 增长，与 n_heads 无关：70B 的 8 个键/值头由 64 个查询头共用，"
+     "缓存因此小了 8 倍，而每个解码步都要把整个缓存读一遍。"},
     {"read per decode token, T = 4096 cached, fp16 (the weights once per step):",
      "每解码一个词元要读的量，缓存 T = 4096，fp16（权重每步读一次）："},
     {"70B as MHA", "70B 用 MHA"},

@@ -156,7 +156,7 @@ void budget_refuse_if_over(double bytes, double largest, const char *what, const
         t_format_bytes_over(bytes, (double)budget, need, have, sizeof need);
         t_error(tr("this run needs about %s of memory (%s), more than the budget of %s (%s); lower %s, or %s "
                    "ATTN_MAX_BYTES"),
-                need, what, have, from_env ? "ATTN_MAX_BYTES" : tr("half of this machine's memory"), flag,
+                need, tr(what), have, from_env ? "ATTN_MAX_BYTES" : tr("half of this machine's memory"), tr(flag),
                 from_env ? tr("raise") : tr("set"));
     }
     if (budget >= SMALL_BUDGET) t_set_run_budget(budget);
@@ -220,11 +220,11 @@ BudgetEstimate budget_attention_module(const BudgetModule *m, char *what, size_t
     e.what = what;
     if (m->mask_buffers * L * L > m->score_buffers * B * H * T * T && m->mask_buffers * L * L > 30 * B * T * dmax) {
         /* the causal mask buffer is built for max_seq_len, whatever T is */
-        snprintf(what, len, "the max_seq_len x max_seq_len mask buffers, max_seq_len = %.0f", L);
+        snprintf(what, len, tr("the max_seq_len x max_seq_len mask buffers, max_seq_len = %.0f"), L);
         e.flag = "--max-seq-len";
         return e;
     }
-    snprintf(what, len, "the (B, H, T, T) scores and weights, B = %.0f, H = %.0f, T = %.0f; the (B, T, d) activations",
+    snprintf(what, len, tr("the (B, H, T, T) scores and weights, B = %.0f, H = %.0f, T = %.0f; the (B, T, d) activations"),
              B, H, T);
     if (m->from_files) e.flag = "the size of --input";
     else if (B * H * T * T < B * T * dmax) e.flag = "--batch, --seq-len, --d-in or --d-out";

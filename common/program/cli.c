@@ -69,7 +69,7 @@ static const Flag flags[] = {
     {"--max-seq-len", "L",  CLI_MAX_SEQ_LEN, K_SIZE, F_MAX_SEQ_LEN,
      "causal mask buffer size, max_seq_len"},
     {"--d-in",      "D",    CLI_D_IN,    K_SIZE, F_D_IN,
-     "input width d_in (Happy-LLM: args.dim)"},
+     "input width d_in (Happy-LLM 2.1.6: args.n_embd)"},
     {"--d-out",     "D",    CLI_D_OUT,   K_SIZE, F_D_OUT,
      "output width of W_q, W_k, W_v (args.dim)"},
     {"--d-k",       "D",    CLI_D_K,     K_SIZE, F_D_K,       "query/key width d_k"},
@@ -699,7 +699,9 @@ Args cli_parse(const CliSpec *spec, int argc, char **argv)
         exit(EXIT_OK);
     }
     if (rc != 0) {
-        fprintf(stderr, tr("%s: %s (see --help)\n"), program_name(spec), err);
+        char shown[sizeof err];
+        t_escape(shown, sizeof shown, err);  /* a file name with a newline or ESC: still one line */
+        fprintf(stderr, tr("%s: %s (see --help)\n"), program_name(spec), shown);
         exit(EXIT_USAGE);
     }
     return a;

@@ -629,7 +629,8 @@ static void grid_legend(Grid *g) {
         snprintf(text, sizeof text, htr(g->ascii, "(min %s,"), fmt_num(g->vmin, mdec, num1));
         wrap_word(&wr, text);
         snprintf(text, sizeof text, htr(g->ascii, "max %s)"), fmt_num(g->vmax, mdec, num2));
-        wrap_word_sep(&wr, text, " ");
+        /* "（最小 0.1，最大 0.9）": no space after a Chinese comma */
+        wrap_word_sep(&wr, text, !g->ascii && lang_current() == LANG_ZH ? "" : " ");
     }
     line_end(g->f, line);
     if (g->n_masked > 0) {
@@ -738,7 +739,7 @@ void heatmap_fprint_all(FILE *f, const Tensor *weights, const HeatmapOptions *op
                 n += (size_t)snprintf(where + n, sizeof where - n, k ? ", %lld" : "%lld", (long long)lead[k]);
             if (n < sizeof where) snprintf(where + n, sizeof where - n, ")");
         }
-        if (prefix && where[0]) snprintf(title, sizeof title, "%s: %s", prefix, where);
+        if (prefix && where[0]) snprintf(title, sizeof title, htr(opt->ascii, "%s: %s"), prefix, where);  /* zh: 训练前：批 0，头 0 */
         else snprintf(title, sizeof title, "%s", prefix ? prefix : where);
         if (g > 0) fputc('\n', f);
         draw_grid(f, weights, nlead, lead, opt, title);

@@ -18,7 +18,7 @@ const LangPair lang_common_zh[] = {
     {"batch size", "批大小"},
     {"sequence length", "序列长度"},
     {"causal mask buffer size, max_seq_len", "因果掩码缓冲区的大小 max_seq_len"},
-    {"input width d_in (Happy-LLM: args.dim)", "输入宽度 d_in（Happy-LLM：args.dim）"},
+    {"input width d_in (Happy-LLM 2.1.6: args.n_embd)", "输入宽度 d_in（Happy-LLM 2.1.6：args.n_embd）"},
     {"output width of W_q, W_k, W_v (args.dim)", "W_q、W_k、W_v 的输出宽度（args.dim）"},
     {"query/key width d_k", "查询和键的宽度 d_k"},
     {"number of heads", "头数"},
@@ -59,7 +59,7 @@ const LangPair lang_common_zh[] = {
      "machine's memory) is refused before it starts. time: a run longer than 10 s\n"
      "at a fixed rate (the notice names it) says so first and shows its progress\n"
      "on a terminal; Ctrl-C stops it.\n",
-     "\n参数写作 \"--name value\" 或 \"--name=value\"。\n"
+     "\n参数写作“--name value”或“--name=value”。\n"
      "语言：--lang en|zh；不给时看 LC_ALL、LC_MESSAGES、LANG 中第一个有值的变量：\n"
      "以 zh 开头为中文，其余为英文。\n"
      "退出码：0 成功；2 参数之间无法配合（在任何计算之前检查：大小、头数、未知参数、\n"
@@ -73,6 +73,8 @@ const LangPair lang_common_zh[] = {
 
     /* the flags' errors (cli.c) */
     {"%s: %s (see --help)\n", "%s：%s（见 --help）\n"},
+    {"%s: %s: %s\n", "%s：%s：%s\n"},  /* chapterN: error: sentence */
+    {"%s: %s\n", "%s：%s\n"},
     {"flag '%s' does not apply to %s", "参数 '%s' 不适用于 %s"},
     {"flag '%s' needs a value", "参数 '%s' 需要一个值"},
     {"flag '%s' takes no value", "参数 '%s' 不带值"},
@@ -180,6 +182,8 @@ const LangPair lang_common_zh[] = {
     {"exercise '%s' (%s) is not filled in: %s", "练习 '%s'（%s）还没有填：%s"},
 
     /* the heads and the choices (cli.c) */
+    {"sequence length %lld is longer than max_seq_len %lld, the size of the causal mask buffer",
+     "序列长度 %lld 超过了因果掩码缓冲区的大小 max_seq_len %lld"},
     {"--heads %lld: d_out %lld%s is not divisible by n_heads %lld (%lld %% %lld = %lld), so the "
      "heads cannot each get head_dim = d_out // n_heads columns",
      "--heads %lld：d_out %lld%s 不能被 n_heads %lld 整除（%lld %% %lld = %lld），所以无法让每个头"
@@ -203,6 +207,13 @@ const LangPair lang_common_zh[] = {
      "这次运行约需 %s 内存（%s），超过了 %s 的预算（%s）；请调小 %s，或%s "
      "ATTN_MAX_BYTES"},
     {"half of this machine's memory", "本机内存的一半"},
+    {"the max_seq_len x max_seq_len mask buffers", "max_seq_len x max_seq_len 的掩码缓冲区"},
+    {"the max_seq_len x max_seq_len mask buffers, max_seq_len = %.0f",
+     "max_seq_len x max_seq_len 的掩码缓冲区，max_seq_len = %.0f"},
+    {"the (B, H, T, T) scores and weights, B = %.0f, H = %.0f, T = %.0f; the (B, T, d) activations",
+     "(B, H, T, T) 的注意力分数和权重，B = %.0f，H = %.0f，T = %.0f；以及 (B, T, d) 的激活值"},
+    {"the (..., T, S) scores and weights, T = %.0f, S = %.0f", "(..., T, S) 的注意力分数和权重，T = %.0f，S = %.0f"},
+    {"the size of --input", "--input 的大小"},
     {"raise", "调大"},
     {"set", "设置"},
 
@@ -219,6 +230,7 @@ const LangPair lang_common_zh[] = {
     {"key", "键"},
     {"keys", "键"},
     {"legend:", "图例："},
+    {"%s: %s", "%s：%s"},  /* a grid's title: what it shows, then which batch and head */
     {"(min %s,", "（最小 %s，"},
     {"max %s)", "最大 %s）"},
     {"%s masked (-inf in the scores)", "%s 被掩码遮住（分数为 -inf）"},

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/error.h"
 #include "common/print.h"
 #include "common/program/lang.h"
 
@@ -108,9 +109,12 @@ static void wrapped(const char *first, const char *indent, const char *text) {
     printf("\n");
 }
 
+/* A sentence may hold a name from the command line (a file, a folder): its
+ * control bytes are printed escaped (\n, \x1b), so the sentence stays one line. */
 static void vwrapped(const char *first, const char *indent, const char *fmt, va_list ap) {
-    char buf[4096];
-    vsnprintf(buf, sizeof buf, tr(fmt), ap);
+    char raw[4096], buf[4096];
+    vsnprintf(raw, sizeof raw, tr(fmt), ap);
+    t_escape(buf, sizeof buf, raw);
     wrapped(first, indent, buf);
 }
 
@@ -118,9 +122,10 @@ void narrate_title(const char *fmt, ...) {
     if (quiet) return;
     va_list ap;
     va_start(ap, fmt);
-    char buf[512];
-    vsnprintf(buf, sizeof buf, tr(fmt), ap);
+    char raw[512], buf[512];
+    vsnprintf(raw, sizeof raw, tr(fmt), ap);
     va_end(ap);
+    t_escape(buf, sizeof buf, raw);  /* a file name in the title stays on its line */
     size_t n = (size_t)columns(buf, strlen(buf));
     printf("%s\n", buf);
     for (size_t i = 0; i < n && i < 80; i++) putchar('=');
@@ -152,10 +157,18 @@ void narrate_torch(const char *line) {
         if ((int)take > avail) {  /* still long: cut before a comment, else at a space */
             const char *hash = strstr(p, "  #");
             if (hash && hash > p && (size_t)(hash - p) < take && (int)(hash - p) <= avail) take = (size_t)(hash - p);
-            else {
-                size_t cut = 0;
-                for (size_t i = 1; i < take && (int)i <= avail; i++)
-                    if (p[i] == ' ') cut = i;
+            else {  /* a space outside [ ], so `mask[:, :seqlen]` stays on one line; else any space */
+                size_t cut = 0, cut_inside = 0;
+                int depth = 0;
+                for (size_t i = 1; i < take && (int)i <= avail; i++) {
+                    if (p[i - 1] == '[') depth++;
+                    if (p[i - 1] == ']' && depth > 0) depth--;
+                    if (p[i] == ' ') {
+                        if (depth == 0) cut = i;
+                        else cut_inside = i;
+                    }
+                }
+                if (cut == 0) cut = cut_inside;
                 if (cut > 0) take = cut;
             }
         }
@@ -176,7 +189,7 @@ void narrate_why(const char *fmt, ...) {
     if (quiet) return;
     va_list ap;
     va_start(ap, fmt);
-    if (lang_current() == LANG_ZH) vwrapped("    原因：", "          ", fmt, ap);
+    if (lang_current() == LANG_ZH) vwrapped("    说明：", "          ", fmt, ap);
     else vwrapped("    why: ", "         ", fmt, ap);
     va_end(ap);
 }

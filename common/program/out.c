@@ -80,7 +80,8 @@ static void say_and_exit(const char *fmt, const char *a, const char *b)
     const char *name = t_program_name();
     snprintf(raw, sizeof raw, fmt, a, b);
     t_escape(msg, sizeof msg, raw);
-    fprintf(stderr, "%s%s%s: %s\n", name ? name : "", name ? ": " : "", tr("error"), msg);
+    if (name) fprintf(stderr, tr("%s: %s: %s\n"), name, tr("error"), msg);
+    else fprintf(stderr, tr("%s: %s\n"), tr("error"), msg);
     fflush(stderr);
     free_lists();
     _Exit(EXIT_RUNTIME);

@@ -40,10 +40,11 @@
 # refused with path:line and exit status 2 (3: blank NAME not in this file).
 #
 # A stub is
-#   /* TODO exercise 'name' (level N): hint */
+#   /* TODO exercise 'name' (level N): hint / 待完成的练习 'name'（第 N 级）：hint_zh */
 #   (void)x; ...                       parameters, locals and file statics the
 #                                      solution used and nothing else uses now
-#   exercise_missing("name", "path:line", "hint");   (common/exercise.h, noreturn)
+#   exercise_missing("name", "path:line", "hint\037hint_zh");   (common/exercise.h, noreturn;
+#                                      without a hint_zh just "hint")
 # To know which names need (void), the file is lexed (comments, strings,
 # blocks, declarations): a name needs it when the blank's solution mentions
 # it and nothing outside the stubbed regions of its function reads it.
@@ -755,14 +756,16 @@ END {
         if (i in estart) {
             r = estart[i]
             ind = rind[r]
-            print ind "/* TODO exercise '" rname[r] "' (level " rlvl[r] "): " rhint[r] " */"
+            print ind "/* TODO exercise '" rname[r] "' (level " rlvl[r] "): " rhint[r] \
+                (rhint_zh[r] == "" ? "" : " / 待完成的练习 '" rname[r] "'（第 " rlvl[r] " 级）：" rhint_zh[r]) " */"
             outn++
             where = path ":" outn
             if (voids[r] != "") {
                 print ind voids[r]
                 outn++
             }
-            print ind "exercise_missing(\"" rname[r] "\", \"" where "\", \"" c_string(rhint[r]) "\");"
+            print ind "exercise_missing(\"" rname[r] "\", \"" where "\", \"" c_string(rhint[r]) \
+                (rhint_zh[r] == "" ? "" : "\\037" c_string(rhint_zh[r])) "\");"
             outn++
             if (manifest != "")
                 printf "%s\t%d\t%s\t%d\t%d\t%s\t%s\t%s\t%d\t%s\t%s\n", rname[r], rlvl[r], path, rb[r], outn - (voids[r] != "" ? 2 : 1),

@@ -3,12 +3,12 @@
 Three PyTorch classes are written out or used here, and the C module is
 compared with each of them:
 
-  HappyMultiHeadAttention    Happy-LLM 2.1.6 as printed in the book, with
-                             its typos fixed (is_causal, torch.Tensor,
-                             torch.matmul, import math, F) and one real fix:
-                             the book views k and v with q's seqlen, so
+  HappyMultiHeadAttention    Happy-LLM 2.1.6 as its text stands today (commit
+                             f115ef3: wq, wk, wv read args.n_embd, the heads
+                             split by self.n_heads), with one real fix: the
+                             book views k and v with q's seqlen, so
                              cross-attention (S != T) needs their own length.
-                             No biases; d_in == d_out == args.dim.
+                             No biases; d_in = args.n_embd, d_out = args.dim.
   RaschkaMultiHeadAttention  the 手撕 MHA class of the README (qkv_bias False,
                              out_proj with bias, always causal), verbatim.
   torch.nn.MultiheadAttention  the real library (batch_first=True): its packed
@@ -43,6 +43,15 @@ must print, without any input file, eval and training mode alike:
     out = resid_dropout(out)            # only for the "resid" cases
 The case name holds the flags: s<seed>_b<B>_t<T>_i<d_in>_o<d_out>_h<heads>
 _p<p>_L<max_seq_len>[_bias][_resid]_<train|eval>. Its x.npy is saved too.
+
+Happy-LLM's own class (happy_default/<case>/out.npy): what
+`build/chapter7 --happy-llm --seed S ...` must print, training and eval:
+    torch.manual_seed(S)
+    model = HappyMultiHeadAttention(ModelArgs(dim=d_out, n_embd=d_in, ...), is_causal)
+    x = torch.randn(B, T, d_in)
+    out = model(x, x, x)                # training mode: attn_dropout, then resid_dropout
+The case name: s<seed>_b<B>_t<T>_i<d_in>_o<d_out>_h<heads>_p<p>_L<max_seq_len>
+[_causal]_<train|eval>.
 """
 
 import math
@@ -59,28 +68,27 @@ SEED = 7007
 @dataclass
 class ModelArgs:
     dim: int          # width of q, k, v and of the output (the book uses it as the input width too)
-    n_embd: int       # width of the input; only the book's assert reads it
+    n_embd: int       # width of the input: what wq, wk, wv read (the book: nn.Linear(args.n_embd, ...))
     n_heads: int
     dropout: float
     max_seq_len: int
 
 
 class HappyMultiHeadAttention(nn.Module):
-    """Happy-LLM 2.1.6 (Happy-LLM 2.1.6), typos fixed."""
+    """Happy-LLM 2.1.6 as of commit f115ef3, k and v viewed with their own length."""
 
     def __init__(self, args: ModelArgs, is_causal=False):
         super().__init__()
-        assert args.n_embd % args.n_heads == 0          # book: args.n_head
-        model_parallel_size = 1
-        self.n_local_heads = args.n_heads // model_parallel_size
+        assert args.dim % args.n_heads == 0
         self.head_dim = args.dim // args.n_heads
-        self.wq = nn.Linear(args.dim, args.n_heads * self.head_dim, bias=False)
-        self.wk = nn.Linear(args.dim, args.n_heads * self.head_dim, bias=False)
-        self.wv = nn.Linear(args.dim, args.n_heads * self.head_dim, bias=False)
+        self.n_local_heads = args.n_heads               # the book: self.n_heads = args.n_heads
+        self.wq = nn.Linear(args.n_embd, args.n_heads * self.head_dim, bias=False)
+        self.wk = nn.Linear(args.n_embd, args.n_heads * self.head_dim, bias=False)
+        self.wv = nn.Linear(args.n_embd, args.n_heads * self.head_dim, bias=False)
         self.wo = nn.Linear(args.n_heads * self.head_dim, args.dim, bias=False)
         self.attn_dropout = nn.Dropout(args.dropout)
         self.resid_dropout = nn.Dropout(args.dropout)
-        self.is_causal = is_causal                      # book: is_casual, never stored
+        self.is_causal = is_causal
         if is_causal:
             mask = torch.full((1, 1, args.max_seq_len, args.max_seq_len), float("-inf"))
             mask = torch.triu(mask, diagonal=1)
@@ -103,7 +111,7 @@ class HappyMultiHeadAttention(nn.Module):
         scores = F.softmax(scores.float(), dim=-1).type_as(xq)
         self.attn_weights = scores                      # kept for the fixtures (not in the book)
         scores = self.attn_dropout(scores)
-        output = torch.matmul(scores, xv)               # book: matmul(...)
+        output = torch.matmul(scores, xv)
         output = output.transpose(1, 2).contiguous().view(bsz, seqlen, -1)
         output = self.wo(output)
         output = self.resid_dropout(output)
@@ -365,6 +373,23 @@ def make(out_dir, save):
             cases.append((seed, rng.randint(1, 4), t, rng.randint(1, 12), d_out, heads,
                           rng.choice([0.0, 0.1, 0.25, 0.5]), t + rng.randint(0, 5),
                           rng.random() < 0.3, rng.random() < 0.2))
+    # --- Happy-LLM's own class, default runs (build/chapter7 --happy-llm)
+    happy_cases = [(123, 3, 5, 10, 8, 2, 0.1, 10, False), (123, 3, 5, 10, 8, 2, 0.1, 10, True),
+                   (7, 2, 4, 6, 6, 3, 0.25, 6, True), (42, 1, 6, 5, 4, 1, 0.5, 9, False)]
+    for (seed, b, t, d_in, d_out, heads, p, L, causal) in happy_cases:
+        for train in (True, False):
+            torch.manual_seed(seed)
+            model = HappyMultiHeadAttention(ModelArgs(dim=d_out, n_embd=d_in, n_heads=heads, dropout=p,
+                                                      max_seq_len=L), is_causal=causal)
+            x = torch.randn(b, t, d_in)
+            if not train:
+                model.eval()
+            with torch.no_grad():
+                out = model(x, x, x)
+            save("happy_default/s%d_b%d_t%d_i%d_o%d_h%d_p%g_L%d%s_%s/out" % (
+                seed, b, t, d_in, d_out, heads, p, L, "_causal" if causal else "",
+                "train" if train else "eval"), out)
+
     for (seed, b, t, d_in, d_out, heads, p, L, bias, resid) in cases:
         for train in (True, False):
             torch.manual_seed(seed)
