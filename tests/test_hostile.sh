@@ -90,15 +90,14 @@ mkfifo "$TMP/fifo"
 run "$C1" --quiet --output "$TMP/fifo"
 expect_runtime_error "is a FIFO that no process has open for reading" "a FIFO nobody reads"
 if [ -p "$TMP/fifo" ]; then _ok; else _bad "the FIFO was replaced"; fi
-cat "$TMP/fifo" >"$TMP/from_fifo.npy" &
+# a reader that is there before the program opens the FIFO, whatever the machine's load:
+# this shell holds it open for reading and writing (Linux), cat reads it, and sees its end
+# once the program and this shell have closed their ends
+exec 3<>"$TMP/fifo"
+cat "$TMP/fifo" >"$TMP/from_fifo.npy" 3>&- &
 reader=$!
-# until the reader has the FIFO open (Linux: its descriptors in /proc), at most 20 s
-n=0
-while [ -d /proc/$reader/fd ] && ! ls -l /proc/$reader/fd 2>/dev/null | grep -q fifo && [ $n -lt 400 ]; do
-    sleep 0.05; n=$((n + 1))
-done
-[ -d /proc/$reader/fd ] || sleep 1 # elsewhere: a second for cat to open it
 run "$C1" --quiet --output "$TMP/fifo"
+exec 3>&-
 wait_bounded $reader 20
 expect_status 0 "a FIFO with a reader"
 expect_npy_close "$TMP/from_fifo.npy" "$TMP/ref1.npy" 0 1e-6 "the FIFO carried the output"
