@@ -34,6 +34,8 @@
 # point into the student's file. Nothing here judges what an answer says:
 # what it may call is read from its compiled object (gradetool policy).
 # Every string is built in time linear in its length. POSIX awk only.
+# make grade reads only the status lines (the student's whole file is what it
+# compiles: grade_lib.sh); make similarity reads -v answers=DIR2.
 
 # The strings P[lo..hi] joined (with sep between), in O(n log n): awk's "s = s x"
 # in a loop costs O(n^2) on a long line or answer.

@@ -6,18 +6,28 @@
 #   - The sandbox returns data, the grader decides. Points come only from
 #     gradetool compare, run here, on the numbers the probe (probe.c) prints
 #     for the student's build and for the teacher's build, on inputs drawn
-#     from a seed chosen here, fresh for every run. The chapter's tests run
-#     too, but only for the feedback text.
+#     from a seed chosen here, fresh for every run (the probe gets a number
+#     derived from it, never the seed). The chapter's tests run too, but only
+#     for the feedback text.
+#   - The student's file is one translation unit: compiled as written, then cut
+#     down to one blank's function and what it reaches there (G_REDUCE), linked
+#     with the teacher's rest of that file compiled apart without the function
+#     (g_kit's rest-FUNC.o). Nothing the student defines changes the teacher's
+#     code; the student's function calls the student's own everything else.
 #   - Safe by absence. Three kinds of sandbox (see "The sandboxes" below): the
-#     compiler sees the headers and the answer; the linker sees the probe and
-#     test objects and the libraries WITHOUT any object of the answer's file;
+#     compiler sees the headers and the student's file; the linker sees the probe
+#     and test objects, the teacher's rest of the file without the graded
+#     function and the libraries WITHOUT any object of that file;
 #     the student's program runs where nothing else exists but it and the
 #     tests' input files. What a sandbox prints comes back through a pipe, cut
 #     at GRADE_OUTPUT_BYTES, into a file that only the grader opens.
 #   - Policy from the object. What an answer may call is read from its
-#     object's symbols (gradetool policy), never from its spelling; the text
-#     is only read to cut the answer out (extract.awk), as the compiler reads
-#     it (gradetool normalize).
+#     object's symbols (gradetool policy), never from its spelling, and its code
+#     holds no system-call instruction (objdump); the text is only read to find
+#     the blanks' functions and untouched stubs (extract.awk), as the compiler
+#     reads it (gradetool normalize).
+#   - Nothing raw out: what came from a student reaches a terminal or a file
+#     only through g_clean (\xHH for any byte that is not printable ASCII).
 #   - Limits the kernel enforces: an unprivileged user, RLIMIT_NPROC/AS/CPU/
 #     FSIZE set inside each sandbox (gradetool limit), a cgroup per sandbox
 #     when one can be made, a wall time per step and per submission.
