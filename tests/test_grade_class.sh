@@ -11,12 +11,15 @@
 # the sandbox and the comparison hold alone; then the policy read from the
 # object (calls hidden after a lone CR, behind a struct tag or a function
 # pointer; system, fork, popen, open, syscall, dlopen, another chapter's
-# function), a file near the size limit and one of 10 MB, and an honest
+# function), a file near the size limit and one of 10 MB; the student's file as
+# one translation unit (level 3, chapters 1, 4, 8: honest C habits, answers that
+# call each other, macros that rewrite the teacher's code, an inline syscall, a
+# stack scan for the seed, escape sequences in the manifest and in #error); an honest
 # student on another editor (CR LF, BOM, comments after includes, assert,
 # local enums, typedefs, function pointers). Asserts: the reference
 # scores full marks (also with its comments deleted, reformatted and a helper
-# added), the handout scores 0, a wrong blank or a syntax error costs exactly
-# that blank's points, every cheater gets no point it did not earn, nothing of
+# added), the handout scores 0, a wrong blank costs its function's points, a
+# syntax error its file's, every cheater gets no point it did not earn, nothing of
 # the solution reaches a feedback file, class.csv parses (an RFC 4180 reader
 # here) into exactly one row per folder, a canary file outside the grader's
 # folder and the repository are unchanged; every reference answer compiles
@@ -27,7 +30,7 @@
 suite test_grade_class
 grader_suite_only_once
 
-NCHECKS=117
+NCHECKS=128
 if ! command -v bwrap >/dev/null 2>&1 || ! command -v timeout >/dev/null 2>&1 ||
     ! bwrap --unshare-all --die-with-parent --ro-bind / / --proc /proc --dev /dev /bin/true >/dev/null 2>&1; then
     skip $NCHECKS "grading runs student code in bubblewrap, which does not work here (apt-get install bubblewrap)"
@@ -71,7 +74,8 @@ DSCALE_OK='        scale = (float)(1.0 / (1.0 - d->p));'
 student correct solution
 # 2. the handout as it was: 0/3
 student empty handout
-# 3. one wrong blank: dropout_scale multiplies by (1 - p): 2/3
+# 3. one wrong blank: dropout_scale multiplies by (1 - p): 1/3 (dropout_keep, in the same
+# function, is judged with it)
 student onewrong handout
 fill "$C/onewrong/$S2" scale "$SCALE_OK"
 fill "$C/onewrong/$S6" dropout_keep "$KEEP_OK"
@@ -249,7 +253,7 @@ expect_row() { # STUDENT ROW WHY
 }
 expect_row correct "3,3,100.0,1,1,1" "the reference scores full marks"
 expect_row empty "0,3,0.0,0,0,0" "the handout scores 0"
-expect_row onewrong "2,3,66.7,1,0,1" "a wrong blank costs exactly its points"
+expect_row onewrong "1,3,33.3,1,0,0" "a wrong blank costs its points and those of the blanks in the same function (dropout_forward), no more"
 expect_row syntax "2,3,66.7,0,1,1" "a syntax error costs only its blank"
 expect_row ownway "3,3,100.0,1,1,1" "comments deleted, reformatted, a helper added: full marks"
 expect_row atexit "0,3,0.0,0,0,0" "a forged summary (atexit, _Exit) earns nothing"
@@ -281,15 +285,15 @@ expect_row newline "0,3,0.0,0,0,0" "a newline in a message earns nothing"
 expect_row sources "0,3,0.0,0,0,0" "reading the teacher's sources earns nothing"
 expect_row "'=HYPERLINK(\"evil.example\",\"y\")" "3,3,100.0,1,1,1" "a formula-like folder name is graded and guarded"
 expect_row "..dotdot" "3,3,100.0,1,1,1" "a folder name starting with .. is graded"
-expect_row 'smith, "jr"' "2,3,66.7,1,0,1" "a comma and a quote in a folder name stay in one cell"
+expect_row 'smith, "jr"' "1,3,33.3,1,0,0" "a comma and a quote in a folder name stay in one cell"
 grep -q '^"'"'"'=HYPERLINK(""evil.example"",""y"")",3,' "$CSV" && ok || bad "the formula cell is quoted and starts with an apostrophe (OWASP)" "$(grep HYPER "$CSV")"
 nbad=$($AWKP -F '\t' '$1 ~ /^folder-[0-9]+$/ && $2 == 0' "$TMP/csv.tsv" | grep -c '')
 [ "$nbad" -eq 3 ] && ok || bad "the newline, tab and link folders get a made-up id and 0 points" "$(cat "$TMP/csv.tsv")"
 grep -l 'control character' "$OUT"/feedback/folder-*.txt >/dev/null 2>&1 && grep -l 'symbolic link' "$OUT"/feedback/folder-*.txt >/dev/null 2>&1 &&
     ok || bad "their feedback says why" "$(cat "$OUT"/feedback/folder-*.txt 2>/dev/null | head -c 600)"
 fb define | grep -q "not accepted: your scaling.c does not define scaled_scores() itself" && ok || bad "a #define rename leaves the blank's function undefined, and the feedback says so" "$(fb define)"
-fb phases | grep -q "^dropout_keep .*0/1  a hidden check" && fb phases | grep -q "^dropout_scale .*0/1  a hidden check" && ok ||
-    bad "a trigraph directive and a spliced __asm__ are compiled and checked like any answer" "$(fb phases)"
+fb phases | grep -q "^dropout_keep .*0/1  your dropout.c does not compile: .*trigraph" && fb phases | grep -q "^dropout_scale .*0/1  your dropout.c does not compile" && ok ||
+    bad "a trigraph directive is compiled as the student wrote it (-Werror=trigraphs)" "$(fb phases)"
 fb devinc | grep -q "^scale .*does not compile: .*/dev/zero" && ok || bad "an #include of a device does not compile (no /dev in the sandbox)" "$(fb devinc)"
 fb newline | grep -q '^scale .*0/1 .*hidden check' && [ "$(grep -c '' "$OUT/feedback/newline.txt")" -eq 5 ] && ok ||
     bad "a newline in a message stays inside one feedback line" "$(fb newline)"
@@ -366,7 +370,7 @@ own "$C3/honest/$S2" 2>/dev/null
 fill "$C3/honest/$S2" scale "$SCALE_OK"
 # links and writes everywhere, with libc: symlinks by the old result names, the canary
 student3 symlinks handout
-$AWKP '/^Tensor \*scaled_scores/ { print "#include <stdio.h>\n#include <unistd.h>" } { print }' "$C3/symlinks/$S2" >"$TMP/o.c" && mv "$TMP/o.c" "$C3/symlinks/$S2"
+$AWKP 'NR == 1 { print "#define _POSIX_C_SOURCE 200809L" } /^Tensor \*scaled_scores/ { print "#include <stdio.h>\n#include <unistd.h>" } { print }' "$C3/symlinks/$S2" >"$TMP/o.c" && mv "$TMP/o.c" "$C3/symlinks/$S2"
 fill "$C3/symlinks/$S2" scale "    { const char *n[] = {\"passed\", \"probe.out\", \"probe.err\", \"result\", \"/w/a.o\", \"/tmp/x\", \"/in/answer.o\"};
       for (int i = 0; i < 7; i++) { unlink(n[i]); if (symlink(\"$CANARY\", n[i]) != 0) { FILE *f = fopen(n[i], \"w\"); if (f) fclose(f); } }
       FILE *c = fopen(\"$CANARY\", \"w\"); if (c) { fputs(\"owned\", c); fclose(c); }
@@ -394,7 +398,7 @@ fill "$C3/reader/$S2" scale "    { const char *p[] = {\"$(pwd)/$S2\", \"/k/$S2\"
 # tries to run each tool to re-link the probe against the teacher's library: it
 # finds nothing and runs nothing, and says so in its error, which the feedback shows
 student3 escape handout
-$AWKP '/^Tensor \*scaled_scores/ { print "#define _POSIX_C_SOURCE 200809L\n#include <stdio.h>\n#include <string.h>\n#include <unistd.h>\n#include <sys/wait.h>" } { print }' "$C3/escape/$S2" >"$TMP/o.c" && mv "$TMP/o.c" "$C3/escape/$S2"
+$AWKP 'NR == 1 { print "#define _POSIX_C_SOURCE 200809L" } /^Tensor \*scaled_scores/ { print "#include <stdio.h>\n#include <string.h>\n#include <unistd.h>\n#include <sys/wait.h>" } { print }' "$C3/escape/$S2" >"$TMP/o.c" && mv "$TMP/o.c" "$C3/escape/$S2"
 fill "$C3/escape/$S2" scale '    { const char *p[] = {"/bin/sh", "/usr/bin/cc", "/usr/bin/gcc", "/usr/bin/objdump", "/usr/bin/ld", "/k/obj/probe.o", "/k/lib", "/k/inc",
                          "/k/lib/full", "/proc/1/cmdline", "/proc/self/exe", "/usr/lib/x86_64-linux-gnu/libc.a", "/in/answer.o", "/k/kit"};
       const char *x[] = {"/bin/sh", "/usr/bin/cc", "/usr/bin/objdump"};
@@ -410,7 +414,7 @@ fill "$C3/escape/$S2" scale '    { const char *p[] = {"/bin/sh", "/usr/bin/cc", 
 # (the machine's resources) a fork bomb of sleepers and six blocks of 1.5 GB: the
 # sandbox's process cap and memory limit hold; the answer reports what it got
 student3 bomb handout
-$AWKP '/^Tensor \*scaled_scores/ { print "#define _POSIX_C_SOURCE 200809L\n#include <stdlib.h>\n#include <string.h>\n#include <unistd.h>" } { print }' "$C3/bomb/$S2" >"$TMP/o.c" && mv "$TMP/o.c" "$C3/bomb/$S2"
+$AWKP 'NR == 1 { print "#define _POSIX_C_SOURCE 200809L" } /^Tensor \*scaled_scores/ { print "#include <stdlib.h>\n#include <string.h>\n#include <unistd.h>" } { print }' "$C3/bomb/$S2" >"$TMP/o.c" && mv "$TMP/o.c" "$C3/bomb/$S2"
 fill "$C3/bomb/$S2" scale '    { int n = 0, m = 0;
       for (int i = 0; i < 500; i++) { pid_t c = fork(); if (c == 0) { for (;;) pause(); } if (c > 0) n++; }
       for (int i = 0; i < 6; i++) { char *b = malloc((size_t)1536 << 20); if (b) { memset(b, 1, (size_t)1536 << 20); m++; } }
@@ -441,6 +445,116 @@ grep -q 'does not compile' "$OUT3/feedback/devzero.txt" && grep -q 'does not com
     bad "#include of /dev/zero and /dev/tty: does not compile (no /dev in the sandbox)" "$(cat "$OUT3/feedback/devzero.txt" "$OUT3/feedback/devtty.txt")"
 grep -q 'not accepted: your scaling.c does not define scaled_scores() itself' "$OUT3/feedback/rename.txt" && ok || bad "a renamed function is missing from the student's object" "$(cat "$OUT3/feedback/rename.txt")"
 grep -q 'sqrtf((float)d_k)' "$OUT3/feedback/reader.txt" && bad "the teacher's source reached the feedback" "$(cat "$OUT3/feedback/reader.txt")" || ok
+
+# ---- the student's file is one translation unit (level 3, chapters 1, 4 and 8) -------
+# Every blank runs the student's whole file as they wrote it, cut down to the blank's
+# function and what it reaches there; the rest of the file is the teacher's, compiled
+# apart. Honest C habits score full marks; answers that call each other, macros that
+# rewrite the teacher's code and an inline system call earn nothing.
+C5=$TMP/class-tu
+mkdir -p "$C5"
+gen148() { sh scripts/exercises/generate.sh "$1" "$2" 1,4,8 >/dev/null 2>&1 || bad "make exercises writes $1"; }
+gen148 "$TMP/h148" 3
+gen148 "$TMP/s148" 0
+cp "$TMP/h148/.exercise-manifest" "$TMP/s148/.exercise-manifest"
+S4=chapters/04_causal_mask/causal_mask.c
+S8=chapters/08_fast_attention/fast_attention.c
+# honest (21/21): the solution with, in chapter 1, a static helper used by one answer only,
+# an old version of it kept under #if 0, a debugging helper under #ifdef ATTN_DEBUG that
+# calls fopen, and a correct return written above the untouched stub; in chapter 4 a
+# helper placed after the file's own static function it calls (declared first)
+cp -R "$TMP/s148" "$C5/honest"
+cp "$TMP/h148/$S1" "$C5/honest/$S1"
+$AWKP '/^Tensor \*dot_scores/ { print "#if 0\nstatic Tensor *keys_t(const Tensor *key) { return t_transpose(key, 0, 1); }\n#endif\nstatic Tensor *keys_t(const Tensor *key) { return t_transpose(key, -2, -1); }\n#ifdef ATTN_DEBUG\n#include <stdio.h>\nstatic void dump(const Tensor *t) { FILE *f = fopen(\"d.txt\", \"w\"); if (f) { fprintf(f, \"%d\\n\", (int)t->ndim); fclose(f); } }\n#endif" } { print }' \
+    "$C5/honest/$S1" >"$TMP/o.c" && mv "$TMP/o.c" "$C5/honest/$S1"
+fill "$C5/honest/$S1" dot_scores '    return t_matmul(query, keys_t(key));'
+$AWKP '/TODO exercise .weighted_sum/ { print "    return t_matmul(weights, value);" } { print }' "$C5/honest/$S1" >"$TMP/o.c" && mv "$TMP/o.c" "$C5/honest/$S1"
+fill "$C5/honest/$S1" naive_softmax '    Tensor *e = t_exp(scores);
+    return t_div(e, t_unsqueeze(t_sum_last(e), -1));'
+fill "$C5/honest/$S1" stable_softmax '    Tensor *e = t_exp(t_sub(scores, t_unsqueeze(t_max_last(scores), -1)));
+    return t_div(e, t_unsqueeze(t_sum_last(e), -1));'
+own "$C5/honest/$S4"
+$AWKP '/^Tensor \*mask_slice/ { print "static Tensor *add_checked(const Tensor *scores, const Tensor *m) { check_square(\"add\", scores); return t_view(t_add(scores, m), t_shape(scores)); }" }
+       /^Tensor \*apply_causal_mask\(/ { print "static Tensor *add_checked(const Tensor *scores, const Tensor *m);" } { print }' \
+    "$C5/honest/$S4" | sed 's|^    return t_view(t_add(scores, m), t_shape(scores));|    return add_checked(scores, m);|' >"$TMP/o.c" && mv "$TMP/o.c" "$C5/honest/$S4"
+# circular (0): dot_scores and weighted_sum call each other (level 1), so do naive_softmax
+# and stable_softmax (levels 2 and 3), and chapter 4's add_mask and causal_masked_fill
+# (mask_diagonal is right, so only the pair is wrong); each alone would be right if the
+# other were the teacher's
+cp -R "$TMP/h148" "$C5/circular"
+fill "$C5/circular/$S1" dot_scores '    return weighted_sum(query, t_transpose(key, -2, -1));'
+fill "$C5/circular/$S1" weighted_sum '    return dot_scores(weights, t_transpose(value, -2, -1));'
+fill "$C5/circular/$S1" naive_softmax '    return softmax_stable(t_mul_scalar(scores, 1.0f));'
+fill "$C5/circular/$S1" stable_softmax '    return softmax_naive(t_mul_scalar(scores, 1.0f));'
+fill "$C5/circular/$S4" mask_diagonal '    return t_triu(mask, diagonal);'
+fill "$C5/circular/$S4" add_mask '    (void)m; return apply_causal_mask_fill(scores, causal_mask_bool(seqlen));'
+fill "$C5/circular/$S4" causal_masked_fill '    (void)m; return apply_causal_mask(scores, causal_mask(seq_len, 1));'
+# macro (0): chapter 8's blanks left as (void)0 and the file's own attention_online and
+# attention_flash renamed by macros (token pasting) and written again, at the end,
+# as calls to attention_tiled: the teacher's code the probe calls never sees it
+cp -R "$TMP/h148" "$C5/macro"
+sed 's/^\( *\)exercise_missing(".*/\1(void)0;/' "$TMP/h148/$S8" | $AWKP '/^static Problem make_problem/ && !d {
+    print "#define ATTN_PASTE(a, b) a##b\n#define attention_online ATTN_PASTE(attention_online, _teacher)\n#define attention_flash ATTN_PASTE(attention_flash, _teacher)"; d = 1 } { print }' >"$TMP/o.c" &&
+    cat >>"$TMP/o.c" <<'EOC' && mv "$TMP/o.c" "$C5/macro/$S8"
+#undef attention_online
+#undef attention_flash
+Tensor *attention_online(const Tensor *query, const Tensor *key, const Tensor *value, bool is_causal) { return attention_tiled(query, key, value, is_causal); }
+Tensor *attention_flash(const Tensor *query, const Tensor *key, const Tensor *value, bool is_causal) { return attention_tiled(query, key, value, is_causal); }
+EOC
+# syscall (0): the right dot_scores after an inline exit_group(0) (the raw system call
+# that the symbol policy alone could not see)
+cp -R "$TMP/h148" "$C5/syscall"
+fill "$C5/syscall/$S1" dot_scores '    __asm__ volatile ("mov $231, %%eax\\n\\txor %%edi, %%edi\\n\\tsyscall" ::: "rax", "rdi", "memory");
+    return t_matmul(query, t_transpose(key, -2, -1));'
+# seedscan (0): dot_scores scans the stack above it for the probe's arguments and puts the
+# longest number it finds into its error, which the feedback shows: the probe was given
+# a number derived from the seed (SHA-256), never the seed itself
+cp -R "$TMP/h148" "$C5/seedscan"
+fill "$C5/seedscan/$S1" dot_scores '    { volatile char here = 0; const char *volatile vp = (const char *)&here; const char *p = vp, *found = 0;
+      for (long i = 1; i < 262144 && !found; i++) {
+          int n = 0;
+          while (n < 20 && p[i + n] >= 0x30 && p[i + n] <= 0x39) n++;
+          if (n >= 10 && p[i + n] == 0 && p[i - 1] == 0) found = p + i;
+      }
+      (void)query; (void)key;
+      t_error("found %s", found ? found : "nothing"); }'
+# escapes (0): terminal escape sequences (window title, erased line, a forged summary, an
+# OSC 52 clipboard write) in the manifest's level line, and HTML and escapes in an #error
+ESC=$(printf '\033') BEL=$(printf '\007')
+cp -R "$TMP/h148" "$C5/escapes"
+sed "s/^# level: .*/# level: 3${ESC}]0;pwned${BEL}${ESC}[2K\\rgraded: 9 students, mean 100.0%${ESC}]52;c;cHduZWQ=${BEL}/" "$TMP/h148/.exercise-manifest" >"$TMP/m" &&
+    mv "$TMP/m" "$C5/escapes/.exercise-manifest"
+cp -R "$TMP/h148" "$C5/escapes2"
+printf '#error "<b>bold</b> %s]0;pwned%s"\n' "$ESC" "$BEL" >>"$C5/escapes2/$S1"
+OUT5=$TMP/out-tu
+TU_SEED=987654321012
+GRADE_SEED=$TU_SEED GRADE_OUT=$OUT5 GRADE_TIME=3 sh scripts/exercises/grade_class.sh "$C5" 3 1,4,8 2 >"$TMP/g5.out" 2>"$TMP/g5.err"
+st=$?
+[ "$st" -eq 0 ] && ok || bad "grade-class at level 3 on chapters 1, 4 and 8 exits 0" "exit $st: $(tail -n 5 "$TMP/g5.err")"
+row5() { grep "^$1," "$OUT5/class.csv"; }
+fb5() { tr '\n' '|' <"$OUT5/feedback/$1.txt" 2>/dev/null | head -c 900; }
+[ "$(row5 honest | cut -d, -f2,3)" = "21,21" ] && ok || bad "honest C habits (static helper, #if 0, #ifdef ATTN_DEBUG with fopen, a helper after the static function it calls, a return above the stub) score full marks" "$(row5 honest); $(fb5 honest)"
+[ "$(grep -c -e '^dot_scores .* 0/1  a hidden check' -e '^weighted_sum .* 0/1  a hidden check' -e '^naive_softmax .* 0/2  a hidden check' \
+    -e '^stable_softmax .* 0/3  a hidden check' -e '^add_mask .* 0/1  a hidden check' -e '^causal_masked_fill .* 0/1  a hidden check' "$OUT5/feedback/circular.txt")" = 6 ] &&
+    ok || bad "answers that call each other (levels 1 to 3, chapters 1 and 4) run into each other and earn nothing" "$(row5 circular); $(fb5 circular)"
+grep -q '^mask_diagonal .*1/1' "$OUT5/feedback/circular.txt" && ok || bad "beside a circular pair, a right answer of the same file earns its point" "$(fb5 circular)"
+[ "$(row5 macro | cut -d, -f2)" = 0 ] && ok || bad "macros that rewrite the teacher's code of the file earn nothing" "$(row5 macro); $(fb5 macro)"
+[ "$(row5 syscall | cut -d, -f2)" = 0 ] && grep -q '^dot_scores .*not accepted: your code holds the instruction syscall' "$OUT5/feedback/syscall.txt" && ok ||
+    bad "an inline system call is refused, with a sentence" "$(row5 syscall); $(fb5 syscall)"
+D1=$(printf '%d' "0x$(printf 'attention-in-c probe %s %s' "$TU_SEED" 01 | sha256sum | cut -c1-12)")
+[ "$(row5 seedscan | cut -d, -f2)" = 0 ] && grep -q "found $D1" "$OUT5/feedback/seedscan.txt" && ! grep -rq "$TU_SEED" "$OUT5/feedback" "$OUT5/gradescope" "$OUT5/prairielearn" && ok ||
+    bad "a stack scan finds the probe's derived number, never the seed" "$(fb5 seedscan)"
+[ "$(row5 escapes | cut -d, -f2)" = 0 ] && [ "$(row5 escapes2 | cut -d, -f2)" = 0 ] && grep -q 'level 3\\x1b\]0;pwned' "$OUT5/feedback/escapes.txt" &&
+    grep -q 'x1b' "$OUT5/feedback/escapes2.txt" && ok || bad "escapes in the manifest and in a compiler message are shown as text in the feedback" "$(fb5 escapes) $(fb5 escapes2)"
+if cat "$TMP/g5.out" "$TMP/g5.err" "$OUT5/class.csv" "$OUT5"/feedback/* "$OUT5"/gradescope/* "$OUT5"/prairielearn/* | grep -q "[$ESC$BEL]"; then
+    bad "no raw escape byte reaches the terminal, class.csv, a feedback file or an LMS file" "$(grep -l "[$ESC$BEL]" "$TMP/g5.out" "$TMP/g5.err" "$OUT5/class.csv" "$OUT5"/feedback/* "$OUT5"/gradescope/* "$OUT5"/prairielearn/*)"
+else ok; fi
+grep -q '"test_output_format": "text"' "$OUT5/gradescope/escapes2.json" && ok || bad "Gradescope is told the output is text, not HTML" "$(head -c 400 "$OUT5/gradescope/escapes2.json")"
+# a 10 MB comment of '?' is read in time linear in its size (extract.awk's trigraphs),
+# well inside the grader's own limit for reading a file (GRADE_TIME, 60 s by default)
+{ cat "$TMP/h148/$S1"; printf '/* '; head -c 10000000 /dev/zero | tr '\0' '?'; printf ' */\n'; } >"$TMP/q.c"
+timeout 60 $AWKP -f scripts/exercises/extract.awk -v ref="$S1" -v blanks="dot_scores weighted_sum" -v outdir="$TMP" "$TMP/q.c" >"$TMP/q.out" 2>&1
+[ "$(cut -f2 "$TMP/q.out" | tr '\n' ' ')" = "empty empty " ] && ok || bad "a 10 MB comment of '?' is read within the grader's time limit" "$(head -c 300 "$TMP/q.out")"
 
 # ---- the policy, read from the compiled object; honest spellings all pass ------------
 C4=$TMP/class-policy
@@ -515,10 +629,10 @@ fb4 hidden | grep -q "^scale .*not accepted: your answer calls 'system', which r
     bad "a call after a lone CR is read as the compiler reads it, and refused by its symbol" "$(fb4 hidden)"
 fb4 hidden | grep -q "^dropout_keep .*not accepted: your answer calls 'popen', which runs a shell command" && ok ||
     bad "a struct tag and a function pointer do not hide popen" "$(fb4 hidden)"
-fb4 hidden | grep -q "^dropout_scale .*not accepted: your answer calls '\(fork\|execl\)', which" && ok || bad "fork and execl are refused by name" "$(fb4 hidden)"
+fb4 hidden | grep -q "^dropout_scale .*not accepted: your answer calls '\(popen\|fork\|execl\)', which" && ok || bad "fork and execl are refused by name (dropout_scale is judged with dropout_keep, in the same function)" "$(fb4 hidden)"
 fb4 direct | grep -q "^scale .*not accepted: your answer calls 'causal_mask', which is not a function an answer may call" && ok ||
     bad "another chapter's function is refused by its symbol" "$(fb4 direct)"
-fb4 direct | grep -q "^dropout_keep .*'syscall', which makes system calls itself" && fb4 direct | grep -q "^dropout_scale .*'\(open\|dlopen\)', which" && ok ||
+fb4 direct | grep -q "^dropout_keep .*'syscall', which makes system calls itself" && fb4 direct | grep -q "^dropout_scale .*'\(open\|dlopen\|syscall\)', which" && ok ||
     bad "syscall, open and dlopen are refused by name" "$(fb4 direct)"
 fb4 huge | grep -q "^scale .*larger than 1048576 bytes" && ok || bad "a 10 MB file is refused by its size" "$(fb4 huge)"
 # the feedback of every student holds nothing of the teacher's solution
@@ -612,7 +726,7 @@ GRADE_OUT=$TMP/outnb sh scripts/exercises/grade_class.sh "$TMP/nobody" 1 2 >/dev
 
 # make grade: one student, last line score: X/Y
 GRADE_OUT=$OUT GRADE_TIME=3 sh scripts/exercises/grade.sh "$C/onewrong" 1 2,6 >"$TMP/one.out" 2>&1
-[ "$(tail -n 1 "$TMP/one.out")" = "score: 2/3" ] && ok || bad "make grade ends 'score: 2/3'" "$(tail -n 5 "$TMP/one.out")"
+[ "$(tail -n 1 "$TMP/one.out")" = "score: 1/3" ] && ok || bad "make grade ends 'score: 1/3'" "$(tail -n 5 "$TMP/one.out")"
 # a submission's wall budget: with none left, an answer that must be compiled is not graded, and says so
 GRADE_OUT=$OUT GRADE_STUDENT_SECONDS=0 sh scripts/exercises/grade.sh "$C/onewrong" 1 2,6 >"$TMP/bud.out" 2>&1
 grep -q '^dropout_scale .*0/1  not graded: this submission used up its time budget (GRADE_STUDENT_SECONDS=0 s)' "$TMP/bud.out" && ok ||
@@ -627,7 +741,7 @@ st=$?
 grep -q 'REFUSED.*sandbox' "$TMP/ns.err" && grep -q 'GRADE_UNSAFE=1' "$TMP/ns.err" && ok || bad "without a sandbox make grade says why and how" "$(cat "$TMP/ns.err")"
 # GRADE_UNSAFE=1: grades the same (an honest student only), with a loud warning
 PATH="$TMP/fakebin:$PATH" GRADE_UNSAFE=1 GRADE_OUT=$OUT GRADE_TIME=5 sh scripts/exercises/grade.sh "$C/onewrong" 1 2,6 >"$TMP/us.out" 2>"$TMP/us.err"
-[ "$(tail -n 1 "$TMP/us.out")" = "score: 2/3" ] && grep -q 'WARNING: no working sandbox' "$TMP/us.err" && ok ||
+[ "$(tail -n 1 "$TMP/us.out")" = "score: 1/3" ] && grep -q 'WARNING: no working sandbox' "$TMP/us.err" && ok ||
     bad "GRADE_UNSAFE=1 grades without the sandbox and warns" "$(tail -n 3 "$TMP/us.out"; cat "$TMP/us.err")"
 # the teacher's tree reuses $BUILD only when it is up to date and built with the same flags
 reuse() { # BUILD-DIR: g_reuse_build into a fresh folder; its status

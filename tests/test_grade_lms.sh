@@ -172,7 +172,7 @@ fill() { # FILE NAME TEXT (as it is: no escapes read)
         { print }' "$1" >"$1.new" && mv "$1.new" "$1"
 }
 cp -R "$TMP/sol" "$C/alice" && cp "$M" "$C/alice/"                 # the solution, handout manifest kept: 3/3
-cp -R "$TMP/handout" "$C/bob"                                         # scale by d_k, dropout_keep right: 1/3
+cp -R "$TMP/handout" "$C/bob"                                         # scale by d_k, dropout_keep right beside dropout_scale's stub (one function): 0/3
 fill "$C/bob/$S2" scale '    scores = t_div_scalar(scores, (float)t_size(query, -1));'
 fill "$C/bob/$S6" dropout_keep '        keep = rng_bernoulli(t_default_rng(), 1.0 - d->p);'
 cp -R "$TMP/handout" "$C/carol"                                       # messages with quotes, backslashes, control bytes: 0/3
@@ -180,9 +180,9 @@ fill "$C/carol/$S2" scale '    t_error("say \"hi\" \\ back\\slash \001 \033[2J \
 fill "$C/carol/$S6" dropout_scale '        scale = 1.0f; printf("\"}]} \\u0000 \377\n"); t_error("\"%s\\", "\033");'
 cp -R "$TMP/sol" "$C/dave" && rm "$C/dave/.exercise-manifest"          # no manifest: 0, and why
 GRADE_SEED=77 GRADE_OUT=$TMP/o1 GRADE_TIME=5 sh scripts/exercises/grade_class.sh "$C" 1 2,6 2 >"$TMP/g1.out" 2>"$TMP/g1.err"
-[ "$(tail -n 1 "$TMP/g1.out")" = "graded: 4 students, mean 33.3%" ] && ok || bad "the class is graded" "$(tail -n 3 "$TMP/g1.out"; tail -n 5 "$TMP/g1.err")"
+[ "$(tail -n 1 "$TMP/g1.out")" = "graded: 4 students, mean 25.0%" ] && ok || bad "the class is graded" "$(tail -n 3 "$TMP/g1.out"; tail -n 5 "$TMP/g1.err")"
 row() { grep "^$1," "$TMP/o1/class.csv"; }
-[ "$(row alice)" = "alice,3,3,100.0,1,1,1" ] && [ "$(row bob)" = "bob,1,3,33.3,0,0,1" ] && [ "$(row carol)" = "carol,0,3,0.0,0,0,0" ] &&
+[ "$(row alice)" = "alice,3,3,100.0,1,1,1" ] && [ "$(row bob)" = "bob,0,3,0.0,0,0,0" ] && [ "$(row carol)" = "carol,0,3,0.0,0,0,0" ] &&
     [ "$(row dave)" = "dave,0,3,0.0,0,0,0" ] && ok || bad "class.csv rows" "$(cat "$TMP/o1/class.csv")"
 # GitHub Classroom, as its command grader scores a step (max-score when the command exits 0),
 # in a clone of alice's and bob's repositories: each chapter's points when all its blanks
@@ -221,7 +221,7 @@ grep -q 'say \\"hi\\" \\\\' "$TMP/o1/gradescope/carol.json" && ok ||
     bad "carol's quotes and backslashes reach her Gradescope output, escaped" "$(grep -m1 output "$TMP/o1/gradescope/carol.json" | tail -c 300)"
 rec=$(json "$TMP/o1/grading.json" grading 2>&1)
 if [ -n "$PY" ]; then
-    case $rec in "77 1 2,6 scale:1 dropout_scale:1 dropout_keep:1 alice:3 bob:1 carol:0 dave:0") ok ;;
+    case $rec in "77 1 2,6 scale:1 dropout_scale:1 dropout_keep:1 alice:3 bob:0 carol:0 dave:0") ok ;;
         *) bad "grading.json records seed, level, chapters, blanks and scores" "$rec" ;; esac
 else [ "$rec" = fields ] && ok || bad "grading.json holds its fields"; fi
 
@@ -248,11 +248,11 @@ cmp -s "$TMP/o1.first/class.csv" "$TMP/o1/class.csv" && diff -r "$TMP/o1.first/f
 fill_fix() { sed 's|scores = t_div_scalar(scores, (float)t_size(query, -1));|scores = t_div_scalar(scores, sqrtf((float)t_size(query, -1)));|' "$1" >"$1.n" && mv "$1.n" "$1"; }
 fill_fix "$C/bob/$S2"
 GRADE_OUT=$TMP/o1 GRADE_TIME=5 sh scripts/exercises/grade_class.sh "$C" 1 "" "" bob >"$TMP/rg2.out" 2>&1
-[ "$(row bob)" = "bob,2,3,66.7,1,0,1" ] && [ "$(grep -v '^bob,' "$TMP/o1/class.csv")" = "$(grep -v '^bob,' "$TMP/o1.first/class.csv")" ] &&
+[ "$(row bob)" = "bob,1,3,33.3,1,0,0" ] && [ "$(grep -v '^bob,' "$TMP/o1/class.csv")" = "$(grep -v '^bob,' "$TMP/o1.first/class.csv")" ] &&
     cmp -s "$TMP/o1/feedback/alice.txt" "$TMP/o1.first/feedback/alice.txt" && cmp -s "$TMP/o1/gradescope/carol.json" "$TMP/o1.first/gradescope/carol.json" &&
-    [ "$(json "$TMP/o1/gradescope/bob.json" gradescope | cut -d' ' -f1)" = 2 ] && ok ||
+    [ "$(json "$TMP/o1/gradescope/bob.json" gradescope | cut -d' ' -f1)" = 1 ] && ok ||
     bad "STUDENT=bob replaces his row and results only" "$(cat "$TMP/o1/class.csv"; tail -n 3 "$TMP/rg2.out")"
-[ -n "$PY" ] && { json "$TMP/o1/grading.json" grading | grep -q ' bob:2 carol:0' && ok || bad "grading.json has bob's new score"; }
+[ -n "$PY" ] && { json "$TMP/o1/grading.json" grading | grep -q ' bob:1 carol:0' && ok || bad "grading.json has bob's new score"; }
 
 # ROSTER=FILE: Canvas's and Moodle's import files, folders mapped to the roster's ids (a
 # spreadsheet's BOM, quoted fields, any column order and case); dave has no roster row and
@@ -298,7 +298,7 @@ a4=$(grep '^alice,' "$TMP/o4/class.csv")
 
 # make grade: one student, both LMS files, the visibility as asked; the default folder is the class's name
 GRADE_VISIBILITY=visible GRADE_OUT=$TMP/o5 GRADE_TIME=5 sh scripts/exercises/grade.sh "$C/bob" 1 2,6 >"$TMP/g5.out" 2>&1
-[ "$(tail -n 1 "$TMP/g5.out")" = "score: 2/3" ] && [ "$(json "$TMP/o5/gradescope/bob.json" gradescope)" = "2 1 0 1 visible" ] && json "$TMP/o5/prairielearn/bob.json" prairielearn >/dev/null &&
+[ "$(tail -n 1 "$TMP/g5.out")" = "score: 1/3" ] && [ "$(json "$TMP/o5/gradescope/bob.json" gradescope)" = "1 1 0 0 visible" ] && json "$TMP/o5/prairielearn/bob.json" prairielearn >/dev/null &&
     ok || bad "make grade writes both results.json, visibility as GRADE_VISIBILITY says" "$(tail -n 3 "$TMP/g5.out")"
 
 # the feedback in Chinese: GRADE_LANG=zh, or LANG=zh_CN.UTF-8 alone; the same points and LMS
@@ -307,13 +307,13 @@ GRADE_VISIBILITY=visible GRADE_LANG=zh GRADE_OUT=$TMP/o6 GRADE_TIME=5 sh scripts
 env -u LC_ALL -u LC_MESSAGES LANG=zh_CN.UTF-8 GRADE_VISIBILITY=visible GRADE_OUT=$TMP/o7 GRADE_TIME=5 \
     sh scripts/exercises/grade.sh "$C/bob" 1 2,6 >"$TMP/g7.out" 2>&1
 fb6=$TMP/o6/feedback/bob.txt
-[ "$(tail -n 1 "$TMP/g6.out")" = "score: 2/3" ] && [ "$(head -n 1 "$fb6")" = "学生 bob：2/3 分（第 1 级）" ] && ok ||
+[ "$(tail -n 1 "$TMP/g6.out")" = "score: 1/3" ] && [ "$(head -n 1 "$fb6")" = "学生 bob：1/3 分（第 1 级）" ] && ok ||
     bad "GRADE_LANG=zh: the same score, the feedback's first line in Chinese" "$(tail -n 2 "$TMP/g6.out"; head -n 1 "$fb6")"
 grep -q "^dropout_scale .* 0/1  未作答：exercise_missing() 占位代码还在\$" "$fb6" &&
     grep -q "正确（在新的随机输入上，隐藏检查与教师的代码一致）" "$fb6" && ok ||
     bad "GRADE_LANG=zh: the grader's sentences in Chinese, what they quote kept" "$(cat "$fb6")"
-[ "$(json "$TMP/o6/gradescope/bob.json" gradescope)" = "2 1 0 1 visible" ] && json "$TMP/o6/prairielearn/bob.json" prairielearn >/dev/null &&
-    grep -q '在新的随机输入上' "$TMP/o6/gradescope/bob.json" && grep -q '"message": "2/3 分（第 1 级）"' "$TMP/o6/prairielearn/bob.json" && ok ||
+[ "$(json "$TMP/o6/gradescope/bob.json" gradescope)" = "1 1 0 0 visible" ] && json "$TMP/o6/prairielearn/bob.json" prairielearn >/dev/null &&
+    grep -q '在新的随机输入上' "$TMP/o6/gradescope/bob.json" && grep -q '"message": "1/3 分（第 1 级）"' "$TMP/o6/prairielearn/bob.json" && ok ||
     bad "GRADE_LANG=zh: the LMS files parse, hold the same points, and speak Chinese" "$(head -c 400 "$TMP/o6/gradescope/bob.json")"
 cmp -s "$fb6" "$TMP/o7/feedback/bob.txt" && ok ||
     bad "LANG=zh_CN.UTF-8 alone gives the Chinese feedback too" "$(head -n 3 "$TMP/o7/feedback/bob.txt")"

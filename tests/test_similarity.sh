@@ -2,10 +2,11 @@
 # test_similarity.sh — make similarity on a small class (level 2, chapter 2: the
 # blanks scale, qk_variance, entropy). bob and carol answer independently, in
 # different styles; dave hands in bob's answers with every name changed, the
-# layout redone and the comments moved; alice pastes the teacher's code; erin
-# hands the handout back. Asserts: dave-bob is listed and scores above every
-# other pair of each blank (the solution's pairs too), alice shows as a copy of
-# 'solution', the one-line blank 'scale' is marked trivial and not compared,
+# layout redone and the comments moved; a student whose folder is named
+# "solution" (an ordinary name) pastes the teacher's code; erin hands the
+# handout back. Asserts: dave-bob is listed and scores above every other pair of
+# each blank (the teacher's pairs too), the pasted code shows as a copy of
+# 'teacher/solution', the one-line blank 'scale' is marked trivial and not compared,
 # erin and a folder whose name is not data are not compared, nothing is compiled
 # or run (an answer that would print if run is only read), the CSV is well formed,
 # and every bad input is one sentence with exit 2 and no report written.
@@ -96,7 +97,7 @@ fill "$C/carol/$S2" entropy '    int64_t count = t_numel(weights);
         t_data(h)[j] = (float)r;
     }'
 
-student alice solution
+student solution solution
 student erin handout
 nl='
 '
@@ -117,19 +118,19 @@ if awk -F, 'NR > 1 && !(NF == 5 && (($5 == "pair" && $4 ~ /^[01]\.[0-9][0-9][0-9
     END { exit bad }' "$CSV"; then _ok; else _bad "similarity.csv rows are well formed"; fi
 score() { awk -F, -v a="$1" -v b="$2" -v bl="$3" '$5 == "pair" && $3 == bl && (($1 == a && $2 == b) || ($1 == b && $2 == a)) { print $4; f = 1 }
     END { if (!f) print "none" }' "$CSV"; }
-# the planted copy ranks above every other pair, blank by blank (but alice-solution, a copy too)
+# the planted copy ranks above every other pair, blank by blank (but the pasted solution, a copy too)
 for bl in qk_variance entropy; do
     cp=$(score bob dave $bl)
-    if [ "$cp" != none ] && awk -F, -v bl="$bl" -v cp="$cp" '$1 == "alice" && $2 == "solution" { next }
+    if [ "$cp" != none ] && awk -F, -v bl="$bl" -v cp="$cp" '$1 == "solution" && $2 == "teacher/solution" { next }
         $5 == "pair" && $3 == bl && !(($1 == "bob" && $2 == "dave") || ($1 == "dave" && $2 == "bob")) && $4 + 0 >= cp + 0 { bad = 1 }
         END { exit bad }' "$CSV"; then _ok
     else _bad "$bl: bob-dave ($cp) is not above every other pair: $(grep ",$bl," "$CSV" | tr '\n' ' ')"; fi
 done
-# ... also with the threshold at 0 (every pair listed): above every pair but alice-solution
+# ... also with the threshold at 0 (every pair listed): above every pair but the pasted solution's
 run env SIMILARITY_OUT="$OUTD/all" SIMILARITY_THRESHOLD=0 BUILD="$BUILD" sh scripts/exercises/similarity.sh "$C" 2 2
 expect_status 0 "threshold 0"
 for bl in qk_variance entropy; do
-    if awk -F, -v bl="$bl" '$5 == "pair" && $3 == bl { n++; if ($1 $2 == "bobdave" || $1 $2 == "davebob") cp = $4; else if ($1 $2 != "alicesolution") o[n] = $4 }
+    if awk -F, -v bl="$bl" '$5 == "pair" && $3 == bl { n++; if ($1 $2 == "bobdave" || $1 $2 == "davebob") cp = $4; else if ($1 $2 != "solutionteacher/solution") o[n] = $4 }
         END { if (cp == "" || n < 10) exit 1; for (i in o) if (o[i] + 0 >= cp + 0) exit 1 }' "$OUTD/all/similarity.csv"; then _ok
     else _bad "$bl with every pair: bob-dave not first: $(grep ",$bl," "$OUTD/all/similarity.csv" | tr '\n' ' ')"; fi
 done
@@ -140,8 +141,8 @@ for bl in qk_variance entropy; do
 done
 # the pasted solution
 for bl in qk_variance entropy; do
-    if [ "$(score alice solution $bl)" = 1.000 ] && grep -q "^alice,solution,$bl,1.000,pair$" "$CSV"; then _ok
-    else _bad "$bl: alice's pasted answer is not shown as alice,solution,1.000"; fi
+    if [ "$(score solution teacher/solution $bl)" = 1.000 ] && grep -q "^solution,teacher/solution,$bl,1.000,pair$" "$CSV"; then _ok
+    else _bad "$bl: the pasted answer of the student 'solution' is not shown as solution,teacher/solution,1.000"; fi
 done
 # the trivial blank
 if grep -q '^,,scale,,trivial$' "$CSV" && ! grep -q ',scale,[0-9]' "$CSV"; then _ok; else _bad "scale is not marked trivial"; fi
@@ -155,9 +156,8 @@ if ! grep -rq 'carol-ran' "$TMP/out" "$TMP/err"; then _ok; else _bad "a student'
 
 # bad input: one sentence, exit 2, no report
 mkdir -p "$TMP/none"
-mkdir -p "$TMP/sol/solution"
 for case in "give the folder|" "is not a folder|$TMP/missing 2" "LEVEL=4|$C 4" "give the LEVEL|$C" "no subfolders|$TMP/none 2" \
-    "pseudo-student|$TMP/sol 2" "not a chapter number|$C 2 x"; do
+    "not a chapter number|$C 2 x"; do
     want=${case%%|*}
     args=${case#*|}
     rm -rf "$TMP/rep2"

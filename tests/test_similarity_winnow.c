@@ -62,11 +62,15 @@ static char *joined(const char *src) {
     return buf;
 }
 
-/* comments, layout, names and literals go; keywords and punctuators stay */
+/* comments, layout, names and literals go; keywords and punctuators stay, but
+ * parentheses and empty statements (padding) go */
 static void test_normalise(void) {
     CHECK(!strcmp(joined("int x = 1; // one"), "int I = N ;"));
     CHECK(!strcmp(joined("for(long i=0;i<n;i++){s+=a[i]*.5e-3f;}"),
-                  "for ( long I = N ; I < I ; I ++ ) { I += I [ I ] * N ; }"));
+                  "for long I = N ; I < I ; I ++ { I += I [ I ] * N ; }"));
+    char pad[512];
+    strcpy(pad, joined("x = ((f((a)) + (b)));;; { ; y = 1; };"));
+    CHECK(!strcmp(pad, joined("x = f(a) + b; { y = 1; }")));
     CHECK(!strcmp(joined("/* c */ p->q <<= \"a\\\"b\" , 'x' <: :> ;"), "I -> I <<= S , C [ ] ;"));
     CHECK(!strcmp(joined("a\\\nb"), "I")); /* a line splice joins one identifier */
     char one[512];

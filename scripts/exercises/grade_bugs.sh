@@ -6,14 +6,20 @@
 # BUGS names the bugs handed out, as make bugs took them (default: the first
 # bug of each chapter in scripts/exercises/bugs.txt). For each student and
 # each bug, the student's copy of the bug's file is
-#   fixed   when the chapter's own tests (the teacher's tests/test_chNN.c),
-#           linked with the student's file and the teacher's other code, pass
-#           in the grader's run sandbox (grade_lib.sh: compile, policy from the
-#           object, link and run sandboxes, as make grade): exit status 0 and
-#           the harness's last line "N passed, 0 failed";
-#   small   (for a fix; "-" otherwise) when at most GRADE_BUGS_MAX_LINES (default 3) lines differ from the
-#           handout's file (diff -b: changes of layout inside a line do not
-#           count; a replaced line counts once: max(lines removed, lines added)).
+#   fixed   when it is judged like a blank (grade_lib.sh: the whole file compiled
+#           in the compile sandbox, policy and instructions from the object,
+#           linked with the teacher's other code and the hidden checks' probe,
+#           run in the run sandbox): the grader compares the probe's numbers on
+#           fresh random inputs with the teacher's, here, outside the sandbox.
+#           The chapter's tests run only for the note of a file that is not
+#           fixed (what they print never counts);
+#   small   (for a fix; "-" otherwise) when at most GRADE_BUGS_MAX_LINES (default
+#           3) lines differ between what the compiler sees of the handout's file
+#           and of the student's (each in the compile sandbox: comments and what
+#           an #if leaves out gone, macros not expanded, #include lines not read;
+#           then one statement or brace a line; diff -b -B: layout inside a line
+#           and blank lines do not count; a replaced line counts once:
+#           max(lines removed, lines added)).
 # Writes OUT/bugs.csv (student,chapter,bug,fixed,lines_changed,small,note; one
 # row per student and bug; RFC 4180, cells guarded against formulas); OUT is
 # GRADE_OUT, else build/grade/<name of SUBMISSIONS>. The last line is
@@ -60,7 +66,14 @@ S=$(grep -c '' "$RUN/students.tsv")
 [ "$S" -gt 0 ] || die "make grade-bugs: $GIVEN has no subfolders (one per student)"
 echo "grade-bugs: $S students in $GIVEN, bugs $(echo $SEL | tr ' ' ',')"
 
-# the handout's file of each bug: the teacher's file without markers, the bug applied
+# what the compiler sees of a file (G_PREPROCESS), one statement or brace a line: so a
+# rewrite written on one line counts its statements (linear in the text)
+bug_stmts() { # FILE
+    $AWK '{ gsub(/[;{}]/, "&\n"); print }' "$1" | $AWK '{ sub(/^[ \t]+/, ""); sub(/[ \t]+$/, "") } $0 != ""'
+}
+
+# the handout's file of each bug: the teacher's file without markers, the bug applied;
+# and what the compiler sees of it (for the count of lines changed)
 mkdir -p "$RUN/handout"
 for id in $SEL; do
     f=$($AWK -F '\t' -v id="$id" '$1 == id { print $3 }' "$BL")
@@ -72,6 +85,20 @@ for id in $SEL; do
     { cat "$RUN/api.txt" "$EX_DIR/callable.txt" | grep -v '^#'
       $AWK -v m=":$_stem.o:" 'index($1, m) && $2 == "U" { print $3 }' "$RUN/full.nm"; } |
         grep '^[A-Za-z_]' | sort -u >"$RUN/allow/bug-$id.txt"
+    _nn=$(printf '%02d' "$($AWK -F '\t' -v id="$id" '$1 == id { print $2 }' "$BL")")
+    mkdir -p "$RUN/handout/$id.d"
+    cp "$RUN/handout/$id.c" "$RUN/handout/$id.d/$_stem.c"
+    g_tool "$RUN/handout/$id.i" compile "$RUN/handout/$id.d" "$G_PREPROCESS" "$(g_cflags "$_nn")" "$(dirname "$f")" "$_stem.c"
+    [ "$(cat "$RUN/handout/$id.i.rc")" = 0 ] && [ "$(head -n 1 "$RUN/handout/$id.i")" != error ] ||
+        die "make grade-bugs: the handout's file of bug '$id' does not preprocess: $(head -c 300 "$RUN/handout/$id.i")"
+    bug_stmts "$RUN/handout/$id.i" >"$RUN/handout/$id.lines"
+    # the hidden checks of its chapter, with the teacher's code (g_setup made those of
+    # the chapters with blanks)
+    if [ ! -s "$RUN/want/probe$_nn" ]; then
+        g_run "$RUN/want/probe$_nn" "$G_TPROBE" probe "$(chapter_num "$_nn")" "$(g_probe_seed "$_nn")"
+        [ "$(tail -n 1 "$RUN/want/probe$_nn")" = "probe done" ] ||
+            die "make grade-bugs: bug '$id': chapter $(chapter_num "$_nn") has no hidden checks that run (scripts/exercises/probe.c)"
+    fi
 done
 
 csvq() { # a cell as gradetool csv writes it (quotes; a leading = + - @ guarded)
@@ -97,7 +124,14 @@ grade_bug() { # DIR K ID
     _stem=$(basename "$gb_f" .c)
     _why=$("$G_TOOL" normalize "$gb_d/$gb_f" "$_w/src/$_stem.c" "$GRADE_SOURCE_BYTES" 2>&1) ||
         { b_note="$gb_f could not be read (${_why:-unreadable})"; return; }
-    b_lines=$(diff -b "$RUN/handout/$gb_id.c" "$_w/src/$_stem.c" | $AWK '/^</ { r++ } /^>/ { a++ } END { print (r > a ? r : a) + 0 }')
+    # what the compiler sees, against the handout's (comments and #if 0 gone)
+    g_tool "$_w/pp.out" compile "$_w/src" "$G_PREPROCESS" "$(g_cflags "$_nn")" "$(dirname "$gb_f")" "$_stem.c"
+    if [ "$(cat "$_w/pp.out.rc")" = 0 ] && [ "$(head -n 1 "$_w/pp.out")" != error ]; then
+        bug_stmts "$_w/pp.out" >"$_w/pp.lines"
+        b_lines=$(diff -b -B "$RUN/handout/$gb_id.lines" "$_w/pp.lines" | $AWK '/^</ { r++ } /^>/ { a++ } END { print (r > a ? r : a) + 0 }')
+    else
+        b_lines=$(diff -b -B "$RUN/handout/$gb_id.c" "$_w/src/$_stem.c" | $AWK '/^</ { r++ } /^>/ { a++ } END { print (r > a ? r : a) + 0 }')
+    fi
     g_tool "$_w/cc.out" compile "$_w/src" "$G_COMPILE" "$(g_cflags "$_nn")" "$(dirname "$gb_f")" "$_stem.c"
     if [ "$(head -c 4 "$_w/cc.out" | od -An -c | tr -d ' \n')" != '177ELF' ]; then
         b_note="does not compile: $(tail -n +2 "$_w/cc.out" >"$_w/cc.log"; first_error "$_w/cc.log" | sed 's|/in/||g')"
@@ -105,23 +139,40 @@ grade_bug() { # DIR K ID
     fi
     mv "$_w/cc.out" "$_w/obj/answer.o"
     _pol=$("$G_TOOL" policy "$_w/obj/answer.o" "$RUN/allow/bug-$gb_id.txt" "$(basename "$gb_f")" - "$gb_id" 2>&1)
+    [ -n "$_pol" ] || _pol=$(g_insn_check "$_w/obj/answer.o")
     [ -z "$_pol" ] || { b_note="not accepted: $_pol"; return; }
-    g_tool "$_w/tlink.out" "link:$_stem" "$_w/obj" "$G_LINK" "test_ch$_nn.o" harness.o
-    if [ "$(head -c 4 "$_w/tlink.out" | od -An -c | tr -d ' \n')" != '177ELF' ]; then
-        b_note="does not link with the chapter's tests"
+    # judged like a blank: the probe, with the student's whole file in place of the teacher's
+    g_tool "$_w/link.out" "link:$_stem" "$_w/obj" "$G_LINK" probe.o
+    if [ "$(head -c 4 "$_w/link.out" | od -An -c | tr -d ' \n')" != '177ELF' ]; then
+        if [ "$(head -n 1 "$_w/link.out")" = "link failed" ]; then
+            tail -n +2 "$_w/link.out" >"$_w/ld.log"
+            b_note="does not link: $(first_error "$_w/ld.log" | sed -e 's|/in/||g' -e 's|/k/||g' -e 's|/w/||g')"
+        else
+            b_note="could not be linked in the sandbox (time or memory limit)"
+        fi
         return
     fi
+    mv "$_w/link.out" "$_w/probe"
+    chmod 0555 "$_w/probe"
+    g_run "$_w/probe.txt" "$_w/probe" probe "$_ch" "$(g_probe_seed "$_nn")"
+    _d=$("$G_TOOL" compare "$RUN/want/probe$_nn" "$_w/probe.txt")
+    _st=$?
+    [ "$_st" -le 1 ] || { b_note="not graded: the grader could not compare the hidden checks"; return; }
+    if [ "$_st" -eq 0 ]; then
+        b_fixed=yes b_note="hidden checks on fresh random inputs agree with the teacher's code"
+        return
+    fi
+    case $(cat "$_w/probe.txt.rc") in 124 | 137) _d="$_d (stopped after ${GRADE_TIME} s)" ;; esac
+    b_note="a hidden check on fresh random inputs fails: $_d"
+    # the chapter's tests, for the note only: the first failing check in words
+    g_tool "$_w/tlink.out" "link:$_stem" "$_w/obj" "$G_LINK" "test_ch$_nn.o" harness.o
+    [ "$(head -c 4 "$_w/tlink.out" | od -An -c | tr -d ' \n')" = '177ELF' ] || return
     mv "$_w/tlink.out" "$_w/tests"
     chmod 0555 "$_w/tests"
     g_run "$_w/test.out" "$_w/tests" tests
-    _rc=$(cat "$_w/test.out.rc")
-    _last=$(tail -n 1 "$_w/test.out")
-    case $_last in
-        test_ch$_nn:\ [0-9]*\ passed,\ 0\ failed) [ "$_rc" = 0 ] && { b_fixed=yes; b_note="the tests of chapter $_ch pass"; return; } ;;
-    esac
     _first=$(g_first_failure "$_w/test.out")
-    case $_rc in 124 | 137) _first="${_first:-did not finish} (stopped after ${GRADE_TIME} s)" ;; esac
-    b_note="the tests of chapter $_ch fail${_first:+, first: $_first}"
+    case $(cat "$_w/test.out.rc") in 124 | 137) _first="${_first:-did not finish} (stopped after ${GRADE_TIME} s)" ;; esac
+    [ -z "$_first" ] || b_note="$b_note; the tests of chapter $_ch fail too, first: $_first"
 }
 
 printf 'student,chapter,bug,fixed,lines_changed,small,note\n' >"$RUN/bugs.csv"

@@ -142,7 +142,7 @@ while IFS='	' read -r id st why; do
     export G_ID
     g_feedback "$id" "$RUN/s/$k/result.tsv" "$LEVEL" >"$RUN/fb" && mv "$RUN/fb" "$OUT/feedback/$id.txt" && g_results "$id" "$k" ||
         { echo "grade-class: cannot write the feedback of '$id' into $OUT/" >&2; exit 2; }
-    [ -f "$RUN/s/$k/mismatch" ] && echo "grade-class: '$id' got 0: $(cat "$RUN/s/$k/mismatch")" >&2
+    [ -f "$RUN/s/$k/mismatch" ] && echo "grade-class: '$id' got 0: $(g_clean "$(cat "$RUN/s/$k/mismatch")")" >&2
 done <"$RUN/students.tsv"
 "$G_TOOL" record "$RUN" "$RUN/grading.json" "$G_SEED" "$LEVEL" "$(num_list "$GCHS")" "$(g_version)" \
     "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$G_VIS" || exit 2

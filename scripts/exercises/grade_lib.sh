@@ -6,18 +6,28 @@
 #   - The sandbox returns data, the grader decides. Points come only from
 #     gradetool compare, run here, on the numbers the probe (probe.c) prints
 #     for the student's build and for the teacher's build, on inputs drawn
-#     from a seed chosen here, fresh for every run. The chapter's tests run
-#     too, but only for the feedback text.
+#     from a seed chosen here, fresh for every run (the probe gets a number
+#     derived from it, never the seed). The chapter's tests run too, but only
+#     for the feedback text.
+#   - The student's file is one translation unit: compiled as written, then cut
+#     down to one blank's function and what it reaches there (G_REDUCE), linked
+#     with the teacher's rest of that file compiled apart without the function
+#     (g_kit's rest-FUNC.o). Nothing the student defines changes the teacher's
+#     code; the student's function calls the student's own everything else.
 #   - Safe by absence. Three kinds of sandbox (see "The sandboxes" below): the
-#     compiler sees the headers and the answer; the linker sees the probe and
-#     test objects and the libraries WITHOUT any object of the answer's file;
+#     compiler sees the headers and the student's file; the linker sees the probe
+#     and test objects, the teacher's rest of the file without the graded
+#     function and the libraries WITHOUT any object of that file;
 #     the student's program runs where nothing else exists but it and the
 #     tests' input files. What a sandbox prints comes back through a pipe, cut
 #     at GRADE_OUTPUT_BYTES, into a file that only the grader opens.
 #   - Policy from the object. What an answer may call is read from its
-#     object's symbols (gradetool policy), never from its spelling; the text
-#     is only read to cut the answer out (extract.awk), as the compiler reads
-#     it (gradetool normalize).
+#     object's symbols (gradetool policy), never from its spelling, and its code
+#     holds no system-call instruction (objdump); the text is only read to find
+#     the blanks' functions and untouched stubs (extract.awk), as the compiler
+#     reads it (gradetool normalize).
+#   - Nothing raw out: what came from a student reaches a terminal or a file
+#     only through g_clean (\xHH for any byte that is not printable ASCII).
 #   - Limits the kernel enforces: an unprivileged user, RLIMIT_NPROC/AS/CPU/
 #     FSIZE set inside each sandbox (gradetool limit), a cgroup per sandbox
 #     when one can be made, a wall time per step and per submission.
@@ -51,14 +61,29 @@ g_random() {
     od -An -N6 -tu8 /dev/urandom 2>/dev/null | tr -d ' \n' || echo "$$$(date +%s)"
 }
 
-# Text that came out of a sandbox, made fit for one feedback line: printable
-# ASCII only, no tab, at most 300 characters; a longer text is cut after its last
-# whole word that fits, and ends in "[cut]".
+# The number the probe of chapter NN draws its inputs from: the first 48 bits of
+# SHA-256 of the run's seed and the chapter, so that what a sandbox holds (the probe's
+# arguments and memory) does not give the seed away, which the record keeps for a regrade.
+g_probe_seed() { # NN
+    printf '%d' "0x$(printf 'attention-in-c probe %s %s' "$G_SEED" "$1" | sha256sum | cut -c1-12)"
+}
+
+# Text that came out of a sandbox or a student's files, made fit for one feedback
+# line or a terminal: tab, CR and LF become spaces, every other byte that is not
+# printable ASCII is shown as \xHH (an escape sequence is text, never acted on);
+# at most 300 characters before that; a longer text is cut after its last whole
+# word that fits, and ends in "[cut]".
 g_clean() {
-    printf '%s' "$1" | tr '\t\r\n' '   ' | tr -c '[:print:]' '?' | head -c 100000 | $AWK '
-        { s = s $0 } END { if (length(s) <= 300) { printf "%s", s; exit }
+    printf '%s' "$1" | tr '\t\r\n' '   ' | head -c 100000 | $AWK '
+        BEGIN { for (i = 1; i < 256; i++) ord[sprintf("%c", i)] = i }
+        function esc(t,    o, i, c, n) {
+            n = length(t)
+            for (i = 1; i <= n; i++) { c = substr(t, i, 1); o = o ((c >= " " && c <= "~") ? c : sprintf("\\x%02x", ord[c])) }
+            return o
+        }
+        { s = s $0 } END { if (length(s) <= 300) { printf "%s", esc(s); exit }
           t = substr(s, 1, 294); if (substr(s, 295, 1) != " " && match(t, / [^ ]*$/)) t = substr(t, 1, RSTART - 1)
-          printf "%s [cut]", t }'
+          printf "%s [cut]", esc(t) }'
 }
 
 # make, run without what the calling make passed down (make sanitize's
@@ -249,10 +274,23 @@ g_run() {
 G_COMPILE='$CC $1 -I"$K/inc" -I"$K/inc/$2" -c "$IN/$3" -o a.o >cc.log 2>&1 && exec cat a.o
 echo "error"; head -c 4000 cc.log'
 # link: MAIN-OBJECTS... -> the static program on stdout, or "link failed" and the messages
+# (a blank's program also links the teacher's rest of its file, rest-FUNC.o: see g_kit)
 G_LINK='o=; for x in "$@"; do o="$o $K/obj/$x"; done
-$CC -static -o p $o "$IN/answer.o" -Wl,--start-group "$K/lib"/*.a -Wl,--end-group -lm >ld.log 2>&1 ||
+r=; [ -f "$IN/with-rest" ] && r=$K/lib/rest-$(cat "$IN/with-rest").o
+$CC -static -o p $o "$IN/answer.o" $r -Wl,--start-group "$K/lib"/*.a -Wl,--end-group -lm >ld.log 2>&1 ||
     { echo "link failed"; head -c 4000 ld.log; exit 0; }
 exec cat p'
+# reduce: FUNC STATIC -> on stdout, the student's object of the whole file cut down to
+# FUNC and what it reaches (its other functions and data, local), or "reduce failed":
+# FUNC alone stays global (made global first when the file has it static), so the
+# student's FUNC replaces the teacher's and every other function of the student's
+# file is the student's own, seen only by the student's code
+G_REDUCE='f=$1
+cp "$IN/student.o" a.o || exit 0
+if [ "$2" = 1 ]; then objcopy --globalize-symbol="$f" a.o b.o >cc.log 2>&1 && mv b.o a.o || { echo "reduce failed"; exit 0; }; fi
+objcopy --keep-global-symbol="$f" a.o b.o >cc.log 2>&1 && ld -r --gc-sections -e "$f" b.o -o c.o >>cc.log 2>&1 &&
+    objcopy --strip-unneeded c.o d.o >>cc.log 2>&1 && exec cat d.o
+echo "reduce failed"; head -c 2000 cc.log'
 
 # Is the sandbox usable? Sets G_UNSAFE (and G_AS); dies loudly when there is none
 # and the teacher did not set GRADE_UNSAFE=1.
@@ -435,6 +473,25 @@ g_kit() {
                 ${AR:-ar} d "$_k/lib/$_stem/$(basename "$a")" "$_stem.o" 2>>"$LOG" || return 1
             done
         done
+        # the teacher's rest of the file, one per function that holds a blank:
+        # rest-FUNC.o is the teacher's file compiled with FUNC's definition taken out
+        # (a plain declaration left, not static), so that the teacher's code reaches the
+        # student's FUNC through its symbol and the teacher's FUNC is nowhere in the
+        # program; nothing of the student's file changes this object
+        for _fn in $($AWK -F '\t' -v f="$f" '$3 == f { print $8 }' "$RUN/all.tsv" | sort -u); do
+            mkdir -p "$1/build/rest"
+            $AWK -v fn="$_fn" '
+                !body && /^[A-Za-z_]/ && match($0, "(^|[ *])" fn "[(]") { head = 1; sub(/^static /, "") }
+                head { l = $0; if (sub(/[{][ \t]*$/, ";", l)) { head = 0; body = 1 } print l; next }
+                body { if ($0 == "}") body = 0; next }
+                { print }' "$1/$f" >"$1/build/rest/$_stem-$_fn.c" &&
+                $CC $(g_cflags "$(chapter_nn "$f")" | sed 's/-Werror//') -I"$1" -I"$1/$(dirname "$f")" \
+                    -c "$1/build/rest/$_stem-$_fn.c" -o "$_k/lib/$_stem/rest-$_fn.o" >>"$LOG" 2>&1 &&
+                nm "$_k/lib/$_stem/rest-$_fn.o" | $AWK -v fn="$_fn" '$NF == fn && $1 != "U" { exit 1 }' || {
+                echo "grade: the teacher's $f does not build without $_fn(): $(first_error "$LOG")" >&2
+                return 1
+            }
+        done
     done
 }
 
@@ -464,10 +521,19 @@ g_setup() {
         mkdir -p "$RUN/orig/$(dirname "$f")"
         cp "$f" "$RUN/orig/$f"
         in_list "$(chapter_nn "$f")" "$CHS" || continue
-        $AWK -f "$EX_DIR/blank.awk" -v mode=stub -v level="$_level" -v path="$f" -v manifest="$RUN/stubs.tsv" "$f" >/dev/null ||
+        # (the handout's file: a student's file equal to it has no answer to run)
+        mkdir -p "$RUN/hand/$(dirname "$f")"
+        $AWK -f "$EX_DIR/blank.awk" -v mode=stub -v level="$_level" -v path="$f" -v manifest="$RUN/stubs.tsv" "$f" >"$RUN/hand/$f" ||
             die "grade: $f: cannot read its blanks"
     done
     [ -s "$RUN/stubs.tsv" ] || { echo "grade: no blanks of level <= $_level in chapters $(num_list "$CHS")" >&2; return 1; }
+
+    # the student's file is compiled with each function and datum in a section of its
+    # own (so that a blank's function can be cut out with what it reaches) and, where
+    # the compiler has the flags, its static functions kept whole (a blank in one)
+    G_SECTIONS="-ffunction-sections -fdata-sections"
+    $CC -fkeep-static-functions -fno-ipa-sra -fno-ipa-cp -x c -c /dev/null -o "$RUN/flags.o" >/dev/null 2>&1 &&
+        G_SECTIONS="$G_SECTIONS -fkeep-static-functions -fno-ipa-sra -fno-ipa-cp"
 
     # the trusted side's own program
     G_TOOL=$G_SBX/gradetool
@@ -481,7 +547,7 @@ g_setup() {
     for nn in $_nns; do
         [ -f "tests/test_ch$nn.c" ] && set -- "$@" "build/obj/tests/test_ch$nn.o"
     done
-    _key=$( (echo "$CC $(g_cflags 00) $*"; find Makefile common chapters tests scripts/exercises/probe.c -type f ! -name '*.pyc' |
+    _key=$( (echo "$CC $(g_cflags 00) $*"; find Makefile common chapters tests scripts/exercises/probe.c scripts/exercises/grade_lib.sh -type f ! -name '*.pyc' |
         LC_ALL=C sort | xargs cksum) | cksum | tr -c '0-9\n' _ | tr -d '\n')
     G_BASE=$(pwd)/build/grade/cache/$_key
     G_KEY=$_key
@@ -537,9 +603,11 @@ g_setup() {
     : >"$RUN/blanks.tsv"
     while IFS='	' read -r name pts nn file func helpers refuse; do
         _stem=$(basename "$file" .c)
+        # sym: 1 when the teacher's file has the function static (the student's is made
+        # global to be graded; see G_REDUCE)
         sym=0
-        $AWK -v m=":$_stem.o:" -v f="$func" 'index($1, m) && $3 == f && ($2 == "T" || $2 == "t") { found = 1 } END { exit !found }' \
-            "$RUN/full.nm" && sym=1
+        $AWK -v f="$func" '/^[A-Za-z_]/ && match($0, "(^|[ *])" f "[(]") { if ($0 ~ /^static /) s = 1; exit }
+            END { exit !s }' "$RUN/orig/$file" && sym=1
         # the kit's libraries for this file must define nothing that the teacher's object of it defines
         _left=$($AWK -v m=":$_stem.o:" 'index($1, m) && NF == 3 && $2 ~ /^[TDRBW]$/ { print $3 }' "$RUN/full.nm" | sort -u |
             comm -12 - "$(nm -g --defined-only "$G_KIT/lib/$_stem"/*.a 2>/dev/null | $AWK 'NF == 3 { print $3 }' | sort -u >"$RUN/left.txt"; echo "$RUN/left.txt")" | head -n 1)
@@ -563,10 +631,11 @@ g_setup() {
     GCHS=$(cut -f3 "$RUN/blanks.tsv" | sort -u)
 
     G_SEED=${GRADE_SEED:-$(g_random)}  # GRADE_SEED=N repeats a run's hidden inputs
+    # (the seed itself never enters a sandbox: each chapter's probe gets g_probe_seed)
     mkdir -p "$RUN/want"
     # the teacher's code on the same inputs, in the same kind of sandbox
     for nn in $GCHS; do
-        g_run "$RUN/want/probe$nn" "$G_TPROBE" probe "$(chapter_num "$nn")" "$G_SEED"
+        g_run "$RUN/want/probe$nn" "$G_TPROBE" probe "$(chapter_num "$nn")" "$(g_probe_seed "$nn")"
         if [ "$(head -n 1 "$RUN/want/probe$nn")" = "no probe for chapter $(chapter_num "$nn")" ]; then
             echo "grade: chapter $(chapter_num "$nn") has blanks but no hidden checks in scripts/exercises/probe.c; its answers cannot be graded until it has them" >&2
             return 1
@@ -638,6 +707,11 @@ g_grade_student() {
             for nm in $names; do printf '%s\tnofunc\t%s\n' "$nm" "$_why"; done >>"$_s/status.tsv"
             continue
         fi
+        # a file as it was handed out: every blank of it unanswered, nothing to compile
+        if cmp -s "$_s/n/$f" "$RUN/hand/$f"; then
+            for nm in $names; do printf '%s\tempty\tthe exercise_missing() stub is still there\tuntouched\n' "$nm"; done >>"$_s/status.tsv"
+            continue
+        fi
         # (linear in the file's size, and under its own time limit)
         timeout -k 1 "$GRADE_TIME" $AWK -f "$EX_DIR/extract.awk" -v ref="$RUN/orig/$f" -v blanks="$names" -v outdir="$_s/x" \
             -v shown="$(basename "$f")" "$_s/n/$f" >"$_s/status.$$" 2>"$_s/extract.err"
@@ -652,22 +726,28 @@ g_grade_student() {
     done
     _t0=$(date +%s)
     while IFS='	' read -r name pts nn file func sym _; do
-        st= det=
-        while IFS='	' read -r _b _st _det; do
+        st= det= _un=
+        while IFS='	' read -r _b _st _det _un; do
             [ "$_b" = "$name" ] && { st=$_st det=$_det && break; }
         done <"$_s/status.tsv"
         got=0
         msg=
+        # every answer is judged by running the student's file as it is, even one whose
+        # text is the teacher's (the rest of the file may change what it means) or whose
+        # stub is still there (code above it may return first)
         case $st in
-            same) got=$pts msg="correct${det:+ ($det)}" ;;
-            empty) msg="not answered: $det" ;;
             nofunc) msg="not found: $det" ;;
             denied) msg="not accepted: $det" ;;
-            answer)
-                if [ $(($(date +%s) - _t0)) -ge "$GRADE_STUDENT_SECONDS" ]; then
+            empty | same | answer)
+                if [ "$_un" = untouched ]; then
+                    msg="not answered: $det"
+                elif [ $(($(date +%s) - _t0)) -ge "$GRADE_STUDENT_SECONDS" ]; then
                     msg="not graded: this submission used up its time budget (GRADE_STUDENT_SECONDS=$GRADE_STUDENT_SECONDS s) before this answer"
+                elif G_EMPTY=$([ "$st" != empty ] || echo 1) && g_grade_answer "$name" "$nn" "$file" "$func" "$sym"; then
+                    got=$pts msg=$g_msg
+                elif [ "$st" = empty ] && case $g_msg in "your "*" does not compile"*) false ;; *) true ;; esac; then
+                    msg="not answered: $det"
                 else
-                    g_grade_answer "$name" "$nn" "$file" "$func" "$sym" && got=$pts
                     msg=$g_msg${det:+ ($det)}
                 fi ;;
             *) msg="not found: the blank is missing from your tree" ;;
@@ -678,36 +758,94 @@ g_grade_student() {
     rm -rf "$_s/x" "$_sw"
 }
 
-# One answer: compiled in the compile sandbox; its object's symbols checked here
-# (gradetool policy: what it calls, that it defines the blank's function, no
-# constructor); linked in the link sandbox with the kit's libraries that hold no
-# object of its file; the static program run in the run sandbox; the grader
-# compares the probe's numbers with the teacher's. Sets g_msg; status 0 when the
-# blank earns its points.
-g_grade_answer() { # NAME NN FILE FUNC SYMBOL
+# g_insn_check OBJ: a sentence when the object's code holds an instruction that asks
+# the kernel (or the CPU's exception path) itself: inline assembly, which the symbol
+# policy cannot see. Read by the disassembler (objdump, of binutils, beside nm).
+g_insn_check() {
+    objdump -d --no-show-raw-insn "$1" 2>/dev/null |
+        $AWK -F '\t' 'NF >= 2 { split($2, w, " "); if (w[1] ~ /^(syscall|sysenter|sysexit|sysret|sysretq|int|int1|int3|into|svc|hvc|smc|ecall)$/) {
+            printf "your code holds the instruction %s (inline assembly that calls the kernel itself); it may not use it\n", w[1]; exit } }'
+}
+
+# the compile sandbox's script for what the compiler sees of a file: CFLAGS
+# CHAPTER-DIR SOURCE -> the file with its comments and the code its #if's leave out
+# gone, each #define on one line, macros not expanded and #include lines kept as
+# lines (not read), no line markers (gcc's -fdirectives-only, then -fpreprocessed);
+# or "error" and the messages
+G_PREPROCESS='sed "s/^[ 	]*#[ 	]*include/__attn_include__/" "$IN/$3" >a.c &&
+$CC $1 -nostdinc -E -P -fdirectives-only -dD a.c -o a.d >cc.log 2>&1 &&
+$CC $1 -fpreprocessed -dD -E -P -x c a.d -o a.i >>cc.log 2>&1 && exec cat a.i
+echo "error"; head -c 4000 cc.log'
+
+# One answer, as the student's file has it: the student's whole file compiled as
+# they wrote it, once, in the compile sandbox (G_COMPILE, with each function and
+# datum in a section of its own); that object cut down to the blank's function and
+# what it reaches (G_REDUCE, in a sandbox too): the student's function replaces the
+# teacher's, and everything else it calls in its own file is the student's own, so
+# an answer that calls another blank of the file runs the student's version of it.
+# Checked here: what it calls (gradetool policy: allowed functions, the blank's
+# function defined, no constructor) and no system-call instruction (objdump);
+# linked in the link sandbox with the teacher's rest of the file (rest-FUNC.o:
+# every function but this one is the teacher's, compiled apart from the student's
+# text, and the teacher's FUNC is not in it) and the kit's libraries without the file's object; the static program run
+# in the run sandbox; the grader compares the probe's numbers with the teacher's.
+# Blanks in one function are judged together (the function is what runs).
+# Sets g_msg; status 0 when the blank earns its points.
+g_grade_answer() { # NAME NN FILE FUNC STATIC
     _nm=$1 _nn=$2 _file=$3 _fn=$4 _sym=$5
-    _w=$_sw/$_nm
     _hole=$(basename "$_file" .c)
-    mkdir -p "$_w/src" "$_w/obj"
-    cp "$_s/x/$_nm.c" "$_w/src/$_hole.c"
-    g_tool "$_w/cc.out" compile "$_w/src" "$G_COMPILE" "$(g_cflags "$_nn")" "$(dirname "$_file")" "$_hole.c"
-    if [ "$(head -c 4 "$_w/cc.out" | od -An -c | tr -d ' \n')" != '177ELF' ]; then
-        case $(cat "$_w/cc.out.rc") in
-            0) g_msg="does not compile: $(tail -n +2 "$_w/cc.out" >"$_w/cc.log"; first_error "$_w/cc.log" | sed 's|/in/||g')" ;;
-            *) g_msg="does not compile: the compiler was stopped (time limit ${GRADE_TIME} s, memory or output limit)" ;;
-        esac
+    _fw=$_sw/file-$_hole
+    if [ ! -d "$_fw" ]; then
+        mkdir -p "$_fw/src" "$_fw/in"
+        cp "$_s/n/$_file" "$_fw/src/$_hole.c"
+        g_tool "$_fw/cc.out" compile "$_fw/src" "$G_COMPILE" "$(g_cflags "$_nn") $G_SECTIONS" "$(dirname "$_file")" "$_hole.c"
+        if [ "$(head -c 4 "$_fw/cc.out" | od -An -c | tr -d ' \n')" = '177ELF' ]; then
+            mv "$_fw/cc.out" "$_fw/in/student.o"
+        else
+            case $(cat "$_fw/cc.out.rc") in
+                0) echo "your $(basename "$_file") does not compile: $(tail -n +2 "$_fw/cc.out" >"$_fw/cc.log"; first_error "$_fw/cc.log" | sed 's|/in/||g')" ;;
+                *) echo "your $(basename "$_file") does not compile: the compiler was stopped (time limit ${GRADE_TIME} s, memory or output limit)" ;;
+            esac >"$_fw/msg"
+            rm -f "$_fw/cc.out"
+        fi
+    fi
+    if [ -f "$_fw/msg" ]; then
+        g_msg=$(cat "$_fw/msg")
         return 1
     fi
-    mv "$_w/cc.out" "$_w/obj/answer.o"
+    _w=$_sw/fn-$_hole-$_fn
+    if [ -f "$_w/res" ]; then
+        g_msg=$(cat "$_w/msg")
+        return "$(cat "$_w/res")"
+    fi
+    mkdir -p "$_w/obj"
+    g_grade_function
+    _r=$?
+    printf '%s' "$g_msg" >"$_w/msg"
+    echo "$_r" >"$_w/res"
+    return "$_r"
+}
+
+g_grade_function() {
+    g_tool "$_w/red.out" compile "$_fw/in" "$G_REDUCE" "$_fn" "$_sym"
+    if [ "$(head -c 4 "$_w/red.out" | od -An -c | tr -d ' \n')" != '177ELF' ]; then
+        if grep -q 'entry symbol\|undefined symbol\|no root' "$_w/red.out" 2>/dev/null || [ "$(head -n 1 "$_w/red.out")" = "reduce failed" ]; then
+            g_msg="not accepted: your $(basename "$_file") does not define $_fn() itself (the function that holds the blank)"
+        else
+            g_msg="not graded: your compiled $(basename "$_file") could not be read (time or memory limit)"
+        fi
+        return 1
+    fi
+    mv "$_w/red.out" "$_w/obj/answer.o"
+    printf '%s' "$_fn" >"$_w/obj/with-rest"
     # the policy, from the object: what it calls (never what its text spells)
-    _f=-
-    [ "$_sym" = 1 ] && _f=$_fn
     if [ "${GRADE_POLICY:-1}" = 0 ]; then
-        _pol=$("$G_TOOL" policy "$_w/obj/answer.o" "$RUN/allow/$_nm.txt" "$(basename "$_file")" "$_f" "$_nm" 2>&1)
+        _pol=$("$G_TOOL" policy "$_w/obj/answer.o" "$RUN/allow/$_nm.txt" "$(basename "$_file")" "$_fn" "$_nm" 2>&1)
         case $_pol in "your answer calls"*) _pol= ;; esac   # (only the check of its function stays)
     else
-        _pol=$("$G_TOOL" policy "$_w/obj/answer.o" "$RUN/allow/$_nm.txt" "$(basename "$_file")" "$_f" "$_nm" \
-            $($AWK -F '\t' -v n="$_nm" '$1 == n { print $8 }' "$RUN/blanks.tsv") 2>&1)
+        _pol=$("$G_TOOL" policy "$_w/obj/answer.o" "$RUN/allow/$_nm.txt" "$(basename "$_file")" "$_fn" "$_nm" \
+            $($AWK -F '\t' -v fn="$_fn" -v f="$_file" '$4 == f && $5 == fn { print $8 }' "$RUN/blanks.tsv") 2>&1)
+        [ -n "$_pol" ] || _pol=$(g_insn_check "$_w/obj/answer.o")
     fi
     if [ -n "$_pol" ]; then
         g_msg="not accepted: $_pol"
@@ -725,7 +863,7 @@ g_grade_answer() { # NAME NN FILE FUNC SYMBOL
     fi
     mv "$_w/link.out" "$_w/probe"
     chmod 0555 "$_w/probe"
-    g_run "$_w/probe.txt" "$_w/probe" probe "$(chapter_num "$_nn")" "$G_SEED"
+    g_run "$_w/probe.txt" "$_w/probe" probe "$(chapter_num "$_nn")" "$(g_probe_seed "$_nn")"
     _d=$("$G_TOOL" compare "$RUN/want/probe$_nn" "$_w/probe.txt")
     _st=$?
     [ "$_st" -le 1 ] || { g_msg="not graded: the grader could not compare the hidden checks"; return 1; }
@@ -738,7 +876,8 @@ g_grade_answer() { # NAME NN FILE FUNC SYMBOL
     esac
     g_msg="a hidden check on fresh random inputs fails: $_d"
     # the chapter's tests, for the feedback only: the first failing check in words
-    if [ -f "$G_KIT/obj/test_ch$_nn.o" ]; then
+    # (not for a stub left as it was: the feedback says "not answered")
+    if [ -z "${G_EMPTY:-}" ] && [ -f "$G_KIT/obj/test_ch$_nn.o" ]; then
         g_tool "$_w/tlink.out" "link:$_hole" "$_w/obj" "$G_LINK" "test_ch$_nn.o" harness.o
         [ "$(head -c 4 "$_w/tlink.out" | od -An -c | tr -d ' \n')" = '177ELF' ] || return 1
         mv "$_w/tlink.out" "$_w/tests"

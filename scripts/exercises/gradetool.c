@@ -578,6 +578,9 @@ static int cmd_results(char **a) {
         snprintf(head, sizeof head, zh ? "学生 %.1000s：%s" : "student %.1000s: %s", a[2], line);
         json_str(f, head);
     }
+    /* every text is plain text: what a student's code put into a message is shown, never
+     * rendered (Gradescope's default, simple_format, would render HTML in it) */
+    fprintf(f, ",\n  \"output_format\": \"text\",\n  \"test_output_format\": \"text\",\n  \"test_name_format\": \"text\"");
     fprintf(f, ",\n  \"visibility\": ");
     json_str(f, a[5]);
     fprintf(f, ",\n  \"stdout_visibility\": \"hidden\",\n  \"tests\": [");
@@ -592,7 +595,7 @@ static int cmd_results(char **a) {
         fprintf(f, ", \"score\": %ld, \"max_score\": %ld, \"status\": \"%s\", \"output\": ", row[i].got, row[i].max,
                 row[i].got == row[i].max ? "passed" : "failed");
         json_str(f, row[i].msg);
-        fprintf(f, ", \"visibility\": ");
+        fprintf(f, ", \"output_format\": \"text\", \"visibility\": ");
         json_str(f, a[5]);
         fputc('}', f);
     }

@@ -14,7 +14,9 @@
  *   1. normalise: C tokens, comments and layout dropped; every identifier
  *      becomes "I", every number "N", every string "S", every character
  *      constant "C"; keywords and punctuators are kept as written (digraphs as
- *      their punctuators). Renaming and reformatting change nothing.
+ *      their punctuators), but parentheses are dropped and so is an empty
+ *      statement. Renaming, reformatting and padding with ';' or parentheses
+ *      change nothing.
  *   2. hash every k-gram of consecutive tokens (64-bit FNV-1a over the k tokens).
  *   3. winnow: in every window of w consecutive k-gram hashes keep the minimum,
  *      the rightmost one on a tie; a hash kept by consecutive windows at the
@@ -23,11 +25,13 @@
  *      k-grams (but at least one) keeps the minimum of all of them.
  *   4. score of two answers: the Jaccard index of their fingerprint SETS,
  *      |A and B| / |A or B|, in 0..1 (1: the same fingerprints).
- * A blank whose reference answer (the pseudo-student "solution", the
- * teacher's code) has fewer than MIN_TOKENS normalised tokens is "trivial":
- * every correct answer looks alike, so its pairs are not listed; one row
- * says so (kind "trivial"). Pairs at or above THRESHOLD are listed, highest
- * first (kind "pair"). */
+ * Triviality is a property of the answers: a pair whose two answers both have
+ * fewer than MIN_TOKENS normalised tokens is not compared (short correct
+ * answers all look alike); a longer answer is compared with every other,
+ * whatever the length of the teacher's code (the pseudo-student
+ * "teacher/solution"). A blank none of whose pairs could be compared gets one
+ * row that says so (kind "trivial"). Pairs at or above THRESHOLD are listed,
+ * highest first (kind "pair"). */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -35,6 +39,8 @@
 #include <string.h>
 
 #define SIM_MAX_FILE (4L * 1024 * 1024)
+/* the pseudo-student of the teacher's code: a name no folder can have (a '/') */
+#define SIM_SOLUTION "teacher/solution"
 
 static void sim_die(const char *what, const char *arg) {
     fprintf(stderr, "similarity: %s%s\n", what, arg ? arg : "");
@@ -97,6 +103,18 @@ static const char *const PUNCT_AS[] = {
 
 /* The normalised tokens of the text s[0..n) (translation phase 2's line
  * splices removed first). */
+/* a punctuator, but padding normalised: parentheses are dropped and an empty
+ * statement (a ';' after ';', '{' or '}') too, so "((x))" reads as "x" and ";;;"
+ * as ";" (a copy padded with them fingerprints as the copy) */
+static void push_punct(Tokens *t, const char *s, size_t len) {
+    if (len == 1 && (*s == '(' || *s == ')')) return;
+    if (len == 1 && *s == ';' && t->n) {
+        const char *last = t->tok[t->n - 1];
+        if (!strcmp(last, ";") || !strcmp(last, "{") || !strcmp(last, "}")) return;
+    }
+    tok_push(t, s, len);
+}
+
 static void tokenize(const char *src, size_t n, Tokens *t) {
     char *s = xrealloc(NULL, n + 1);
     size_t m = 0;
@@ -146,10 +164,10 @@ static void tokenize(const char *src, size_t n, Tokens *t) {
         for (p = 0; p < np; p++)
             if (!strncmp(s + i, PUNCT[p], strlen(PUNCT[p]))) break;
         if (p < np) {
-            tok_push(t, PUNCT_AS[p], strlen(PUNCT_AS[p]));
+            push_punct(t, PUNCT_AS[p], strlen(PUNCT_AS[p]));
             i += strlen(PUNCT[p]);
         } else {
-            tok_push(t, s + i, 1);
+            push_punct(t, s + i, 1);
             i++;
         }
     }
@@ -356,29 +374,19 @@ int sim_compare(char **argv) {
         size_t end = s;
         while (end < ne && !strcmp(en[end].blank, en[s].blank)) end++;
         nblanks++;
-        /* the reference answer decides whether the blank is trivial */
-        size_t ref_tokens = 0;
-        int have_ref = 0;
-        for (size_t i = s; i < end; i++)
-            if (!strcmp(en[i].student, "solution")) { ref_tokens = en[i].p.ntok; have_ref = 1; }
-        if (have_ref && ref_tokens < mintok) {
-            fputs(",,", f);
-            csv_cell(f, en[s].blank);
-            fputs(",,trivial\n", f);
-            ntriv++;
-            s = end;
-            continue;
-        }
+        /* the answers decide what is trivial: a pair of two short answers is not compared */
         Pair *pairs = NULL;
-        size_t np = 0;
+        size_t np = 0, ncompared = 0, nshort = 0;
         for (size_t a = s; a < end; a++)
             for (size_t b = a + 1; b < end; b++) {
                 if (!en[a].p.n || !en[b].p.n) continue;
+                if (en[a].p.ntok < mintok && en[b].p.ntok < mintok) { nshort++; continue; }
+                ncompared++;
                 double sc = sim_jaccard(en[a].p.fp, en[a].p.n, en[b].p.fp, en[b].p.n);
                 if (sc + 1e-12 < thr) continue;
                 pairs = xrealloc(pairs, (np + 1) * sizeof *pairs);
-                /* the solution always second: "alice,solution" */
-                int swap = !strcmp(en[a].student, "solution");
+                /* the solution always second: "alice,teacher/solution" */
+                int swap = !strcmp(en[a].student, SIM_SOLUTION);
                 pairs[np].a = swap ? b : a;
                 pairs[np].b = swap ? a : b;
                 pairs[np].score = sc;
@@ -398,6 +406,12 @@ int sim_compare(char **argv) {
             fputc(',', f);
             csv_cell(f, en[s].blank);
             fprintf(f, ",%.3f,pair\n", pairs[i].score);
+        }
+        if (nshort && !ncompared) {
+            fputs(",,", f);
+            csv_cell(f, en[s].blank);
+            fputs(",,trivial\n", f);
+            ntriv++;
         }
         npairs += np;
         free(pairs);

@@ -7,16 +7,17 @@
 # CHAPTERS, as make grade-class cuts them) each student's answer is cut out of
 # the file as the grader does it (gradetool normalize, extract.awk) and
 # compared as text with every other student's answer and with the teacher's
-# code of the blank, the pseudo-student "solution" (similarity.c: normalised
+# code of the blank, the pseudo-student "teacher/solution", a name no folder can
+# have (similarity.c: normalised
 # C tokens, winnowed k-gram fingerprints, the Jaccard index of the sets).
 # Nothing a student wrote is compiled or run. Writes, beside the class's
 # grades, OUT/similarity.csv (student_a,student_b,blank,score,kind: the pairs
-# at or above the threshold, highest first; one "trivial" row per blank too
-# small to compare) and OUT/similarity.txt (how to read it); OUT is
+# at or above the threshold, highest first; one "trivial" row per blank none of
+# whose pairs could be compared, two answers both too short) and OUT/similarity.txt (how to read it); OUT is
 # SIMILARITY_OUT, else GRADE_OUT, else build/grade/<name of SUBMISSIONS>.
 # Knobs (docs/TEACHING.md): SIMILARITY_THRESHOLD (0.5), SIMILARITY_K (5
 # tokens a k-gram), SIMILARITY_W (4 k-grams a window), SIMILARITY_MIN_TOKENS
-# (30, about two lines of code: a blank whose reference answer is shorter is trivial).
+# (30, about two lines of code: two answers both shorter are trivial, not compared).
 . scripts/exercises/lib.sh
 ex_check_root
 LC_ALL=C
@@ -77,8 +78,6 @@ $CC -std=c99 -O2 "$EX_DIR/gradetool.c" -lm -o "$W0/gradetool" >"$W0/cc.log" 2>&1
     { echo "make similarity: scripts/exercises/gradetool.c does not build: $(first_error "$W0/cc.log")" >&2; exit 1; }
 "$W0/gradetool" list "$SUBS" >"$W0/students.tsv" || exit 2
 [ -s "$W0/students.tsv" ] || die "make similarity: $GIVEN has no subfolders (one per student)"
-$AWK -F '\t' '$1 == "solution" { f = 1 } END { exit !f }' "$W0/students.tsv" &&
-    die "make similarity: $GIVEN/solution: a student folder has the name of the pseudo-student of the reference answers; rename it"
 
 # each student's answers, cut out as the grader does it; read as text only
 : >"$W0/skipped"
@@ -109,7 +108,7 @@ done <"$W0/students.tsv"
 # the list the comparison reads: per blank, the solution first, then the students by name
 : >"$W0/list.tsv"
 while IFS='	' read -r name _; do
-    printf '%s\tsolution\t%s\n' "$name" "$W0/ref/$name.c" >>"$W0/list.tsv"
+    printf '%s\tteacher/solution\t%s\n' "$name" "$W0/ref/$name.c" >>"$W0/list.tsv"
     k=0
     while IFS='	' read -r id st _; do
         k=$((k + 1))
@@ -127,10 +126,12 @@ S=$(grep -c '	ok$' "$W0/students.tsv")
     echo "(Jaccard index, 0..1), after comments, layout, names and literals are set aside."
     echo "A high score is a reason to look at both answers side by side, never proof"
     echo "of copying: short blanks, the hints and the tutorial itself lead honest"
-    echo "students to the same code. 'solution' is the teacher's code of the blank"
-    echo "(the published tutorial). A trivial blank is too short to tell copies from"
-    echo "independent correct answers; it is not compared. A low score proves nothing"
-    echo "either: an answer rewritten by hand, or by a tool, scores low."
+    echo "students to the same code. 'teacher/solution' is the teacher's code of the"
+    echo "blank (the published tutorial). Two answers both shorter than the trivial"
+    echo "size are too short to tell a copy from independent correct answers and are"
+    echo "not compared; a blank none of whose pairs could be compared is listed as"
+    echo "trivial. A low score proves nothing either: an answer rewritten by hand, or"
+    echo "by a tool, scores low."
     echo
     $AWK -F, 'NR > 1 && $5 == "trivial" { print "trivial, not compared: " $3 }' "$W0/similarity.csv"
     cat "$W0/skipped"
