@@ -260,9 +260,11 @@ GRADE_OUT=$TMP/o1 GRADE_TIME=5 sh scripts/exercises/grade_class.sh "$C" 1 "" "" 
 printf '\357\273\277Email,Folder,Name,ID,SIS_Login_ID,Section\n"a@x.edu",alice,"Liddell, Alice",101,al1,S1\nb@x.edu,bob,Bob,102,bo2,S1\n' >"$TMP/roster.csv"
 printf 'c@x.edu,carol,"Carol ""CJ"" Jones",103,ca3,S2\ne@x.edu,erin,Erin,105,er5,S2\n' >>"$TMP/roster.csv"
 ROSTER=$TMP/roster.csv GRADE_OUT=$TMP/o1 GRADE_TIME=5 sh scripts/exercises/grade_class.sh "$C" "" "" "" bob >"$TMP/rs.out" 2>"$TMP/rs.err"
-printf '%s\n' 'Student,ID,SIS User ID,SIS Login ID,Section,attention-in-c level 1' '"Liddell, Alice",101,,al1,S1,3' 'Bob,102,,bo2,S1,2' \
-    '"Carol ""CJ"" Jones",103,,ca3,S2,0' >"$TMP/canvas.want"
-printf '%s\n' 'Email address,ID number,Username,attention-in-c level 1' 'a@x.edu,,,3' 'b@x.edu,,,2' 'c@x.edu,,,0' >"$TMP/moodle.want"
+pts() { row "$1" | cut -d, -f2; }   # (class.csv's score)
+printf '%s\n' 'Student,ID,SIS User ID,SIS Login ID,Section,attention-in-c level 1' "\"Liddell, Alice\",101,,al1,S1,$(pts alice)" \
+    "Bob,102,,bo2,S1,$(pts bob)" "\"Carol \"\"CJ\"\" Jones\",103,,ca3,S2,$(pts carol)" >"$TMP/canvas.want"
+printf '%s\n' 'Email address,ID number,Username,attention-in-c level 1' "a@x.edu,,,$(pts alice)" "b@x.edu,,,$(pts bob)" \
+    "c@x.edu,,,$(pts carol)" >"$TMP/moodle.want"
 cmp -s "$TMP/canvas.want" "$TMP/o1/canvas.csv" && cmp -s "$TMP/moodle.want" "$TMP/o1/moodle.csv" && ok ||
     bad "ROSTER: canvas.csv and moodle.csv hold the roster's students and their points" "$(cat "$TMP/o1/canvas.csv" "$TMP/o1/moodle.csv" "$TMP/rs.err")"
 grep -q "the folder 'dave' is not in the roster" "$TMP/rs.err" && grep -q "'erin' has no folder among the submissions" "$TMP/rs.err" &&

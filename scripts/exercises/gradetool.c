@@ -894,6 +894,20 @@ static int cmd_limit(int argc, char **argv) {
     return 2;
 }
 
+/* does this test line of `results` say the answer does not compile? Its output begins
+ * "does not compile", "your FILE does not compile" or, in Chinese, "无法编译" (the
+ * grader's own words come first; what a student wrote can only follow them) */
+static int compile_failed(const char *line) {
+    const char *o = strstr(line, "\"output\": \""), *q, *d;
+    if (!o) return 0;
+    o += 11;
+    q = strchr(o, '"');
+    if (!strncmp(o, "does not compile", 16) || !strncmp(o, "\xe6\x97\xa0\xe6\xb3\x95\xe7\xbc\x96\xe8\xaf\x91", 12))
+        return 1;   /* (the second: 无法编译 in UTF-8) */
+    d = strstr(o, " does not compile");
+    return !strncmp(o, "your ", 5) && d && (!q || d < q);
+}
+
 /* ---- gradescope: the autograder's results.json (make gradescope-autograder) ----
  * gradetool gradescope LANG MSG SECONDS OUT [GS]: Gradescope's results.json into OUT.
  * With GS (what `results` wrote for the submission), GS again with its execution_time
@@ -945,7 +959,7 @@ static int cmd_gradescope(char **a) {
                 char save = *e;
                 blanks++;
                 *e = 0;
-                if (strstr(p, "\"output\": \"does not compile")) bad++;
+                if (compile_failed(p)) bad++;
                 *e = save;
             }
         }
