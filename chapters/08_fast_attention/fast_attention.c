@@ -10,7 +10,7 @@
  * and differ only in the order of the work and in what they keep in memory.
  * Reading order: naive, reordered, tiled, online and flash, each with the one
  * idea it adds and, just before it, the helpers it is the first to use: the
- * vectorisable exp, max and sum before reordered, the 8 x 32 register kernel of
+ * vectorisable exp, max and sum before reordered, the MR x NR register kernel of
  * the matmuls before tiled, the finiteness check before online, the base-2 exp
  * and the packed keys before flash. Last, what the five share (names, shapes,
  * broadcasting, scratch memory).
@@ -288,28 +288,41 @@ Tensor *attention_reordered(const Tensor *query, const Tensor *key, const Tensor
 }
 
 /* ======================================================================== */
-/* 3. tiled: blocks that stay in the caches, 8 x 32 sums in registers       */
+/* 3. tiled: blocks that stay in the caches, MR x NR sums in registers     */
 /* ======================================================================== */
 
-/* ---- the matmuls of tiled and flash: an 8 x 32 tile of sums in registers ---- */
+/* ---- the matmuls of tiled and flash: an MR x NR tile of sums in registers ---- */
 
 /* c[8][32] (+)= a[8][kdim] · b[kdim][32], with b and c row-major (leading dims ldb,
  * ldc) and a given column by column: the 8 entries a[0..7][k] side by side at
  * a + k·a_step (a_step = 8 for rows packed by pack_rows or pack_keys; BLOCK_Q for
  * flash's transposed tile, whose rows are queries side by side already).
  *
- * Why 8 x 32: a vector register holds 16 floats and there are 32 of them. 8 rows x
- * 32 columns of sums are 16 registers, which stay in registers for the whole sum over
- * k. Each step of k loads 32 floats of b (2 vectors) once and uses them for 8 rows:
- * 16 fused multiply-adds per 2 vector loads and 8 broadcasts of a, enough
- * independent sums to keep both FMA pipes busy. The sums are 8 named arrays, not
- * acc[8][32]: with one 2-D array GCC swaps the loops and keeps the sums in memory;
- * with 8 arrays it vectorises the x loop. Copying c in (accumulate) and zeroing are
- * two separate loops: one loop with `accumulate ? c : 0` compiled to 256 scalar
- * loads and stores. One out-of-line copy (NOINLINE): inlined, or cloned for
- * constant arguments, GCC ran out of the 32 vector registers and spilled sums. */
+ * Why 8 x 32 with AVX-512: a vector register holds 16 floats and there are 32 of
+ * them. 8 rows x 32 columns of sums are 16 registers, which stay in registers for the
+ * whole sum over k. Each step of k loads 32 floats of b (2 vectors) once and uses
+ * them for 8 rows: 16 fused multiply-adds per 2 vector loads and 8 broadcasts of a,
+ * enough independent sums to keep both FMA pipes busy.
+ * Why 3 x 32 with AVX2: a register holds 8 floats and there are 16. 8 x 32 sums
+ * would be 32 registers, and GCC kept them on the stack. 3 x 32 sums are 12
+ * registers, with 3 broadcasts beside them: 15 of 16, the 4 vectors of b read by the
+ * FMAs straight from memory; 12 independent sums hide an FMA's latency on two pipes.
+ * The tiles whose rows divide the blocks (4 x 16, 8 x 8, 2 x 32) hold only 8 sums,
+ * and 6 x 16 made GCC keep broadcasts on the stack. With 3 rows, a tile of keys is
+ * packed with room for 258 (pack_keys) and a block's output has 66 rows (ACC_ROWS).
+ * NEON: 32 registers of 4 floats, 8 x 8 sums are 16 of them, as with AVX-512.
+ * The sums are MR named arrays, not acc[MR][NR]: with one 2-D array GCC swaps the
+ * loops and keeps the sums in memory; with named arrays it vectorises the x loop.
+ * Copying c in (accumulate) and zeroing are two separate loops: one loop with
+ * `accumulate ? c : 0` compiled to 256 scalar loads and stores. One out-of-line copy
+ * (NOINLINE): inlined, or cloned for constant arguments, GCC ran out of the 32 vector
+ * registers and spilled sums. And for GCC two of -O3's loop passes are off in it:
+ * unroll-and-jam unrolled the k loop by two and then kept broadcasts on the stack
+ * (one with AVX-512, most with AVX2's 6 x 16), and loop distribution turned the
+ * copies of c into calls of memcpy and memset. */
 #if defined(__GNUC__) && !defined(__clang__)
-#define NOINLINE __attribute__((noinline, noclone, optimize("no-loop-unroll-and-jam", "no-tree-loop-distribute-patterns")))
+#define NOINLINE                                                                                   \
+    __attribute__((noinline, noclone, optimize("no-loop-unroll-and-jam", "no-tree-loop-distribute-patterns")))
 #elif defined(__GNUC__)
 #define NOINLINE __attribute__((noinline))
 #else
@@ -393,14 +406,14 @@ NOINLINE static void kernel_tile(int64_t kdim, const float *restrict a, int64_t 
         }
 }
 
-/* Rows i..i+7 of a (leading dim lda), columns 0..kdim-1, as kdim groups of 8. */
+/* Rows i..i+MR-1 of a (leading dim lda), columns 0..kdim-1, as kdim groups of MR. */
 static void pack_rows(const float *restrict a, int64_t lda, int64_t kdim, float *restrict packed) {
     for (int64_t k = 0; k < kdim; k++)
         for (int r = 0; r < MR; r++) packed[k * MR + r] = a[r * lda + k];
 }
 
 /* c[m][n] (+)= a[m][kdim] · b[kdim][n], row-major with leading dims lda, ldb, ldc:
- * 8 x 32 register tiles, then the edges (the last m % 8 rows, n % 32 columns) row by
+ * MR x NR register tiles, then the edges (the last m % MR rows, n % NR columns) row by
  * row. `packed` holds 8 · kdim floats. */
 static void matmul_block(int64_t m, int64_t n, int64_t kdim, const float *restrict a, int64_t lda,
                          const float *restrict b, int64_t ldb, float *restrict c, int64_t ldc, bool accumulate,
@@ -432,7 +445,7 @@ void attn_matmul(int64_t m, int64_t n, int64_t kdim, const float *a, int64_t lda
 }
 
 /* c (+)= aᵀ · b with a given as (kdim, m) row-major: the 8 entries aᵀ[i..i+7][k] are
- * side by side in row k of a, which is what kernel_8x32 reads (a_step = lda), so
+ * side by side in row k of a, which is what kernel_tile reads (a_step = lda), so
  * nothing is transposed or packed. The edges (m % 8 rows, n % 32 columns) row by row. */
 void attn_matmul_at(int64_t m, int64_t n, int64_t kdim, const float *a, int64_t lda, const float *b, int64_t ldb,
                     float *c, int64_t ldc, bool accumulate) {
@@ -458,8 +471,8 @@ void attn_matmul_at(int64_t m, int64_t n, int64_t kdim, const float *a, int64_t 
 /* "reordered" streams all of kt (d_k x S floats) through the cache for every query
  * row and reloads each partial sum from memory for every c. Tiled works on a block
  * of BLOCK_Q queries against a panel of BLOCK_K keys at a time (both stay in cache
- * and are reused BLOCK_K resp. BLOCK_Q times), and inside that on 8 x 32 sums held in
- * registers (kernel_8x32, above). The full (T, S) scores are still stored. */
+ * and are reused BLOCK_K resp. BLOCK_Q times), and inside that on MR x NR sums held in
+ * registers (kernel_tile, above). The full (T, S) scores are still stored. */
 static void tiled_slice(const Problem *p, int64_t b, float *restrict scores, float *restrict kt,
                         float *restrict q_blk, float *restrict packed) {
     const float *restrict q = p->q + p->q_at[b], *restrict v = p->v + p->v_at[b];
@@ -630,9 +643,9 @@ Tensor *attention_online(const Tensor *query, const Tensor *key, const Tensor *v
  * The score tile is kept transposed, keys down and queries across: St = K_j · Q_iᵀ,
  * (BLOCK_K, BLOCK_Q). Then each query is a column, and the softmax bookkeeping (max,
  * exp, sum) runs along rows of 64 queries, element by element, with no reduction
- * inside a vector; and St is exactly the layout the kernel wants for P · V (8
+ * inside a vector; and St is exactly the layout the kernel wants for P · V (MR
  * queries side by side for each key), so nothing is repacked. A thread packs a
- * slice's keys once, when it starts on that slice (8 keys side by side for each c,
+ * slice's keys once, when it starts on that slice (MR keys side by side for each c,
  * pack_keys). */
 
 /* ---- what flash needs first: its base-2 exp and its packed keys ---- */
@@ -723,7 +736,7 @@ typedef struct {
  * visible to query q when kr <= q + diag (causal, on the diagonal: diag = i0 - j0;
  * otherwise diag >= cols and every key is visible), so a key row kr <= diag is seen
  * by every query of the block and only the rows after it need the mask test. m_tile
- * comes in holding the max of key rows 0 .. max_from - 1 (kernel_8x32 took it from
+ * comes in holding the max of key rows 0 .. max_from - 1 (kernel_tile took it from
  * the sums it had just made, without reading St again); the rest is added here. For every query: the
  * new max, the factor alpha that shrinks what was summed against the old max, St =
  * 2^(St - m_new) (0 where masked) and l = l · alpha + the column's sum. The scores
@@ -774,18 +787,18 @@ static void flash_tile(const Problem *p, const float *restrict kp, const float *
     int64_t d_k = p->d_k, d_v = p->d_v, d_v32 = d_v / NR * NR, rows = fb->rows;
     int64_t cols = s_end - j0 < BLOCK_K ? s_end - j0 : BLOCK_K;
     int64_t diag = p->causal ? fb->i0 - j0 : cols; /* key kr is visible to query r when kr <= r + diag */
-    /* St = K_j · Q_iᵀ   (cols, BLOCK_Q), 8 keys x 32 queries at a time. For the groups
-     * of 8 keys that every query sees (all, unless on the causal diagonal or past the
+    /* St = K_j · Q_iᵀ   (cols, BLOCK_Q), MR keys x NR queries at a time. For the groups
+     * of MR keys that every query sees (all, unless on the causal diagonal or past the
      * last key) the kernel also takes the max per query, from the sums it just made. */
     int64_t fused = (diag + 1 < cols ? diag + 1 : cols) / MR * MR;
     for (int64_t r = 0; r < BLOCK_Q; r++) fb->m_tile[r] = -INFINITY;
     for (int64_t g = 0; g < cols; g += MR)
         for (int64_t q0 = 0; q0 < rows; q0 += NR)
-            kernel_tile(d_k, kp + (j0 / BLOCK_K * KP_TILE + g) * d_k, MR, fb->qt + q0, BLOCK_Q, st + g * BLOCK_Q + q0, BLOCK_Q, false,
-                        g < fused ? fb->m_tile + q0 : NULL);
+            kernel_tile(d_k, kp + (j0 / BLOCK_K * KP_TILE + g) * d_k, MR, fb->qt + q0, BLOCK_Q,
+                        st + g * BLOCK_Q + q0, BLOCK_Q, false, g < fused ? fb->m_tile + q0 : NULL);
     /* m, l, and P = 2^(St - m) in place */
     flash_softmax_tile(st, cols, diag, fused, fb->m_tile, fb->m, fb->l, fb->alpha);
-    /* O_i = O_i · alpha + P · V_j   (rows, d_v): St is Pᵀ, 8 queries side by side.
+    /* O_i = O_i · alpha + P · V_j   (rows, d_v): St is Pᵀ, MR queries side by side.
      * alpha is exactly 1 when the max did not move (most tiles after the first). */
     bool first = j0 == 0; /* the first tile starts acc, the later ones add to it */
     for (int64_t r = 0; r < rows && !first; r++)
@@ -794,7 +807,7 @@ static void flash_tile(const Problem *p, const float *restrict kp, const float *
     for (int64_t r0 = 0; r0 < rows; r0 += MR)
         for (int64_t c0 = 0; c0 < d_v32; c0 += NR)
             kernel_tile(cols, st + r0, BLOCK_Q, v + j0 * d_v + c0, d_v, fb->acc + r0 * d_v + c0, d_v, !first, NULL);
-    for (int64_t r = 0; r < rows && d_v32 < d_v; r++) /* the last d_v % 32 columns */
+    for (int64_t r = 0; r < rows && d_v32 < d_v; r++) /* the last d_v % NR columns */
         for (int64_t kr = 0; kr < cols; kr++) {
             if (first && kr == 0)
                 for (int64_t c = d_v32; c < d_v; c++) fb->acc[r * d_v + c] = 0.0f;
