@@ -520,7 +520,8 @@ def main():
         say("  slow opponent (Debian: apt-get install libopenblas0-pthread)")
     ob = sorted("%s=%s" % (k, v) for k, v in os.environ.items() if k.startswith(("OPENBLAS_", "MALLOC_")))
     unset = [k for k in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE") if k not in os.environ]
-    say("environment: %s" % " ".join(ob))
+    for line in wrapped("environment: %s" % " ".join(ob)):  # 80 columns with both OPENBLAS_* set
+        say(line)
     if unset:
         say("  unset: %s" % " ".join(unset))
     failures = check_sgemm(np, torch, a, b)

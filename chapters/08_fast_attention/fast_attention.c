@@ -10,7 +10,7 @@
  * and differ only in the order of the work and in what they keep in memory.
  * Reading order: naive, reordered, tiled, online and flash, each with the one
  * idea it adds and, just before it, the helpers it is the first to use: the
- * vectorisable exp, max and sum before reordered, the 8 x 32 register kernel of
+ * vectorisable exp, max and sum before reordered, the MR x NR register kernel of
  * the matmuls before tiled, the finiteness check before online, the base-2 exp
  * and the packed keys before flash. Last, what the five share (names, shapes,
  * broadcasting, scratch memory).
@@ -48,10 +48,27 @@
  * 2 MiB, do not fit in L2). */
 #define STRIP 4
 
-/* The register tile of the matmuls: MR rows x NR columns of sums (8 x 32 floats =
- * 16 vector registers of 16 floats). */
+/* The register tile of the matmuls: MR rows x NR columns of sums, chosen for the
+ * vector unit the compiler targets, from its own macros (kernel_tile says why):
+ *   AVX-512       8 x 32: 16 sums in 16 of the 32 zmm registers (16 floats each)
+ *   AVX2 + FMA    3 x 32: 12 sums in 12 of the 16 ymm registers (8 floats each)
+ *   NEON (ARM64)  8 x 8:  16 sums in 16 of the 32 q registers (4 floats each)
+ *   anything else 4 x 8:  small enough for any compiler to keep in registers
+ * Every tile adds the same products in the same order, so the results are the same
+ * bits with any of them (fmaf rounds once, in hardware or not). */
+#if defined(__AVX512F__)
 #define MR 8
 #define NR 32
+#elif defined(__AVX2__) && defined(__FMA__)
+#define MR 3
+#define NR 32
+#elif defined(__ARM_NEON) && defined(__aarch64__)
+#define MR 8
+#define NR 8
+#else
+#define MR 4
+#define NR 8
+#endif
 
 /* Partial results of the vectorised max and sum of a row: 16 floats, one vector. */
 #define LANES 16
@@ -271,84 +288,132 @@ Tensor *attention_reordered(const Tensor *query, const Tensor *key, const Tensor
 }
 
 /* ======================================================================== */
-/* 3. tiled: blocks that stay in the caches, 8 x 32 sums in registers       */
+/* 3. tiled: blocks that stay in the caches, MR x NR sums in registers     */
 /* ======================================================================== */
 
-/* ---- the matmuls of tiled and flash: an 8 x 32 tile of sums in registers ---- */
+/* ---- the matmuls of tiled and flash: an MR x NR tile of sums in registers ---- */
 
 /* c[8][32] (+)= a[8][kdim] · b[kdim][32], with b and c row-major (leading dims ldb,
  * ldc) and a given column by column: the 8 entries a[0..7][k] side by side at
  * a + k·a_step (a_step = 8 for rows packed by pack_rows or pack_keys; BLOCK_Q for
  * flash's transposed tile, whose rows are queries side by side already).
  *
- * Why 8 x 32: a vector register holds 16 floats and there are 32 of them. 8 rows x
- * 32 columns of sums are 16 registers, which stay in registers for the whole sum over
- * k. Each step of k loads 32 floats of b (2 vectors) once and uses them for 8 rows:
- * 16 fused multiply-adds per 2 vector loads and 8 broadcasts of a, enough
- * independent sums to keep both FMA pipes busy. The sums are 8 named arrays, not
- * acc[8][32]: with one 2-D array GCC swaps the loops and keeps the sums in memory;
- * with 8 arrays it vectorises the x loop. Copying c in (accumulate) and zeroing are
- * two separate loops: one loop with `accumulate ? c : 0` compiled to 256 scalar
- * loads and stores. One out-of-line copy (NOINLINE): inlined, or cloned for
- * constant arguments, GCC ran out of the 32 vector registers and spilled sums. */
+ * Why 8 x 32 with AVX-512: a vector register holds 16 floats and there are 32 of
+ * them. 8 rows x 32 columns of sums are 16 registers, which stay in registers for the
+ * whole sum over k. Each step of k loads 32 floats of b (2 vectors) once and uses
+ * them for 8 rows: 16 fused multiply-adds per 2 vector loads and 8 broadcasts of a,
+ * enough independent sums to keep both FMA pipes busy.
+ * Why 3 x 32 with AVX2: a register holds 8 floats and there are 16. 8 x 32 sums
+ * would be 32 registers, and GCC kept them on the stack. 3 x 32 sums are 12
+ * registers, with 3 broadcasts beside them: 15 of 16, the 4 vectors of b read by the
+ * FMAs straight from memory; 12 independent sums hide an FMA's latency on two pipes.
+ * The tiles whose rows divide the blocks (4 x 16, 8 x 8, 2 x 32) hold only 8 sums,
+ * and 6 x 16 made GCC keep broadcasts on the stack. With 3 rows, a tile of keys is
+ * packed with room for 258 (pack_keys) and a block's output has 66 rows (ACC_ROWS).
+ * NEON: 32 registers of 4 floats, 8 x 8 sums are 16 of them, as with AVX-512.
+ * The sums are MR named arrays, not acc[MR][NR]: with one 2-D array GCC swaps the
+ * loops and keeps the sums in memory; with named arrays it vectorises the x loop.
+ * Copying c in (accumulate) and zeroing are two separate loops: one loop with
+ * `accumulate ? c : 0` compiled to 256 scalar loads and stores. One out-of-line copy
+ * (NOINLINE): inlined, or cloned for constant arguments, GCC ran out of the 32 vector
+ * registers and spilled sums. And for GCC two of -O3's loop passes are off in it:
+ * unroll-and-jam unrolled the k loop by two and then kept broadcasts on the stack
+ * (one with AVX-512, most with AVX2's 6 x 16), and loop distribution turned the
+ * copies of c into calls of memcpy and memset. */
 #if defined(__GNUC__) && !defined(__clang__)
-#define NOINLINE __attribute__((noinline, noclone))
+#define NOINLINE                                                                                   \
+    __attribute__((noinline, noclone, optimize("no-loop-unroll-and-jam", "no-tree-loop-distribute-patterns")))
 #elif defined(__GNUC__)
 #define NOINLINE __attribute__((noinline))
 #else
 #define NOINLINE
 #endif
-NOINLINE static void kernel_8x32(int64_t kdim, const float *restrict a, int64_t a_step, const float *restrict b,
+NOINLINE static void kernel_tile(int64_t kdim, const float *restrict a, int64_t a_step, const float *restrict b,
                                  int64_t ldb, float *restrict c, int64_t ldc, bool accumulate,
                                  float *restrict col_max) {
-    float c0[NR], c1[NR], c2[NR], c3[NR], c4[NR], c5[NR], c6[NR], c7[NR];
+    /* rows 0..2 always, row 3 when MR >= 4, rows 4..7 when MR == 8 */
+    float c0[NR], c1[NR], c2[NR];
+#if MR >= 4
+    float c3[NR];
+#endif
+#if MR == 8
+    float c4[NR], c5[NR], c6[NR], c7[NR];
+#endif
     if (accumulate)
         for (int x = 0; x < NR; x++) {
-            c0[x] = c[0 * ldc + x], c1[x] = c[1 * ldc + x], c2[x] = c[2 * ldc + x], c3[x] = c[3 * ldc + x];
+            c0[x] = c[0 * ldc + x], c1[x] = c[1 * ldc + x], c2[x] = c[2 * ldc + x];
+#if MR >= 4
+            c3[x] = c[3 * ldc + x];
+#endif
+#if MR == 8
             c4[x] = c[4 * ldc + x], c5[x] = c[5 * ldc + x], c6[x] = c[6 * ldc + x], c7[x] = c[7 * ldc + x];
+#endif
         }
     else
-        for (int x = 0; x < NR; x++) c0[x] = c1[x] = c2[x] = c3[x] = c4[x] = c5[x] = c6[x] = c7[x] = 0.0f;
+        for (int x = 0; x < NR; x++) {
+            c0[x] = c1[x] = c2[x] = 0.0f;
+#if MR >= 4
+            c3[x] = 0.0f;
+#endif
+#if MR == 8
+            c4[x] = c5[x] = c6[x] = c7[x] = 0.0f;
+#endif
+        }
     for (int64_t k = 0; k < kdim; k++) {
         const float *restrict ak = a + k * a_step, *restrict bk = b + k * ldb;
         for (int x = 0; x < NR; x++) {
             c0[x] = fmaf(ak[0], bk[x], c0[x]);
             c1[x] = fmaf(ak[1], bk[x], c1[x]);
             c2[x] = fmaf(ak[2], bk[x], c2[x]);
+#if MR >= 4
             c3[x] = fmaf(ak[3], bk[x], c3[x]);
+#endif
+#if MR == 8
             c4[x] = fmaf(ak[4], bk[x], c4[x]);
             c5[x] = fmaf(ak[5], bk[x], c5[x]);
             c6[x] = fmaf(ak[6], bk[x], c6[x]);
             c7[x] = fmaf(ak[7], bk[x], c7[x]);
+#endif
         }
     }
-    /* one row of c per loop: in one loop writing all 8 rows, the rows might overlap
-     * (ldc < 32), and GCC compared addresses at run time, over 100 instructions a call */
+    /* one row of c per loop: in one loop writing all MR rows, the rows might overlap
+     * (ldc < NR), and GCC compared addresses at run time, over 100 instructions a call */
     for (int x = 0; x < NR; x++) c[0 * ldc + x] = c0[x];
     for (int x = 0; x < NR; x++) c[1 * ldc + x] = c1[x];
     for (int x = 0; x < NR; x++) c[2 * ldc + x] = c2[x];
+#if MR >= 4
     for (int x = 0; x < NR; x++) c[3 * ldc + x] = c3[x];
+#endif
+#if MR == 8
     for (int x = 0; x < NR; x++) c[4 * ldc + x] = c4[x];
     for (int x = 0; x < NR; x++) c[5 * ldc + x] = c5[x];
     for (int x = 0; x < NR; x++) c[6 * ldc + x] = c6[x];
     for (int x = 0; x < NR; x++) c[7 * ldc + x] = c7[x];
-    if (col_max) /* col_max[x] = max(col_max[x], c[0..7][x]), from the sums just made */
+#endif
+    if (col_max) /* col_max[x] = max(col_max[x], c[0..MR-1][x]), from the sums just made */
         for (int x = 0; x < NR; x++) {
-            float m01 = c0[x] > c1[x] ? c0[x] : c1[x], m23 = c2[x] > c3[x] ? c2[x] : c3[x];
+            float m = c0[x] > c1[x] ? c0[x] : c1[x];
+            m = c2[x] > m ? c2[x] : m;
+#if MR >= 4
+            m = c3[x] > m ? c3[x] : m;
+#endif
+#if MR == 8
             float m45 = c4[x] > c5[x] ? c4[x] : c5[x], m67 = c6[x] > c7[x] ? c6[x] : c7[x];
-            float m03 = m01 > m23 ? m01 : m23, m47 = m45 > m67 ? m45 : m67, m07 = m03 > m47 ? m03 : m47;
-            col_max[x] = m07 > col_max[x] ? m07 : col_max[x];
+            float m47 = m45 > m67 ? m45 : m67;
+            m = m47 > m ? m47 : m;
+#endif
+            col_max[x] = m > col_max[x] ? m : col_max[x];
         }
 }
 
-/* Rows i..i+7 of a (leading dim lda), columns 0..kdim-1, as kdim groups of 8. */
+/* Rows i..i+MR-1 of a (leading dim lda), columns 0..kdim-1, as kdim groups of MR. */
 static void pack_rows(const float *restrict a, int64_t lda, int64_t kdim, float *restrict packed) {
     for (int64_t k = 0; k < kdim; k++)
         for (int r = 0; r < MR; r++) packed[k * MR + r] = a[r * lda + k];
 }
 
 /* c[m][n] (+)= a[m][kdim] · b[kdim][n], row-major with leading dims lda, ldb, ldc:
- * 8 x 32 register tiles, then the edges (the last m % 8 rows, n % 32 columns) row by
+ * MR x NR register tiles, then the edges (the last m % MR rows, n % NR columns) row by
  * row. `packed` holds 8 · kdim floats. */
 static void matmul_block(int64_t m, int64_t n, int64_t kdim, const float *restrict a, int64_t lda,
                          const float *restrict b, int64_t ldb, float *restrict c, int64_t ldc, bool accumulate,
@@ -357,7 +422,7 @@ static void matmul_block(int64_t m, int64_t n, int64_t kdim, const float *restri
     for (; i + MR <= m && n_full > 0; i += MR) {
         pack_rows(a + i * lda, lda, kdim, packed);
         for (int64_t j = 0; j < n_full; j += NR)
-            kernel_8x32(kdim, packed, MR, b + j, ldb, c + i * ldc + j, ldc, accumulate, NULL);
+            kernel_tile(kdim, packed, MR, b + j, ldb, c + i * ldc + j, ldc, accumulate, NULL);
     }
     for (int64_t r = 0; r < m; r++) { /* what the tiles left: rows i.., columns n_full.. */
         int64_t j0 = r < i ? n_full : 0;
@@ -380,14 +445,14 @@ void attn_matmul(int64_t m, int64_t n, int64_t kdim, const float *a, int64_t lda
 }
 
 /* c (+)= aᵀ · b with a given as (kdim, m) row-major: the 8 entries aᵀ[i..i+7][k] are
- * side by side in row k of a, which is what kernel_8x32 reads (a_step = lda), so
+ * side by side in row k of a, which is what kernel_tile reads (a_step = lda), so
  * nothing is transposed or packed. The edges (m % 8 rows, n % 32 columns) row by row. */
 void attn_matmul_at(int64_t m, int64_t n, int64_t kdim, const float *a, int64_t lda, const float *b, int64_t ldb,
                     float *c, int64_t ldc, bool accumulate) {
     int64_t i = 0, n_full = n / NR * NR;
     for (; i + MR <= m && n_full > 0; i += MR)
         for (int64_t j = 0; j < n_full; j += NR)
-            kernel_8x32(kdim, a + i, lda, b + j, ldb, c + i * ldc + j, ldc, accumulate, NULL);
+            kernel_tile(kdim, a + i, lda, b + j, ldb, c + i * ldc + j, ldc, accumulate, NULL);
     for (int64_t r = 0; r < m; r++) {
         int64_t j0 = r < i ? n_full : 0;
         float *restrict crow = c + r * ldc;
@@ -406,8 +471,8 @@ void attn_matmul_at(int64_t m, int64_t n, int64_t kdim, const float *a, int64_t 
 /* "reordered" streams all of kt (d_k x S floats) through the cache for every query
  * row and reloads each partial sum from memory for every c. Tiled works on a block
  * of BLOCK_Q queries against a panel of BLOCK_K keys at a time (both stay in cache
- * and are reused BLOCK_K resp. BLOCK_Q times), and inside that on 8 x 32 sums held in
- * registers (kernel_8x32, above). The full (T, S) scores are still stored. */
+ * and are reused BLOCK_K resp. BLOCK_Q times), and inside that on MR x NR sums held in
+ * registers (kernel_tile, above). The full (T, S) scores are still stored. */
 static void tiled_slice(const Problem *p, int64_t b, float *restrict scores, float *restrict kt,
                         float *restrict q_blk, float *restrict packed) {
     const float *restrict q = p->q + p->q_at[b], *restrict v = p->v + p->v_at[b];
@@ -578,9 +643,9 @@ Tensor *attention_online(const Tensor *query, const Tensor *key, const Tensor *v
  * The score tile is kept transposed, keys down and queries across: St = K_j · Q_iᵀ,
  * (BLOCK_K, BLOCK_Q). Then each query is a column, and the softmax bookkeeping (max,
  * exp, sum) runs along rows of 64 queries, element by element, with no reduction
- * inside a vector; and St is exactly the layout the kernel wants for P · V (8
+ * inside a vector; and St is exactly the layout the kernel wants for P · V (MR
  * queries side by side for each key), so nothing is repacked. A thread packs a
- * slice's keys once, when it starts on that slice (8 keys side by side for each c,
+ * slice's keys once, when it starts on that slice (MR keys side by side for each c,
  * pack_keys). */
 
 /* ---- what flash needs first: its base-2 exp and its packed keys ---- */
@@ -600,7 +665,14 @@ Tensor *attention_online(const Tensor *query, const Tensor *key, const Tensor *v
  * operations per score against 19 in fast_expf, in the loop that limits flash. */
 static inline float exp2_le0(float x) {
     const float magic = 12582912.0f;                    /* 1.5 · 2^23: adding it rounds to an integer */
-    float xc = x < -126.0f ? -126.0f : x;               /* keep 2^n a normal float */
+    /* keep 2^n a normal float: xc = max(x, -126), on the bits. For x <= 0 the bits, read
+     * as an unsigned integer, grow as x goes down (-126 is 0xC2FC0000, -inf 0xFF800000),
+     * so the max is an integer min. A float compare (x < -126 ? -126 : x) may raise an
+     * FP exception, and without AVX-512's masks GCC did not vectorise the loop with it. */
+    union { float f; uint32_t u; } bits_x;
+    bits_x.f = x;
+    bits_x.u = bits_x.u > 0xC2FC0000u ? 0xC2FC0000u : bits_x.u;
+    float xc = bits_x.f;
     float t = xc + magic;
     float n = t - magic;                                /* n = round(x) */
     float f = xc - n;                                   /* |f| <= 1/2 */
@@ -618,12 +690,24 @@ static inline float exp2_le0(float x) {
 
 float attn_exp2(float x) { return exp2_le0(x); }
 
-/* flash's keys (S, d_k) in groups of 8: group g holds keys 8g..8g+7 as (d_k, 8),
- * the 8 keys side by side for every c; zeros past key S-1. */
+/* flash's keys (S, d_k), tile by tile (BLOCK_K keys), in groups of MR: group g of a
+ * tile holds its keys g·MR .. g·MR + MR - 1 as (d_k, MR), the MR keys side by side
+ * for every c; zeros past the tile's last key. A tile takes KP_TILE keys' room
+ * (BLOCK_K rounded up to MR: 258 for MR = 6, else 256). */
+#define KP_TILE ((BLOCK_K + MR - 1) / MR * MR)
+/* The rows of a block's output that P · V writes: BLOCK_Q rounded up to MR (66 for MR =
+ * 6: the last group of 6 queries reads 2 columns past the tile's row, and its 2 rows
+ * past the block are never read). */
+#define ACC_ROWS ((BLOCK_Q + MR - 1) / MR * MR)
 static void pack_keys(const float *restrict k, int64_t S, int64_t d_k, float *restrict kp) {
-    for (int64_t g = 0; g < S; g += MR)
-        for (int64_t c = 0; c < d_k; c++)
-            for (int r = 0; r < MR; r++) kp[g * d_k + c * MR + r] = g + r < S ? k[(g + r) * d_k + c] : 0.0f;
+    for (int64_t j0 = 0; j0 < S; j0 += BLOCK_K) {
+        int64_t end = S - j0 < BLOCK_K ? S : j0 + BLOCK_K;
+        float *restrict tile = kp + j0 / BLOCK_K * KP_TILE * d_k;
+        for (int64_t g = 0; g < BLOCK_K; g += MR)
+            for (int64_t c = 0; c < d_k; c++)
+                for (int r = 0; r < MR; r++)
+                    tile[g * d_k + c * MR + r] = j0 + g + r < end ? k[(j0 + g + r) * d_k + c] : 0.0f;
+    }
 }
 
 /* One block of queries while the key tiles go by: queries i0 .. i0 + rows - 1. */
@@ -639,7 +723,7 @@ typedef struct {
 
 /* What one thread needs: one slice's packed keys and one row of scores, O(S), and the rest O(tile). */
 typedef struct {
-    float *kp;       /* (S8, d_k): keys of slice kp_slice, 8 side by side (pack_keys) */
+    float *kp;       /* keys of slice kp_slice, MR side by side (pack_keys)            */
     int64_t kp_slice;
     bool finite;     /* slice kp_slice passed slice_is_finite; if not, kp holds its  */
                      /* keys transposed for the exact path (online_slice)           */
@@ -652,7 +736,7 @@ typedef struct {
  * visible to query q when kr <= q + diag (causal, on the diagonal: diag = i0 - j0;
  * otherwise diag >= cols and every key is visible), so a key row kr <= diag is seen
  * by every query of the block and only the rows after it need the mask test. m_tile
- * comes in holding the max of key rows 0 .. max_from - 1 (kernel_8x32 took it from
+ * comes in holding the max of key rows 0 .. max_from - 1 (kernel_tile took it from
  * the sums it had just made, without reading St again); the rest is added here. For every query: the
  * new max, the factor alpha that shrinks what was summed against the old max, St =
  * 2^(St - m_new) (0 where masked) and l = l · alpha + the column's sum. The scores
@@ -686,7 +770,8 @@ static void flash_softmax_tile(float *restrict st, int64_t cols, int64_t diag, i
             }
         else
             for (int q = 0; q < BLOCK_Q; q++) {
-                s[q] = q >= lo ? exp2_le0(s[q] - m[q]) : 0.0f; /* a key in the query's future: weight 0 */
+                float e = exp2_le0(s[q] - m[q]); /* for every q, then chosen: no branch in the loop */
+                s[q] = q >= lo ? e : 0.0f;       /* a key in the query's future: weight 0 */
                 sum[q] += s[q];
             }
     }
@@ -702,18 +787,18 @@ static void flash_tile(const Problem *p, const float *restrict kp, const float *
     int64_t d_k = p->d_k, d_v = p->d_v, d_v32 = d_v / NR * NR, rows = fb->rows;
     int64_t cols = s_end - j0 < BLOCK_K ? s_end - j0 : BLOCK_K;
     int64_t diag = p->causal ? fb->i0 - j0 : cols; /* key kr is visible to query r when kr <= r + diag */
-    /* St = K_j · Q_iᵀ   (cols, BLOCK_Q), 8 keys x 32 queries at a time. For the groups
-     * of 8 keys that every query sees (all, unless on the causal diagonal or past the
+    /* St = K_j · Q_iᵀ   (cols, BLOCK_Q), MR keys x NR queries at a time. For the groups
+     * of MR keys that every query sees (all, unless on the causal diagonal or past the
      * last key) the kernel also takes the max per query, from the sums it just made. */
     int64_t fused = (diag + 1 < cols ? diag + 1 : cols) / MR * MR;
     for (int64_t r = 0; r < BLOCK_Q; r++) fb->m_tile[r] = -INFINITY;
     for (int64_t g = 0; g < cols; g += MR)
         for (int64_t q0 = 0; q0 < rows; q0 += NR)
-            kernel_8x32(d_k, kp + (j0 + g) * d_k, MR, fb->qt + q0, BLOCK_Q, st + g * BLOCK_Q + q0, BLOCK_Q, false,
-                        g < fused ? fb->m_tile + q0 : NULL);
+            kernel_tile(d_k, kp + (j0 / BLOCK_K * KP_TILE + g) * d_k, MR, fb->qt + q0, BLOCK_Q,
+                        st + g * BLOCK_Q + q0, BLOCK_Q, false, g < fused ? fb->m_tile + q0 : NULL);
     /* m, l, and P = 2^(St - m) in place */
     flash_softmax_tile(st, cols, diag, fused, fb->m_tile, fb->m, fb->l, fb->alpha);
-    /* O_i = O_i · alpha + P · V_j   (rows, d_v): St is Pᵀ, 8 queries side by side.
+    /* O_i = O_i · alpha + P · V_j   (rows, d_v): St is Pᵀ, MR queries side by side.
      * alpha is exactly 1 when the max did not move (most tiles after the first). */
     bool first = j0 == 0; /* the first tile starts acc, the later ones add to it */
     for (int64_t r = 0; r < rows && !first; r++)
@@ -721,8 +806,8 @@ static void flash_tile(const Problem *p, const float *restrict kp, const float *
             for (int64_t c = 0; c < d_v; c++) fb->acc[r * d_v + c] *= fb->alpha[r];
     for (int64_t r0 = 0; r0 < rows; r0 += MR)
         for (int64_t c0 = 0; c0 < d_v32; c0 += NR)
-            kernel_8x32(cols, st + r0, BLOCK_Q, v + j0 * d_v + c0, d_v, fb->acc + r0 * d_v + c0, d_v, !first, NULL);
-    for (int64_t r = 0; r < rows && d_v32 < d_v; r++) /* the last d_v % 32 columns */
+            kernel_tile(cols, st + r0, BLOCK_Q, v + j0 * d_v + c0, d_v, fb->acc + r0 * d_v + c0, d_v, !first, NULL);
+    for (int64_t r = 0; r < rows && d_v32 < d_v; r++) /* the last d_v % NR columns */
         for (int64_t kr = 0; kr < cols; kr++) {
             if (first && kr == 0)
                 for (int64_t c = d_v32; c < d_v; c++) fb->acc[r * d_v + c] = 0.0f;
@@ -807,20 +892,20 @@ static Tensor *flash_run(const char *op, const Tensor *query, const Tensor *key,
         *lse = t_zeros(ls);
         p.lse = t_numel(*lse) > 0 ? t_data(*lse) : NULL;
     }
-    int64_t S8 = (p.S + MR - 1) / MR * MR, strips = (p.T + STRIP * BLOCK_Q - 1) / (STRIP * BLOCK_Q);
+    int64_t strips = (p.T + STRIP * BLOCK_Q - 1) / (STRIP * BLOCK_Q);
     /* all scratch before the loops, per thread: the packed keys of one slice, one row of
      * scores for the exact path, and the tiles */
     int n_threads = N_THREADS;
     FlashWork *w = (FlashWork *)t_alloc((size_t)n_threads * sizeof(FlashWork));
     for (int t = 0; t < n_threads; t++) {
-        w[t].kp = scratch_floats(S8 * p.d_k);
+        w[t].kp = scratch_floats((p.S + BLOCK_K - 1) / BLOCK_K * KP_TILE * p.d_k); /* >= S · d_k */
         w[t].kp_slice = -1;
         w[t].row = scratch_floats(p.S);
-        w[t].st = scratch_floats(BLOCK_K * BLOCK_Q);
+        w[t].st = scratch_floats(KP_TILE * BLOCK_Q);
         for (int s = 0; s < STRIP; s++) {
             FlashBlock *fb = &w[t].blk[s];
             fb->qt = scratch_floats(p.d_k * BLOCK_Q);
-            fb->acc = scratch_floats(BLOCK_Q * p.d_v);
+            fb->acc = scratch_floats(ACC_ROWS * p.d_v);
             fb->m = scratch_floats(BLOCK_Q);
             fb->l = scratch_floats(BLOCK_Q);
             fb->alpha = scratch_floats(BLOCK_Q);

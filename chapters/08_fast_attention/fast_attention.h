@@ -14,7 +14,7 @@
  *   reordered  loop order and a transposed key so that every inner loop runs
  *              over contiguous memory and the compiler can vectorise it
  *   tiled      the two matmuls in blocks that stay in the caches, computed
- *              8 x 32 at a time in registers
+ *              a register tile at a time (8 x 32 with AVX-512, 3 x 32 with AVX2)
  *   online     one query row at a time (that alone removes the (T, S) matrix),
  *              with the one-pass online softmax (Milakov & Gimelshein 2018):
  *              running max, sum and output per row, one exp per score
@@ -104,8 +104,8 @@ void online_row_update(float *m, float *l, float *acc, int64_t d_v, const float 
 void online_row_finish(float *acc, int64_t d_v, float l);
 
 /* c (+)= a · b, row-major: a (m, kdim) with leading dim lda, b (kdim, n) with ldb,
- * c (m, n) with ldc (accumulate: add to c, else overwrite it), through the 8 x 32
- * register kernel of tiled and flash. packed: ATTN_MATMUL_PACKED(kdim) floats of
+ * c (m, n) with ldc (accumulate: add to c, else overwrite it), through the register
+ * kernel of tiled and flash (its tile per vector unit, fast_attention.c). packed: ATTN_MATMUL_PACKED(kdim) floats of
  * scratch. For chapter 12's tiles. */
 #define ATTN_MATMUL_PACKED(kdim) (8 * (kdim))
 void attn_matmul(int64_t m, int64_t n, int64_t kdim, const float *a, int64_t lda, const float *b, int64_t ldb,
