@@ -107,7 +107,7 @@ static int run_tokens(const Args *args, const Transformer *m, const Tokenizer *t
         for (int64_t t = 0; t < T; t++) labels[t] = label_of(tok, ids[t]);
         narrate_step("Every head's attention weights, layer 0 (rows: queries, columns: keys)");
         HeatmapOptions o = {.title = "layer 0", .rows = labels, .cols = labels, .ascii = args->ascii};
-        heatmap_print_all(t_select(attn[0], 0, 0), &o);
+        heatmap_print_all(attn[0], &o);   /* (1, n_heads, T, T): one grid per head */
         narrate_why("each row sums to 1 over the keys at or before its query (the causal mask of chapter 4).");
     }
     narrate_result("logits[-1, :8]", t_slice(t_select(l0, 0, T - 1), 0, 0, m->args.vocab_size < 8 ? m->args.vocab_size : 8));
