@@ -9,6 +9,8 @@
 
 #include "tests/harness.h"
 #include "chapters/13_tiny_llama/checkpoint.h"
+#include "chapters/13_tiny_llama/inspect.h"
+#include "chapters/13_tiny_llama/train.h"
 
 static const char *const CASES[3] = {"mha_shared", "gqa_unshared", "mqa_shared"};
 
@@ -213,6 +215,119 @@ static void test_errors(void) {
     CHECK_ERROR(llama2c_load(fixture_path("ch13/no_such.bin")), "cannot open the checkpoint");
 }
 
+/* Through the KV cache, the logits of every step equal the full forward's last row; greedy
+ * decoding gives PyTorch's tokens (each from a full forward of everything so far). */
+static void test_generation(void) {
+    for (int ci = 0; ci < 3; ci++) {
+        const char *c = CASES[ci];
+        Transformer *m = model_of(c);
+        Tensor *prompt = fx(c, "prompt"), *want = fx(c, "greedy");
+        int64_t P = t_numel(prompt), N = t_numel(want);
+        int32_t *seq = (int32_t *)t_alloc(sizeof *seq * (size_t)(P + N));
+        memcpy(seq, ids_of(prompt), sizeof *seq * (size_t)P);
+        int32_t *out = (int32_t *)t_alloc(sizeof *out * (size_t)N);
+        generate(m, seq, P, N, 0.0, 1.0, out);
+        for (int64_t i = 0; i < N; i++)
+            CHECK_MSG(out[i] == (int32_t)t_flat_get(want, i), "%s: greedy token %lld is %d, PyTorch's %d", c,
+                      (long long)i, out[i], (int)t_flat_get(want, i));
+        memcpy(seq + P, out, sizeof *seq * (size_t)N);
+        ModelKV *kv = model_kv_new(m);
+        Tensor *step = transformer_step(m, kv, seq, P);
+        for (int64_t t = P; t <= P + N - 1; t++) {
+            Tensor *full = transformer_forward(m, seq, 1, t, NULL);   /* (1, t, V) */
+            Tensor *last = t_select(t_select(full, 0, 0), 0, t - 1);
+            CHECK_MSG(t_max_abs_diff(step, last) < 1e-4, "%s: cached logits at %lld differ by %g", c, (long long)t,
+                      t_max_abs_diff(step, last));
+            if (t < P + N - 1) step = transformer_step(m, kv, &seq[t], 1);
+        }
+    }
+}
+
+/* Sampling: temperature 0 is the argmax; top_p keeps only the most likely tokens; the same
+ * seed draws the same tokens. */
+static void test_sampling(void) {
+    float z[5] = {1.0f, 3.0f, 2.9f, -1.0f, 0.5f};
+    Tensor *l = t_from_array(SHAPE(5), z);
+    CHECK_EQ_INT(sample_next(l, 0.0, 1.0), 1);
+    /* p(1) + p(2) > 0.5 with p(1) < 0.5: top_p 0.5 keeps tokens 1 and 2 only */
+    for (int i = 0; i < 50; i++) {
+        int32_t s = sample_next(l, 1.0, 0.5);
+        CHECK(s == 1 || s == 2);
+    }
+    /* a tiny top_p keeps one token: the argmax */
+    CHECK_EQ_INT(sample_next(l, 1.0, 1e-6), 1);
+    t_manual_seed(7);
+    int32_t a[20], b[20];
+    for (int i = 0; i < 20; i++) a[i] = sample_next(l, 1.5, 0.95);
+    t_manual_seed(7);
+    for (int i = 0; i < 20; i++) b[i] = sample_next(l, 1.5, 0.95);
+    CHECK(memcmp(a, b, sizeof a) == 0);
+}
+
+/* Characters as tokens, the poems' cleaning, the unigram entropy, AdamW's schedule. */
+static void test_text_and_training_pieces(void) {
+    const char *raw = "\x1b[32m\xe3\x80\x8a\xe9\x9d\x99\xe5\xa4\x9c\xe6\x80\x9d\xe3\x80\x8b\x1b[m\n"
+                      "\x1b[33m\xe4\xbd\x9c\xe8\x80\x85\x1b[m\n"
+                      "\xe5\xba\x8a\xe5\x89\x8d\xef\xbc\x8c\xe6\x9c\x88\xe5\x85\x89\xe3\x80\x82\n%\n";
+    size_t n;
+    char *clean = clean_fortunes(raw, strlen(raw), &n);
+    CHECK(n == 19 && memcmp(clean, "\xe5\xba\x8a\xe5\x89\x8d\xef\xbc\x8c\xe6\x9c\x88\xe5\x85\x89\xe3\x80\x82\n", 19) == 0);
+    Corpus c = corpus_of("text", clean, n);            /* 床前，月光。\n: 7 characters, all distinct */
+    CHECK_EQ_INT(c.n, 7);
+    CHECK_EQ_INT(c.vocab_size, 7);
+    CHECK_CLOSE(unigram_entropy(c.ids, c.n, c.vocab_size), log(7.0), 1e-12);
+    int32_t ab[4] = {0, 0, 1, 1};
+    CHECK_CLOSE(unigram_entropy(ab, 4, 2), log(2.0), 1e-12);
+    Corpus back = corpus_from_tokenizer("tok", char_tokenizer(&c));
+    CHECK(memcmp(back.vocab, c.vocab, sizeof *c.vocab * 7) == 0);
+    int64_t k;
+    CHECK_ERROR(corpus_encode(&c, "prompt", "\xe5\xba\x8aX", 4, &k), "character 1, 'X' (U+0058), is not in the model's vocabulary of 7");
+    CHECK_ERROR(corpus_of("bad", "\xe5\xba", 2), "bad: byte 0 is not valid UTF-8");
+    CHECK_ERROR(corpus_of("bad", "\xc0\xaf", 2), "bad: byte 0 is not valid UTF-8");   /* overlong '/' */
+    size_t gl;
+    char *g1 = generated_poems(5, 10, &gl), *g2;
+    size_t gl2;
+    g2 = generated_poems(5, 10, &gl2);
+    CHECK(gl == gl2 && memcmp(g1, g2, gl) == 0);
+    TrainConfig tc = {.steps = 100, .warmup = 10, .lr = 1e-3, .min_lr = 1e-4};
+    CHECK_CLOSE(lr_at(&tc, 0), 1e-4, 1e-15);
+    CHECK_CLOSE(lr_at(&tc, 9), 1e-3, 1e-15);
+    CHECK_CLOSE(lr_at(&tc, 55), 5.5e-4, 1e-12);       /* half way down the cosine */
+    CHECK_CLOSE(lr_at(&tc, 100), 1e-4, 1e-15);
+    float g3[3] = {3, 4, 0};
+    Tensor *gt = t_from_array(SHAPE(3), g3);
+    CHECK_CLOSE(clip_grad_norm(&gt, 1, 1.0), 5.0, 1e-12);
+    CHECK_CLOSE(t_flat_get(gt, 0), 0.6, 1e-6);
+}
+
+/* A few steps on a tiny model lower the loss of the batch they train on, and the same seed
+ * gives the same weights. */
+static void test_training_steps(void) {
+    float w[2];
+    for (int run = 0; run < 2; run++) {
+        t_manual_seed(3);
+        LlamaConfig lc = {16, 32, 1, 2, 1, 11, 12, true, 1e-5};
+        Transformer *m = transformer_new(lc);
+        transformer_init(m);
+        AdamW *opt = adamw_new(m);
+        TrainConfig tc = {.steps = 8, .warmup = 1, .batch = 2, .seq_len = 8, .lr = 1e-2, .min_lr = 1e-3,
+                          .weight_decay = 0.1, .beta1 = 0.9, .beta2 = 0.95, .eps = 1e-8, .grad_clip = 1.0};
+        int32_t ids[40];
+        for (int i = 0; i < 40; i++) ids[i] = (i * 7) % 11;
+        int32_t in[16], tg[16];
+        get_batch(ids, 40, 2, 8, in, tg);
+        double first = 0, last = 0;
+        for (int64_t it = 0; it < tc.steps; it++) {
+            double l = train_step(m, opt, &tc, in, tg, lr_at(&tc, it));
+            if (it == 0) first = l;
+            last = l;
+        }
+        CHECK_MSG(last < first - 0.5, "training did not lower the loss: %g -> %g", first, last);
+        w[run] = t_flat_get(m->tok_embeddings, 5);
+    }
+    CHECK(w[0] == w[1]);
+}
+
 int main(void) {
     RUN(test_forward_matches_pytorch);
     RUN(test_grads_match_autograd);
@@ -220,5 +335,9 @@ int main(void) {
     RUN(test_bin_round_trip);
     RUN(test_hidden_dim_rule);
     RUN(test_errors);
+    RUN(test_generation);
+    RUN(test_sampling);
+    RUN(test_text_and_training_pieces);
+    RUN(test_training_steps);
     return harness_finish("test_ch13");
 }

@@ -14,7 +14,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "chapters/08_fast_attention/fast_attention.h"
 #include "chapters/13_tiny_llama/tiny_llama_setup.h"
+#include "chapters/13_tiny_llama/train.h"
+#include "chapters/13_tiny_llama/inspect.h"
 
 extern const LangPair chapter13_zh[]; /* zh.c: this program's sentences in Chinese (lang.h) */
 
@@ -25,6 +28,16 @@ static const char *tokenizer_file;   /* --tokenizer T.bin    */
 static const char *tokens_text;      /* --tokens 3,1,4       */
 static const char *batch_file;       /* --batch-tokens B.npy */
 static const char *grad_dir;         /* --grad-dump DIR      */
+static const char *corpus_file;      /* --corpus FILE        */
+static int64_t train_steps = 0;      /* --train-steps N (0: the default configuration's) */
+static const char *save_file;        /* --save OUT.bin       */
+static const char *prompt_text;      /* --prompt TEXT        */
+static int64_t n_generate = 0;       /* --generate N         */
+static double temperature = 0.8;     /* --temperature T      */
+static double top_p = 0.9;           /* --top-p P            */
+
+/* Debian's fortunes-zh: 313 Tang poems */
+#define TANG300 "/usr/share/games/fortunes/tang300"
 
 static const CliExtra chapter13_flags[] = {
     {.name = "--checkpoint", .metavar = "FILE", .kind = CLI_EXTRA_TEXT, .value = &checkpoint_file,
@@ -37,6 +50,20 @@ static const CliExtra chapter13_flags[] = {
      .help = "int32 .npy (B, T + 1): loss and gradients"},
     {.name = "--grad-dump", .metavar = "DIR", .kind = CLI_EXTRA_TEXT, .value = &grad_dir,
      .help = "write loss.npy and every gradient"},
+    {.name = "--corpus", .metavar = "FILE", .kind = CLI_EXTRA_TEXT, .value = &corpus_file,
+     .help = "UTF-8 text to train on (default: tang300)"},
+    {.name = "--train-steps", .metavar = "N", .kind = CLI_EXTRA_INT, .value = &train_steps, .min = 1, .max = 1e7,
+     .help = "training steps (default 0: the default run's)"},
+    {.name = "--save", .metavar = "FILE", .kind = CLI_EXTRA_TEXT, .value = &save_file,
+     .help = "train, write FILE (.bin) and its .tok"},
+    {.name = "--prompt", .metavar = "TEXT", .kind = CLI_EXTRA_TEXT, .value = &prompt_text,
+     .help = "text to continue (--generate)"},
+    {.name = "--generate", .metavar = "N", .kind = CLI_EXTRA_INT, .value = &n_generate, .min = 1, .max = 1e6,
+     .help = "tokens to add after --prompt (KV cache)"},
+    {.name = "--temperature", .metavar = "T", .kind = CLI_EXTRA_REAL, .value = &temperature, .min = 0, .max = 100,
+     .help = "0: greedy; else softmax(logits / T)"},
+    {.name = "--top-p", .metavar = "P", .kind = CLI_EXTRA_REAL, .value = &top_p, .min = 0, .max = 1,
+     .min_exclusive = true, .help = "nucleus sampling: keep the top P of the mass"},
     {.name = NULL}};
 
 static int usage(const char *sentence) {
@@ -164,6 +191,212 @@ static int run_grads(const Transformer *m) {
     return 0;
 }
 
+/* ---- training ------------------------------------------------------------------------------------ */
+
+/* The default configuration (trains in under 3 minutes on a 2-core machine, measured). */
+#define DEFAULT_STEPS 600
+
+static TrainConfig default_train(void) {
+    TrainConfig tc = {.steps = train_steps ? train_steps : DEFAULT_STEPS, .batch = 16, .seq_len = 64,
+                      .lr = 3e-3, .weight_decay = 0.1, .beta1 = 0.9, .beta2 = 0.95, .eps = 1e-8, .grad_clip = 1.0};
+    tc.warmup = tc.steps / 20 > 0 ? tc.steps / 20 : 1;
+    tc.min_lr = tc.lr / 10;
+    return tc;
+}
+
+/* The text: --corpus, else tang300 cleaned, else generated poems. *source says which. */
+static char *training_text(uint64_t seed, size_t *len, const char **source) {
+    if (corpus_file) {
+        *source = corpus_file;
+        return read_whole_file(corpus_file, len);
+    }
+    FILE *f = fopen(TANG300, "rb");
+    if (f) {
+        fclose(f);
+        size_t n;
+        char *raw = read_whole_file(TANG300, &n);
+        *source = TANG300;
+        return clean_fortunes(raw, n, len);
+    }
+    *source = NULL;
+    return generated_poems(seed, 1200, len);
+}
+
+static void progress(int64_t step, int64_t steps, double loss, double tok_s, double elapsed) {
+    if (!budget_progress_shown()) return;
+    double eta = step > 0 ? elapsed / (double)step * (double)(steps - step) : 0;
+    fprintf(stderr, "\r%s", "");
+    fprintf(stderr, tr("step %lld/%lld  loss %.3f  %.0f tokens/s  ETA %.0f s   "), (long long)step, (long long)steps,
+            loss, tok_s, eta);
+    fflush(stderr);
+}
+
+static Transformer *trained;   /* what run_train made, and its tokenizer */
+static Tokenizer *trained_tok;
+static double trained_val;
+
+static int run_train(const Args *args, const char *save_to) {
+    size_t len;
+    const char *source;
+    char *text = training_text(args->seed, &len, &source);
+    Corpus c = corpus_of(source ? source : "generated poems", text, len);
+    /* the last tenth (from a line start) is the validation text */
+    int64_t split = c.n - c.n / 10;
+    while (split > 1 && c.cps[split - 1] != '\n') split--;
+    if (split < 2 || c.n - split < 2) split = c.n - c.n / 10;
+    TrainConfig tc = default_train();
+    if (split - 1 <= tc.seq_len) tc.seq_len = split - 2 > 1 ? split - 2 : 1;
+    LlamaConfig lc = {.dim = 64, .hidden_dim = llama_hidden_dim(64, 32), .n_layers = 2, .n_heads = 4, .n_kv_heads = 2,
+                      .vocab_size = c.vocab_size, .max_seq_len = 64, .shared = true, .norm_eps = 1e-5};
+    if (tc.seq_len < 1 || split - tc.seq_len - 1 < 1)
+        t_error("%s: the text has %lld characters; training needs more than %lld", source ? source : "corpus",
+                (long long)c.n, (long long)(tc.seq_len + 2));
+    Transformer *m = transformer_new(lc);
+    transformer_init(m);                                   /* after torch.manual_seed(seed) */
+    AdamW *opt = adamw_new(m);
+    double H = unigram_entropy(c.ids, split, c.vocab_size);
+    if (!narrate_quiet()) {
+        narrate_step("Training on %s", source ? source : tr("generated poems"));
+        if (!source)
+            narrate_say("tang300 is not installed: apt-get install fortunes-zh puts Debian's 313 Tang poems at %s; "
+                        "until then the chapter trains on poems it makes up with their line and rhyme shape", TANG300);
+        narrate_say("%lld characters, %lld distinct (the vocabulary); %lld for training, %lld for validation",
+                    (long long)c.n, (long long)c.vocab_size, (long long)split, (long long)(c.n - split));
+        narrate_say("dim %lld, n_layers %lld, n_heads %lld, n_kv_heads %lld, hidden_dim %lld, seq_len %lld: %lld "
+                    "parameters", (long long)lc.dim, (long long)lc.n_layers, (long long)lc.n_heads,
+                    (long long)lc.n_kv_heads, (long long)lc.hidden_dim, (long long)lc.max_seq_len,
+                    (long long)transformer_num_params(m));
+        narrate_say("%lld steps of %lld x %lld characters, AdamW lr %g (warmup %lld steps, cosine to %g), clip %g",
+                    (long long)tc.steps, (long long)tc.batch, (long long)tc.seq_len, tc.lr, (long long)tc.warmup,
+                    tc.min_lr, tc.grad_clip);
+    }
+    int32_t *in = (int32_t *)t_alloc(sizeof *in * (size_t)(tc.batch * tc.seq_len));
+    int32_t *tg = (int32_t *)t_alloc(sizeof *tg * (size_t)(tc.batch * tc.seq_len));
+    double t0 = stopwatch_seconds(), loss = 0;
+    for (int64_t it = 0; it < tc.steps; it++) {
+        get_batch(c.ids, split, tc.batch, tc.seq_len, in, tg);
+        loss = train_step(m, opt, &tc, in, tg, lr_at(&tc, it));
+        double el = stopwatch_seconds() - t0;
+        progress(it + 1, tc.steps, loss, (double)((it + 1) * tc.batch * tc.seq_len) / el, el);
+    }
+    double secs = stopwatch_seconds() - t0;
+    if (budget_progress_shown()) fprintf(stderr, "\r%60s\r", "");
+    double val = evaluate(m, c.ids + split, c.n - split, lc.max_seq_len, 1000000);
+    trained = m, trained_tok = char_tokenizer(&c), trained_val = val;
+    save_checkpoint(save_to, m);                       /* written whole at the run's end */
+    save_tokenizer(tok_path_of(save_to), trained_tok);
+    narrate_result_text("trained %lld steps in %.1f s (%.0f tokens/s); last batch loss %.4f", (long long)tc.steps, secs,
+                        (double)(tc.steps * tc.batch * tc.seq_len) / secs, loss);
+    narrate_result_text("unigram entropy of the training text %.4f (a model that ignores context)", H);
+    return 0;
+}
+
+/* ---- looking inside a trained model -------------------------------------------------------------------- */
+
+/* Text of ids (a character tokenizer's pieces, or llama2.c's). */
+static char *text_of(const Tokenizer *tok, const int32_t *ids, int64_t n) {
+    size_t len = 1;
+    for (int64_t i = 0; i < n; i++) len += (size_t)tok->lens[ids[i]];
+    char *s = (char *)t_alloc(len), *p = s;
+    for (int64_t i = 0; i < n; i++) memcpy(p, tok->vocab[ids[i]], (size_t)tok->lens[ids[i]]), p += tok->lens[ids[i]];
+    return s;
+}
+
+/* --prompt TEXT: its characters' ids in a character tokenizer. */
+static int32_t *encode_prompt(const Tokenizer *tok, const char *text, int64_t *n) {
+    Corpus c = corpus_from_tokenizer(tokenizer_file, tok);
+    return corpus_encode(&c, "--prompt", text, strlen(text), n);
+}
+
+static int run_generate(const Transformer *m, const Tokenizer *tok) {
+    int64_t n;
+    int32_t *prompt = encode_prompt(tok, prompt_text, &n);
+    if (n < 1) return usage("--prompt is empty: give at least one character");
+    if (n + n_generate > m->args.max_seq_len) {
+        fprintf(stderr, tr("%s: --prompt (%lld tokens) and --generate %lld pass the model's seq_len %lld (see --help)\n"),
+                "chapter13", (long long)n, (long long)n_generate, (long long)m->args.max_seq_len);
+        return EXIT_USAGE;
+    }
+    int32_t *out = (int32_t *)t_alloc(sizeof *out * (size_t)n_generate);
+    generate(m, prompt, n, n_generate, temperature, top_p, out);
+    if (!narrate_quiet()) {
+        narrate_step("Generation through the KV cache");
+        narrate_torch(temperature > 0 ? "probs = torch.softmax(logits / temperature, -1); top-p; torch.multinomial"
+                                      : "next_token = torch.argmax(logits, -1)   # temperature 0: greedy");
+        narrate_say("temperature %g, top_p %g, %lld new tokens after a prompt of %lld", temperature, top_p,
+                    (long long)n_generate, (long long)n);
+    }
+    printf("%s%s\n", prompt_text, text_of(tok, out, n_generate));
+    return 0;
+}
+
+static const char *const ROLE_NAMES[N_ROLES] = {"previous char", "same place, previous line", "line start",
+                                                "punctuation"};
+
+/* The default run's look inside: heads over a real line, the roles table, a generated poem. */
+static void look_inside(const Args *args, const Transformer *m, const Tokenizer *tok, uint64_t seed) {
+    size_t len;
+    const char *source;
+    char *text = training_text(seed, &len, &source);
+    Corpus c = corpus_from_tokenizer("the checkpoint's .tok", tok);
+    int64_t n;
+    int32_t *ids = corpus_encode(&c, source ? source : "generated poems", text, len, &n);
+    int32_t *cps = utf8_decode("text", (const unsigned char *)text, len, &n);
+    int64_t split = n - n / 10;
+    while (split > 1 && cps[split - 1] != '\n') split--;
+    /* a real line: the first two lines of the validation text */
+    int64_t T = 0, lines = 0;
+    while (split + T < n && T < 24 && lines < 2) lines += cps[split + T++] == '\n';
+    const char **labels = (const char **)t_alloc(sizeof *labels * (size_t)T);
+    for (int64_t t = 0; t < T; t++) {
+        char *u = (char *)t_alloc(8);
+        if (cps[split + t] == '\n') strcpy(u, "\\n");
+        else u[utf8_encode(cps[split + t], u)] = 0;
+        labels[t] = u;
+    }
+    Tensor **attn = (Tensor **)t_alloc(sizeof *attn * (size_t)m->args.n_layers);
+    transformer_forward(m, ids + split, 1, T, attn);
+    narrate_step("Every head's attention over a line it never trained on");
+    narrate_say("%s", text_of(tok, ids + split, T));
+    for (int64_t l = 0; l < m->args.n_layers; l++) {
+        char title[32];
+        snprintf(title, sizeof title, tr("layer %lld"), (long long)l);
+        HeatmapOptions o = {.title = title, .rows = labels, .cols = labels, .ascii = args->ascii, .row_scale = true};
+        heatmap_print_all(attn[l], &o);
+    }
+    narrate_step("What each head looks at, measured on the validation text");
+    HeadRole *roles = (HeadRole *)t_alloc(sizeof *roles * (size_t)(m->args.n_layers * m->args.n_heads));
+    head_roles(m, ids + split, cps + split, n - split, m->args.max_seq_len, 1000000, roles);
+    narrate_say("%-6s %-14s %-26s %-14s %-14s", tr("head"), tr(ROLE_NAMES[0]), tr(ROLE_NAMES[1]), tr(ROLE_NAMES[2]),
+                tr(ROLE_NAMES[3]));
+    int best = 0;
+    for (int i = 0; i < (int)(m->args.n_layers * m->args.n_heads); i++) {
+        HeadRole *r = &roles[i];
+        char cell[N_ROLES][40];
+        for (int k = 0; k < N_ROLES; k++) snprintf(cell[k], sizeof cell[k], "%.2f (%.1fx)", r->mass[k], r->mass[k] / r->uniform[k]);
+        narrate_say("%lld.%lld    %-14s %-26s %-14s %-14s", (long long)(i / m->args.n_heads),
+                    (long long)(i % m->args.n_heads), cell[0], cell[1], cell[2], cell[3]);
+        if (r->mass[ROLE_SAME_POS] / r->uniform[ROLE_SAME_POS] >
+            roles[best].mass[ROLE_SAME_POS] / roles[best].uniform[ROLE_SAME_POS])
+            best = i;
+    }
+    narrate_say("(mean attention mass of the head's queries; in brackets, times what a head spreading evenly over "
+                "the keys it sees would put there)");
+    HeadRole *b = &roles[best];
+    narrate_result_text("head %lld.%lld puts %.2f of its weight on the same place in the previous line, %.1f times "
+                        "uniform",
+                        (long long)(best / m->args.n_heads), (long long)(best % m->args.n_heads), b->mass[ROLE_SAME_POS],
+                        b->mass[ROLE_SAME_POS] / b->uniform[ROLE_SAME_POS]);
+    narrate_why("a line of a poem answers the line before it character by character (对仗): the head that "
+                "looks back to the same place has learned where the character it should answer stands.");
+    /* a poem from the first character of the validation text */
+    narrate_step("A poem through the KV cache (temperature %g, top_p %g)", temperature, top_p);
+    int32_t *out = (int32_t *)t_alloc(sizeof *out * (size_t)(m->args.max_seq_len));
+    int64_t gen = m->args.max_seq_len - 1 < 48 ? m->args.max_seq_len - 1 : 48;
+    generate(m, ids + split, 1, gen, temperature, top_p, out);
+    narrate_say("%s%s", text_of(tok, ids + split, 1), text_of(tok, out, gen));
+}
+
 int main(int argc, char **argv) {
     CliSpec spec = {
         .program = "chapter13",
@@ -178,20 +411,75 @@ int main(int argc, char **argv) {
         .messages = chapter13_zh,
     };
     Args args = program_start(&spec, argc, argv);
-    if (!checkpoint_file) return usage("give --checkpoint M.bin (llama2.c's .bin)");
+    char err[400];
+    if ((prompt_text != NULL) != (n_generate > 0)) return usage("--prompt and --generate go together");
+    if (save_file) {
+        if (checkpoint_file || tokens_text || batch_file)
+            return usage("--save trains a new model; it does not take --checkpoint, --tokens or --batch-tokens");
+        if (out_check_target("--save", save_file, 0, err, sizeof err) != 0) return usage(err);
+        if (!narrate_quiet()) narrate_title("Chapter 13: a tiny LLaMA2 (Happy-LLM 5.1) in C");
+        int rc = run_train(&args, save_file);
+        if (rc == 0 && prompt_text) {
+            tokenizer_file = tok_path_of(save_file);
+            rc = run_generate(trained, trained_tok);
+        }
+        if (rc == 0) narrate_result_text("val loss %.4f", trained_val);
+        t_scope_end();
+        return rc;
+    }
+    if (!checkpoint_file) {
+        if (tokens_text || batch_file || prompt_text || corpus_file)
+            return usage("--tokens, --batch-tokens, --prompt and --corpus need --checkpoint M.bin (or --save to train)");
+        /* the default run: the chapter's checkpoint beside the program, trained on the first run */
+        size_t n = strlen(argv[0]);
+        while (n > 0 && argv[0][n - 1] != '/') n--;
+        char *path = (char *)t_alloc(n + 32);
+        memcpy(path, argv[0], n);
+        strcpy(path + n, "ch13/tang.bin");
+        narrate_title("Chapter 13: a tiny LLaMA2 (Happy-LLM 5.1) in C");
+        FILE *f = fopen(path, "rb");
+        Transformer *m;
+        Tokenizer *tok;
+        if (f) {
+            fclose(f);
+            m = llama2c_load(path);
+            tok = tokenizer_load(tok_path_of(path), m->args.vocab_size);
+            narrate_say("the chapter's checkpoint: %s (delete it to train again)", path);
+            narrate_model(m);
+        } else {
+            char *dir = (char *)t_alloc(n + 8);
+            memcpy(dir, path, n + 4);
+            dir[n + 4] = 0;
+            out_make_dir(dir);
+            narrate_say("no checkpoint at %s yet: training the default configuration first (under 3 minutes on 2 "
+                        "cores), then saving it there", path);
+            run_train(&args, path);
+            narrate_result_text("val loss %.4f", trained_val);
+            m = trained, tok = trained_tok;
+        }
+        tokenizer_file = tok_path_of(path);
+        look_inside(&args, m, tok, args.seed);
+        t_scope_end();
+        return 0;
+    }
+    if (prompt_text && (tokens_text || batch_file)) return usage("--prompt is its own run; give it without --tokens or --batch-tokens");
     if (batch_file && tokens_text) return usage("--tokens and --batch-tokens are two runs; give one");
-    if (!batch_file && !tokens_text) return usage("give --tokens LIST (a forward) or --batch-tokens FILE (gradients)");
+    if (!batch_file && !tokens_text && !prompt_text)
+        return usage("give --tokens LIST (a forward), --batch-tokens FILE (gradients) or --prompt TEXT --generate N");
     if (grad_dir && !batch_file) return usage("--grad-dump needs --batch-tokens");
     if (args.dump && !tokens_text) return usage("--dump writes the forward of --tokens");
-    if (grad_dir) {
-        char err[400];
-        if (out_check_target("--grad-dump", grad_dir, 1, err, sizeof err) != 0) return usage(err);
-    }
+    if (grad_dir && out_check_target("--grad-dump", grad_dir, 1, err, sizeof err) != 0) return usage(err);
     Transformer *m = llama2c_load(checkpoint_file);
+    if (prompt_text && !tokenizer_file) tokenizer_file = tok_path_of(checkpoint_file);
     Tokenizer *tok = tokenizer_file ? tokenizer_load(tokenizer_file, m->args.vocab_size) : NULL;
     if (!narrate_quiet()) {
         narrate_title("Chapter 13: a tiny LLaMA2 (Happy-LLM 5.1) in C");
         narrate_model(m);
+    }
+    if (prompt_text) {
+        int rc = run_generate(m, tok);
+        t_scope_end();
+        return rc;
     }
     int rc = batch_file ? run_grads(m) : run_tokens(&args, m, tok);
     t_scope_end();

@@ -7,6 +7,7 @@
 
 #include "tiny_llama.h"
 #include "chapters/05_multi_head/multi_head.h"
+#include "chapters/11_llama_attention/fast_decode.h"
 #include "chapters/12_flash_backward/flash_backward.h"
 
 /* ---- the model ------------------------------------------------------------------------- */
@@ -187,6 +188,35 @@ Tensor *transformer_forward(const Transformer *m, const int32_t *tokens, int64_t
 
 /* ---- the training forward: the flash path ------------------------------------------------- */
 
+/* nn.Linear's y = x @ W.T and chapter 10's linear_backward (dx = dy @ W, dW = dy.T @ x), each
+ * product through chapter 11's blocked kernel linear_rows (built -O3 -march=native): the
+ * training step spends nearly all its time in these products, and the Tensor library's general
+ * matmul (any strides, sums in double) is several times slower. The same numbers to float
+ * rounding (the gradients are tested against PyTorch's). */
+static Tensor *linear(const Linear *l, const Tensor *x) {
+    Shape s = t_shape(x);
+    s.dims[s.ndim - 1] = l->out_features;
+    Tensor *y = t_zeros(s);
+    linear_rows(t_data(t_contiguous(l->weight)), l->out_features, l->in_features, t_data(t_contiguous(x)),
+                t_numel(x) / l->in_features, t_data(y));
+    return y;
+}
+
+/* (r, c) contiguous -> its transpose (c, r), contiguous. */
+static Tensor *transposed(const Tensor *a, int64_t r, int64_t c) {
+    return t_contiguous(t_transpose(t_view(t_contiguous(a), SHAPE(r, c)), 0, 1));
+}
+
+static void linear_bwd(const Linear *l, const Tensor *x, const Tensor *dy, Tensor **dx, Tensor **dw) {
+    int64_t in = l->in_features, out = l->out_features, rows = t_numel(x) / in;
+    *dx = t_zeros(t_shape(x));
+    *dw = t_zeros(SHAPE(out, in));
+    /* dx = dy @ W: rows of dy against the rows of W.T */
+    linear_rows(t_data(transposed(l->weight, out, in)), in, out, t_data(t_contiguous(dy)), rows, t_data(*dx));
+    /* dW = dy.T @ x: rows of dy.T against the rows of x.T */
+    linear_rows(t_data(transposed(x, rows, in)), in, rows, t_data(transposed(dy, rows, out)), out, t_data(*dw));
+}
+
 Tensor *transformer_forward_train(const Transformer *m, const int32_t *tokens, int64_t bsz, int64_t seqlen,
                                   ModelCache *c) {
     check_tokens(m, seqlen);
@@ -203,9 +233,9 @@ Tensor *transformer_forward_train(const Transformer *m, const int32_t *tokens, i
         k->x = h;
         k->xn = rms_norm(h, L->attention_norm, eps, &k->rstd1);      /* self.attention_norm(x) */
         /* the Attention class's lines up to repeat_kv, chapter 11's functions */
-        Tensor *xq = t_view(nn_linear_forward(A->wq, k->xn), SHAPE(bsz, seqlen, H, hd));
-        Tensor *xk = t_view(nn_linear_forward(A->wk, k->xn), SHAPE(bsz, seqlen, Hkv, hd));
-        Tensor *xv = t_view(nn_linear_forward(A->wv, k->xn), SHAPE(bsz, seqlen, Hkv, hd));
+        Tensor *xq = t_view(linear(A->wq, k->xn), SHAPE(bsz, seqlen, H, hd));
+        Tensor *xk = t_view(linear(A->wk, k->xn), SHAPE(bsz, seqlen, Hkv, hd));
+        Tensor *xv = t_view(linear(A->wv, k->xn), SHAPE(bsz, seqlen, Hkv, hd));
         xq = llama_rope(A, xq, cos, sin);                              /* apply_rotary_emb */
         xk = llama_rope(A, xk, cos, sin);
         k->xq = t_contiguous(t_transpose(xq, 1, 2));                   /* (bsz, n_heads, seqlen, hd) */
@@ -216,16 +246,16 @@ Tensor *transformer_forward_train(const Transformer *m, const int32_t *tokens, i
         k->out = flash_forward(k->xq, k->keys, k->values, true, &k->lse);
         k->merged = merge_heads(k->out);                               /* (bsz, seqlen, dim)        */
         /* h = x + self.wo(output) */
-        k->h = t_add(h, nn_linear_forward(A->wo, k->merged));
+        k->h = t_add(h, linear(A->wo, k->merged));
         k->hn = rms_norm(k->h, L->ffn_norm, eps, &k->rstd2);           /* self.ffn_norm(h)          */
-        k->a = nn_linear_forward(L->w1, k->hn);                        /* (bsz, seqlen, hidden_dim) */
-        k->b = nn_linear_forward(L->w3, k->hn);
+        k->a = linear(L->w1, k->hn);                        /* (bsz, seqlen, hidden_dim) */
+        k->b = linear(L->w3, k->hn);
         k->g = swiglu(k->a, k->b);
-        h = t_add(k->h, nn_linear_forward(L->w2, k->g));               /* out = h + w2(g)           */
+        h = t_add(k->h, linear(L->w2, k->g));               /* out = h + w2(g)           */
     }
     c->h = h;
     c->hn = rms_norm(h, m->norm, eps, &c->rstd);
-    c->logits = nn_linear_forward(m->output, c->hn);
+    c->logits = linear(m->output, c->hn);
     return c->logits;
 }
 
@@ -319,7 +349,7 @@ Tensor **transformer_backward(const Transformer *m, const ModelCache *c, const T
     Tensor *cos = t_slice(m->freqs.cos, 0, 0, T), *sin = t_slice(m->freqs.sin, 0, 0, T);
     /* logits = self.output(h): dh, d output.weight */
     Tensor *dhn, *dwout, *dh, *dnorm;
-    linear_backward(m->output, c->hn, dlogits, &dhn, &dwout, NULL);        /* chapter 10 */
+    linear_bwd(m->output, c->hn, dlogits, &dhn, &dwout);
     dh = rms_norm_backward(c->h, c->rstd, m->norm, dhn, &dnorm);           /* h = self.norm(h) */
     for (int64_t l = m->args.n_layers - 1; l >= 0; l--) {
         const DecoderLayer *L = &m->layers[l];
@@ -328,14 +358,14 @@ Tensor **transformer_backward(const Transformer *m, const ModelCache *c, const T
         Tensor *g[9];   /* wq wk wv wo w1 w2 w3 attention_norm ffn_norm */
         /* out = h + w2(silu(w1 hn) * w3 hn): dh flows straight through the residual */
         Tensor *dg, *da, *db, *dhn1, *dhn2;
-        linear_backward(L->w2, k->g, dh, &dg, &g[5], NULL);
+        linear_bwd(L->w2, k->g, dh, &dg, &g[5]);
         swiglu_backward(k->a, k->b, dg, &da, &db);
-        linear_backward(L->w1, k->hn, da, &dhn1, &g[4], NULL);
-        linear_backward(L->w3, k->hn, db, &dhn2, &g[6], NULL);
+        linear_bwd(L->w1, k->hn, da, &dhn1, &g[4]);
+        linear_bwd(L->w3, k->hn, db, &dhn2, &g[6]);
         Tensor *dh_mid = t_add(dh, rms_norm_backward(k->h, k->rstd2, L->ffn_norm, t_add(dhn1, dhn2), &g[8]));
         /* h = x + wo(attention(xn)) */
         Tensor *dmerged;
-        linear_backward(A->wo, k->merged, dh_mid, &dmerged, &g[3], NULL);
+        linear_bwd(A->wo, k->merged, dh_mid, &dmerged, &g[3]);
         Tensor *dout = merge_heads_backward(dmerged, H);                   /* chapter 10: (bsz, H, T, hd) */
         /* F.scaled_dot_product_attention's backward: chapter 12, O(T) memory */
         AttnGrads ag = attention_backward_flash(k->xq, k->keys, k->values, k->out, k->lse, dout, true);
@@ -346,9 +376,9 @@ Tensor **transformer_backward(const Transformer *m, const ModelCache *c, const T
         dxk = t_reshape(rope_backward(dxk, cos, sin), SHAPE(bsz, T, Hkv * hd));
         dxv = t_reshape(dxv, SHAPE(bsz, T, Hkv * hd));
         Tensor *dxn_q, *dxn_k, *dxn_v;
-        linear_backward(A->wq, k->xn, dxq, &dxn_q, &g[0], NULL);
-        linear_backward(A->wk, k->xn, dxk, &dxn_k, &g[1], NULL);
-        linear_backward(A->wv, k->xn, dxv, &dxn_v, &g[2], NULL);
+        linear_bwd(A->wq, k->xn, dxq, &dxn_q, &g[0]);
+        linear_bwd(A->wk, k->xn, dxk, &dxn_k, &g[1]);
+        linear_bwd(A->wv, k->xn, dxv, &dxn_v, &g[2]);
         Tensor *dxn = t_add(t_add(dxn_q, dxn_k), dxn_v);                   /* xn feeds wq, wk and wv */
         dh = t_add(dh_mid, rms_norm_backward(k->x, k->rstd1, L->attention_norm, dxn, &g[7]));
         for (int i = 0; i < 9; i++) grads[1 + 9 * l + i] = g[i];

@@ -2,6 +2,7 @@
  * checkpoint and tokenizer written through common/program/out.h (whole or not at all). */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tiny_llama_setup.h"
@@ -73,4 +74,39 @@ void save_checkpoint(const char *path, const Transformer *m) {
 void save_tokenizer(const char *path, const Tokenizer *t) {
     OutFile *f = out_open(path);
     out_close(f, tokenizer_write(out_stream(f), t));
+}
+
+char *read_whole_file(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f) t_error("%s: cannot open: %s", path, strerror(errno));
+    size_t cap = 1 << 16, n = 0;
+    char *buf = (char *)malloc(cap);
+    for (size_t k; buf && (k = fread(buf + n, 1, cap - n, f)) > 0;) {
+        n += k;
+        if (n == cap) {
+            char *more = cap < ((size_t)1 << 30) ? (char *)realloc(buf, cap * 2) : NULL;
+            if (!more) free(buf);
+            buf = more, cap *= 2;
+        }
+    }
+    bool bad = !buf || ferror(f);
+    fclose(f);
+    if (bad) {
+        free(buf);
+        t_error("%s: reading failed (or the file is over 1 GiB)", path);
+    }
+    char *out = (char *)t_alloc(n + 1);   /* owned by the scope, as everything else */
+    memcpy(out, buf, n);
+    free(buf);
+    *len = n;
+    return out;
+}
+
+char *tok_path_of(const char *bin_path) {
+    size_t n = strlen(bin_path);
+    char *out = (char *)t_alloc(n + 5);
+    memcpy(out, bin_path, n);
+    if (n > 4 && strcmp(bin_path + n - 4, ".bin") == 0) n -= 4;
+    memcpy(out + n, ".tok", 5);
+    return out;
 }

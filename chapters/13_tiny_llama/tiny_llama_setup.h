@@ -14,5 +14,9 @@ bool parse_token_list(const char *text, int32_t **ids, int64_t *n);
 /* OUT.bin (llama2.c version 0) and OUT.tok (tokenizer.bin), each written whole at the run's end. */
 void save_checkpoint(const char *path, const Transformer *m);
 void save_tokenizer(const char *path, const Tokenizer *t);
+/* A whole file into memory (NUL-terminated); *len its bytes. Failure is a sentence naming it. */
+char *read_whole_file(const char *path, size_t *len);
+/* OUT.bin -> OUT.tok (any other name: NAME.tok). */
+char *tok_path_of(const char *bin_path);
 
 #endif
