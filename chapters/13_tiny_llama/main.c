@@ -133,7 +133,7 @@ static int run_tokens(const Args *args, const Transformer *m, const Tokenizer *t
         const char **labels = (const char **)t_alloc(sizeof *labels * (size_t)T);
         for (int64_t t = 0; t < T; t++) labels[t] = label_of(tok, ids[t]);
         narrate_step("Every head's attention weights, layer 0 (rows: queries, columns: keys)");
-        HeatmapOptions o = {.title = "layer 0", .rows = labels, .cols = labels, .ascii = args->ascii};
+        HeatmapOptions o = {.title = tr("layer 0"), .rows = labels, .cols = labels, .ascii = args->ascii};
         heatmap_print_all(attn[0], &o);   /* (1, n_heads, T, T): one grid per head */
         narrate_why("each row sums to 1 over the keys at or before its query (the causal mask of chapter 4).");
     }
@@ -176,7 +176,7 @@ static int run_grads(const Transformer *m) {
                     log((double)m->args.vocab_size));
         for (int i = 0; i < m->n_params; i++) {
             char s[T_SHAPE_STR];
-            narrate_say("  %-40s %s", m->params[i].name, t_shape_str(grads[i], s));
+            narrate_say("  %-40s gradient %s", m->params[i].name, t_shape_str(grads[i], s));
         }
         narrate_why("the attention's backward is chapter 12's flash backward (O(T) memory); RMSNorm, SwiGLU, "
                     "RoPE, repeat_kv and the embedding have theirs in tiny_llama.c, the Linears chapter 10's.");
@@ -400,11 +400,13 @@ static void look_inside(const Args *args, const Transformer *m, const Tokenizer 
 int main(int argc, char **argv) {
     CliSpec spec = {
         .program = "chapter13",
-        .summary = "Chapter 13: a tiny LLaMA2 (Happy-LLM 5.1's Transformer) in C, llama2.c's\n"
-                   ".bin checkpoints. --checkpoint M.bin --tokens 3,1,4 [--dump DIR]: logits.npy\n"
-                   "(T, vocab) and attn_L.npy (n_heads, T, T) per layer. --batch-tokens B.npy\n"
-                   "(int32 (B, T + 1)) --grad-dump DIR: loss.npy and one gradient per parameter,\n"
-                   "named by k_model.py's state-dict keys.",
+        .summary = "Chapter 13: a tiny LLaMA2 (Happy-LLM 5.1's Transformer) trained in C on Tang\n"
+                   "poems, its heads drawn over real characters; llama2.c's .bin checkpoints.\n"
+                   "Default: train (first run) or load build/ch13/tang.bin, then look inside.\n"
+                   "--save OUT.bin [--corpus FILE --train-steps N]: train, write OUT.bin and\n"
+                   "OUT.tok. --checkpoint M.bin --tokens 3,1,4 [--dump DIR]: logits.npy and\n"
+                   "attn_L.npy; --batch-tokens B.npy --grad-dump DIR: loss.npy and every\n"
+                   "gradient; --prompt TEXT --generate N: text through the KV cache.",
         .flags = CLI_SEED | CLI_QUIET | CLI_DUMP | CLI_HEATMAP,
         .defaults = {.seed = 123},
         .extra = chapter13_flags,
