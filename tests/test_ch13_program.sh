@@ -63,7 +63,7 @@ bad() { # CODE TEXT DESC ARGS...
     expect_no_file "$TMP/bad" "$desc"
 }
 M="--checkpoint $FX/mha_shared/model.bin"
-bad 2 "give --checkpoint" "no checkpoint" --tokens 1,2
+bad 2 "need --checkpoint M.bin" "no checkpoint" --tokens 1,2
 bad 2 "give --tokens" "nothing to run" $M
 bad 2 "--tokens takes token ids" "bad token list" $M --tokens 1,,2
 bad 2 "--tokens takes token ids" "negative token" $M --tokens 1,-2
