@@ -123,6 +123,12 @@ void head_roles(const Transformer *m, const int32_t *ids, const int32_t *cps, in
                         r->mass[ROLE_SAME_POS] += row[prev_start[t] + k];
                         r->uniform[ROLE_SAME_POS] += u, r->queries[ROLE_SAME_POS]++;
                     }
+                    int64_t nx = prev_start[t] + k + 1;        /* the previous line's character facing t + 1 */
+                    if (prev_start[t] >= 0 && nx < line_start[t] && !is_punct(c[nx]) && t + 1 < seq_len &&
+                        !is_punct(c[t + 1])) {
+                        r->mass[ROLE_NEXT_POS] += row[nx];
+                        r->uniform[ROLE_NEXT_POS] += u, r->queries[ROLE_NEXT_POS]++;
+                    }
                     if (k > 0) {
                         r->mass[ROLE_LINE_START] += row[line_start[t]];
                         r->uniform[ROLE_LINE_START] += u, r->queries[ROLE_LINE_START]++;

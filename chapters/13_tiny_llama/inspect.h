@@ -13,7 +13,10 @@
  *
  * Head roles: over windows of a text, the attention weights of every head, and for each the
  * mean mass its queries put on (a) the previous character, (b) the character at the same place
- * in the previous line, (c) the first character of the query's own line, (d) punctuation;
+ * in the previous line, (c) the one after it there: the place of the character the query must
+ * predict (a causal model's query at place k predicts place k + 1, so a head that reads the
+ * facing character of the previous line looks there), (d) the first character of the query's
+ * own line, (e) punctuation;
  * beside each, what a head spreading its weight evenly over the keys it may see would put
  * there. A "line" is a run of characters between punctuation marks or line breaks (a 句 of a
  * poem: five or seven characters).
@@ -42,7 +45,7 @@ void generate(const Transformer *m, const int32_t *prompt, int64_t n, int64_t n_
 /* Is code point cp punctuation or a line break (， 。 ？ ！ ； ： 、 and ASCII's)? */
 bool is_punct(int32_t cp);
 
-enum { ROLE_PREV, ROLE_SAME_POS, ROLE_LINE_START, ROLE_PUNCT, N_ROLES };
+enum { ROLE_PREV, ROLE_SAME_POS, ROLE_NEXT_POS, ROLE_LINE_START, ROLE_PUNCT, N_ROLES };
 typedef struct {
     double mass[N_ROLES];      /* mean attention mass of the head's queries on each */
     double uniform[N_ROLES];   /* the same for a head spreading evenly over the keys it sees */

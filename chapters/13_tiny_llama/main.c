@@ -330,8 +330,7 @@ static int run_generate(const Transformer *m, const Tokenizer *tok) {
     return 0;
 }
 
-static const char *const ROLE_NAMES[N_ROLES] = {"previous char", "same place, previous line", "line start",
-                                                "punctuation"};
+static const char *const ROLE_NAMES[N_ROLES] = {"prev char", "same place", "next place", "line start", "punct"};
 
 /* The default run's look inside: heads over a real line, the roles table, a generated poem. */
 static void look_inside(const Args *args, const Transformer *m, const Tokenizer *tok, uint64_t seed) {
@@ -367,26 +366,31 @@ static void look_inside(const Args *args, const Transformer *m, const Tokenizer 
     narrate_step("What each head looks at, measured on the validation text");
     HeadRole *roles = (HeadRole *)t_alloc(sizeof *roles * (size_t)(m->args.n_layers * m->args.n_heads));
     head_roles(m, ids + split, cps + split, n - split, m->args.max_seq_len, 1000000, roles);
-    narrate_say("%-6s %-14s %-26s %-14s %-14s", tr("head"), tr(ROLE_NAMES[0]), tr(ROLE_NAMES[1]), tr(ROLE_NAMES[2]),
-                tr(ROLE_NAMES[3]));
-    int best = 0;
+    narrate_say("%-5s %-12s %-12s %-12s %-12s %-12s", tr("head"), tr(ROLE_NAMES[0]), tr(ROLE_NAMES[1]),
+                tr(ROLE_NAMES[2]), tr(ROLE_NAMES[3]), tr(ROLE_NAMES[4]));
+    int best = 0, best_role = ROLE_SAME_POS;
     for (int i = 0; i < (int)(m->args.n_layers * m->args.n_heads); i++) {
         HeadRole *r = &roles[i];
         char cell[N_ROLES][40];
-        for (int k = 0; k < N_ROLES; k++) snprintf(cell[k], sizeof cell[k], "%.2f (%.1fx)", r->mass[k], r->mass[k] / r->uniform[k]);
-        narrate_say("%lld.%lld    %-14s %-26s %-14s %-14s", (long long)(i / m->args.n_heads),
-                    (long long)(i % m->args.n_heads), cell[0], cell[1], cell[2], cell[3]);
-        if (r->mass[ROLE_SAME_POS] / r->uniform[ROLE_SAME_POS] >
-            roles[best].mass[ROLE_SAME_POS] / roles[best].uniform[ROLE_SAME_POS])
-            best = i;
+        for (int k = 0; k < N_ROLES; k++)
+            snprintf(cell[k], sizeof cell[k], "%.2f %.1fx", r->mass[k], r->uniform[k] > 0 ? r->mass[k] / r->uniform[k] : 0);
+        narrate_say("%lld.%lld   %-12s %-12s %-12s %-12s %-12s", (long long)(i / m->args.n_heads),
+                    (long long)(i % m->args.n_heads), cell[0], cell[1], cell[2], cell[3], cell[4]);
+        for (int k = ROLE_SAME_POS; k <= ROLE_NEXT_POS; k++)
+            if (r->uniform[k] > 0 && r->mass[k] / r->uniform[k] > roles[best].mass[best_role] / roles[best].uniform[best_role])
+                best = i, best_role = k;
     }
-    narrate_say("(mean attention mass of the head's queries; in brackets, times what a head spreading evenly over "
-                "the keys it sees would put there)");
+    narrate_say("(the mean weight of the head's queries on each place, then that over what a head spreading its "
+                "weight evenly over the keys it sees puts there; same place: the query's place in the line before; "
+                "next place: the one after it, facing the character to predict)");
     HeadRole *b = &roles[best];
-    narrate_result_text("head %lld.%lld puts %.2f of its weight on the same place in the previous line, %.1f times "
-                        "uniform",
-                        (long long)(best / m->args.n_heads), (long long)(best % m->args.n_heads), b->mass[ROLE_SAME_POS],
-                        b->mass[ROLE_SAME_POS] / b->uniform[ROLE_SAME_POS]);
+    narrate_result_text(best_role == ROLE_SAME_POS
+                            ? "head %lld.%lld puts %.2f of its weight on the same place in the previous line, %.1f "
+                              "times uniform"
+                            : "head %lld.%lld puts %.2f of its weight on the previous line's character facing the one "
+                              "to predict, %.1f times uniform",
+                        (long long)(best / m->args.n_heads), (long long)(best % m->args.n_heads), b->mass[best_role],
+                        b->mass[best_role] / b->uniform[best_role]);
     narrate_why("a line of a poem answers the line before it character by character (对仗): the head that "
                 "looks back to the same place has learned where the character it should answer stands.");
     /* a poem from the first character of the validation text */
@@ -430,8 +434,8 @@ int main(int argc, char **argv) {
         return rc;
     }
     if (!checkpoint_file) {
-        if (tokens_text || batch_file || prompt_text || corpus_file)
-            return usage("--tokens, --batch-tokens, --prompt and --corpus need --checkpoint M.bin (or --save to train)");
+        if (tokens_text || batch_file || prompt_text)
+            return usage("--tokens, --batch-tokens and --prompt need --checkpoint M.bin (or --save to train)");
         /* the default run: the chapter's checkpoint beside the program, trained on the first run */
         size_t n = strlen(argv[0]);
         while (n > 0 && argv[0][n - 1] != '/') n--;
@@ -466,17 +470,25 @@ int main(int argc, char **argv) {
     }
     if (prompt_text && (tokens_text || batch_file)) return usage("--prompt is its own run; give it without --tokens or --batch-tokens");
     if (batch_file && tokens_text) return usage("--tokens and --batch-tokens are two runs; give one");
-    if (!batch_file && !tokens_text && !prompt_text)
+    if (corpus_file && (tokens_text || batch_file || prompt_text))
+        return usage("--checkpoint with --corpus looks inside the model on that text; give it without --tokens, "
+                     "--batch-tokens or --prompt");
+    if (!batch_file && !tokens_text && !prompt_text && !corpus_file)
         return usage("give --tokens LIST (a forward), --batch-tokens FILE (gradients) or --prompt TEXT --generate N");
     if (grad_dir && !batch_file) return usage("--grad-dump needs --batch-tokens");
     if (args.dump && !tokens_text) return usage("--dump writes the forward of --tokens");
     if (grad_dir && out_check_target("--grad-dump", grad_dir, 1, err, sizeof err) != 0) return usage(err);
     Transformer *m = llama2c_load(checkpoint_file);
-    if (prompt_text && !tokenizer_file) tokenizer_file = tok_path_of(checkpoint_file);
+    if ((prompt_text || corpus_file) && !tokenizer_file) tokenizer_file = tok_path_of(checkpoint_file);
     Tokenizer *tok = tokenizer_file ? tokenizer_load(tokenizer_file, m->args.vocab_size) : NULL;
     if (!narrate_quiet()) {
         narrate_title("Chapter 13: a tiny LLaMA2 (Happy-LLM 5.1) in C");
         narrate_model(m);
+    }
+    if (corpus_file) {
+        look_inside(&args, m, tok, args.seed);   /* the heads on --corpus's validation tenth */
+        t_scope_end();
+        return 0;
     }
     if (prompt_text) {
         int rc = run_generate(m, tok);

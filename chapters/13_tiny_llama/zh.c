@@ -44,8 +44,11 @@ const LangPair chapter13_zh[] = {
     {"--prompt and --generate go together", "--prompt 和 --generate 要一起给"},
     {"--save trains a new model; it does not take --checkpoint, --tokens or --batch-tokens",
      "--save 训练一个新模型，不能和 --checkpoint、--tokens 或 --batch-tokens 一起用"},
-    {"--tokens, --batch-tokens, --prompt and --corpus need --checkpoint M.bin (or --save to train)",
-     "--tokens、--batch-tokens、--prompt 和 --corpus 需要 --checkpoint M.bin（或用 --save 训练）"},
+    {"--tokens, --batch-tokens and --prompt need --checkpoint M.bin (or --save to train)",
+     "--tokens、--batch-tokens 和 --prompt 需要 --checkpoint M.bin（或用 --save 训练）"},
+    {"--checkpoint with --corpus looks inside the model on that text; give it without --tokens, --batch-tokens or "
+     "--prompt",
+     "--checkpoint 加 --corpus 是在那段文本上看模型内部；不要同时给 --tokens、--batch-tokens 或 --prompt"},
     {"--prompt is its own run; give it without --tokens or --batch-tokens",
      "--prompt 是单独的一种运行，不要同时给 --tokens 或 --batch-tokens"},
     {"--tokens and --batch-tokens are two runs; give one", "--tokens 和 --batch-tokens 是两种运行，只给一个"},
@@ -119,15 +122,21 @@ const LangPair chapter13_zh[] = {
     {"layer %lld", "第 %lld 层"},
     {"What each head looks at, measured on the validation text", "每个头在看什么：在验证文本上测量"},
     {"head", "头"},
-    {"previous char", "前一个字"},
-    {"same place, previous line", "上一句同一位置"},
+    {"prev char", "前一个字"},
+    {"same place", "上句同位"},
+    {"next place", "上句下一位"},
     {"line start", "句首"},
-    {"punctuation", "标点"},
-    {"(mean attention mass of the head's queries; in brackets, times what a head spreading evenly over the keys it "
-     "sees would put there)",
-     "（该头各查询放在这些位置上的注意力权重的平均值；括号里是它与均匀分配给可见键的头相比的倍数）"},
+    {"punct", "标点"},
+    {"(the mean weight of the head's queries on each place, then that over what a head spreading its weight evenly "
+     "over the keys it sees puts there; same place: the query's place in the line before; next place: the one after "
+     "it, facing the character to predict)",
+     "（该头各查询放在每种位置上的平均权重，后面是它与均匀分配给可见键的头相比的倍数；上句同位：上一句中与查询同一位置的字；"
+     "上句下一位：再后一位，与要预测的字相对）"},
     {"head %lld.%lld puts %.2f of its weight on the same place in the previous line, %.1f times uniform",
      "头 %lld.%lld 把 %.2f 的权重放在上一句的同一位置，是均匀分配的 %.1f 倍"},
+    {"head %lld.%lld puts %.2f of its weight on the previous line's character facing the one to predict, %.1f times "
+     "uniform",
+     "头 %lld.%lld 把 %.2f 的权重放在上一句中与要预测的字相对的字上，是均匀分配的 %.1f 倍"},
     {"a line of a poem answers the line before it character by character (对仗): the head that looks back to the "
      "same place has learned where the character it should answer stands.",
      "诗的一句逐字对应上一句（对仗）：回看同一位置的头学会了它要对应的那个字在哪里。"},
