@@ -53,6 +53,65 @@ run "$P" --checkpoint "$FX/gqa_unshared/model.bin" --batch-tokens "$FX/gqa_unsha
 expect_status 0 "narrated gradients, zh"
 expect_out_contains "layers.1.feed_forward.w3.weight" "names every gradient by its state-dict key"
 
+# ---- training, saving, generating (a tiny corpus, a few steps) ---------------------------------------
+printf '白日依山尽，黄河入海流。\n欲穷千里目，更上一层楼。\n' >"$TMP/poem.txt"
+run "$P" --corpus "$TMP/poem.txt" --train-steps 3 --save "$TMP/m.bin" --seed 5 --quiet
+expect_status 0 "--corpus --train-steps --save"
+last=$(tail -n 1 "$TMP/out")
+case $last in "val loss "[0-9]*) _ok ;; *) _bad "the last line is '$last', not 'val loss V'" ;; esac
+expect_out_contains "unigram entropy of the training text 2.5649" "prints the unigram entropy (log counts of 13 characters)"
+expect_file "$TMP/m.bin" "OUT.bin written"
+expect_file "$TMP/m.tok" "OUT.tok written beside it"
+run "$P" --corpus "$TMP/poem.txt" --train-steps 3 --save "$TMP/m2.bin" --seed 5 --quiet
+if cmp -s "$TMP/m.bin" "$TMP/m2.bin" && cmp -s "$TMP/m.tok" "$TMP/m2.tok"; then _ok; else _bad "the same seed trains other weights"; fi
+run "$P" --corpus "$TMP/poem.txt" --train-steps 3 --save "$TMP/m3.bin" --seed 6 --quiet
+if cmp -s "$TMP/m.bin" "$TMP/m3.bin"; then _bad "another seed trains the same weights"; else _ok; fi
+# the checkpoint reads back: 23 distinct characters in the corpus, a tied head
+run "$P" --checkpoint "$TMP/m.bin" --tokenizer "$TMP/m.tok" --tokens 0,1,2
+expect_status 0 "the saved checkpoint reads back"
+expect_out_contains "vocab_size 23" "its header holds the corpus's 23 characters"
+run "$P" --checkpoint "$TMP/m.bin" --prompt "白日" --generate 6 --temperature 0 --quiet
+expect_status 0 "greedy generation"
+cp "$TMP/out" "$TMP/greedy1"
+run "$P" --checkpoint "$TMP/m.bin" --prompt "白日" --generate 6 --temperature 0 --quiet --seed 99
+if cmp -s "$TMP/out" "$TMP/greedy1"; then _ok; else _bad "greedy generation depends on the seed"; fi
+case $(cat "$TMP/greedy1") in "白日"??????*) _ok ;; *) _bad "generation does not continue the prompt: $(cat "$TMP/greedy1")" ;; esac
+run "$P" --checkpoint "$TMP/m.bin" --prompt "白日" --generate 6 --temperature 1.2 --top-p 0.8 --quiet
+expect_status 0 "sampled generation"
+run "$P" --corpus "$TMP/poem.txt" --train-steps 2 --save "$TMP/g.bin" --prompt "黄" --generate 3 --temperature 0 --quiet
+expect_status 0 "train, then generate in the same run"
+last=$(tail -n 1 "$TMP/out")
+case $last in "val loss "[0-9]*) _ok ;; *) _bad "with --prompt, the last line is '$last', not 'val loss V'" ;; esac
+run "$P" --checkpoint "$TMP/m.bin" --corpus "$TMP/poem.txt"
+expect_status 0 "--checkpoint --corpus looks inside"
+expect_out_contains "same place" "the head roles table"
+expect_out_contains "of its weight on the" "names the head that looks back furthest"
+
+# training and generation: bad input
+rm -f "$TMP/x.bin" "$TMP/x.tok"
+run "$P" --corpus "$TMP/poem.txt" --train-steps -1 --save "$TMP/x.bin" --quiet
+expect_usage_error "--train-steps" "negative step count"
+run "$P" --checkpoint "$TMP/m.bin" --prompt "白" --generate 2 --temperature -0.5 --quiet
+expect_usage_error "--temperature" "negative temperature"
+run "$P" --checkpoint "$TMP/m.bin" --prompt "白" --generate 2 --top-p 0 --quiet
+expect_usage_error "--top-p" "top-p 0"
+run "$P" --checkpoint "$TMP/m.bin" --prompt "白" --quiet
+expect_usage_error "go together" "--prompt without --generate"
+run "$P" --checkpoint "$TMP/m.bin" --prompt "白" --generate 100 --quiet
+expect_usage_error "pass the model's seq_len" "--generate past seq_len"
+run "$P" --checkpoint "$TMP/m.bin" --prompt "猫" --generate 2 --quiet
+expect_runtime_error "'猫' (U+732B), is not in the model's vocabulary of 23 characters" "a character outside the vocabulary"
+printf 'ab\377cd\n' >"$TMP/bad.txt"
+run "$P" --corpus "$TMP/bad.txt" --train-steps 2 --save "$TMP/x.bin" --quiet
+expect_runtime_error "byte 2 is not valid UTF-8" "a corpus that is not UTF-8"
+expect_no_file "$TMP/x.bin" "a corpus that is not UTF-8"
+expect_no_file "$TMP/x.tok" "a corpus that is not UTF-8: no .tok"
+run "$P" --corpus "$TMP/poem.txt" --train-steps 2 --save "$TMP/nowhere/x.bin" --quiet
+expect_usage_error "--save" "--save into a folder that does not exist"
+run "$P" --corpus "$TMP/none.txt" --train-steps 2 --save "$TMP/x.bin" --quiet
+expect_runtime_error "none.txt: cannot open" "a missing corpus"
+expect_no_file "$TMP/x.bin" "a missing corpus"
+
 # ---- bad input -----------------------------------------------------------------------------------
 bad() { # CODE TEXT DESC ARGS...
     code=$1 text=$2 desc=$3
