@@ -163,7 +163,10 @@ static int run_grads(const Transformer *m) {
     int32_t *inputs = (int32_t *)t_alloc(sizeof *inputs * (size_t)(B * T));
     int32_t *targets = (int32_t *)t_alloc(sizeof *targets * (size_t)(B * T));
     for (int64_t b = 0; b < B; b++)
-        for (int64_t t = 0; t < T; t++) inputs[b * T + t] = batch[b * cols + t], targets[b * T + t] = batch[b * cols + t + 1];
+        for (int64_t t = 0; t < T; t++) {
+            inputs[b * T + t] = batch[b * cols + t];
+            targets[b * T + t] = batch[b * cols + t + 1];
+        }
     ModelCache cache;
     Tensor *dlogits;
     Tensor *logits = transformer_forward_train(m, inputs, B, T, &cache);
@@ -377,7 +380,8 @@ static void look_inside(const Args *args, const Transformer *m, const Tokenizer 
         narrate_say("%lld.%lld   %-12s %-12s %-12s %-12s %-12s", (long long)(i / m->args.n_heads),
                     (long long)(i % m->args.n_heads), cell[0], cell[1], cell[2], cell[3], cell[4]);
         for (int k = ROLE_SAME_POS; k <= ROLE_NEXT_POS; k++)
-            if (r->uniform[k] > 0 && r->mass[k] / r->uniform[k] > roles[best].mass[best_role] / roles[best].uniform[best_role])
+            if (r->uniform[k] > 0 &&
+                r->mass[k] / r->uniform[k] > roles[best].mass[best_role] / roles[best].uniform[best_role])
                 best = i, best_role = k;
     }
     narrate_say("(the mean weight of the head's queries on each place, then that over what a head spreading its "

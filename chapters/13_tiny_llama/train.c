@@ -35,8 +35,10 @@ int32_t *utf8_decode(const char *what, const unsigned char *s, size_t len, int64
 int utf8_encode(int32_t cp, char *o) {
     if (cp < 0x80) return o[0] = (char)cp, 1;
     if (cp < 0x800) return o[0] = (char)(0xc0 | cp >> 6), o[1] = (char)(0x80 | (cp & 0x3f)), 2;
-    if (cp < 0x10000)
-        return o[0] = (char)(0xe0 | cp >> 12), o[1] = (char)(0x80 | (cp >> 6 & 0x3f)), o[2] = (char)(0x80 | (cp & 0x3f)), 3;
+    if (cp < 0x10000) {
+        o[0] = (char)(0xe0 | cp >> 12), o[1] = (char)(0x80 | (cp >> 6 & 0x3f)), o[2] = (char)(0x80 | (cp & 0x3f));
+        return 3;
+    }
     o[0] = (char)(0xf0 | cp >> 18), o[1] = (char)(0x80 | (cp >> 12 & 0x3f)), o[2] = (char)(0x80 | (cp >> 6 & 0x3f));
     o[3] = (char)(0x80 | (cp & 0x3f));
     return 4;
