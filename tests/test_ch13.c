@@ -328,6 +328,29 @@ static void test_training_steps(void) {
     CHECK(w[0] == w[1]);
 }
 
+/* llama2.c's BPE encode against run.c's (restated in scripts/golden/ch13.py), byte fallback and
+ * merges by score; decode of byte pieces and of the space after BOS. */
+static void test_bpe(void) {
+    static const char *const texts[6] = {"abc", "ab c", "cab", "\xe6\x98\xa5\xe7\x9c\xa0\xe4\xb8\x8d\xe8\xa7\x89\xe6\x99\x93",
+                                         "a\xc3\xa9" "b", "bcab abc"};
+    Tokenizer *t = tokenizer_load(fixture_path("ch13/bpe/tokenizer.bin"), 275);
+    for (int k = 0; k < 6; k++) {
+        char name[32];
+        snprintf(name, sizeof name, "ids_%d", k);
+        Tensor *want = fx("bpe", name);
+        int64_t n;
+        int32_t *ids = bpe_encode(t, texts[k], true, &n);
+        CHECK_MSG(n == t_numel(want), "bpe %d: %lld ids, run.c's encode gives %lld", k, (long long)n,
+                  (long long)t_numel(want));
+        for (int64_t i = 0; i < n && i < t_numel(want); i++)
+            CHECK_MSG(ids[i] == (int32_t)t_flat_get(want, i), "bpe %d: id %lld is %d, run.c's %d", k, (long long)i,
+                      ids[i], (int)t_flat_get(want, i));
+    }
+    CHECK(strcmp(bpe_decode(t, 5, 3 + 0x41), "A") == 0);   /* <0x41> */
+    CHECK(strcmp(bpe_decode(t, 1, 268), "abc") == 0);     /* " abc" after BOS */
+    CHECK(strcmp(bpe_decode(t, 7, 268), " abc") == 0);
+}
+
 int main(void) {
     RUN(test_forward_matches_pytorch);
     RUN(test_grads_match_autograd);
@@ -339,5 +362,6 @@ int main(void) {
     RUN(test_sampling);
     RUN(test_text_and_training_pieces);
     RUN(test_training_steps);
+    RUN(test_bpe);
     return harness_finish("test_ch13");
 }

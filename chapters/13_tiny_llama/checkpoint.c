@@ -247,3 +247,66 @@ int32_t tokenizer_lookup(const Tokenizer *t, const char *piece, size_t len) {
         if ((size_t)t->lens[i] == len && memcmp(t->vocab[i], piece, len) == 0) return i;
     return -1;
 }
+
+/* ---- llama2.c's BPE encode and decode -------------------------------------------------------- */
+
+int32_t *bpe_encode(const Tokenizer *t, const char *text, bool bos, int64_t *n) {
+    size_t len = strlen(text);
+    int32_t *tokens = (int32_t *)t_alloc(sizeof *tokens * (len + 2));
+    char *buf = (char *)t_alloc((size_t)t->max_token_length * 2 + 8);
+    int64_t k = 0;
+    if (bos) tokens[k++] = 1;                                     /* if (bos) tokens[(*n_tokens)++] = 1 */
+    if (len > 0) {                                                /* the dummy prefix */
+        int32_t prefix = tokenizer_lookup(t, " ", 1);
+        if (prefix >= 0) tokens[k++] = prefix;   /* run.c stores -1 when " " is no piece; here it is left out */
+    }
+    for (size_t i = 0; i < len;) {
+        size_t cl = 1;                                            /* one UTF-8 character: a byte and its continuations */
+        while (i + cl < len && cl < 4 && ((unsigned char)text[i + cl] & 0xc0) == 0x80) cl++;
+        int32_t id = tokenizer_lookup(t, text + i, cl);
+        if (id >= 0) {
+            tokens[k++] = id;
+        } else {                                                  /* byte fallback: <0xXX> is id byte + 3 */
+            for (size_t j = 0; j < cl; j++) {
+                int32_t b = (int32_t)(unsigned char)text[i + j] + 3;
+                if (b >= t->vocab_size)
+                    t_error("--prompt: the tokenizer has no piece for byte 0x%02X and no byte pieces (ids 3..258)",
+                            (unsigned)(unsigned char)text[i + j]);
+                tokens[k++] = b;
+            }
+        }
+        i += cl;
+    }
+    for (;;) {                                                    /* merge the best pair, again and again */
+        float best_score = -1e10f;
+        int32_t best_id = -1;
+        int64_t best_idx = -1;
+        for (int64_t i = 0; i + 1 < k; i++) {
+            size_t a = (size_t)t->lens[tokens[i]], b = (size_t)t->lens[tokens[i + 1]];
+            if (a + b > (size_t)t->max_token_length) continue;    /* no piece is that long */
+            memcpy(buf, t->vocab[tokens[i]], a);
+            memcpy(buf + a, t->vocab[tokens[i + 1]], b);
+            int32_t id = tokenizer_lookup(t, buf, a + b);
+            if (id != -1 && t->scores[id] > best_score) best_score = t->scores[id], best_id = id, best_idx = i;
+        }
+        if (best_idx == -1) break;
+        tokens[best_idx] = best_id;
+        for (int64_t i = best_idx + 1; i + 1 < k; i++) tokens[i] = tokens[i + 1];
+        k--;
+    }
+    *n = k;
+    return tokens;
+}
+
+const char *bpe_decode(const Tokenizer *t, int32_t prev, int32_t token) {
+    const char *piece = t->vocab[token];
+    if (prev == 1 && piece[0] == ' ') piece++;                    /* after BOS, no leading space */
+    unsigned hi, lo;
+    if (strlen(piece) == 6 && piece[0] == '<' && piece[1] == '0' && piece[2] == 'x' && piece[5] == '>' &&
+        sscanf(piece + 3, "%1x%1x", &hi, &lo) == 2) {
+        char *b = (char *)t_alloc(2);
+        b[0] = (char)(hi * 16 + lo);
+        return b;
+    }
+    return piece;
+}

@@ -50,5 +50,13 @@ Tokenizer *tokenizer_load(const char *path, int64_t vocab_size);
 int tokenizer_write(FILE *f, const Tokenizer *t);
 /* The token id of a piece, or -1. */
 int32_t tokenizer_lookup(const Tokenizer *t, const char *piece, size_t len);
+/* llama2.c's encode (run.c), for its sentencepiece tokenizer.bin: BOS (1) when bos, the dummy
+ * prefix " " before a non-empty text, each UTF-8 character its piece or else its bytes as the
+ * byte pieces (byte + 3), then, while some adjacent pair's concatenation is a piece, the pair
+ * whose piece scores highest is merged. Returns the ids (at most strlen(text) + 2) in *n. */
+int32_t *bpe_encode(const Tokenizer *t, const char *text, bool bos, int64_t *n);
+/* llama2.c's decode of token after prev: its piece, the leading space dropped after BOS, a byte
+ * piece "<0x0A>" as its byte. Returns a NUL-terminated string (owned by the scope). */
+const char *bpe_decode(const Tokenizer *t, int32_t prev, int32_t token);
 
 #endif

@@ -89,6 +89,11 @@ static void narrate_model(const Transformer *m) {
                 "the SwiGLU MLP w2(silu(w1 x) * w3 x) and a residual; no attention code is new here.");
 }
 
+/* The causal mask in the weights' shape (1, n_heads, T, T): the heatmap's · above the diagonal. */
+static Tensor *masked_like(const Tensor *attn) {
+    return t_add(t_zeros(t_shape(attn)), causal_mask(t_size(attn, -1), 1));   /* chapter 4's mask */
+}
+
 /* The label of token id: its piece from the tokenizer (printable), else the number. */
 static const char *label_of(const Tokenizer *tok, int32_t id) {
     char *s = (char *)t_alloc(32);
@@ -133,7 +138,8 @@ static int run_tokens(const Args *args, const Transformer *m, const Tokenizer *t
         const char **labels = (const char **)t_alloc(sizeof *labels * (size_t)T);
         for (int64_t t = 0; t < T; t++) labels[t] = label_of(tok, ids[t]);
         narrate_step("Every head's attention weights, layer 0 (rows: queries, columns: keys)");
-        HeatmapOptions o = {.title = tr("layer 0"), .rows = labels, .cols = labels, .ascii = args->ascii};
+        HeatmapOptions o = {.title = tr("layer 0"), .rows = labels, .cols = labels, .ascii = args->ascii,
+                            .scores = masked_like(attn[0])};
         heatmap_print_all(attn[0], &o);   /* (1, n_heads, T, T): one grid per head */
         narrate_why("each row sums to 1 over the keys at or before its query (the causal mask of chapter 4).");
     }
@@ -296,17 +302,28 @@ static int run_train(const Args *args, const char *save_to) {
 
 /* ---- looking inside a trained model -------------------------------------------------------------------- */
 
-/* Text of ids (a character tokenizer's pieces, or llama2.c's). */
-static char *text_of(const Tokenizer *tok, const int32_t *ids, int64_t n) {
+/* llama2.c's sentencepiece tokenizer.bin (<s> at id 1, the byte pieces after it), not a character one. */
+static bool is_bpe(const Tokenizer *tok) {
+    return tok->vocab_size > 258 && strcmp(tok->vocab[1], "<s>") == 0;
+}
+
+/* Text of ids (after prev: BOS's leading space is dropped by llama2.c's decode). */
+static char *text_of(const Tokenizer *tok, int32_t prev, const int32_t *ids, int64_t n) {
     size_t len = 1;
     for (int64_t i = 0; i < n; i++) len += (size_t)tok->lens[ids[i]];
     char *s = (char *)t_alloc(len), *p = s;
-    for (int64_t i = 0; i < n; i++) memcpy(p, tok->vocab[ids[i]], (size_t)tok->lens[ids[i]]), p += tok->lens[ids[i]];
+    for (int64_t i = 0; i < n; i++) {
+        const char *piece = is_bpe(tok) ? bpe_decode(tok, i ? ids[i - 1] : prev, ids[i]) : tok->vocab[ids[i]];
+        size_t k = strlen(piece);
+        memcpy(p, piece, k), p += k;
+    }
+    *p = 0;
     return s;
 }
 
-/* --prompt TEXT: its characters' ids in a character tokenizer. */
+/* --prompt TEXT: llama2.c's BPE encode (with BOS) for its tokenizer, else one id per character. */
 static int32_t *encode_prompt(const Tokenizer *tok, const char *text, int64_t *n) {
+    if (is_bpe(tok)) return bpe_encode(tok, text, true, n);
     Corpus c = corpus_from_tokenizer(tokenizer_file, tok);
     return corpus_encode(&c, "--prompt", text, strlen(text), n);
 }
@@ -329,7 +346,21 @@ static int run_generate(const Transformer *m, const Tokenizer *tok) {
         narrate_say("temperature %g, top_p %g, %lld new tokens after a prompt of %lld", temperature, top_p,
                     (long long)n_generate, (long long)n);
     }
-    printf("%s%s\n", prompt_text, text_of(tok, out, n_generate));
+    printf("%s%s\n", prompt_text, text_of(tok, prompt[n - 1], out, n_generate));
+    if (!narrate_quiet()) {   /* the heads of layer 0 over the prompt and what followed (at most 24 tokens) */
+        int64_t T = n + n_generate < 24 ? n + n_generate : 24;
+        int32_t *all = (int32_t *)t_alloc(sizeof *all * (size_t)(n + n_generate));
+        memcpy(all, prompt, sizeof *all * (size_t)n);
+        memcpy(all + n, out, sizeof *all * (size_t)n_generate);
+        Tensor **attn = (Tensor **)t_alloc(sizeof *attn * (size_t)m->args.n_layers);
+        transformer_forward(m, all, 1, T, attn);
+        const char **labels = (const char **)t_alloc(sizeof *labels * (size_t)T);
+        for (int64_t t = 0; t < T; t++) labels[t] = label_of(tok, all[t]);
+        narrate_step("Every head's attention weights, layer 0 (rows: queries, columns: keys)");
+        HeatmapOptions o = {.title = tr("layer 0"), .rows = labels, .cols = labels, .row_scale = true,
+                            .scores = masked_like(attn[0])};
+        heatmap_print_all(attn[0], &o);
+    }
     return 0;
 }
 
@@ -359,11 +390,12 @@ static void look_inside(const Args *args, const Transformer *m, const Tokenizer 
     Tensor **attn = (Tensor **)t_alloc(sizeof *attn * (size_t)m->args.n_layers);
     transformer_forward(m, ids + split, 1, T, attn);
     narrate_step("Every head's attention over a line it never trained on");
-    narrate_say("%s", text_of(tok, ids + split, T));
+    narrate_say("%s", text_of(tok, -1, ids + split, T));
     for (int64_t l = 0; l < m->args.n_layers; l++) {
         char title[32];
         snprintf(title, sizeof title, tr("layer %lld"), (long long)l);
-        HeatmapOptions o = {.title = title, .rows = labels, .cols = labels, .ascii = args->ascii, .row_scale = true};
+        HeatmapOptions o = {.title = title, .rows = labels, .cols = labels, .ascii = args->ascii, .row_scale = true,
+                            .scores = masked_like(attn[l])};
         heatmap_print_all(attn[l], &o);
     }
     narrate_step("What each head looks at, measured on the validation text");
@@ -402,7 +434,7 @@ static void look_inside(const Args *args, const Transformer *m, const Tokenizer 
     int32_t *out = (int32_t *)t_alloc(sizeof *out * (size_t)(m->args.max_seq_len));
     int64_t gen = m->args.max_seq_len - 1 < 48 ? m->args.max_seq_len - 1 : 48;
     generate(m, ids + split, 1, gen, temperature, top_p, out);
-    narrate_say("%s%s", text_of(tok, ids + split, 1), text_of(tok, out, gen));
+    narrate_say("%s%s", text_of(tok, -1, ids + split, 1), text_of(tok, ids[split], out, gen));
 }
 
 int main(int argc, char **argv) {

@@ -30,7 +30,10 @@ Cases (folder per case):
   gqa_unshared/  dim 24, 2 layers, 6 heads over 2 kv heads, vocab 13,
                  hidden_dim 40 given, seq_len 10, unshared head
   mqa_shared/    dim 8, 1 layer, 2 heads over 1 kv head, vocab 9, seq_len 6
-Each holds model.bin; tokens (T,) and logits (T, vocab), attn_<L> (n_heads,
+  bpe/           tokenizer.bin of llama2.c's layout with 3 special pieces, the 256 byte pieces
+                 <0x00>..<0xFF> (ids 3..258) and 16 merges with descending scores; ids_<k>:
+                 run.c's encode (restated below, bos = 1) of BPE_TEXTS[k]
+Each case folder holds model.bin; tokens (T,) and logits (T, vocab), attn_<L> (n_heads,
 T, T) of the model on tokens (eval); batch.bin.npy int32 (B, T + 1), loss
 (1,) the mean cross-entropy of logits(batch[:, :-1]) against batch[:, 1:],
 and grads/<state-dict key>.npy, d loss / d parameter (output.weight only
@@ -307,3 +310,49 @@ def make(out_dir, save):
     case(out_dir, save, "mqa_shared",
          Config(dim=8, n_layers=1, n_heads=2, n_kv_heads=1, vocab_size=9, max_seq_len=6, multiple_of=4),
          T=5, B=2, prompt_len=1, n_gen=5)
+    make_bpe(out_dir, save)
+
+
+# ---- llama2.c's BPE encode (run.c's encode, restated) --------------------------------------
+
+BPE_PIECES = (["<unk>", "<s>", "</s>"] + ["<0x%02X>" % b for b in range(256)]
+              + [" ", "a", "b", "c", "ab", "bc", "abc", " a", " ab", " abc", "春", "眠", "春眠", "不", "觉", "不觉"])
+BPE_SCORES = [0.0] * 259 + [-1.0, -2.0, -3.0, -4.0, -5.0, -6.0, -7.0, -8.0, -9.0, -10.0, -11.0, -12.0, -13.0,
+                            -14.0, -15.0, -16.0]
+# what the C test encodes (bos = 1), in this order
+BPE_TEXTS = ["abc", "ab c", "cab", "春眠不觉晓", "a\u00e9b", "bcab abc"]
+
+
+def run_c_encode(text, bos=True):
+    """llama2.c run.c encode(): BOS, the dummy prefix " ", each UTF-8 character its piece (or its
+    bytes + 3), then merge the best-scoring adjacent pair while one is in the vocabulary."""
+    lookup = {p: i for i, p in enumerate(BPE_PIECES)}
+    tokens = [1] if bos else []
+    if text:
+        tokens.append(lookup[" "])
+    for ch in text:
+        if ch in lookup:
+            tokens.append(lookup[ch])
+        else:
+            tokens.extend(b + 3 for b in ch.encode("utf-8"))
+    while True:
+        best = (-1e10, -1, -1)
+        for i in range(len(tokens) - 1):
+            merged = BPE_PIECES[tokens[i]] + BPE_PIECES[tokens[i + 1]]
+            j = lookup.get(merged)
+            if j is not None and BPE_SCORES[j] > best[0]:
+                best = (BPE_SCORES[j], j, i)
+        if best[2] == -1:
+            break
+        tokens[best[2]:best[2] + 2] = [best[1]]
+    return tokens
+
+
+def make_bpe(out_dir, save):
+    data = [p.encode("utf-8") for p in BPE_PIECES]
+    out = [struct.pack("<i", max(len(d) for d in data))]
+    for d, s in zip(data, BPE_SCORES):
+        out.append(struct.pack("<fi", s, len(d)) + d)
+    write_bytes(out_dir, "bpe/tokenizer.bin", b"".join(out))
+    for k, text in enumerate(BPE_TEXTS):
+        save("bpe/ids_%d" % k, np.array(run_c_encode(text), dtype=np.float32))
