@@ -261,7 +261,7 @@ int32_t *bpe_encode(const Tokenizer *t, const char *text, bool bos, int64_t *n) 
         if (prefix >= 0) tokens[k++] = prefix;   /* run.c stores -1 when " " is no piece; here it is left out */
     }
     for (size_t i = 0; i < len;) {
-        size_t cl = 1;                                            /* one UTF-8 character: a byte and its continuations */
+        size_t cl = 1;                                  /* one UTF-8 character: a byte and its continuations */
         while (i + cl < len && cl < 4 && ((unsigned char)text[i + cl] & 0xc0) == 0x80) cl++;
         int32_t id = tokenizer_lookup(t, text + i, cl);
         if (id >= 0) {

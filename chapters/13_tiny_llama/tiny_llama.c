@@ -120,6 +120,7 @@ Tensor *rms_norm(const Tensor *x, const Tensor *w, double eps, Tensor **rstd) {
     float *yd = t_data(y), *rd = t_data(r);
     for (int64_t i = 0; i < rows; i++) {
         const float *xi = xd + i * D;
+        /* BEGIN BLANK rms_norm */
         double ss = 0;
         for (int64_t j = 0; j < D; j++) ss += (double)xi[j] * xi[j];
         /* torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps) */
@@ -127,6 +128,7 @@ Tensor *rms_norm(const Tensor *x, const Tensor *w, double eps, Tensor **rstd) {
         rd[i] = rs;
         /* x * rsqrt(...) * self.weight */
         for (int64_t j = 0; j < D; j++) yd[i * D + j] = xi[j] * rs * wd[j];
+        /* END BLANK */
     }
     if (rstd) *rstd = r;
     return y;
@@ -275,8 +277,10 @@ double cross_entropy(const Tensor *logits, const int32_t *targets, Tensor **dlog
         loss += lse - zi[targets[i]];                  /* -log softmax(z)[target] */
         if (d) {
             float *di = t_data(d) + i * V;             /* (softmax(z) - onehot(target)) / N */
+            /* BEGIN BLANK cross_entropy_grad */
             for (int64_t j = 0; j < V; j++) di[j] = (float)(exp(zi[j] - lse) / (double)N);
             di[targets[i]] -= (float)(1.0 / (double)N);
+            /* END BLANK */
         }
     }
     if (dlogits) *dlogits = d;
@@ -314,15 +318,19 @@ void swiglu_backward(const Tensor *a, const Tensor *b, const Tensor *dy, Tensor 
     *da = t_zeros(t_shape(a)), *db = t_zeros(t_shape(b));
     float *dad = t_data(*da), *dbd = t_data(*db);
     for (int64_t i = 0; i < t_numel(a); i++) {
+        /* BEGIN BLANK swiglu_backward */
         float s = 1.0f / (1.0f + expf(-ad[i]));         /* sigmoid(a) */
         dbd[i] = g[i] * ad[i] * s;                      /* d/db: silu(a)                     */
         dad[i] = g[i] * bd[i] * s * (1.0f + ad[i] * (1.0f - s));  /* silu'(a) = s (1 + a (1 - s)) */
+        /* END BLANK */
     }
 }
 
 Tensor *rope_backward(const Tensor *dy, const Tensor *freqs_cos, const Tensor *freqs_sin) {
     /* a turn by angle θ is orthogonal: its transpose is the turn by -θ (sin -> -sin) */
+    /* BEGIN BLANK rope_backward */
     return rotary_emb(dy, freqs_cos, t_mul_scalar(freqs_sin, -1.0f));
+    /* END BLANK */
 }
 
 Tensor *repeat_kv_backward(const Tensor *dy, int64_t n_rep) {
