@@ -217,7 +217,13 @@ static TrainConfig default_train(void) {
 static char *training_text(uint64_t seed, size_t *len, const char **source) {
     if (corpus_file) {
         *source = corpus_file;
-        return read_whole_file(corpus_file, len);
+        size_t n;
+        char *raw = read_whole_file(corpus_file, &n);
+        /* a fortune file (colour codes, `%` lines between the pieces) is cleaned as tang300 is */
+        bool fortunes = memchr(raw, 0x1b, n) != NULL || strstr(raw, "\n%\n") != NULL;
+        if (fortunes) return clean_fortunes(raw, n, len);
+        *len = n;
+        return raw;
     }
     FILE *f = fopen(TANG300, "rb");
     if (f) {
@@ -391,7 +397,7 @@ static void look_inside(const Args *args, const Transformer *m, const Tokenizer 
     transformer_forward(m, ids + split, 1, T, attn);
     narrate_step("Every head's attention over a line it never trained on");
     narrate_say("%s", text_of(tok, -1, ids + split, T));
-    for (int64_t l = 0; l < m->args.n_layers; l++) {
+    for (int64_t l = 0; l < m->args.n_layers && !narrate_quiet(); l++) {
         char title[32];
         snprintf(title, sizeof title, tr("layer %lld"), (long long)l);
         HeatmapOptions o = {.title = title, .rows = labels, .cols = labels, .ascii = args->ascii, .row_scale = true,
