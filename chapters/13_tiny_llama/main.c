@@ -266,6 +266,19 @@ static int run_train(const Args *args, const char *save_to) {
     if (tc.seq_len < 1 || split - tc.seq_len - 1 < 1)
         t_error("%s: the text has %lld characters; training needs more than %lld", source ? source : "corpus",
                 (long long)c.n, (long long)(tc.seq_len + 2));
+    /* what a run holds, before anything is made: the weights, their gradients and AdamW's two moments,
+     * and per position the logits and their gradient and every layer's activations (LayerCache) and
+     * their gradients, with a factor 2 for the temporaries of the backward */
+    double P = (double)(lc.vocab_size * lc.dim + lc.n_layers * (2 * lc.dim * lc.dim + 2 * lc.dim * (lc.dim / lc.n_heads) *
+                        lc.n_kv_heads + 3 * lc.dim * lc.hidden_dim + 2 * lc.dim) + lc.dim);
+    double per_pos = 3.0 * (double)lc.vocab_size + 2.0 * (double)lc.n_layers * (14.0 * (double)lc.dim +
+                     4.0 * (double)lc.hidden_dim + 2.0 * (double)lc.n_heads);
+    /* + the draws of the init (two per weight), each layer's mask buffer and the corpus (ids, code points) */
+    double step_bytes = BUDGET_F4 * (6.0 * P + 2.0 * per_pos * (double)(tc.batch * tc.seq_len) +
+                                     (double)(lc.n_layers * lc.max_seq_len * lc.max_seq_len) + 4.0 * (double)c.n) +
+                        BUDGET_OVERHEAD;
+    budget_refuse_if_over(step_bytes, BUDGET_F4 * (double)(tc.batch * tc.seq_len * lc.vocab_size),
+                          tr("the logits of a batch and the weights with AdamW's moments"), "--corpus");
     Transformer *m = transformer_new(lc);
     transformer_init(m);                                   /* after torch.manual_seed(seed) */
     AdamW *opt = adamw_new(m);
@@ -284,6 +297,9 @@ static int run_train(const Args *args, const char *save_to) {
         narrate_say("%lld steps of %lld x %lld characters, AdamW lr %g (warmup %lld steps, cosine to %g), clip %g",
                     (long long)tc.steps, (long long)tc.batch, (long long)tc.seq_len, tc.lr, (long long)tc.warmup,
                     tc.min_lr, tc.grad_clip);
+        char a[32];
+        t_format_bytes(step_bytes, a, sizeof a);
+        narrate_say("the run will hold about %s (checked against the memory budget before training)", a);
     }
     int32_t *in = (int32_t *)t_alloc(sizeof *in * (size_t)(tc.batch * tc.seq_len));
     int32_t *tg = (int32_t *)t_alloc(sizeof *tg * (size_t)(tc.batch * tc.seq_len));
@@ -295,6 +311,11 @@ static int run_train(const Args *args, const char *save_to) {
         progress(it + 1, tc.steps, loss, (double)((it + 1) * tc.batch * tc.seq_len) / el, el);
     }
     double secs = stopwatch_seconds() - t0;
+    if (!narrate_quiet()) {
+        char a[32];
+        t_format_bytes((double)t_peak_bytes(), a, sizeof a);
+        narrate_say("the run held at most %s at once (measured)", a);
+    }
     if (budget_progress_shown()) fprintf(stderr, "\r%60s\r", "");
     double val = evaluate(m, c.ids + split, c.n - split, lc.max_seq_len, 1000000);
     trained = m, trained_tok = char_tokenizer(&c), trained_val = val;
