@@ -384,7 +384,7 @@ static int run_generate(const Transformer *m, const Tokenizer *tok) {
         const char **labels = (const char **)t_alloc(sizeof *labels * (size_t)T);
         for (int64_t t = 0; t < T; t++) labels[t] = label_of(tok, all[t]);
         narrate_step("Every head's attention weights, layer 0 (rows: queries, columns: keys)");
-        HeatmapOptions o = {.title = tr("layer 0"), .rows = labels, .cols = labels, .row_scale = true,
+        HeatmapOptions o = {.title = tr("layer 0"), .rows = labels, .cols = labels,
                             .scores = masked_like(attn[0])};
         heatmap_print_all(attn[0], &o);
     }
@@ -421,7 +421,7 @@ static void look_inside(const Args *args, const Transformer *m, const Tokenizer 
     for (int64_t l = 0; l < m->args.n_layers && !narrate_quiet(); l++) {
         char title[32];
         snprintf(title, sizeof title, tr("layer %lld"), (long long)l);
-        HeatmapOptions o = {.title = title, .rows = labels, .cols = labels, .ascii = args->ascii, .row_scale = true,
+        HeatmapOptions o = {.title = title, .rows = labels, .cols = labels, .ascii = args->ascii,
                             .scores = masked_like(attn[l])};
         heatmap_print_all(attn[l], &o);
     }
@@ -447,15 +447,14 @@ static void look_inside(const Args *args, const Transformer *m, const Tokenizer 
                 "weight evenly over the keys it sees puts there; same place: the query's place in the line before; "
                 "next place: the one after it, facing the character to predict)");
     HeadRole *b = &roles[best];
-    narrate_result_text(best_role == ROLE_SAME_POS
-                            ? "head %lld.%lld puts %.2f of its weight on the same place in the previous line, %.1f "
-                              "times uniform"
-                            : "head %lld.%lld puts %.2f of its weight on the previous line's character facing the one "
-                              "to predict, %.1f times uniform",
+    narrate_result_text("head %lld.%lld looks back to the previous line most: %.2f of its weight, %.1fx uniform",
                         (long long)(best / m->args.n_heads), (long long)(best % m->args.n_heads), b->mass[best_role],
                         b->mass[best_role] / b->uniform[best_role]);
-    narrate_why("a line of a poem answers the line before it character by character (对仗): the head that "
-                "looks back to the same place has learned where the character it should answer stands.");
+    narrate_say(best_role == ROLE_SAME_POS ? "(on the same place in the previous line)"
+                                           : "(on the previous line's character facing the one to predict)");
+    narrate_why("a line of a poem answers the line before it character by character (对仗): a head that looks "
+                "back to the facing place has learned where the character to answer stands; the table says how far "
+                "each head got.");
     /* a poem from the first character of the validation text */
     narrate_step("A poem through the KV cache (temperature %g, top_p %g)", temperature, top_p);
     int32_t *out = (int32_t *)t_alloc(sizeof *out * (size_t)(m->args.max_seq_len));

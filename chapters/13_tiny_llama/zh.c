@@ -136,13 +136,12 @@ const LangPair chapter13_zh[] = {
      "it, facing the character to predict)",
      "（该头各查询放在每种位置上的平均权重，后面是它与均匀分配给可见键的头相比的倍数；上句同位：上一句中与查询同一位置的字；"
      "上句下一位：再后一位，与要预测的字相对）"},
-    {"head %lld.%lld puts %.2f of its weight on the same place in the previous line, %.1f times uniform",
-     "头 %lld.%lld 把 %.2f 的权重放在上一句的同一位置，是均匀分配的 %.1f 倍"},
-    {"head %lld.%lld puts %.2f of its weight on the previous line's character facing the one to predict, %.1f times "
-     "uniform",
-     "头 %lld.%lld 把 %.2f 的权重放在上一句中与要预测的字相对的字上，是均匀分配的 %.1f 倍"},
-    {"a line of a poem answers the line before it character by character (对仗): the head that looks back to the "
-     "same place has learned where the character it should answer stands.",
-     "诗的一句逐字对应上一句（对仗）：回看同一位置的头学会了它要对应的那个字在哪里。"},
+    {"head %lld.%lld looks back to the previous line most: %.2f of its weight, %.1fx uniform",
+     "最常回看上一句的是头 %lld.%lld：%.2f 的权重，是均匀分配的 %.1f 倍"},
+    {"(on the same place in the previous line)", "（放在上一句的同一位置）"},
+    {"(on the previous line's character facing the one to predict)", "（放在上一句中与要预测的字相对的字上）"},
+    {"a line of a poem answers the line before it character by character (对仗): a head that looks back to the facing "
+     "place has learned where the character to answer stands; the table says how far each head got.",
+     "诗的一句逐字对应上一句（对仗）：回看相对位置的头学会了要对应的那个字在哪里；表里写着每个头学到了什么程度。"},
     {"A poem through the KV cache (temperature %g, top_p %g)", "经 KV 缓存生成的一首诗（温度 %g，top_p %g）"},
     {NULL, NULL}};
