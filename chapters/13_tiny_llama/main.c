@@ -270,8 +270,8 @@ static int run_train(const Args *args, const char *save_to) {
      * and per position the logits and their gradient and every layer's activations (LayerCache) and
      * their gradients, with a factor 2 for the temporaries of the backward */
     int64_t kv_dim = lc.dim / lc.n_heads * lc.n_kv_heads;
-    double P = (double)(lc.vocab_size * lc.dim + lc.dim +
-                        lc.n_layers * (2 * lc.dim * lc.dim + 2 * lc.dim * kv_dim + 3 * lc.dim * lc.hidden_dim + 2 * lc.dim));
+    double per_layer = (double)(2 * lc.dim * lc.dim + 2 * lc.dim * kv_dim + 3 * lc.dim * lc.hidden_dim + 2 * lc.dim);
+    double P = (double)(lc.vocab_size * lc.dim + lc.dim) + (double)lc.n_layers * per_layer;
     double per_pos = 3.0 * (double)lc.vocab_size + 2.0 * (double)lc.n_layers * (14.0 * (double)lc.dim +
                      4.0 * (double)lc.hidden_dim + 2.0 * (double)lc.n_heads);
     /* + the draws of the init (two per weight), each layer's mask buffer and the corpus (ids, code points) */
