@@ -449,7 +449,7 @@ test-posix:
 help:
 	@echo "attention-in-c: make targets"
 	@echo "  make                build everything into $(BUILD)/"
-	@echo "  make chapterN       build and run chapter N (N = 0..12); ARGS='--help' passes flags"
+	@echo "  make chapterN       build and run chapter N (N = 0..13); ARGS='--help' passes flags"
 	@echo "  make test           run all tests; last line 'N passed, M failed, K skipped'"
 	@echo "  make test-docs      every transcript, PyTorch snippet and figure of the docs against the programs"
 	@echo "  make test-common    tests of common/ only"

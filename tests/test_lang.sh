@@ -113,6 +113,16 @@ same_but_words "chapter3 --input --weights" "$B/chapter3" --input "$TMP/w/x.npy"
 same_but_words "chapter5 --input --weights --batch 3" "$B/chapter5" --input "$TMP/w/x.npy" --weights "$TMP/w" \
     --batch 3
 
+# chapter 13 on the PyTorch fixtures' checkpoints (its default run trains for minutes)
+F13=${FIXTURES:-tests/fixtures}/ch13
+run "$B/chapter13" --help --lang zh
+expect_status 0 "chapter13 --help --lang zh"
+expect_out_contains "用法：chapter13 [参数]" "chapter13 --help --lang zh"
+no_english_left "chapter13 --help --lang zh" "$TMP/out"
+same_but_words "chapter13 --checkpoint --tokens" "$B/chapter13" --checkpoint "$F13/gqa_unshared/model.bin" --tokens 1,2,3
+same_but_words "chapter13 --checkpoint --batch-tokens" "$B/chapter13" --checkpoint "$F13/mqa_shared/model.bin" \
+    --batch-tokens "$F13/mqa_shared/batch.npy"
+
 # chapters 8, 10 and 12 (small sizes: chapter 8 times every version, chapter 12 both backwards)
 for n in 8 10 12; do
     run "$B/chapter$n" --help --lang zh

@@ -1,7 +1,7 @@
 /* probe.c — make grade's hidden checks: call a chapter's functions on fresh
  * random inputs and print every result, one value per line.
  *
- *     probe CHAPTER SEED [FIXTURES] 3>RESULTS   (CHAPTER = 1..10; writes
+ *     probe CHAPTER SEED [FIXTURES] 3>RESULTS   (CHAPTER = 1..11, 13; writes
  *                         "label index value" lines to descriptor 3)
  *
  * The grader links this once with the teacher's chapters and once with a
@@ -37,6 +37,7 @@
 #include "chapters/09_parallel_attention/parallel_attention.h"
 #include "chapters/10_backward/backward.h"
 #include "chapters/11_llama_attention/kv_cache.h"
+#include "chapters/13_tiny_llama/tiny_llama.h"
 
 #define ROUNDS 3
 
@@ -406,6 +407,32 @@ static void probe_ch11(int depth0) {
     });
 }
 
+static void probe_ch13(int depth0) {
+    int64_t rows = pick(1, 5), d = 2 * pick(1, 4), v = pick(2, 7), t = pick(1, 5), h = pick(1, 3);
+    PROBE("rms_norm", {
+        Tensor *rstd;
+        put("rms_norm.y", rms_norm(t_randn(SHAPE(rows, d)), t_randn(SHAPE(d)), 1e-5, &rstd));
+        put("rms_norm.rstd", rstd);
+    });
+    PROBE("swiglu_backward", {
+        Tensor *da, *db;
+        swiglu_backward(t_randn(SHAPE(rows, d)), t_randn(SHAPE(rows, d)), t_randn(SHAPE(rows, d)), &da, &db);
+        put("swiglu_backward.da", da);
+        put("swiglu_backward.db", db);
+    });
+    PROBE("rope_backward", {
+        FreqsCis f = precompute_freqs_cis(d, t, 10000.0);
+        put("rope_backward", rope_backward(t_randn(SHAPE(1, t, h, d)), f.cos, f.sin));
+    });
+    PROBE("cross_entropy_grad", {
+        int32_t targets[5];
+        for (int64_t i = 0; i < rows; i++) targets[i] = (int32_t)pick(0, v - 1);
+        Tensor *dlogits;
+        cross_entropy(t_randn(SHAPE(rows, v)), targets, &dlogits);
+        put("cross_entropy_grad", dlogits);
+    });
+}
+
 static void probe_set(int ch, const char *dir, const char *name, int depth0) {
     char label[160];
     snprintf(label, sizeof label, "fixture.%s", name);
@@ -493,7 +520,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "probe: descriptor 3 (where the results go) is not open\n");
         return 2;
     }
-    if (ch < 1 || ch > 11) {
+    if (ch < 1 || (ch > 11 && ch != 13)) {
         fprintf(out, "no probe for chapter %d\n", ch);
         fclose(out);
         return 3;
@@ -514,6 +541,7 @@ int main(int argc, char **argv) {
         case 8: probe_ch08(depth0); break;
         case 9: probe_ch09(depth0); break;
         case 10: probe_ch10(depth0); break;
+        case 13: probe_ch13(depth0); break;
         default: probe_ch11(depth0); break;
         }
     }

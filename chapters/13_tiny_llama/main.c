@@ -1,0 +1,564 @@
+/* main.c — chapter 13: a tiny LLaMA2 (Happy-LLM 5.1's k_model.py Transformer) in C.
+ *
+ *     build/chapter13 --checkpoint M.bin [--tokenizer T.bin] --tokens 3,1,4,1,5 [--dump DIR]
+ *         the forward of a llama2.c checkpoint: logits.npy (T, vocab), attn_L.npy (n_heads, T, T)
+ *     build/chapter13 --checkpoint M.bin --batch-tokens B.npy --grad-dump DIR
+ *         loss.backward() by hand: loss.npy and one gradient per parameter, named by
+ *         k_model.py's state-dict keys (layers.0.attention.wq.weight.npy), (out, in) layout
+ *
+ * The narrated run (without --quiet) says what the model is, where each piece comes from
+ * (chapter 11's Attention, chapter 8's flash, chapter 10's and 12's backwards) and draws
+ * each head's attention over the tokens.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "chapters/08_fast_attention/fast_attention.h"
+#include "chapters/13_tiny_llama/tiny_llama_setup.h"
+#include "chapters/13_tiny_llama/train.h"
+#include "chapters/13_tiny_llama/inspect.h"
+
+extern const LangPair chapter13_zh[]; /* zh.c: this program's sentences in Chinese (lang.h) */
+
+/* ---- this chapter's flags ------------------------------------------------------------------ */
+
+static const char *checkpoint_file;  /* --checkpoint M.bin   */
+static const char *tokenizer_file;   /* --tokenizer T.bin    */
+static const char *tokens_text;      /* --tokens 3,1,4       */
+static const char *batch_file;       /* --batch-tokens B.npy */
+static const char *grad_dir;         /* --grad-dump DIR      */
+static const char *corpus_file;      /* --corpus FILE        */
+static int64_t train_steps = 0;      /* --train-steps N (0: the default configuration's) */
+static const char *save_file;        /* --save OUT.bin       */
+static const char *prompt_text;      /* --prompt TEXT        */
+static int64_t n_generate = 0;       /* --generate N         */
+static double temperature = 0.8;     /* --temperature T      */
+static double top_p = 0.9;           /* --top-p P            */
+
+/* Debian's fortunes-zh: 313 Tang poems */
+#define TANG300 "/usr/share/games/fortunes/tang300"
+
+static const CliExtra chapter13_flags[] = {
+    {.name = "--checkpoint", .metavar = "FILE", .kind = CLI_EXTRA_TEXT, .value = &checkpoint_file,
+     .help = "llama2.c's version-0 .bin"},
+    {.name = "--tokenizer", .metavar = "FILE", .kind = CLI_EXTRA_TEXT, .value = &tokenizer_file,
+     .help = "llama2.c's tokenizer.bin (labels)"},
+    {.name = "--tokens", .metavar = "LIST", .kind = CLI_EXTRA_TEXT, .value = &tokens_text,
+     .help = "token ids, e.g. 3,1,4,1,5"},
+    {.name = "--batch-tokens", .metavar = "FILE", .kind = CLI_EXTRA_TEXT, .value = &batch_file,
+     .help = "int32 .npy (B, T + 1): loss and gradients"},
+    {.name = "--grad-dump", .metavar = "DIR", .kind = CLI_EXTRA_TEXT, .value = &grad_dir,
+     .help = "write loss.npy and every gradient"},
+    {.name = "--corpus", .metavar = "FILE", .kind = CLI_EXTRA_TEXT, .value = &corpus_file,
+     .help = "UTF-8 text to train on (default: tang300)"},
+    {.name = "--train-steps", .metavar = "N", .kind = CLI_EXTRA_INT, .value = &train_steps, .min = 1, .max = 1e7,
+     .help = "training steps (default 0: the default run's)"},
+    {.name = "--save", .metavar = "FILE", .kind = CLI_EXTRA_TEXT, .value = &save_file,
+     .help = "train, write FILE (.bin) and its .tok"},
+    {.name = "--prompt", .metavar = "TEXT", .kind = CLI_EXTRA_TEXT, .value = &prompt_text,
+     .help = "text to continue (--generate)"},
+    {.name = "--generate", .metavar = "N", .kind = CLI_EXTRA_INT, .value = &n_generate, .min = 1, .max = 1e6,
+     .help = "tokens to add after --prompt (KV cache)"},
+    {.name = "--temperature", .metavar = "T", .kind = CLI_EXTRA_REAL, .value = &temperature, .min = 0, .max = 100,
+     .help = "0: greedy; else softmax(logits / T)"},
+    {.name = "--top-p", .metavar = "P", .kind = CLI_EXTRA_REAL, .value = &top_p, .min = 0, .max = 1,
+     .min_exclusive = true, .help = "nucleus sampling: keep the top P of the mass"},
+    {.name = NULL}};
+
+static int usage(const char *sentence) {
+    fprintf(stderr, tr("%s: %s (see --help)\n"), "chapter13", tr(sentence));
+    return EXIT_USAGE;
+}
+
+/* ---- the forward of --tokens ------------------------------------------------------------------- */
+
+static void narrate_model(const Transformer *m) {
+    const LlamaConfig *c = &m->args;
+    narrate_step("The model: Happy-LLM 5.1's Transformer, read from llama2.c's .bin");
+    narrate_torch("model = Transformer(ModelConfig(dim, n_layers, n_heads, n_kv_heads, vocab_size, hidden_dim, "
+                  "max_seq_len))");
+    narrate_say("dim %lld, hidden_dim %lld, n_layers %lld, n_heads %lld, n_kv_heads %lld, vocab_size %lld, "
+                "seq_len %lld, head_dim %lld",
+                (long long)c->dim, (long long)c->hidden_dim, (long long)c->n_layers, (long long)c->n_heads,
+                (long long)c->n_kv_heads, (long long)c->vocab_size, (long long)c->max_seq_len, (long long)m->head_dim);
+    narrate_say("%lld parameters; output head %s", (long long)transformer_num_params(m),
+                c->shared ? tr("tied to tok_embeddings (vocab_size > 0 in the header)")
+                          : tr("its own matrix (vocab_size < 0 in the header)"));
+    narrate_why("each layer is RMSNorm, chapter 11's Attention (RoPE, n_kv_heads), a residual, RMSNorm, "
+                "the SwiGLU MLP w2(silu(w1 x) * w3 x) and a residual; no attention code is new here.");
+}
+
+/* The causal mask in the weights' shape (1, n_heads, T, T): the heatmap's · above the diagonal. */
+static Tensor *masked_like(const Tensor *attn) {
+    return t_add(t_zeros(t_shape(attn)), causal_mask(t_size(attn, -1), 1));   /* chapter 4's mask */
+}
+
+/* The label of token id: its piece from the tokenizer (printable), else the number. */
+static const char *label_of(const Tokenizer *tok, int32_t id) {
+    char *s = (char *)t_alloc(32);
+    if (tok && tok->lens[id] > 0 && tok->lens[id] < 24) {
+        bool printable = true;
+        for (int32_t i = 0; i < tok->lens[id]; i++) printable &= (unsigned char)tok->vocab[id][i] >= 0x20;
+        if (printable) return tok->vocab[id];
+    }
+    snprintf(s, 32, "%d", id);
+    return s;
+}
+
+static int run_tokens(const Args *args, const Transformer *m, const Tokenizer *tok) {
+    int32_t *ids;
+    int64_t T;
+    if (!parse_token_list(tokens_text, &ids, &T)) return usage("--tokens takes token ids between commas, e.g. 3,1,4");
+    for (int64_t i = 0; i < T; i++)
+        if (ids[i] >= m->args.vocab_size) {
+            fprintf(stderr, tr("%s: --tokens: token %d is outside the vocabulary 0..%lld of %s (see --help)\n"),
+                    "chapter13", ids[i], (long long)(m->args.vocab_size - 1), checkpoint_file);
+            return EXIT_USAGE;
+        }
+    if (T > m->args.max_seq_len) {
+        fprintf(stderr, tr("%s: --tokens gives %lld tokens, more than the model's seq_len %lld (see --help)\n"),
+                "chapter13", (long long)T, (long long)m->args.max_seq_len);
+        return EXIT_USAGE;
+    }
+    Tensor **attn = (Tensor **)t_alloc(sizeof *attn * (size_t)m->args.n_layers);
+    Tensor *logits = transformer_forward(m, ids, 1, T, attn);   /* (1, T, vocab) */
+    Tensor *l0 = t_select(logits, 0, 0);                         /* (T, vocab)    */
+    if (!narrate_quiet()) {
+        narrate_step("The forward of %lld tokens (eval)", (long long)T);
+        narrate_torch("logits = model(torch.tensor([tokens])).logits   # (1, T, vocab_size)");
+        narrate_say("next token after each position (argmax of its logits):");
+        for (int64_t t = 0; t < T; t++) {
+            const float *z = t_data(t_contiguous(t_select(l0, 0, t)));
+            int32_t best = 0;
+            for (int64_t j = 1; j < m->args.vocab_size; j++)
+                if (z[j] > z[best]) best = (int32_t)j;
+            narrate_say("  %lld: %s -> %s", (long long)t, label_of(tok, ids[t]), label_of(tok, best));
+        }
+        const char **labels = (const char **)t_alloc(sizeof *labels * (size_t)T);
+        for (int64_t t = 0; t < T; t++) labels[t] = label_of(tok, ids[t]);
+        narrate_step("Every head's attention weights, layer 0 (rows: queries, columns: keys)");
+        HeatmapOptions o = {.title = tr("layer 0"), .rows = labels, .cols = labels, .ascii = args->ascii,
+                            .scores = masked_like(attn[0])};
+        heatmap_print_all(attn[0], &o);   /* (1, n_heads, T, T): one grid per head */
+        narrate_why("each row sums to 1 over the keys at or before its query (the causal mask of chapter 4).");
+    }
+    narrate_result("logits[-1, :8]", t_slice(t_select(l0, 0, T - 1), 0, 0, m->args.vocab_size < 8 ? m->args.vocab_size : 8));
+    if (args->dump) {
+        npy_make_dir(args->dump);
+        npy_save_in(args->dump, "logits", l0);
+        for (int64_t l = 0; l < m->args.n_layers; l++) {
+            char name[32];
+            snprintf(name, sizeof name, "attn_%lld", (long long)l);
+            npy_save_in(args->dump, name, t_select(attn[l], 0, 0));   /* (n_heads, T, T) */
+        }
+    }
+    return 0;
+}
+
+/* ---- loss.backward() of --batch-tokens ------------------------------------------------------- */
+
+static int run_grads(const Transformer *m) {
+    int64_t B, cols;
+    int32_t *batch = load_batch_tokens(batch_file, m->args.vocab_size, &B, &cols);
+    int64_t T = cols - 1;
+    if (T > m->args.max_seq_len)
+        t_error("%s: the batch has %lld inputs per row, more than the model's seq_len %lld", batch_file, (long long)T,
+                (long long)m->args.max_seq_len);
+    /* inputs = batch[:, :-1], targets = batch[:, 1:] */
+    int32_t *inputs = (int32_t *)t_alloc(sizeof *inputs * (size_t)(B * T));
+    int32_t *targets = (int32_t *)t_alloc(sizeof *targets * (size_t)(B * T));
+    for (int64_t b = 0; b < B; b++)
+        for (int64_t t = 0; t < T; t++) {
+            inputs[b * T + t] = batch[b * cols + t];
+            targets[b * T + t] = batch[b * cols + t + 1];
+        }
+    ModelCache cache;
+    Tensor *dlogits;
+    Tensor *logits = transformer_forward_train(m, inputs, B, T, &cache);
+    double loss = cross_entropy(logits, targets, &dlogits);   /* F.cross_entropy(..., reduction='mean') */
+    Tensor **grads = transformer_backward(m, &cache, dlogits);  /* loss.backward() */
+    if (!narrate_quiet()) {
+        narrate_step("loss.backward() by hand, on a batch of %lld x %lld tokens", (long long)B, (long long)T);
+        narrate_torch("loss = F.cross_entropy(logits.view(-1, V), targets.view(-1)); loss.backward()");
+        narrate_say("loss %.6f (a model that knows nothing: log(vocab_size) = %.6f)", loss,
+                    log((double)m->args.vocab_size));
+        for (int i = 0; i < m->n_params; i++) {
+            char s[T_SHAPE_STR];
+            narrate_say("  %-40s gradient %s", m->params[i].name, t_shape_str(grads[i], s));
+        }
+        narrate_why("the attention's backward is chapter 12's flash backward (O(T) memory); RMSNorm, SwiGLU, "
+                    "RoPE, repeat_kv and the embedding have theirs in tiny_llama.c, the Linears chapter 10's.");
+    }
+    narrate_result_text("loss %.6f", loss);
+    if (grad_dir) {
+        npy_make_dir(grad_dir);
+        Tensor *l = t_full(SHAPE(1), (float)loss);
+        npy_save_in(grad_dir, "loss", l);
+        for (int i = 0; i < m->n_params; i++) npy_save_in(grad_dir, m->params[i].name, grads[i]);
+    }
+    return 0;
+}
+
+/* ---- training ------------------------------------------------------------------------------------ */
+
+/* The default configuration (trains in under 3 minutes on a 2-core machine, measured). */
+#define DEFAULT_STEPS 600
+
+static TrainConfig default_train(void) {
+    TrainConfig tc = {.steps = train_steps ? train_steps : DEFAULT_STEPS, .batch = 16, .seq_len = 64,
+                      .lr = 3e-3, .weight_decay = 0.1, .beta1 = 0.9, .beta2 = 0.95, .eps = 1e-8, .grad_clip = 1.0};
+    tc.warmup = tc.steps / 20 > 0 ? tc.steps / 20 : 1;
+    tc.min_lr = tc.lr / 10;
+    return tc;
+}
+
+/* The text: --corpus, else tang300 cleaned, else generated poems. *source says which. */
+static char *training_text(uint64_t seed, size_t *len, const char **source) {
+    if (corpus_file) {
+        *source = corpus_file;
+        size_t n;
+        char *raw = read_whole_file(corpus_file, &n);
+        /* a fortune file (colour codes, `%` lines between the pieces) is cleaned as tang300 is */
+        bool fortunes = memchr(raw, 0x1b, n) != NULL || strstr(raw, "\n%\n") != NULL;
+        if (fortunes) return clean_fortunes(raw, n, len);
+        *len = n;
+        return raw;
+    }
+    FILE *f = fopen(TANG300, "rb");
+    if (f) {
+        fclose(f);
+        size_t n;
+        char *raw = read_whole_file(TANG300, &n);
+        *source = TANG300;
+        return clean_fortunes(raw, n, len);
+    }
+    *source = NULL;
+    return generated_poems(seed, 1200, len);
+}
+
+static void progress(int64_t step, int64_t steps, double loss, double tok_s, double elapsed) {
+    if (!budget_progress_shown()) return;
+    double eta = step > 0 ? elapsed / (double)step * (double)(steps - step) : 0;
+    fprintf(stderr, "\r%s", "");
+    fprintf(stderr, tr("step %lld/%lld  loss %.3f  %.0f tokens/s  ETA %.0f s   "), (long long)step, (long long)steps,
+            loss, tok_s, eta);
+    fflush(stderr);
+}
+
+static Transformer *trained;   /* what run_train made, and its tokenizer */
+static Tokenizer *trained_tok;
+static double trained_val;
+
+static int run_train(const Args *args, const char *save_to) {
+    size_t len;
+    const char *source;
+    char *text = training_text(args->seed, &len, &source);
+    Corpus c = corpus_of(source ? source : "generated poems", text, len);
+    /* the last tenth (from a line start) is the validation text */
+    int64_t split = c.n - c.n / 10;
+    while (split > 1 && c.cps[split - 1] != '\n') split--;
+    if (split < 2 || c.n - split < 2) split = c.n - c.n / 10;
+    TrainConfig tc = default_train();
+    if (split - 1 <= tc.seq_len) tc.seq_len = split - 2 > 1 ? split - 2 : 1;
+    LlamaConfig lc = {.dim = 64, .hidden_dim = llama_hidden_dim(64, 32), .n_layers = 2, .n_heads = 4, .n_kv_heads = 2,
+                      .vocab_size = c.vocab_size, .max_seq_len = 64, .shared = true, .norm_eps = 1e-5};
+    if (tc.seq_len < 1 || split - tc.seq_len - 1 < 1)
+        t_error("%s: the text has %lld characters; training needs more than %lld", source ? source : "corpus",
+                (long long)c.n, (long long)(tc.seq_len + 2));
+    /* what a run holds, before anything is made: the weights, their gradients and AdamW's two moments,
+     * and per position the logits and their gradient and every layer's activations (LayerCache) and
+     * their gradients, with a factor 2 for the temporaries of the backward */
+    int64_t kv_dim = lc.dim / lc.n_heads * lc.n_kv_heads;
+    double per_layer = (double)(2 * lc.dim * lc.dim + 2 * lc.dim * kv_dim + 3 * lc.dim * lc.hidden_dim + 2 * lc.dim);
+    double P = (double)(lc.vocab_size * lc.dim + lc.dim) + (double)lc.n_layers * per_layer;
+    double per_pos = 3.0 * (double)lc.vocab_size + 2.0 * (double)lc.n_layers * (14.0 * (double)lc.dim +
+                     4.0 * (double)lc.hidden_dim + 2.0 * (double)lc.n_heads);
+    /* + the draws of the init (two per weight), each layer's mask buffer and the corpus (ids, code points) */
+    double step_bytes = BUDGET_F4 * (6.0 * P + 2.0 * per_pos * (double)(tc.batch * tc.seq_len) +
+                                     (double)(lc.n_layers * lc.max_seq_len * lc.max_seq_len) + 4.0 * (double)c.n) +
+                        BUDGET_OVERHEAD;
+    budget_refuse_if_over(step_bytes, BUDGET_F4 * (double)(tc.batch * tc.seq_len * lc.vocab_size),
+                          tr("the logits of a batch and the weights with AdamW's moments"), "--corpus");
+    Transformer *m = transformer_new(lc);
+    transformer_init(m);                                   /* after torch.manual_seed(seed) */
+    AdamW *opt = adamw_new(m);
+    double H = unigram_entropy(c.ids, split, c.vocab_size);
+    if (!narrate_quiet()) {
+        narrate_step("Training on %s", source ? source : tr("generated poems"));
+        if (!source)
+            narrate_say("tang300 is not installed: apt-get install fortunes-zh puts Debian's 313 Tang poems at %s; "
+                        "until then the chapter trains on poems it makes up with their line and rhyme shape", TANG300);
+        narrate_say("%lld characters, %lld distinct (the vocabulary); %lld for training, %lld for validation",
+                    (long long)c.n, (long long)c.vocab_size, (long long)split, (long long)(c.n - split));
+        narrate_say("dim %lld, n_layers %lld, n_heads %lld, n_kv_heads %lld, hidden_dim %lld, seq_len %lld: %lld "
+                    "parameters", (long long)lc.dim, (long long)lc.n_layers, (long long)lc.n_heads,
+                    (long long)lc.n_kv_heads, (long long)lc.hidden_dim, (long long)lc.max_seq_len,
+                    (long long)transformer_num_params(m));
+        narrate_say("%lld steps of %lld x %lld characters, AdamW lr %g (warmup %lld steps, cosine to %g), clip %g",
+                    (long long)tc.steps, (long long)tc.batch, (long long)tc.seq_len, tc.lr, (long long)tc.warmup,
+                    tc.min_lr, tc.grad_clip);
+        char a[32];
+        t_format_bytes(step_bytes, a, sizeof a);
+        narrate_say("the run will hold about %s (checked against the memory budget before training)", a);
+    }
+    int32_t *in = (int32_t *)t_alloc(sizeof *in * (size_t)(tc.batch * tc.seq_len));
+    int32_t *tg = (int32_t *)t_alloc(sizeof *tg * (size_t)(tc.batch * tc.seq_len));
+    double t0 = stopwatch_seconds(), loss = 0;
+    for (int64_t it = 0; it < tc.steps; it++) {
+        get_batch(c.ids, split, tc.batch, tc.seq_len, in, tg);
+        loss = train_step(m, opt, &tc, in, tg, lr_at(&tc, it));
+        double el = stopwatch_seconds() - t0;
+        progress(it + 1, tc.steps, loss, (double)((it + 1) * tc.batch * tc.seq_len) / el, el);
+    }
+    double secs = stopwatch_seconds() - t0;
+    if (!narrate_quiet()) {
+        char a[32];
+        t_format_bytes((double)t_peak_bytes(), a, sizeof a);
+        narrate_say("the run held at most %s at once (measured)", a);
+    }
+    if (budget_progress_shown()) fprintf(stderr, "\r%60s\r", "");
+    double val = evaluate(m, c.ids + split, c.n - split, lc.max_seq_len, 1000000);
+    trained = m, trained_tok = char_tokenizer(&c), trained_val = val;
+    save_checkpoint(save_to, m);                       /* written whole at the run's end */
+    save_tokenizer(tok_path_of(save_to), trained_tok);
+    narrate_result_text("trained %lld steps in %.1f s (%.0f tokens/s); last batch loss %.4f", (long long)tc.steps, secs,
+                        (double)(tc.steps * tc.batch * tc.seq_len) / secs, loss);
+    narrate_result_text("unigram entropy of the training text %.4f (a model that ignores context)", H);
+    return 0;
+}
+
+/* ---- looking inside a trained model -------------------------------------------------------------------- */
+
+/* llama2.c's sentencepiece tokenizer.bin (<s> at id 1, the byte pieces after it), not a character one. */
+static bool is_bpe(const Tokenizer *tok) {
+    return tok->vocab_size > 258 && strcmp(tok->vocab[1], "<s>") == 0;
+}
+
+/* Text of ids (after prev: BOS's leading space is dropped by llama2.c's decode). */
+static char *text_of(const Tokenizer *tok, int32_t prev, const int32_t *ids, int64_t n) {
+    size_t len = 1;
+    for (int64_t i = 0; i < n; i++) len += (size_t)tok->lens[ids[i]];
+    char *s = (char *)t_alloc(len), *p = s;
+    for (int64_t i = 0; i < n; i++) {
+        const char *piece = is_bpe(tok) ? bpe_decode(tok, i ? ids[i - 1] : prev, ids[i]) : tok->vocab[ids[i]];
+        size_t k = strlen(piece);
+        memcpy(p, piece, k), p += k;
+    }
+    *p = 0;
+    return s;
+}
+
+/* --prompt TEXT: llama2.c's BPE encode (with BOS) for its tokenizer, else one id per character. */
+static int32_t *encode_prompt(const Tokenizer *tok, const char *text, int64_t *n) {
+    if (is_bpe(tok)) return bpe_encode(tok, text, true, n);
+    Corpus c = corpus_from_tokenizer(tokenizer_file, tok);
+    return corpus_encode(&c, "--prompt", text, strlen(text), n);
+}
+
+static int run_generate(const Transformer *m, const Tokenizer *tok) {
+    int64_t n;
+    int32_t *prompt = encode_prompt(tok, prompt_text, &n);
+    if (n < 1) return usage("--prompt is empty: give at least one character");
+    if (n + n_generate > m->args.max_seq_len) {
+        fprintf(stderr, tr("%s: --prompt (%lld tokens) and --generate %lld pass the model's seq_len %lld (see --help)\n"),
+                "chapter13", (long long)n, (long long)n_generate, (long long)m->args.max_seq_len);
+        return EXIT_USAGE;
+    }
+    int32_t *out = (int32_t *)t_alloc(sizeof *out * (size_t)n_generate);
+    generate(m, prompt, n, n_generate, temperature, top_p, out);
+    if (!narrate_quiet()) {
+        narrate_step("Generation through the KV cache");
+        narrate_torch(temperature > 0 ? "probs = torch.softmax(logits / temperature, -1); top-p; torch.multinomial"
+                                      : "next_token = torch.argmax(logits, -1)   # temperature 0: greedy");
+        narrate_say("temperature %g, top_p %g, %lld new tokens after a prompt of %lld", temperature, top_p,
+                    (long long)n_generate, (long long)n);
+    }
+    printf("%s%s\n", prompt_text, text_of(tok, prompt[n - 1], out, n_generate));
+    if (!narrate_quiet()) {   /* the heads of layer 0 over the prompt and what followed (at most 24 tokens) */
+        int64_t T = n + n_generate < 24 ? n + n_generate : 24;
+        int32_t *all = (int32_t *)t_alloc(sizeof *all * (size_t)(n + n_generate));
+        memcpy(all, prompt, sizeof *all * (size_t)n);
+        memcpy(all + n, out, sizeof *all * (size_t)n_generate);
+        Tensor **attn = (Tensor **)t_alloc(sizeof *attn * (size_t)m->args.n_layers);
+        transformer_forward(m, all, 1, T, attn);
+        const char **labels = (const char **)t_alloc(sizeof *labels * (size_t)T);
+        for (int64_t t = 0; t < T; t++) labels[t] = label_of(tok, all[t]);
+        narrate_step("Every head's attention weights, layer 0 (rows: queries, columns: keys)");
+        HeatmapOptions o = {.title = tr("layer 0"), .rows = labels, .cols = labels,
+                            .scores = masked_like(attn[0])};
+        heatmap_print_all(attn[0], &o);
+    }
+    return 0;
+}
+
+static const char *const ROLE_NAMES[N_ROLES] = {"prev char", "same place", "next place", "line start", "punct"};
+
+/* The default run's look inside: heads over a real line, the roles table, a generated poem. */
+static void look_inside(const Args *args, const Transformer *m, const Tokenizer *tok, uint64_t seed) {
+    size_t len;
+    const char *source;
+    char *text = training_text(seed, &len, &source);
+    Corpus c = corpus_from_tokenizer("the checkpoint's .tok", tok);
+    int64_t n;
+    int32_t *ids = corpus_encode(&c, source ? source : "generated poems", text, len, &n);
+    int32_t *cps = utf8_decode("text", (const unsigned char *)text, len, &n);
+    int64_t split = n - n / 10;
+    while (split > 1 && cps[split - 1] != '\n') split--;
+    /* a real line: the first two lines of the validation text */
+    int64_t T = 0, lines = 0;
+    while (split + T < n && T < 24 && lines < 2) lines += cps[split + T++] == '\n';
+    const char **labels = (const char **)t_alloc(sizeof *labels * (size_t)T);
+    for (int64_t t = 0; t < T; t++) {
+        char *u = (char *)t_alloc(8);
+        if (cps[split + t] == '\n') strcpy(u, "\\n");
+        else u[utf8_encode(cps[split + t], u)] = 0;
+        labels[t] = u;
+    }
+    Tensor **attn = (Tensor **)t_alloc(sizeof *attn * (size_t)m->args.n_layers);
+    transformer_forward(m, ids + split, 1, T, attn);
+    narrate_step("Every head's attention over a line it never trained on");
+    narrate_say("%s", text_of(tok, -1, ids + split, T));
+    for (int64_t l = 0; l < m->args.n_layers && !narrate_quiet(); l++) {
+        char title[32];
+        snprintf(title, sizeof title, tr("layer %lld"), (long long)l);
+        HeatmapOptions o = {.title = title, .rows = labels, .cols = labels, .ascii = args->ascii,
+                            .scores = masked_like(attn[l])};
+        heatmap_print_all(attn[l], &o);
+    }
+    narrate_step("What each head looks at, measured on the validation text");
+    HeadRole *roles = (HeadRole *)t_alloc(sizeof *roles * (size_t)(m->args.n_layers * m->args.n_heads));
+    head_roles(m, ids + split, cps + split, n - split, m->args.max_seq_len, 1000000, roles);
+    narrate_say("%-5s %-12s %-12s %-12s %-12s %-12s", tr("head"), tr(ROLE_NAMES[0]), tr(ROLE_NAMES[1]),
+                tr(ROLE_NAMES[2]), tr(ROLE_NAMES[3]), tr(ROLE_NAMES[4]));
+    int best = 0, best_role = ROLE_SAME_POS;
+    for (int i = 0; i < (int)(m->args.n_layers * m->args.n_heads); i++) {
+        HeadRole *r = &roles[i];
+        char cell[N_ROLES][40];
+        for (int k = 0; k < N_ROLES; k++)
+            snprintf(cell[k], sizeof cell[k], "%.2f %.1fx", r->mass[k], r->uniform[k] > 0 ? r->mass[k] / r->uniform[k] : 0);
+        narrate_say("%lld.%lld   %-12s %-12s %-12s %-12s %-12s", (long long)(i / m->args.n_heads),
+                    (long long)(i % m->args.n_heads), cell[0], cell[1], cell[2], cell[3], cell[4]);
+        for (int k = ROLE_SAME_POS; k <= ROLE_NEXT_POS; k++)
+            if (r->uniform[k] > 0 &&
+                r->mass[k] / r->uniform[k] > roles[best].mass[best_role] / roles[best].uniform[best_role])
+                best = i, best_role = k;
+    }
+    narrate_say("(the mean weight of the head's queries on each place, then that over what a head spreading its "
+                "weight evenly over the keys it sees puts there; same place: the query's place in the line before; "
+                "next place: the one after it, facing the character to predict)");
+    HeadRole *b = &roles[best];
+    narrate_result_text("head %lld.%lld looks back to the previous line most: %.2f of its weight, %.1fx uniform",
+                        (long long)(best / m->args.n_heads), (long long)(best % m->args.n_heads), b->mass[best_role],
+                        b->mass[best_role] / b->uniform[best_role]);
+    narrate_say(best_role == ROLE_SAME_POS ? "(on the same place in the previous line)"
+                                           : "(on the previous line's character facing the one to predict)");
+    narrate_why("a line of a poem answers the line before it character by character (对仗): a head that looks "
+                "back to the facing place has learned where the character to answer stands; the table says how far "
+                "each head got.");
+    /* a poem from the first character of the validation text */
+    narrate_step("A poem through the KV cache (temperature %g, top_p %g)", temperature, top_p);
+    int32_t *out = (int32_t *)t_alloc(sizeof *out * (size_t)(m->args.max_seq_len));
+    int64_t gen = m->args.max_seq_len - 1 < 48 ? m->args.max_seq_len - 1 : 48;
+    generate(m, ids + split, 1, gen, temperature, top_p, out);
+    narrate_say("%s%s", text_of(tok, -1, ids + split, 1), text_of(tok, ids[split], out, gen));
+}
+
+int main(int argc, char **argv) {
+    CliSpec spec = {
+        .program = "chapter13",
+        .summary = "Chapter 13: a tiny LLaMA2 (Happy-LLM 5.1's Transformer) trained in C on Tang\n"
+                   "poems, its heads drawn over real characters; llama2.c's .bin checkpoints.\n"
+                   "Default: train (first run) or load build/ch13/tang.bin, then look inside.\n"
+                   "--save OUT.bin [--corpus FILE --train-steps N]: train, write OUT.bin and\n"
+                   "OUT.tok. --checkpoint M.bin --tokens 3,1,4 [--dump DIR]: logits.npy and\n"
+                   "attn_L.npy; --batch-tokens B.npy --grad-dump DIR: loss.npy and every\n"
+                   "gradient; --prompt TEXT --generate N: text through the KV cache.",
+        .flags = CLI_SEED | CLI_QUIET | CLI_DUMP | CLI_HEATMAP,
+        .defaults = {.seed = 123},
+        .extra = chapter13_flags,
+        .messages = chapter13_zh,
+    };
+    Args args = program_start(&spec, argc, argv);
+    char err[400];
+    if ((prompt_text != NULL) != (n_generate > 0)) return usage("--prompt and --generate go together");
+    if (save_file) {
+        if (checkpoint_file || tokens_text || batch_file)
+            return usage("--save trains a new model; it does not take --checkpoint, --tokens or --batch-tokens");
+        if (out_check_target("--save", save_file, 0, err, sizeof err) != 0) return usage(err);
+        if (!narrate_quiet()) narrate_title("Chapter 13: a tiny LLaMA2 (Happy-LLM 5.1) in C");
+        int rc = run_train(&args, save_file);
+        if (rc == 0 && prompt_text) {
+            tokenizer_file = tok_path_of(save_file);
+            rc = run_generate(trained, trained_tok);
+        }
+        if (rc == 0) narrate_result_text("val loss %.4f", trained_val);
+        t_scope_end();
+        return rc;
+    }
+    if (!checkpoint_file) {
+        if (tokens_text || batch_file || prompt_text)
+            return usage("--tokens, --batch-tokens and --prompt need --checkpoint M.bin (or --save to train)");
+        /* the default run: the chapter's checkpoint beside the program, trained on the first run */
+        size_t n = strlen(argv[0]);
+        while (n > 0 && argv[0][n - 1] != '/') n--;
+        char *path = (char *)t_alloc(n + 32);
+        memcpy(path, argv[0], n);
+        strcpy(path + n, "ch13/tang.bin");
+        narrate_title("Chapter 13: a tiny LLaMA2 (Happy-LLM 5.1) in C");
+        FILE *f = fopen(path, "rb");
+        Transformer *m;
+        Tokenizer *tok;
+        if (f) {
+            fclose(f);
+            m = llama2c_load(path);
+            tok = tokenizer_load(tok_path_of(path), m->args.vocab_size);
+            narrate_say("the chapter's checkpoint: %s (delete it to train again)", path);
+            narrate_model(m);
+        } else {
+            char *dir = (char *)t_alloc(n + 8);
+            memcpy(dir, path, n + 4);
+            dir[n + 4] = 0;
+            out_make_dir(dir);
+            narrate_say("no checkpoint at %s yet: training the default configuration first (under 3 minutes on 2 "
+                        "cores), then saving it there", path);
+            run_train(&args, path);
+            narrate_result_text("val loss %.4f", trained_val);
+            m = trained, tok = trained_tok;
+        }
+        tokenizer_file = tok_path_of(path);
+        look_inside(&args, m, tok, args.seed);
+        t_scope_end();
+        return 0;
+    }
+    if (prompt_text && (tokens_text || batch_file)) return usage("--prompt is its own run; give it without --tokens or --batch-tokens");
+    if (batch_file && tokens_text) return usage("--tokens and --batch-tokens are two runs; give one");
+    if (corpus_file && (tokens_text || batch_file || prompt_text))
+        return usage("--checkpoint with --corpus looks inside the model on that text; give it without --tokens, "
+                     "--batch-tokens or --prompt");
+    if (!batch_file && !tokens_text && !prompt_text && !corpus_file)
+        return usage("give --tokens LIST (a forward), --batch-tokens FILE (gradients) or --prompt TEXT --generate N");
+    if (grad_dir && !batch_file) return usage("--grad-dump needs --batch-tokens");
+    if (args.dump && !tokens_text) return usage("--dump writes the forward of --tokens");
+    if (grad_dir && out_check_target("--grad-dump", grad_dir, 1, err, sizeof err) != 0) return usage(err);
+    Transformer *m = llama2c_load(checkpoint_file);
+    if ((prompt_text || corpus_file) && !tokenizer_file) tokenizer_file = tok_path_of(checkpoint_file);
+    Tokenizer *tok = tokenizer_file ? tokenizer_load(tokenizer_file, m->args.vocab_size) : NULL;
+    if (!narrate_quiet()) {
+        narrate_title("Chapter 13: a tiny LLaMA2 (Happy-LLM 5.1) in C");
+        narrate_model(m);
+    }
+    if (corpus_file) {
+        look_inside(&args, m, tok, args.seed);   /* the heads on --corpus's validation tenth */
+        t_scope_end();
+        return 0;
+    }
+    if (prompt_text) {
+        int rc = run_generate(m, tok);
+        t_scope_end();
+        return rc;
+    }
+    int rc = batch_file ? run_grads(m) : run_tokens(&args, m, tok);
+    t_scope_end();
+    return rc;
+}

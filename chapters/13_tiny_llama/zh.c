@@ -1,0 +1,147 @@
+/* zh.c — chapter 13's narration in Chinese (lang.h): each English string as main.c
+ * writes it, beside its translation. Terms: docs/GLOSSARY.md. */
+#include "common/program/lang.h"
+
+extern const LangPair chapter13_zh[];
+
+const LangPair chapter13_zh[] = {
+    /* --help */
+    {"Chapter 13: a tiny LLaMA2 (Happy-LLM 5.1's Transformer) trained in C on Tang\n"
+     "poems, its heads drawn over real characters; llama2.c's .bin checkpoints.\n"
+     "Default: train (first run) or load build/ch13/tang.bin, then look inside.\n"
+     "--save OUT.bin [--corpus FILE --train-steps N]: train, write OUT.bin and\n"
+     "OUT.tok. --checkpoint M.bin --tokens 3,1,4 [--dump DIR]: logits.npy and\n"
+     "attn_L.npy; --batch-tokens B.npy --grad-dump DIR: loss.npy and every\n"
+     "gradient; --prompt TEXT --generate N: text through the KV cache.",
+     "第 13 章：一个很小的 LLaMA2（Happy-LLM 5.1 的 Transformer），用 C 在唐诗上训练，\n"
+     "把它的头画在真实的汉字上；检查点用 llama2.c 的 .bin 格式。\n"
+     "默认：第一次运行先训练，之后读入 build/ch13/tang.bin，再看模型内部。\n"
+     "--save OUT.bin [--corpus FILE --train-steps N]：训练，写出 OUT.bin 和 OUT.tok。\n"
+     "--checkpoint M.bin --tokens 3,1,4 [--dump DIR]：写出 logits.npy 和 attn_L.npy；\n"
+     "--batch-tokens B.npy --grad-dump DIR：写出 loss.npy 和每个参数的梯度；\n"
+     "--prompt TEXT --generate N：经 KV 缓存生成文本。"},
+    {"llama2.c's version-0 .bin", "llama2.c 第 0 版的 .bin"},
+    {"llama2.c's tokenizer.bin (labels)", "llama2.c 的 tokenizer.bin（用作标签）"},
+    {"token ids, e.g. 3,1,4,1,5", "词元编号，例如 3,1,4,1,5"},
+    {"int32 .npy (B, T + 1): loss and gradients", "int32 的 .npy (B, T + 1)：求损失和梯度"},
+    {"write loss.npy and every gradient", "写出 loss.npy 和每个梯度"},
+    {"UTF-8 text to train on (default: tang300)", "训练用的 UTF-8 文本（默认 tang300）"},
+    {"training steps (default 0: the default run's)", "训练步数（默认 0：用默认配置的步数）"},
+    {"train, write FILE (.bin) and its .tok", "训练，写出 FILE（.bin）和对应的 .tok"},
+    {"text to continue (--generate)", "要续写的文本（--generate）"},
+    {"tokens to add after --prompt (KV cache)", "在 --prompt 之后生成的词元数（KV 缓存）"},
+    {"0: greedy; else softmax(logits / T)", "0：贪心；否则按 softmax(logits / T) 采样"},
+    {"nucleus sampling: keep the top P of the mass", "核采样：只保留概率总和前 P 的词元"},
+    /* usage sentences */
+    {"--tokens takes token ids between commas, e.g. 3,1,4", "--tokens 需要用逗号隔开的词元编号，例如 3,1,4"},
+    {"%s: --tokens: token %d is outside the vocabulary 0..%lld of %s (see --help)\n",
+     "%s：--tokens：词元 %d 超出了词表范围 0..%lld（%s）（见 --help）\n"},
+    {"%s: --tokens gives %lld tokens, more than the model's seq_len %lld (see --help)\n",
+     "%s：--tokens 给了 %lld 个词元，超过模型的 seq_len %lld（见 --help）\n"},
+    {"--prompt is empty: give at least one character", "--prompt 是空的：至少给一个字"},
+    {"%s: --prompt (%lld tokens) and --generate %lld pass the model's seq_len %lld (see --help)\n",
+     "%s：--prompt（%lld 个词元）加上 --generate %lld 超过了模型的 seq_len %lld（见 --help）\n"},
+    {"--prompt and --generate go together", "--prompt 和 --generate 要一起给"},
+    {"--save trains a new model; it does not take --checkpoint, --tokens or --batch-tokens",
+     "--save 训练一个新模型，不能和 --checkpoint、--tokens 或 --batch-tokens 一起用"},
+    {"--tokens, --batch-tokens and --prompt need --checkpoint M.bin (or --save to train)",
+     "--tokens、--batch-tokens 和 --prompt 需要 --checkpoint M.bin（或用 --save 训练）"},
+    {"--checkpoint with --corpus looks inside the model on that text; give it without --tokens, --batch-tokens or "
+     "--prompt",
+     "--checkpoint 加 --corpus 是在那段文本上看模型内部；不要同时给 --tokens、--batch-tokens 或 --prompt"},
+    {"--prompt is its own run; give it without --tokens or --batch-tokens",
+     "--prompt 是单独的一种运行，不要同时给 --tokens 或 --batch-tokens"},
+    {"--tokens and --batch-tokens are two runs; give one", "--tokens 和 --batch-tokens 是两种运行，只给一个"},
+    {"give --tokens LIST (a forward), --batch-tokens FILE (gradients) or --prompt TEXT --generate N",
+     "请给 --tokens LIST（前向传播）、--batch-tokens FILE（梯度）或 --prompt TEXT --generate N"},
+    {"--grad-dump needs --batch-tokens", "--grad-dump 需要 --batch-tokens"},
+    {"--dump writes the forward of --tokens", "--dump 写出 --tokens 的前向传播结果"},
+    /* the model */
+    {"Chapter 13: a tiny LLaMA2 (Happy-LLM 5.1) in C", "第 13 章：用 C 写一个很小的 LLaMA2（Happy-LLM 5.1）"},
+    {"The model: Happy-LLM 5.1's Transformer, read from llama2.c's .bin",
+     "模型：Happy-LLM 5.1 的 Transformer，从 llama2.c 的 .bin 读入"},
+    {"dim %lld, hidden_dim %lld, n_layers %lld, n_heads %lld, n_kv_heads %lld, vocab_size %lld, seq_len %lld, "
+     "head_dim %lld",
+     "宽度 dim %lld，隐藏宽度 %lld，层数 %lld，头数 %lld，键/值头数 %lld，词表大小 %lld，序列长度 %lld，"
+     "头维度 %lld"},
+    {"  %-40s gradient %s", "  %-40s 梯度 %s"},
+    {"%lld parameters; output head %s", "共 %lld 个参数；输出层%s"},
+    {"tied to tok_embeddings (vocab_size > 0 in the header)", "与 tok_embeddings 共享权重（文件头里 vocab_size > 0）"},
+    {"its own matrix (vocab_size < 0 in the header)", "有自己的矩阵（文件头里 vocab_size < 0）"},
+    {"each layer is RMSNorm, chapter 11's Attention (RoPE, n_kv_heads), a residual, RMSNorm, the SwiGLU MLP "
+     "w2(silu(w1 x) * w3 x) and a residual; no attention code is new here.",
+     "每一层依次是 RMSNorm、第 11 章的 Attention（RoPE、n_kv_heads）、残差、RMSNorm、SwiGLU 的 MLP "
+     "w2(silu(w1 x) * w3 x) 和残差；这里没有新写任何注意力代码。"},
+    /* --tokens */
+    {"The forward of %lld tokens (eval)", "%lld 个词元的前向传播（评估模式）"},
+    {"next token after each position (argmax of its logits):", "每个位置之后最可能的词元（logits 的 argmax）："},
+    {"Every head's attention weights, layer 0 (rows: queries, columns: keys)",
+     "第 0 层每个头的注意力权重（行：查询，列：键）"},
+    {"layer 0", "第 0 层"},
+    {"each row sums to 1 over the keys at or before its query (the causal mask of chapter 4).",
+     "每行在查询自己及之前的键上之和为 1（第 4 章的因果掩码）。"},
+    /* --batch-tokens */
+    {"loss.backward() by hand, on a batch of %lld x %lld tokens", "手写的 loss.backward()，一批 %lld x %lld 个词元"},
+    {"loss %.6f (a model that knows nothing: log(vocab_size) = %.6f)",
+     "损失 %.6f（什么都不知道的模型：log(vocab_size) = %.6f）"},
+    {"the attention's backward is chapter 12's flash backward (O(T) memory); RMSNorm, SwiGLU, RoPE, repeat_kv and "
+     "the embedding have theirs in tiny_llama.c, the Linears chapter 10's.",
+     "注意力的反向传播用第 12 章的 flash 反向传播（O(T) 内存）；RMSNorm、SwiGLU、RoPE、repeat_kv 和嵌入的反向传播"
+     "在 tiny_llama.c 里，各个 Linear 的与第 10 章相同。"},
+    {"loss %.6f", "损失 %.6f"},
+    /* training */
+    {"Training on %s", "在 %s 上训练"},
+    {"generated poems", "生成的诗"},
+    {"tang300 is not installed: apt-get install fortunes-zh puts Debian's 313 Tang poems at %s; until then the "
+     "chapter trains on poems it makes up with their line and rhyme shape",
+     "没有安装 tang300：apt-get install fortunes-zh 会把 Debian 收录的 313 首唐诗放到 %s；在此之前，"
+     "本章用自己编的、句式和押韵与唐诗相同的诗来训练"},
+    {"%lld characters, %lld distinct (the vocabulary); %lld for training, %lld for validation",
+     "共 %lld 个字，其中不同的 %lld 个（即词表）；%lld 个用于训练，%lld 个用于验证"},
+    {"dim %lld, n_layers %lld, n_heads %lld, n_kv_heads %lld, hidden_dim %lld, seq_len %lld: %lld parameters",
+     "宽度 dim %lld，层数 n_layers %lld，头数 n_heads %lld，键/值头数 n_kv_heads %lld，隐藏宽度 hidden_dim %lld，"
+     "序列长度 seq_len %lld：共 %lld 个参数"},
+    {"%lld steps of %lld x %lld characters, AdamW lr %g (warmup %lld steps, cosine to %g), clip %g",
+     "%lld 步，每步 %lld x %lld 个字，AdamW 学习率 %g（预热 %lld 步，余弦衰减到 %g），梯度裁剪 %g"},
+    {"step %lld/%lld  loss %.3f  %.0f tokens/s  ETA %.0f s   ", "第 %lld/%lld 步  损失 %.3f  每秒 %.0f 个词元  还需 %.0f 秒   "},
+    {"the run will hold about %s (checked against the memory budget before training)",
+     "这次运行约占用 %s（训练开始前已与内存预算比较）"},
+    {"the run held at most %s at once (measured)", "这次运行同一时刻最多占用 %s（实测）"},
+    {"the logits of a batch and the weights with AdamW's moments", "一批的 logits，以及权重和 AdamW 的两个矩"},
+    {"trained %lld steps in %.1f s (%.0f tokens/s); last batch loss %.4f",
+     "训练 %lld 步用时 %.1f 秒（每秒 %.0f 个词元）；最后一批的损失 %.4f"},
+    {"unigram entropy of the training text %.4f (a model that ignores context)",
+     "训练文本的一元熵 %.4f（不看上下文的模型能达到的损失）"},
+    {"val loss %.4f", "验证损失 %.4f"},
+    {"the chapter's checkpoint: %s (delete it to train again)", "本章的检查点：%s（删掉它就会重新训练）"},
+    {"no checkpoint at %s yet: training the default configuration first (under 3 minutes on 2 cores), then saving it "
+     "there",
+     "%s 还没有检查点：先按默认配置训练（2 个核上不到 3 分钟），再保存到那里"},
+    /* generation */
+    {"Generation through the KV cache", "经 KV 缓存生成"},
+    {"temperature %g, top_p %g, %lld new tokens after a prompt of %lld",
+     "温度 %g，top_p %g，生成 %lld 个新词元，提示有 %lld 个"},
+    /* looking inside */
+    {"Every head's attention over a line it never trained on", "每个头在一句没训练过的诗上的注意力"},
+    {"layer %lld", "第 %lld 层"},
+    {"What each head looks at, measured on the validation text", "每个头在看什么：在验证文本上测量"},
+    {"head", "头"},
+    {"prev char", "前一个字"},
+    {"same place", "上句同位"},
+    {"next place", "上句下一位"},
+    {"line start", "句首"},
+    {"punct", "标点"},
+    {"(the mean weight of the head's queries on each place, then that over what a head spreading its weight evenly "
+     "over the keys it sees puts there; same place: the query's place in the line before; next place: the one after "
+     "it, facing the character to predict)",
+     "（该头各查询放在每种位置上的平均权重，后面是它与均匀分配给可见键的头相比的倍数；上句同位：上一句中与查询同一位置的字；"
+     "上句下一位：再后一位，与要预测的字相对）"},
+    {"head %lld.%lld looks back to the previous line most: %.2f of its weight, %.1fx uniform",
+     "最常回看上一句的是头 %lld.%lld：%.2f 的权重，是均匀分配的 %.1f 倍"},
+    {"(on the same place in the previous line)", "（放在上一句的同一位置）"},
+    {"(on the previous line's character facing the one to predict)", "（放在上一句中与要预测的字相对的字上）"},
+    {"a line of a poem answers the line before it character by character (对仗): a head that looks back to the facing "
+     "place has learned where the character to answer stands; the table says how far each head got.",
+     "诗的一句逐字对应上一句（对仗）：回看相对位置的头学会了要对应的那个字在哪里；表里写着每个头学到了什么程度。"},
+    {"A poem through the KV cache (temperature %g, top_p %g)", "经 KV 缓存生成的一首诗（温度 %g，top_p %g）"},
+    {NULL, NULL}};

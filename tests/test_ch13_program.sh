@@ -1,0 +1,162 @@
+#!/bin/sh
+# test_ch13_program.sh — build/chapter13: the forward of llama2.c checkpoints written as
+# export.py writes them (--tokens --dump: logits.npy, attn_L.npy) and every gradient
+# (--batch-tokens --grad-dump) against PyTorch (tests/fixtures/ch13, scripts/golden/ch13.py:
+# MHA tied, GQA unshared, MQA), the narrated run, and every bad input: exit 1 or 2, one
+# line on stderr, no output folder left behind.
+. tests/lib.sh
+suite test_ch13_program
+
+P=$BUILD/chapter13
+FX=${FIXTURES:-tests/fixtures}/ch13
+
+# the fixtures' token lists (tests/fixtures/ch13/<case>/tokens.npy)
+tokens_of() {
+    case $1 in
+    mha_shared) echo 1,9,2,6,8,3,7,1,5 ;;
+    gqa_unshared) echo 11,10,1,6,4,10,3,5,0,12 ;;
+    mqa_shared) echo 0,2,2,2,3 ;;
+    esac
+}
+
+for c in mha_shared gqa_unshared mqa_shared; do
+    run "$P" --checkpoint "$FX/$c/model.bin" --tokens "$(tokens_of $c)" --dump "$TMP/$c" --quiet
+    expect_status 0 "$c: --tokens --dump"
+    expect_npy_close "$TMP/$c/logits.npy" "$FX/$c/logits.npy" 1e-4 1e-4 "$c: logits.npy equals PyTorch"
+    for a in "$FX/$c"/attn_*.npy; do
+        expect_npy_close "$TMP/$c/${a##*/}" "$a" 1e-4 1e-5 "$c: ${a##*/} equals PyTorch"
+    done
+    run "$P" --checkpoint "$FX/$c/model.bin" --batch-tokens "$FX/$c/batch.npy" --grad-dump "$TMP/g_$c" --quiet
+    expect_status 0 "$c: --batch-tokens --grad-dump"
+    expect_out_contains "loss " "$c: --quiet prints the loss"
+    expect_npy_close "$TMP/g_$c/loss.npy" "$FX/$c/loss.npy" 1e-5 1e-5 "$c: loss.npy equals PyTorch"
+    n=0
+    for g in "$FX/$c"/grads/*.npy; do
+        expect_npy_close "$TMP/g_$c/${g##*/}" "$g" 1e-4 1e-4 "$c: ${g##*/} equals autograd"
+        n=$((n + 1))
+    done
+    m=$(ls "$TMP/g_$c" | grep -c '\.npy$')
+    if [ "$m" -eq $((n + 1)) ]; then _ok; else _bad "$c: --grad-dump wrote $m files, expected $n gradients and loss.npy"; fi
+done
+expect_no_file "$TMP/g_mha_shared/output.weight.npy" "tied head: no output.weight.npy"
+expect_file "$TMP/g_gqa_unshared/output.weight.npy" "unshared head: output.weight.npy"
+
+# ---- the narrated run --------------------------------------------------------------------------
+run "$P" --checkpoint "$FX/mha_shared/model.bin" --tokenizer "$FX/mha_shared/tokenizer.bin" --tokens 4,5,6,7,8,2
+expect_status 0 "narrated run"
+expect_out_contains "Chapter 13: a tiny LLaMA2" "title"
+expect_out_contains "dim 16, hidden_dim 48, n_layers 2, n_heads 4, n_kv_heads 4, vocab_size 11," "the header"
+expect_out_contains "tied to tok_embeddings" "says the head is tied"
+expect_out_contains "layer 0: batch 0, head 3" "a heatmap per head"
+expect_out_contains "春" "the tokenizer's pieces label the heatmap"
+run "$P" --checkpoint "$FX/gqa_unshared/model.bin" --batch-tokens "$FX/gqa_unshared/batch.npy" --lang zh
+expect_status 0 "narrated gradients, zh"
+expect_out_contains "layers.1.feed_forward.w3.weight" "names every gradient by its state-dict key"
+
+# ---- training, saving, generating (a tiny corpus, a few steps) ---------------------------------------
+printf '白日依山尽，黄河入海流。\n欲穷千里目，更上一层楼。\n' >"$TMP/poem.txt"
+run "$P" --corpus "$TMP/poem.txt" --train-steps 3 --save "$TMP/m.bin" --seed 5 --quiet
+expect_status 0 "--corpus --train-steps --save"
+last=$(tail -n 1 "$TMP/out")
+case $last in "val loss "[0-9]*) _ok ;; *) _bad "the last line is '$last', not 'val loss V'" ;; esac
+expect_out_contains "unigram entropy of the training text 2.5649" "prints the unigram entropy (log counts of 13 characters)"
+expect_file "$TMP/m.bin" "OUT.bin written"
+expect_file "$TMP/m.tok" "OUT.tok written beside it"
+run "$P" --corpus "$TMP/poem.txt" --train-steps 3 --save "$TMP/m2.bin" --seed 5 --quiet
+if cmp -s "$TMP/m.bin" "$TMP/m2.bin" && cmp -s "$TMP/m.tok" "$TMP/m2.tok"; then _ok; else _bad "the same seed trains other weights"; fi
+run "$P" --corpus "$TMP/poem.txt" --train-steps 3 --save "$TMP/m3.bin" --seed 6 --quiet
+if cmp -s "$TMP/m.bin" "$TMP/m3.bin"; then _bad "another seed trains the same weights"; else _ok; fi
+# the checkpoint reads back: 23 distinct characters in the corpus, a tied head
+run "$P" --checkpoint "$TMP/m.bin" --tokenizer "$TMP/m.tok" --tokens 0,1,2
+expect_status 0 "the saved checkpoint reads back"
+expect_out_contains "vocab_size 23" "its header holds the corpus's 23 characters"
+run "$P" --checkpoint "$TMP/m.bin" --prompt "白日" --generate 6 --temperature 0 --quiet
+expect_status 0 "greedy generation"
+cp "$TMP/out" "$TMP/greedy1"
+run "$P" --checkpoint "$TMP/m.bin" --prompt "白日" --generate 6 --temperature 0 --quiet --seed 99
+if cmp -s "$TMP/out" "$TMP/greedy1"; then _ok; else _bad "greedy generation depends on the seed"; fi
+case $(cat "$TMP/greedy1") in "白日"??????*) _ok ;; *) _bad "generation does not continue the prompt: $(cat "$TMP/greedy1")" ;; esac
+run "$P" --checkpoint "$TMP/m.bin" --prompt "白日" --generate 6 --temperature 1.2 --top-p 0.8 --quiet
+expect_status 0 "sampled generation"
+run "$P" --corpus "$TMP/poem.txt" --train-steps 2 --save "$TMP/g.bin" --prompt "黄" --generate 3 --temperature 0 --quiet
+expect_status 0 "train, then generate in the same run"
+last=$(tail -n 1 "$TMP/out")
+case $last in "val loss "[0-9]*) _ok ;; *) _bad "with --prompt, the last line is '$last', not 'val loss V'" ;; esac
+run "$P" --checkpoint "$TMP/m.bin" --corpus "$TMP/poem.txt"
+expect_status 0 "--checkpoint --corpus looks inside"
+expect_out_contains "same place" "the head roles table"
+expect_out_contains "looks back to the previous line most" "names the head that looks back most"
+
+# training and generation: bad input
+rm -f "$TMP/x.bin" "$TMP/x.tok"
+run "$P" --corpus "$TMP/poem.txt" --train-steps -1 --save "$TMP/x.bin" --quiet
+expect_usage_error "--train-steps" "negative step count"
+run "$P" --checkpoint "$TMP/m.bin" --prompt "白" --generate 2 --temperature -0.5 --quiet
+expect_usage_error "--temperature" "negative temperature"
+run "$P" --checkpoint "$TMP/m.bin" --prompt "白" --generate 2 --top-p 0 --quiet
+expect_usage_error "--top-p" "top-p 0"
+run "$P" --checkpoint "$TMP/m.bin" --prompt "白" --quiet
+expect_usage_error "go together" "--prompt without --generate"
+run "$P" --checkpoint "$TMP/m.bin" --prompt "白" --generate 100 --quiet
+expect_usage_error "pass the model's seq_len" "--generate past seq_len"
+run "$P" --checkpoint "$TMP/m.bin" --prompt "猫" --generate 2 --quiet
+expect_runtime_error "'猫' (U+732B), is not in the model's vocabulary of 23 characters" "a character outside the vocabulary"
+printf 'ab\377cd\n' >"$TMP/bad.txt"
+run "$P" --corpus "$TMP/bad.txt" --train-steps 2 --save "$TMP/x.bin" --quiet
+expect_runtime_error "byte 2 is not valid UTF-8" "a corpus that is not UTF-8"
+expect_no_file "$TMP/x.bin" "a corpus that is not UTF-8"
+expect_no_file "$TMP/x.tok" "a corpus that is not UTF-8: no .tok"
+run "$P" --corpus "$TMP/poem.txt" --train-steps 2 --save "$TMP/nowhere/x.bin" --quiet
+expect_usage_error "--save" "--save into a folder that does not exist"
+run "$P" --corpus "$TMP/none.txt" --train-steps 2 --save "$TMP/x.bin" --quiet
+expect_runtime_error "none.txt: cannot open" "a missing corpus"
+expect_no_file "$TMP/x.bin" "a missing corpus"
+
+# ---- bad input -----------------------------------------------------------------------------------
+bad() { # CODE TEXT DESC ARGS...
+    code=$1 text=$2 desc=$3
+    shift 3
+    rm -rf "$TMP/bad"
+    run "$P" "$@" --dump "$TMP/bad" --quiet
+    if [ "$code" = 2 ]; then expect_usage_error "$text" "$desc"; else expect_runtime_error "$text" "$desc"; fi
+    expect_no_file "$TMP/bad" "$desc"
+}
+M="--checkpoint $FX/mha_shared/model.bin"
+bad 2 "need --checkpoint M.bin" "no checkpoint" --tokens 1,2
+bad 2 "give --tokens" "nothing to run" $M
+bad 2 "--tokens takes token ids" "bad token list" $M --tokens 1,,2
+bad 2 "--tokens takes token ids" "negative token" $M --tokens 1,-2
+bad 2 "outside the vocabulary 0..10" "token past the vocabulary" $M --tokens 1,11
+bad 2 "more than the model's seq_len 12" "too many tokens" $M --tokens 1,1,1,1,1,1,1,1,1,1,1,1,1
+bad 2 "two runs" "--tokens with --batch-tokens" $M --tokens 1 --batch-tokens "$FX/mha_shared/batch.npy"
+bad 2 "--checkpoint" "--checkpoint without a value" --checkpoint
+
+# files: truncated, longer, inconsistent header, not a checkpoint
+head -c 20 "$FX/mha_shared/model.bin" >"$TMP/short.bin"
+bad 1 "shorter than llama2.c's 28-byte header" "header cut" --checkpoint "$TMP/short.bin" --tokens 1
+head -c 20000 "$FX/mha_shared/model.bin" >"$TMP/trunc.bin"
+bad 1 "the file is truncated: its header says 27868 bytes, but it ends after 20000" "weights cut" \
+    --checkpoint "$TMP/trunc.bin" --tokens 1
+{ cat "$FX/mha_shared/model.bin"; printf 'x'; } >"$TMP/long.bin"
+bad 1 "longer than its header says (27868 bytes)" "bytes after the weights" --checkpoint "$TMP/long.bin" --tokens 1
+# n_kv_heads 3 (the fifth int32) does not divide n_heads 4
+{ head -c 16 "$FX/mha_shared/model.bin"; printf '\003\000\000\000'; tail -c +21 "$FX/mha_shared/model.bin"; } >"$TMP/kv.bin"
+bad 1 "n_kv_heads 3 does not divide n_heads 4" "inconsistent header" --checkpoint "$TMP/kv.bin" --tokens 1
+# vocab_size 0 (the sixth int32)
+{ head -c 20 "$FX/mha_shared/model.bin"; printf '\000\000\000\000'; tail -c +25 "$FX/mha_shared/model.bin"; } >"$TMP/v0.bin"
+bad 1 "vocab_size is 0" "vocab_size 0" --checkpoint "$TMP/v0.bin" --tokens 1
+bad 1 "cannot open the checkpoint" "missing checkpoint" --checkpoint "$TMP/none.bin" --tokens 1
+bad 1 "the file ends at token 11" "tokenizer of a smaller vocabulary" \
+    --checkpoint "$FX/gqa_unshared/model.bin" --tokenizer "$FX/mha_shared/tokenizer.bin" --tokens 1
+# a float batch, and ids outside the vocabulary
+rm -rf "$TMP/bg"
+run "$P" $M --batch-tokens "$FX/mha_shared/logits.npy" --grad-dump "$TMP/bg" --quiet
+expect_runtime_error "needs a version 1.0 .npy of int32" "float batch"
+expect_no_file "$TMP/bg" "float batch"
+run "$P" --checkpoint "$FX/mqa_shared/model.bin" --batch-tokens "$FX/mha_shared/batch.npy" --grad-dump "$TMP/bg" --quiet
+expect_runtime_error "outside the model's vocabulary 0..8" "batch ids past the vocabulary"
+expect_no_file "$TMP/bg" "batch ids past the vocabulary"
+run "$P" $M --batch-tokens "$FX/mha_shared/batch.npy" --grad-dump "$FX/mha_shared/model.bin/sub" --quiet
+expect_usage_error "--grad-dump" "--grad-dump folder that cannot be made"
+
+finish
