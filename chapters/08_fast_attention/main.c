@@ -120,7 +120,7 @@ static void say_result(const char *name, const Result *r, const Tensor *q, const
 static const char *const STEP_TITLE[ATTN_N_IMPLS] = {
     "naive: the three lines as loops, the whole (..., T, S) score matrix in memory",
     "reordered: the same loops in an order whose inner loops run over contiguous memory",
-    "tiled: blocks that stay in the caches, 8 x 32 sums in registers",
+    "tiled: blocks that stay in the caches, a tile of sums in registers",
     "online: one query row at a time, max and sum in one pass",
     "flash: tiles of queries x tiles of keys, running max, sum and output",
 };

@@ -112,7 +112,6 @@ const LangPair chapter13_zh[] = {
      "训练 %lld 步用时 %.1f 秒（每秒 %.0f 个词元）；最后一批的损失 %.4f"},
     {"unigram entropy of the training text %.4f (a model that ignores context)",
      "训练文本的一元熵 %.4f（不看上下文的模型能达到的损失）"},
-    {"val loss %.4f", "验证损失 %.4f"},
     {"the chapter's checkpoint: %s (delete it to train again)", "本章的检查点：%s（删掉它就会重新训练）"},
     {"no checkpoint at %s yet: training the default configuration first (under 3 minutes on 2 cores), then saving it "
      "there",

@@ -17,7 +17,7 @@ Files (float32), for each case <c>:
   <c>_out_causal             with the causal mask (only cases with T == S)
 Cases: t1 (T = S = 1), dk1 (d_k = 1), odd (odd sizes, 4-D), ns (T != S), bcast
 (batch dims that broadcast, value 2-D), many (three batch dims), long (T = S = 300:
-several query blocks and key tiles of 256), d64 (head_dim 64: whole 8 x 32 register
+several query blocks and key tiles of 256), d64 (head_dim 64: whole register
 tiles).
 <c>_lse_nocausal, <c>_lse_causal: torch.logsumexp(scores, dim=-1) of the scaled
 (and masked) scores, (..., T), what attention_flash_lse returns beside the output

@@ -20,7 +20,7 @@ Files, for each case <c> and mode <m> (causal or nocausal; causal only when T ==
   <c>_<m>_dq, <c>_<m>_dk, <c>_<m>_dv  q.grad, k.grad, v.grad
 Cases: t1 (T = S = 1), basic (1, 2, 37, 16), ns (T = 5 != S = 70, d_v = 12 != d_k = 8),
 many (three batch dims, d_v 3), long (T = S = 300: five query blocks, two key tiles of
-256, 300 not a multiple of either), d64 (head_dim 64, T = 72: whole 8 x 32 register tiles).
+256, 300 not a multiple of either), d64 (head_dim 64, T = 72: whole register tiles).
 prog_*: (1, 2, 40, 8) inputs and results for tests/test_ch12_program.sh.
 """
 
