@@ -111,6 +111,23 @@ else
     skip 1 "no git here: the handout's local exclude is not checked"
 fi
 
+# ---- gradetool gradescope: the first test says which blanks do not compile, in both languages
+cc -std=c99 -O2 scripts/exercises/gradetool.c -lm -o "$TMP/gt" 2>"$TMP/gt.err" || bad "gradetool builds" "$(head -n 3 "$TMP/gt.err")"
+printf 'the upload\n' >"$TMP/wf.txt"
+for lang in en zh; do
+    case $lang in
+        en) m1='your scaling.c does not compile: error: expected ; (\"does not compile\" said the student)' m2='correct' ;;
+        zh) m1='你的 scaling.c 无法编译：error' m2='正确：does not compile' ;;
+    esac
+    printf '{\n  "score": 1,\n  "max_score": 2,\n  "execution_time": 0,\n  "output": "x",\n  "tests": [\n    {"name": "a", "score": 0, "max_score": 1, "status": "failed", "output": "%s"},\n    {"name": "b", "score": 1, "max_score": 1, "status": "passed", "output": "%s"}\n  ]\n}\n' \
+        "$m1" "$m2" >"$TMP/gs_in.json"
+    "$TMP/gt" gradescope "$lang" "$TMP/wf.txt" 7 "$TMP/gs_out.json" "$TMP/gs_in.json" 2>"$TMP/gt.err"
+    first=$(sed -n '7p' "$TMP/gs_out.json")
+    case $lang in en) want='1 of 2 blanks do not compile' ;; zh) want='1/2 个空没有编译通过' ;; esac
+    case $first in *'"status": "failed"'*"$want"*) ok ;; *) bad "gradetool gradescope ($lang): the first test counts the blanks that do not compile" "$first $(cat "$TMP/gt.err")" ;; esac
+    grep -q '^  "execution_time": 7,$' "$TMP/gs_out.json" && ok || bad "gradetool gradescope ($lang): execution_time is the run's"
+done
+
 # ---- make gradescope-autograder ---------------------------------------------------------
 sh scripts/exercises/gradescope.sh 4 >/dev/null 2>"$TMP/gs.err"; st=$?
 [ "$st" -eq 2 ] && [ "$(grep -c '' "$TMP/gs.err")" -eq 1 ] && ok || bad "gradescope-autograder LEVEL=4: one sentence, exit 2" "exit $st: $(cat "$TMP/gs.err")"

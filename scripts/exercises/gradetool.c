@@ -895,17 +895,23 @@ static int cmd_limit(int argc, char **argv) {
 }
 
 /* does this test line of `results` say the answer does not compile? Its output begins
- * "does not compile", "your FILE does not compile" or, in Chinese, "无法编译" (the
- * grader's own words come first; what a student wrote can only follow them) */
+ * "does not compile", "your FILE does not compile", or in Chinese "无法编译" or
+ * "你的 FILE 无法编译" (the grader's own words come first; what a student wrote can only
+ * follow them, so only the first 100 bytes are looked at) */
 static int compile_failed(const char *line) {
-    const char *o = strstr(line, "\"output\": \""), *q, *d;
+    static const char wu[] = "\xe6\x97\xa0\xe6\xb3\x95\xe7\xbc\x96\xe8\xaf\x91";   /* 无法编译 */
+    static const char ni[] = "\xe4\xbd\xa0\xe7\x9a\x84 ";                           /* 你的 */
+    const char *o = strstr(line, "\"output\": \"");
+    char head[101];
+    size_t k;
     if (!o) return 0;
     o += 11;
-    q = strchr(o, '"');
-    if (!strncmp(o, "does not compile", 16) || !strncmp(o, "\xe6\x97\xa0\xe6\xb3\x95\xe7\xbc\x96\xe8\xaf\x91", 12))
-        return 1;   /* (the second: 无法编译 in UTF-8) */
-    d = strstr(o, " does not compile");
-    return !strncmp(o, "your ", 5) && d && (!q || d < q);
+    for (k = 0; k < 100 && o[k] && o[k] != '"'; k++) head[k] = o[k];
+    head[k] = 0;
+    if (!strncmp(head, "does not compile", 16) || !strncmp(head, wu, sizeof wu - 1)) return 1;
+    if (!strncmp(head, "your ", 5)) return strstr(head, " does not compile") != NULL;
+    if (!strncmp(head, ni, sizeof ni - 1)) return strstr(head, wu) != NULL;
+    return 0;
 }
 
 /* ---- gradescope: the autograder's results.json (make gradescope-autograder) ----
