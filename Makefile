@@ -446,6 +446,33 @@ test-posix:
 	@$(MAKE) -s --no-print-directory BUILD=build/posix HAVE_MPI= EXTRA_CFLAGS=-D_POSIX_C_SOURCE=200809L all
 	@BUILD=build/posix sh tests/run_tests.sh $(filter-out %/test_ch09 %/test_similarity_winnow,$(TEST_BINS:$(BUILD)/%=build/posix/%))
 
+# ---- WebAssembly: the page (scripts/web/) ----------------------------------------
+# make web: chapters 0-8 and 10-13 built from the same sources for wasm32-wasi (clang,
+# lld, wasi-libc: the Debian packages clang, lld, wasi-libc, libclang-rt-14-dev-wasm32,
+# llvm) into build/wasm/, then the static page build/web/ (scripts/web/build.sh): the
+# programs as .wasm, the page's HTML/JS/CSS, the chapters' C sources, and chapter 13's
+# checkpoint trained here by the native program (WEB_TRAIN_STEPS steps).
+# make test-web: each .wasm under node against the native program, byte for byte
+# (tests/test_web.sh, which make test runs too once build/web/ exists), then the page
+# in headless Chromium (tests/web/, playwright-core from npm: npm ci there first).
+# make bench-web: chapter 8's flash, wasm and native, timed in one browser session.
+WASM_CC    ?= clang --target=wasm32-wasi
+WASM_AR    ?= $(firstword $(shell command -v llvm-ar llvm-ar-14 2>/dev/null) llvm-ar)
+WEB_CHAPTERS := 0 1 2 3 4 5 6 7 8 10 11 12 13
+WEB_TRAIN_STEPS ?= 300
+WASM_BINS := $(WEB_CHAPTERS:%=build/wasm/chapter%)
+.PHONY: web test-web bench-web
+web: $(BUILD)/chapter13
+	@sh scripts/web/check_toolchain.sh '$(WASM_CC)' '$(WASM_AR)'
+	@$(MAKE) -s --no-print-directory BUILD=build/wasm CC='$(WASM_CC)' AR='$(WASM_AR)' HAVE_MPI= \
+	  OPT=-O2 FAST_OPT='-O3 -msimd128' EXTRA_CFLAGS='-D_WASI_EMULATED_SIGNAL -D_WASI_EMULATED_PROCESS_CLOCKS' \
+	  EXTRA_LDFLAGS='-Wl,--strip-all -Wl,-z,stack-size=1048576 -lwasi-emulated-signal -lwasi-emulated-process-clocks' $(WASM_BINS)
+	@WEB_TRAIN_STEPS=$(WEB_TRAIN_STEPS) sh scripts/web/build.sh build/wasm build/web $(BUILD)/chapter13 $(WEB_CHAPTERS)
+test-web: web $(CHAPTER_BINS) $(TOOLS)
+	@BUILD=$(BUILD) WEB_REQUIRED=1 sh tests/run_tests.sh tests/test_web.sh tests/web/test_web_browser.sh
+bench-web: web $(BUILD)/chapter8
+	@sh tests/web/bench_web.sh $(BUILD)/chapter8
+
 help:
 	@echo "attention-in-c: make targets"
 	@echo "  make                build everything into $(BUILD)/"
@@ -488,6 +515,9 @@ help:
 	@echo "  make plots          figures (PNG) from the chapters' --dump into $(BUILD)/plots/ (matplotlib; PYTHON=...)"
 	@echo "  make figures        redraw docs/img/ from the current programs, each PNG with its data (NAME.txt)"
 	@echo "  make test-plots     check every plot script draws a non-empty figure (skipped without matplotlib)"
+	@echo "  make web            build/web/: the chapters as WebAssembly in a static page (clang, lld, wasi-libc)"
+	@echo "  make test-web       each .wasm under node against the native program, then the page in headless Chromium"
+	@echo "  make bench-web      chapter 8's flash as wasm and native, in one browser session"
 	@echo "  make clean          remove build/"
 	@echo "  CC=clang            build with clang instead of the default compiler"
 

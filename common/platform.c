@@ -1,5 +1,9 @@
 /* platform.c — the POSIX side and the Windows side of platform.h.
  *
+ * WebAssembly (wasm32-wasi, make web) takes the POSIX side, less what WASI
+ * does not have (marked __wasi__): no memory mapping, no signals, no dup, no
+ * mkstemp or realpath, no owners or modes, no peak memory figure.
+ *
  * The one file of the project that includes system headers beyond C99's. A
  * build with -D_POSIX_C_SOURCE=200809L on the command line (make
  * test-posix) gets no extensions at all: then large blocks come from calloc.
@@ -206,9 +210,11 @@ void p_pipe_errors_end(void) {}
 /* POSIX (Linux with glibc or musl, macOS, the BSDs)                        */
 /* ======================================================================== */
 #include <fcntl.h>
+#ifndef __wasi__
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#endif
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <time.h>
@@ -257,6 +263,9 @@ void p_unmap(void *at, size_t mapped) {
 #endif
 
 double p_physical_bytes(void) {
+#ifdef __wasi__
+    return 4294967296.0; /* wasm32: the most memory a program can have, 4 GiB */
+#endif
 #if defined(_SC_PHYS_PAGES) && defined(_SC_PAGESIZE)
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
     if (pages > 0 && page > 0) return (double)pages * (double)page;
@@ -264,6 +273,9 @@ double p_physical_bytes(void) {
     return 0.0;
 }
 
+#ifdef __wasi__
+double p_peak_resident_bytes(void) { return 0.0; }
+#else
 double p_peak_resident_bytes(void) {
     struct rusage ru;
     FILE *f = fopen("/proc/self/status", "r");
@@ -282,6 +294,7 @@ double p_peak_resident_bytes(void) {
     return (double)ru.ru_maxrss * 1024.0; /* KiB on Linux and the BSDs */
 #endif
 }
+#endif
 
 static void fill_info(const struct stat *st, PFileInfo *info) {
     memset(info, 0, sizeof *info);
@@ -330,12 +343,52 @@ int p_open_write(const char *path) {
     int fd = open(path, O_WRONLY | O_NOCTTY | O_NONBLOCK);
     return fd < 0 ? fd : blocking(fd);
 }
+#ifdef __wasi__
+/* WASI has no mkstemp: the XXXXXX become letters from a counter and the clock,
+ * tried until O_EXCL makes a new file */
+int p_mkstemp(char *template_path) {
+    static unsigned long counter = 0;
+    size_t len = strlen(template_path);
+    int tries;
+    if (len < 6 || strcmp(template_path + len - 6, "XXXXXX") != 0) {
+        errno = EINVAL;
+        return -1;
+    }
+    for (tries = 0; tries < 1000; tries++) {
+        unsigned long v = (unsigned long)clock() * 2654435761u + ++counter * 40503u;
+        int i, fd;
+        for (i = 0; i < 6; i++, v /= 26) template_path[len - 6 + i] = (char)('a' + v % 26);
+        fd = open(template_path, O_RDWR | O_CREAT | O_EXCL, 0600);
+        if (fd >= 0 || errno != EEXIST) return fd;
+    }
+    errno = EEXIST;
+    return -1;
+}
+int p_dup(int fd) {
+    (void)fd;
+    errno = ENOTSUP;
+    return -1;
+}
+void p_copy_mode_owner(int fd, const PFileInfo *was) {
+    (void)fd;
+    (void)was;
+}
+/* no absolute paths in WASI: a path stays as given (relative to a preopened folder) */
+char *p_realpath(const char *path) {
+    char *copy = malloc(strlen(path) + 1);
+    if (copy) strcpy(copy, path);
+    else errno = ENOMEM;
+    return copy;
+}
+#else
 int p_mkstemp(char *template_path) { return mkstemp(template_path); }
+int p_dup(int fd) { return dup(fd); }
+#endif
 long p_read(int fd, void *buf, size_t n) { return (long)read(fd, buf, n); }
 int p_close(int fd) { return close(fd); }
-int p_dup(int fd) { return dup(fd); }
 FILE *p_fdopen_write(int fd) { return fdopen(fd, "wb"); }
 
+#ifndef __wasi__
 void p_copy_mode_owner(int fd, const PFileInfo *was) {
     mode_t mode;
     if (was) {
@@ -353,9 +406,13 @@ void p_copy_mode_owner(int fd, const PFileInfo *was) {
     }
 }
 
+#endif
+
 int p_writable(const char *path) { return access(path, W_OK); }
 int p_dir_writable(const char *dir) { return access(dir, W_OK | X_OK); }
+#ifndef __wasi__
 char *p_realpath(const char *path) { return realpath(path, NULL); }
+#endif
 long p_name_max(const char *dir) {
     long n;
     errno = 0;
@@ -401,6 +458,15 @@ void p_start_program(void) {
     }
 }
 
+#ifdef __wasi__
+/* no signals in WASI: nothing to catch, hold or ignore */
+void p_catch_signals(void (*handler)(int)) { (void)handler; }
+void p_die_of_signal(int sig) { _Exit(128 + sig); }
+void p_signals_hold(void) {}
+void p_signals_release(void) {}
+void p_pipe_errors_begin(void) {}
+void p_pipe_errors_end(void) {}
+#else
 void p_catch_signals(void (*handler)(int)) {
     static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
     struct sigaction sa;
@@ -458,4 +524,5 @@ void p_pipe_errors_begin(void) {
 void p_pipe_errors_end(void) {
     if (pipe_depth > 0 && --pipe_depth == 0) sigaction(SIGPIPE, &pipe_old, NULL);
 }
+#endif
 #endif

@@ -482,42 +482,64 @@ char *t_strides_str(const Tensor *x, char *buf) { return shape_str(shape_of(x->n
 /* ------------------------------------------------------------------------ */
 /* views                                                                     */
 
-/* Resolve a -1 in s against numel; errors name `op` and x's shape. */
-static Shape infer_shape(const char *op, const Tensor *x, Shape s) {
-    char xs[T_SHAPE_STR], ss[T_SHAPE_STR];
+/* Resolve a -1 in s against numel. What view (or reshape) would refuse, as the
+ * sentence naming `op` and x's shape, goes into msg (1 returned); 0 when fine.
+ * need_contiguous: view's rule too (reshape copies instead). */
+static int view_problem(const char *op, const Tensor *x, Shape *sp, bool need_contiguous, char *msg, size_t len) {
+    char xs[T_SHAPE_STR], ss[T_SHAPE_STR], st[T_SHAPE_STR];
+    Shape s = *sp;
     int infer = -1;
     int64_t known = 1;
     for (int i = 0; i < s.ndim; i++) {
         if (s.dims[i] == -1) {
-            if (infer >= 0) t_error("%s: only one dimension can be -1, got %s", op, shape_str(s, ss));
+            if (infer >= 0)
+                return snprintf(msg, len, "%s: only one dimension can be -1, got %s", op, shape_str(s, ss)), 1;
             infer = i;
         } else if (s.dims[i] < 0) {
-            t_error("%s: invalid size %lld in shape %s", op, (long long)s.dims[i], shape_str(s, ss));
+            return snprintf(msg, len, "%s: invalid size %lld in shape %s", op, (long long)s.dims[i], shape_str(s, ss)), 1;
         } else {
             if (s.dims[i] != 0 && known > INT64_MAX / s.dims[i])
-                t_error("%s: shape %s is too large", op, shape_str(s, ss));
+                return snprintf(msg, len, "%s: shape %s is too large", op, shape_str(s, ss)), 1;
             known *= s.dims[i];
         }
     }
     int64_t n = t_numel(x);
     if (infer >= 0) {
         if (known == 0 || n % known != 0)
-            t_error("%s: shape %s is invalid for input %s of %lld elements", op, shape_str(s, ss),
-                    t_shape_str(x, xs), (long long)n);
+            return snprintf(msg, len, "%s: shape %s is invalid for input %s of %lld elements", op, shape_str(s, ss),
+                            t_shape_str(x, xs), (long long)n), 1;
         s.dims[infer] = n / known;
     } else if (known != n) {
-        t_error("%s: shape %s is invalid for input %s of %lld elements (%lld != %lld)", op,
-                shape_str(s, ss), t_shape_str(x, xs), (long long)n, (long long)known, (long long)n);
+        return snprintf(msg, len, "%s: shape %s is invalid for input %s of %lld elements (%lld != %lld)", op,
+                        shape_str(s, ss), t_shape_str(x, xs), (long long)n, (long long)known, (long long)n), 1;
     }
+    if (need_contiguous && !t_is_contiguous(x))
+        return snprintf(msg, len, "view: input %s with strides %s is not contiguous; call contiguous() first "
+                        "(or reshape(), which copies)", t_shape_str(x, xs), t_strides_str(x, st)), 1;
+    *sp = s;
+    return 0;
+}
+
+/* Resolve a -1 in s against numel; errors name `op` and x's shape. */
+static Shape infer_shape(const char *op, const Tensor *x, Shape s) {
+    char msg[1024];
+    if (view_problem(op, x, &s, false, msg, sizeof msg)) t_error("%s", msg);
     return s;
 }
 
+bool t_view_ok(const Tensor *x, Shape s, char *err, size_t errlen) {
+    char msg[1024];
+    if (!view_problem("view", x, &s, true, msg, sizeof msg)) {
+        if (err && errlen > 0) err[0] = '\0';
+        return true;
+    }
+    if (err && errlen > 0) t_escape(err, errlen, msg);
+    return false;
+}
+
 Tensor *t_view(const Tensor *x, Shape s) {
-    char xs[T_SHAPE_STR], st[T_SHAPE_STR];
-    s = infer_shape("view", x, s);
-    if (!t_is_contiguous(x))
-        t_error("view: input %s with strides %s is not contiguous; call contiguous() first "
-                "(or reshape(), which copies)", t_shape_str(x, xs), t_strides_str(x, st));
+    char msg[1024];
+    if (view_problem("view", x, &s, true, msg, sizeof msg)) t_error("%s", msg);
     Tensor *t = new_view(x);
     t->ndim = s.ndim;
     for (int i = 0; i < s.ndim; i++) t->shape[i] = s.dims[i];

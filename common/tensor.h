@@ -134,6 +134,8 @@ char   *t_strides_str(const Tensor *x, char *buf);
 
 /* x.view(shape): one dim may be -1; refuses a non-contiguous x, as PyTorch. */
 Tensor *t_view(const Tensor *x, Shape s);
+/* Would x.view(shape) work? false with t_view's sentence in err (may be NULL). */
+bool    t_view_ok(const Tensor *x, Shape s, char *err, size_t errlen);
 /* x.reshape(shape): a view when possible, else a contiguous copy. */
 Tensor *t_reshape(const Tensor *x, Shape s);
 Tensor *t_transpose(const Tensor *x, int dim0, int dim1);  /* negative dims ok */

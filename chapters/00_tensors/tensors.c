@@ -5,7 +5,6 @@
  * (contiguous_strides, stride_mismatch_dim); and view's error, caught (try_view). */
 #include "tensors.h"
 
-#include <setjmp.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -60,33 +59,14 @@ int stride_mismatch_dim(const Tensor *x) {
     return -1;
 }
 
-/* try / except around t_view: t_error() calls the hook, which jumps back here. */
-static jmp_buf *try_jump = NULL;
-
-static void jump_back(const char *message) {
-    (void)message;                             /* kept by t_last_error() */
-    longjmp(*try_jump, 1);
-}
-
+/* try / except around t_view: t_view_ok() asks first what t_view would refuse,
+ * and gives the sentence t_view's error would have (so the program goes on;
+ * and WebAssembly, which has no longjmp, runs it too). */
 bool try_view(const Tensor *x, Shape shape, Tensor **out, char *err, size_t errlen) {
-    jmp_buf here;
-    jmp_buf *outer = try_jump;
-    int depth = t_scope_depth();
-    t_error_hook previous = t_set_error_hook(jump_back);
-    Tensor *volatile result = NULL;
-    try_jump = &here;
-    if (setjmp(here) == 0) {
-        result = t_view(x, shape);             /* try: y = x.view(shape) */
-    } else {
-        t_scope_end_to(depth);                 /* except RuntimeError as e: */
-        result = NULL;
-    }
-    try_jump = outer;
-    t_set_error_hook(previous);
+    Tensor *result = NULL;
+    if (t_view_ok(x, shape, err, errlen))      /* try: */
+        result = t_view(x, shape);             /*     y = x.view(shape) */
+    /* except RuntimeError as e: err holds e */
     if (out) *out = result;
-    if (err && errlen > 0) {
-        if (result) err[0] = '\0';
-        else snprintf(err, errlen, "%s", t_last_error());
-    }
     return result != NULL;
 }
