@@ -46,10 +46,22 @@ const r = runWasi(module_, {
     args: [path.basename(wasmFile, '.wasm'), ...args], env, files, dirs,
     stdout: (b) => out.push(b), stderr: (b) => err.push(b),
 });
+function realDir(key) {
+    if (real.has(key)) return real.get(key);
+    const up = path.posix.dirname(key);
+    if (up === key) return null;
+    const base = realDir(up);
+    if (!base) return null;
+    const d = path.join(base, path.posix.basename(key));
+    fs.mkdirSync(d, { recursive: true });
+    real.set(key, d);
+    return d;
+}
+for (const d of r.dirs) realDir(d);
 const same = (a, b) => a && b && a.length === b.length && a.every((x, i) => x === b[i]);
 for (const [key, data] of r.files) {
     if (same(loaded.get(key), data)) continue;
-    const dir = real.get(path.posix.dirname(key));
+    const dir = realDir(path.posix.dirname(key));
     if (!dir) continue;
     fs.writeFileSync(path.join(dir, path.posix.basename(key)), data);
 }
