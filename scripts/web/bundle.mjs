@@ -16,7 +16,7 @@ const list = [];
 for (const n of chapters) {
     const srcDir = path.join(files, 'src', `chapter${n}`);
     const sources = {};
-    for (const f of fs.readdirSync(srcDir).sort((a, b) => (a === 'main.c') - (b === 'main.c') || a.localeCompare(b)))
+    for (const f of fs.readdirSync(srcDir).sort((a, b) => (b === 'main.c') - (a === 'main.c') || a.localeCompare(b)))
         sources[f] = fs.readFileSync(path.join(srcDir, f), 'utf8');
     const wasm = fs.readFileSync(path.join(files, 'wasm', `chapter${n}.wasm`)).toString('base64');
     write(`chapters/chapter${n}.js`, `chapter${n}`, { wasm, sources });

@@ -1,8 +1,8 @@
 // wasi.js — a small WASI (preview 1) for the chapters' WebAssembly, with files in memory.
 //
 // The page and make test-web's node runner both run the programs through this file:
-// runWasi(module, { args, env, files, stdout, stderr }) runs a compiled chapter as
-// its main() would run, with `files` (a Map from an absolute path such as
+// await runWasi(module, { args, env, files, stdout, stderr }) runs a compiled chapter
+// as its main() would run, with `files` (a Map from an absolute path such as
 // "/fixtures/q.npy" to a Uint8Array) as the whole file system, "/" preopened,
 // and returns { code, files }: the exit status and the file system afterwards
 // (what --dump and --output wrote). stdout and stderr get the bytes written.
@@ -15,7 +15,7 @@
 
     class Exit { constructor(code) { this.code = code; } }
 
-    function runWasi(module, opts) {
+    async function runWasi(module, opts) {
         const args = opts.args || ['program'];
         const env = opts.env || {};
         const fs = new Map(opts.files || []);         // path -> Uint8Array
@@ -338,7 +338,9 @@
             sock_shutdown() { return E.NOSYS; },
             fd_renumber() { return E.NOSYS; },
         };
-        const instance = new WebAssembly.Instance(module, { wasi_snapshot_preview1: wasi });
+        // (asynchronous: a browser refuses to instantiate a large module synchronously
+        // on its main thread)
+        const instance = await WebAssembly.instantiate(module, { wasi_snapshot_preview1: wasi });
         memory = instance.exports.memory;
         let code = 0;
         try {

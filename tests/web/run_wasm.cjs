@@ -42,10 +42,11 @@ const env = {};
 for (const k of ['LC_ALL', 'LC_MESSAGES', 'LANG', 'ATTN_MAX_BYTES']) if (process.env[k] !== undefined) env[k] = process.env[k];
 const module_ = new WebAssembly.Module(fs.readFileSync(wasmFile));
 const out = [], err = [];
-const r = runWasi(module_, {
+runWasi(module_, {
     args: [path.basename(wasmFile, '.wasm'), ...args], env, files, dirs,
     stdout: (b) => out.push(b), stderr: (b) => err.push(b),
-});
+}).then(finish);
+function finish(r) {
 function realDir(key) {
     if (real.has(key)) return real.get(key);
     const up = path.posix.dirname(key);
@@ -69,3 +70,4 @@ for (const key of loaded.keys()) if (!r.files.has(key)) fs.rmSync(real.get(key),
 fs.writeSync(1, Buffer.concat(out));
 fs.writeSync(2, Buffer.concat(err));
 process.exitCode = r.code;
+}
