@@ -112,4 +112,10 @@ same 13 "--prompt --generate (greedy)" $C --prompt 床前明月光 --generate 12
 same 13 "--prompt --generate (sampled) --lang zh" $C --prompt 白日 --generate 12 --seed 4 --lang zh
 same 13 "a checkpoint that is not there" --checkpoint missing.bin --tokens 1,2
 same 13 "--generate without --prompt" --generate 3
+# the page stays under 5 MB (chapter 13's checkpoint, build/web/model/, apart)
+if [ -f build/web/index.html ]; then
+    bytes=$(find build/web -type f ! -path 'build/web/model/*' -exec cat {} + | wc -c)
+    _cmd="the page's size"
+    if [ "$bytes" -lt 5000000 ]; then _ok; else _bad "build/web/ is $bytes bytes, over 5 MB"; fi
+fi
 finish
