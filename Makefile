@@ -464,7 +464,7 @@ WASM_BINS := $(WEB_CHAPTERS:%=build/wasm/chapter%)
 .PHONY: web test-web bench-web
 web: $(BUILD)/chapter13
 	@sh scripts/web/check_toolchain.sh '$(WASM_CC)' '$(WASM_AR)'
-	@$(MAKE) -s --no-print-directory BUILD=build/wasm CC='$(WASM_CC)' AR='$(WASM_AR)' HAVE_MPI= \
+	@$(MAKE) -s --no-print-directory $(if $(findstring -j,$(MAKEFLAGS)),,-j$(NPROC)) BUILD=build/wasm CC='$(WASM_CC)' AR='$(WASM_AR)' HAVE_MPI= \
 	  OPT=-O2 FAST_OPT='-O3 -msimd128' EXTRA_CFLAGS='-D_WASI_EMULATED_SIGNAL -D_WASI_EMULATED_PROCESS_CLOCKS' \
 	  EXTRA_LDFLAGS='-Wl,--strip-all -Wl,-z,stack-size=1048576 -lwasi-emulated-signal -lwasi-emulated-process-clocks' $(WASM_BINS)
 	@WEB_TRAIN_STEPS=$(WEB_TRAIN_STEPS) sh scripts/web/build.sh build/wasm build/web $(BUILD)/chapter13 $(WEB_CHAPTERS)

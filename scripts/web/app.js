@@ -182,25 +182,38 @@ function readNpy(bytes) {
 // ---- heatmaps: the weights drawn, a cell under the mouse explained ----
 function heatmap(title, w, T, S, offset, labelsQ, labelsK, torchLine) {
     const cell = Math.max(6, Math.min(28, Math.floor(320 / Math.max(T, S))));
+    const pad = labelsQ ? 16 : 0; // a row and a column of characters when there are labels
     const fig = document.createElement('figure');
     const c = document.createElement('canvas');
-    c.width = S * cell; c.height = T * cell;
+    c.width = S * cell + pad; c.height = T * cell + pad;
     const g = c.getContext('2d');
+    g.fillStyle = '#fff';
+    g.fillRect(0, 0, c.width, c.height);
     for (let i = 0; i < T; i++) for (let j = 0; j < S; j++) {
         const x = w[offset + i * S + j];
         const a = Math.max(0, Math.min(1, x));
         // white (0) to deep blue (1)
         g.fillStyle = `rgb(${Math.round(255 - 225 * a)},${Math.round(255 - 185 * a)},${Math.round(255 - 60 * a)})`;
-        g.fillRect(j * cell, i * cell, cell, cell);
+        g.fillRect(pad + j * cell, pad + i * cell, cell, cell);
     }
     g.strokeStyle = 'rgba(0,0,0,0.08)';
-    for (let i = 0; i <= T; i++) { g.beginPath(); g.moveTo(0, i * cell); g.lineTo(S * cell, i * cell); g.stroke(); }
-    for (let j = 0; j <= S; j++) { g.beginPath(); g.moveTo(j * cell, 0); g.lineTo(j * cell, T * cell); g.stroke(); }
+    for (let i = 0; i <= T; i++) { g.beginPath(); g.moveTo(pad, pad + i * cell); g.lineTo(pad + S * cell, pad + i * cell); g.stroke(); }
+    for (let j = 0; j <= S; j++) { g.beginPath(); g.moveTo(pad + j * cell, pad); g.lineTo(pad + j * cell, pad + T * cell); g.stroke(); }
+    if (labelsQ) {
+        g.fillStyle = '#333';
+        g.font = `${Math.min(12, cell)}px sans-serif`;
+        g.textAlign = 'center';
+        g.textBaseline = 'middle';
+        const show = (s) => (s === '\n' ? '↵' : s.trim() === '' ? '␣' : s);
+        for (let i = 0; i < T; i++) g.fillText(show(labelsQ[i]), pad / 2, pad + (i + 0.5) * cell);
+        for (let j = 0; j < S; j++) g.fillText(show(labelsK[j]), pad + (j + 0.5) * cell, pad / 2);
+    }
     const tip = $('tip');
     c.addEventListener('mousemove', (e) => {
         const r = c.getBoundingClientRect();
-        const j = Math.floor((e.clientX - r.left) / (r.width / S)), i = Math.floor((e.clientY - r.top) / (r.height / T));
-        if (i < 0 || j < 0 || i >= T || j >= S) return;
+        const sx = c.width / r.width, sy = c.height / r.height;
+        const j = Math.floor(((e.clientX - r.left) * sx - pad) / cell), i = Math.floor(((e.clientY - r.top) * sy - pad) / cell);
+        if (i < 0 || j < 0 || i >= T || j >= S) { tip.hidden = true; return; }
         const q = labelsQ ? `${i} ${JSON.stringify(labelsQ[i])}` : String(i);
         const k = labelsK ? `${j} ${JSON.stringify(labelsK[j])}` : String(j);
         tip.textContent = t('cell', q, k, w[offset + i * S + j].toFixed(4)) + (torchLine ? '\nPyTorch: ' + torchLine : '');
@@ -209,6 +222,8 @@ function heatmap(title, w, T, S, offset, labelsQ, labelsK, torchLine) {
         tip.style.top = e.clientY + 14 + 'px';
     });
     c.addEventListener('mouseleave', () => { tip.hidden = true; });
+    c.dataset.pad = pad;
+    c.dataset.cell = cell;
     const cap = document.createElement('figcaption');
     cap.textContent = title;
     fig.append(c, cap);
@@ -286,7 +301,10 @@ function showOutput(n, r) {
     const marks = [];
     for (const [kind, text] of r.pieces) {
         for (const piece of text.split(/(?<=\n)/)) {
-            const hit = kind === 'out' && torch.find((x) => x.torch.length > 6 && piece.includes(x.torch.split('\n')[0]));
+            // "    PyTorch: scores = torch.matmul(query, key.transpose(-2, -1)) /" (the
+            // narration wraps long lines: its first part is the start of the C's string)
+            const said = kind === 'out' && /PyTorch[:：] *(.*\S)\s*$/.exec(piece);
+            const hit = said && said[1].length > 5 && torch.find((x) => x.torch.startsWith(said[1]));
             const span = document.createElement('span');
             span.textContent = piece;
             if (kind === 'err') span.className = 'err';

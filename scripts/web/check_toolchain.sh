@@ -10,7 +10,7 @@ trap 'rm -rf "$t"' EXIT
 printf '#include <stdio.h>\nint main(void) { puts("ok"); return 0; }\n' >"$t/a.c"
 # shellcheck disable=SC2086
 if ! $cc -O2 "$t/a.c" -o "$t/a.wasm" >"$t/log" 2>&1; then
-    echo "make web needs clang with the wasm32-wasi C library and linker: install the Debian packages clang, lld, wasi-libc and libclang-rt-14-dev-wasm32 ($(head -n 1 "$t/log"))" >&2
+    echo "make web needs clang with the wasm32-wasi C library and linker: install the Debian packages clang, lld, wasi-libc and libclang-rt-14-dev-wasm32 ($(head -n 1 "$t/log" | sed "s|$t/||"))" >&2
     exit 1
 fi
 command -v "$ar" >/dev/null || { echo "make web needs $ar (an archiver that knows wasm objects): install the Debian package llvm" >&2; exit 1; }

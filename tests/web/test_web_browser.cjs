@@ -87,6 +87,14 @@ const canvasColours = (page, i) => page.evaluate((i) => {
         check((await page.textContent('#tip')).includes('query 0, key 0'), 'the tooltip follows the mouse');
         const marked = await page.$$eval('#src .ln.mark', (l) => l.length);
         check(marked > 0, "the steps' C lines are marked beside the narration", marked);
+        const steps = await page.$$('#out .step');
+        check(steps.length >= 4, "the narration's PyTorch lines are steps tied to the C", steps.length);
+        if (steps.length >= 2) {
+            const said = (await steps[1].textContent()).replace(/^\s*PyTorch[:：]\s*/, '').trim();
+            await steps[1].click();
+            const here = await page.textContent('#src .ln.here');
+            check(/narrate_torch\("/.test(here) && here.includes(said.slice(0, 20)), "clicking a step marks its narrate_torch line in the C", `${said} | ${here}`);
+        }
         await page.screenshot({ path: path.join(shots, 'ch04_heatmap.png'), fullPage: false });
         fs.rmSync(dump, { recursive: true, force: true });
 
@@ -120,8 +128,10 @@ const canvasColours = (page, i) => page.evaluate((i) => {
         let blank = 0;
         for (let i = 0; i < canvases; i++) if ((await canvasColours(page, i)) <= 4) blank++;
         check(blank === 0, "no head's picture is blank", blank);
-        const hb = await (await page.$('#pictures canvas')).boundingBox();
-        await page.mouse.move(hb.x + hb.width * 0.02, hb.y + hb.height * 0.3);
+        const c0 = await page.$('#pictures canvas');
+        const hb = await c0.boundingBox();
+        const pad = Number(await c0.getAttribute('data-pad')), cell = Number(await c0.getAttribute('data-cell'));
+        await page.mouse.move(hb.x + pad + 0.5 * cell, hb.y + pad + 3.5 * cell);
         check(/query \d+ "/.test(await page.textContent('#tip')), "a head's tooltip names the characters", await page.textContent('#tip'));
         await page.screenshot({ path: path.join(shots, 'ch13_poem.png'), fullPage: false });
 
