@@ -13,6 +13,12 @@
 . tests/lib.sh
 suite test_web
 W=build/web-files/wasm
+# make web without the wasm toolchain: one sentence naming the packages, exit 1
+_cmd="sh scripts/web/check_toolchain.sh (a target with no C library)"
+sh scripts/web/check_toolchain.sh 'clang --target=wasm32-nowhere-at-all' llvm-ar >"$TMP/out" 2>"$TMP/err"
+status=$?
+expect_status 1 "make web without a wasm32 C library"
+expect_err_contains "install the Debian packages clang, lld, wasi-libc and libclang-rt-14-dev-wasm32" "make web names what to install"
 M=build/web-files/model
 if ! command -v node >/dev/null 2>&1 || [ ! -f "$W/chapter13.wasm" ] || [ ! -s "$M/tang.bin" ]; then
     why="the chapters' WebAssembly: make web has not run here (it needs clang, lld, wasi-libc and node)"
