@@ -51,7 +51,7 @@
 /* The register tile of the matmuls: MR rows x NR columns of sums, chosen for the
  * vector unit the compiler targets, from its own macros (kernel_tile says why):
  *   AVX-512       8 x 32: 16 sums in 16 of the 32 zmm registers (16 floats each)
- *   AVX2 + FMA    3 x 32: 12 sums in 12 of the 16 ymm registers (8 floats each)
+ *   AVX2 + FMA    6 x 16: 12 sums in 12 of the 16 ymm registers (8 floats each)
  *   NEON (ARM64)  8 x 8:  16 sums in 16 of the 32 q registers (4 floats each)
  *   anything else 4 x 8:  small enough for any compiler to keep in registers
  * Every tile adds the same products in the same order, so the results are the same
@@ -59,16 +59,20 @@
 #if defined(__AVX512F__)
 #define MR 8
 #define NR 32
+#define TILE_NAME "AVX-512 8 x 32"
 #elif defined(__AVX2__) && defined(__FMA__)
 #define AVX2_TILE 1
 #define MR 6
 #define NR 16
+#define TILE_NAME "AVX2 6 x 16"
 #elif defined(__ARM_NEON) && defined(__aarch64__)
 #define MR 8
 #define NR 8
+#define TILE_NAME "NEON 8 x 8"
 #else
 #define MR 4
 #define NR 8
+#define TILE_NAME "portable 4 x 8"
 #endif
 
 #ifndef AVX2_TILE
@@ -298,9 +302,9 @@ Tensor *attention_reordered(const Tensor *query, const Tensor *key, const Tensor
 
 /* ---- the matmuls of tiled and flash: an MR x NR tile of sums in registers ---- */
 
-/* c[8][32] (+)= a[8][kdim] · b[kdim][32], with b and c row-major (leading dims ldb,
- * ldc) and a given column by column: the 8 entries a[0..7][k] side by side at
- * a + k·a_step (a_step = 8 for rows packed by pack_rows or pack_keys; BLOCK_Q for
+/* c[MR][NR] (+)= a[MR][kdim] · b[kdim][NR], with b and c row-major (leading dims ldb,
+ * ldc) and a given column by column: the MR entries a[0..MR-1][k] side by side at
+ * a + k·a_step (a_step = MR for rows packed by pack_rows or pack_keys; BLOCK_Q for
  * flash's transposed tile, whose rows are queries side by side already).
  *
  * Why 8 x 32 with AVX-512: a vector register holds 16 floats and there are 32 of
@@ -308,13 +312,16 @@ Tensor *attention_reordered(const Tensor *query, const Tensor *key, const Tensor
  * whole sum over k. Each step of k loads 32 floats of b (2 vectors) once and uses
  * them for 8 rows: 16 fused multiply-adds per 2 vector loads and 8 broadcasts of a,
  * enough independent sums to keep both FMA pipes busy.
- * Why 3 x 32 with AVX2: a register holds 8 floats and there are 16. 8 x 32 sums
- * would be 32 registers, and GCC kept them on the stack. 3 x 32 sums are 12
- * registers, with 3 broadcasts beside them: 15 of 16, the 4 vectors of b read by the
- * FMAs straight from memory; 12 independent sums hide an FMA's latency on two pipes.
- * The tiles whose rows divide the blocks (4 x 16, 8 x 8, 2 x 32) hold only 8 sums,
- * and 6 x 16 made GCC keep broadcasts on the stack. With 3 rows, a tile of keys is
- * packed with room for 258 (pack_keys) and a block's output has 66 rows (ACC_ROWS).
+ * Why 6 x 16 with AVX2: a register holds 8 floats and there are 16. 8 x 32 sums
+ * would be 32 registers. 6 x 16 sums are 12, beside the 2 vectors of b and one
+ * broadcast of a: 15 of 16, and each step of k loads 2 vectors and 6 broadcasts for
+ * 12 FMAs (the BLIS and OpenBLAS Haswell sgemm kernels use the same shape). The
+ * earlier 3 x 32 (12 sums too, 3 broadcasts) had its FMAs read the 4 vectors of b
+ * straight from memory: 15 loads per 12 FMAs, and flash ran 20 % slower with it.
+ * Written in C as below, 6 x 16 made GCC keep broadcasts on the stack, so the AVX2
+ * tile is its own kernel in vector intrinsics (after the NOINLINE line). With 6 rows, a
+ * tile of keys is packed with room for 258 (pack_keys) and a block's output has 66
+ * rows (ACC_ROWS).
  * NEON: 32 registers of 4 floats, 8 x 8 sums are 16 of them, as with AVX-512.
  * The sums are MR named arrays, not acc[MR][NR]: with one 2-D array GCC swaps the
  * loops and keeps the sums in memory; with named arrays it vectorises the x loop.
@@ -323,7 +330,7 @@ Tensor *attention_reordered(const Tensor *query, const Tensor *key, const Tensor
  * (NOINLINE): inlined, or cloned for constant arguments, GCC ran out of the 32 vector
  * registers and spilled sums. And for GCC two of -O3's loop passes are off in it:
  * unroll-and-jam unrolled the k loop by two and then kept broadcasts on the stack
- * (one with AVX-512, most with AVX2's 6 x 16), and loop distribution turned the
+ * (one with AVX-512), and loop distribution turned the
  * copies of c into calls of memcpy and memset. */
 #if defined(__GNUC__) && !defined(__clang__)
 #define NOINLINE                                                                                   \
@@ -370,7 +377,7 @@ NOINLINE static void kernel_tile(int64_t kdim, const float *restrict a, int64_t 
         ROW_FMA(5);
     }
     ROW_STORE(0), ROW_STORE(1), ROW_STORE(2), ROW_STORE(3), ROW_STORE(4), ROW_STORE(5);
-    if (col_max) { /* col_max[x] = max(col_max[x], c[0..5][x]), in the order of the C tiles */
+    if (col_max) { /* col_max[x] = max(col_max[x], c[0..5][x]), as in the C tile below */
         __m256 m0 = MAX2(MAX2(MAX2(c00, c10), c20), MAX2(MAX2(c30, c40), c50));
         __m256 m1 = MAX2(MAX2(MAX2(c01, c11), c21), MAX2(MAX2(c31, c41), c51));
         _mm256_storeu_ps(col_max, MAX2(m0, _mm256_loadu_ps(col_max)));
@@ -381,30 +388,21 @@ NOINLINE static void kernel_tile(int64_t kdim, const float *restrict a, int64_t 
 NOINLINE static void kernel_tile(int64_t kdim, const float *restrict a, int64_t a_step, const float *restrict b,
                                  int64_t ldb, float *restrict c, int64_t ldc, bool accumulate,
                                  float *restrict col_max) {
-    /* rows 0..2 always, row 3 when MR >= 4, rows 4..7 when MR == 8 */
-    float c0[NR], c1[NR], c2[NR];
-#if MR >= 4
-    float c3[NR];
-#endif
+    /* rows 0..3 always, rows 4..7 when MR == 8 */
+    float c0[NR], c1[NR], c2[NR], c3[NR];
 #if MR == 8
     float c4[NR], c5[NR], c6[NR], c7[NR];
 #endif
     if (accumulate)
         for (int x = 0; x < NR; x++) {
-            c0[x] = c[0 * ldc + x], c1[x] = c[1 * ldc + x], c2[x] = c[2 * ldc + x];
-#if MR >= 4
-            c3[x] = c[3 * ldc + x];
-#endif
+            c0[x] = c[0 * ldc + x], c1[x] = c[1 * ldc + x], c2[x] = c[2 * ldc + x], c3[x] = c[3 * ldc + x];
 #if MR == 8
             c4[x] = c[4 * ldc + x], c5[x] = c[5 * ldc + x], c6[x] = c[6 * ldc + x], c7[x] = c[7 * ldc + x];
 #endif
         }
     else
         for (int x = 0; x < NR; x++) {
-            c0[x] = c1[x] = c2[x] = 0.0f;
-#if MR >= 4
-            c3[x] = 0.0f;
-#endif
+            c0[x] = c1[x] = c2[x] = c3[x] = 0.0f;
 #if MR == 8
             c4[x] = c5[x] = c6[x] = c7[x] = 0.0f;
 #endif
@@ -415,9 +413,7 @@ NOINLINE static void kernel_tile(int64_t kdim, const float *restrict a, int64_t 
             c0[x] = fmaf(ak[0], bk[x], c0[x]);
             c1[x] = fmaf(ak[1], bk[x], c1[x]);
             c2[x] = fmaf(ak[2], bk[x], c2[x]);
-#if MR >= 4
             c3[x] = fmaf(ak[3], bk[x], c3[x]);
-#endif
 #if MR == 8
             c4[x] = fmaf(ak[4], bk[x], c4[x]);
             c5[x] = fmaf(ak[5], bk[x], c5[x]);
@@ -431,9 +427,7 @@ NOINLINE static void kernel_tile(int64_t kdim, const float *restrict a, int64_t 
     for (int x = 0; x < NR; x++) c[0 * ldc + x] = c0[x];
     for (int x = 0; x < NR; x++) c[1 * ldc + x] = c1[x];
     for (int x = 0; x < NR; x++) c[2 * ldc + x] = c2[x];
-#if MR >= 4
     for (int x = 0; x < NR; x++) c[3 * ldc + x] = c3[x];
-#endif
 #if MR == 8
     for (int x = 0; x < NR; x++) c[4 * ldc + x] = c4[x];
     for (int x = 0; x < NR; x++) c[5 * ldc + x] = c5[x];
@@ -444,9 +438,7 @@ NOINLINE static void kernel_tile(int64_t kdim, const float *restrict a, int64_t 
         for (int x = 0; x < NR; x++) {
             float m = c0[x] > c1[x] ? c0[x] : c1[x];
             m = c2[x] > m ? c2[x] : m;
-#if MR >= 4
             m = c3[x] > m ? c3[x] : m;
-#endif
 #if MR == 8
             float m45 = c4[x] > c5[x] ? c4[x] : c5[x], m67 = c6[x] > c7[x] ? c6[x] : c7[x];
             float m47 = m45 > m67 ? m45 : m67;
@@ -487,6 +479,8 @@ static void matmul_block(int64_t m, int64_t n, int64_t kdim, const float *restri
         }
     }
 }
+
+const char *attn_register_tile(void) { return TILE_NAME; }
 
 /* The same, for the chapters after this one (chapter 12's backward multiplies its tiles
  * with it): packed holds ATTN_MATMUL_PACKED(kdim) floats. */
