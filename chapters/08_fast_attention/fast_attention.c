@@ -794,8 +794,8 @@ static void flash_softmax_tile(float *restrict st, int64_t cols, int64_t diag, i
         int64_t lo = kr - diag; /* queries q < lo do not see key kr */
         if (lo <= 0)
             for (int q = 0; q < BLOCK_Q; q++) m_tile[q] = s[q] > m_tile[q] ? s[q] : m_tile[q];
-        else
-            for (int q = 0; q < BLOCK_Q; q++) m_tile[q] = q >= lo && s[q] > m_tile[q] ? s[q] : m_tile[q];
+        else /* from query lo on: a loop with no test in it vectorises */
+            for (int64_t q = lo; q < BLOCK_Q; q++) m_tile[q] = s[q] > m_tile[q] ? s[q] : m_tile[q];
     }
     /* BEGIN BLANK flash_row_update */
     float sum[BLOCK_Q];
@@ -813,12 +813,13 @@ static void flash_softmax_tile(float *restrict st, int64_t cols, int64_t diag, i
                 s[q] = exp2_le0(s[q] - m[q]);
                 sum[q] += s[q];
             }
-        else
-            for (int q = 0; q < BLOCK_Q; q++) {
-                float e = exp2_le0(s[q] - m[q]); /* for every q, then chosen: no branch in the loop */
-                s[q] = q >= lo ? e : 0.0f;       /* a key in the query's future: weight 0 */
+        else { /* queries before lo: the key is in their future, weight 0; then as above */
+            for (int64_t q = 0; q < lo; q++) s[q] = 0.0f;
+            for (int64_t q = lo; q < BLOCK_Q; q++) {
+                s[q] = exp2_le0(s[q] - m[q]);
                 sum[q] += s[q];
             }
+        }
     }
     for (int q = 0; q < BLOCK_Q; q++) l[q] = l[q] * alpha[q] + sum[q];
     /* END BLANK */
@@ -846,9 +847,11 @@ static void flash_tile(const Problem *p, const float *restrict kp, const float *
     /* O_i = O_i · alpha + P · V_j   (rows, d_v): St is Pᵀ, MR queries side by side.
      * alpha is exactly 1 when the max did not move (most tiles after the first). */
     bool first = j0 == 0; /* the first tile starts acc, the later ones add to it */
-    for (int64_t r = 0; r < rows && !first; r++)
-        if (fb->alpha[r] != 1.0f)
-            for (int64_t c = 0; c < d_v; c++) fb->acc[r * d_v + c] *= fb->alpha[r];
+    for (int64_t r = 0; r < rows && !first; r++) {
+        float alpha = fb->alpha[r]; /* (in a variable: the compiler cannot tell that acc and alpha never overlap) */
+        if (alpha != 1.0f)
+            for (int64_t c = 0; c < d_v; c++) fb->acc[r * d_v + c] *= alpha;
+    }
     for (int64_t r0 = 0; r0 < rows; r0 += MR)
         for (int64_t c0 = 0; c0 < d_v32; c0 += NR)
             kernel_tile(cols, st + r0, BLOCK_Q, v + j0 * d_v + c0, d_v, fb->acc + r0 * d_v + c0, d_v, !first, NULL);
