@@ -835,11 +835,13 @@ static void flash_tile(const Problem *p, const float *restrict kp, const float *
     int64_t diag = p->causal ? fb->i0 - j0 : cols; /* key kr is visible to query r when kr <= r + diag */
     /* St = K_j · Q_iᵀ   (cols, BLOCK_Q), MR keys x NR queries at a time. For the groups
      * of MR keys that every query sees (all, unless on the causal diagonal or past the
-     * last key) the kernel also takes the max per query, from the sums it just made. */
+     * last key) the kernel also takes the max per query, from the sums it just made.
+     * On the causal diagonal, NR queries that all come before key g see none of the
+     * group: their scores are not computed (the softmax step sets their weights to 0). */
     int64_t fused = (diag + 1 < cols ? diag + 1 : cols) / MR * MR;
     for (int64_t r = 0; r < BLOCK_Q; r++) fb->m_tile[r] = -INFINITY;
     for (int64_t g = 0; g < cols; g += MR)
-        for (int64_t q0 = 0; q0 < rows; q0 += NR)
+        for (int64_t q0 = g - diag > 0 ? (g - diag) / NR * NR : 0; q0 < rows; q0 += NR) /* q >= g - diag see key g */
             kernel_tile(d_k, kp + (j0 / BLOCK_K * KP_TILE + g) * d_k, MR, fb->qt + q0, BLOCK_Q,
                         st + g * BLOCK_Q + q0, BLOCK_Q, false, g < fused ? fb->m_tile + q0 : NULL);
     /* m, l, and P = 2^(St - m) in place */
@@ -852,9 +854,12 @@ static void flash_tile(const Problem *p, const float *restrict kp, const float *
         if (alpha != 1.0f)
             for (int64_t c = 0; c < d_v; c++) fb->acc[r * d_v + c] *= alpha;
     }
-    for (int64_t r0 = 0; r0 < rows; r0 += MR)
+    for (int64_t r0 = 0; r0 < rows; r0 += MR) {
+        /* queries r0 .. r0 + MR - 1 see keys 0 .. r0 + MR - 1 + diag at most: the rest weigh 0 */
+        int64_t seen = r0 + MR + diag < cols ? r0 + MR + diag : cols;
         for (int64_t c0 = 0; c0 < d_v32; c0 += NR)
-            kernel_tile(cols, st + r0, BLOCK_Q, v + j0 * d_v + c0, d_v, fb->acc + r0 * d_v + c0, d_v, !first, NULL);
+            kernel_tile(seen, st + r0, BLOCK_Q, v + j0 * d_v + c0, d_v, fb->acc + r0 * d_v + c0, d_v, !first, NULL);
+    }
     for (int64_t r = 0; r < rows && d_v32 < d_v; r++) /* the last d_v % NR columns */
         for (int64_t kr = 0; kr < cols; kr++) {
             if (first && kr == 0)
