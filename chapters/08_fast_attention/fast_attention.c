@@ -315,7 +315,7 @@ Tensor *attention_reordered(const Tensor *query, const Tensor *key, const Tensor
  * Why 6 x 16 with AVX2: a register holds 8 floats and there are 16. 8 x 32 sums
  * would be 32 registers. 6 x 16 sums are 12, beside the 2 vectors of b and one
  * broadcast of a: 15 of 16, and each step of k loads 2 vectors and 6 broadcasts for
- * 12 FMAs (the BLIS and OpenBLAS Haswell sgemm kernels use the same shape). The
+ * 12 FMAs (BLIS's Haswell sgemm kernel, bli_sgemm_haswell_asm_6x16, has this shape). The
  * earlier 3 x 32 (12 sums too, 3 broadcasts) had its FMAs read the 4 vectors of b
  * straight from memory: 15 loads per 12 FMAs, and flash ran 20 % slower with it.
  * Written in C as below, 6 x 16 made GCC keep broadcasts on the stack, so the AVX2
