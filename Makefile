@@ -96,6 +96,26 @@ $(shell mkdir -p $(BUILD) && (echo '$(FLAGS_LINE)' | cmp -s - $(FLAGS_STAMP) || 
 $(BUILD)/obj/chapters/08_%.o: chapters/08_%.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(STRICT) $(FAST_OPT) $(EXTRA_CFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+# Chapter 8's tests once more with the AVX2 tile (6 x 16) when FAST_OPT targets AVX-512,
+# as -march=native does here: fast_attention.c built again with -mno-avx512f (AVX2 and
+# FMA stay) and linked before the library's copy; tests/test_ch08_tiles.sh runs it. (The
+# NEON tile runs in make test-arm64, the portable one in make memcheck, FAST_OPT -O1.)
+CH08_AVX512 := $(shell $(CC) $(FAST_OPT) -dM -E -x c /dev/null 2>/dev/null | grep -c __AVX512F__)
+ifneq ($(filter-out 0,$(CH08_AVX512)),)
+CH08_AVX2_TEST := $(BUILD)/tests/test_ch08_avx2
+all: $(CH08_AVX2_TEST)
+test-chapter8: $(CH08_AVX2_TEST)
+$(BUILD)/obj/avx2/fast_attention.o: chapters/08_fast_attention/fast_attention.c $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(STRICT) $(FAST_OPT) -mno-avx512f $(EXTRA_CFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+$(BUILD)/obj/avx2/test_ch08.o: tests/test_ch08.c $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -DCH08_TILE_AVX2 -MMD -MP -c $< -o $@
+$(CH08_AVX2_TEST): $(BUILD)/obj/avx2/test_ch08.o $(BUILD)/obj/avx2/fast_attention.o $(HARNESS) \
+                   $(BUILD)/lib/libch08.a $(PROGRAM_LIB) $(COMMON_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(EXTRA_LDFLAGS) -o $@ $^ $(LDLIBS)
+endif
 # Chapter 11's decode step (the cache's attention, the blocked projections) is built as
 # chapter 8 is: it is the part of chapter 11 that is about speed.
 CH11_FAST := kv_cache fast_decode

@@ -452,6 +452,14 @@ static void test_attn_matmul_is_a_matmul(void) {
     CHECK_TENSOR_CLOSE(c, t_mul_scalar(t_matmul(a, b), 2.0f), 1e-5, 1e-5);
 }
 
+#ifdef CH08_TILE_AVX2
+static void test_the_avx2_tile_ran(void) {
+    /* this copy of the tests (test_ch08_avx2, the Makefile) is linked with chapter 8
+     * built without AVX-512: every check above ran the AVX2 tile */
+    CHECK_MSG(strcmp(attn_register_tile(), "AVX2 6 x 16") == 0, "the register tile is %s", attn_register_tile());
+}
+#endif
+
 /* ---- memory ------------------------------------------------------------------------------ */
 
 static void test_extra_memory_of_each_version(void) {
@@ -624,5 +632,10 @@ int main(void) {
     RUN(test_merge_lse_rows_that_saw_no_key);
     RUN(test_attn_matmul_is_a_matmul);
     RUN(test_score_storing_versions_refuse_over_the_budget); /* last: it lowers t_max_bytes() */
+#ifdef CH08_TILE_AVX2
+    RUN(test_the_avx2_tile_ran);
+    return harness_finish("test_ch08_avx2");
+#else
     return harness_finish("test_ch08");
+#endif
 }

@@ -51,7 +51,7 @@
 /* The register tile of the matmuls: MR rows x NR columns of sums, chosen for the
  * vector unit the compiler targets, from its own macros (kernel_tile says why):
  *   AVX-512       8 x 32: 16 sums in 16 of the 32 zmm registers (16 floats each)
- *   AVX2 + FMA    3 x 32: 12 sums in 12 of the 16 ymm registers (8 floats each)
+ *   AVX2 + FMA    6 x 16: 12 sums in 12 of the 16 ymm registers (8 floats each)
  *   NEON (ARM64)  8 x 8:  16 sums in 16 of the 32 q registers (4 floats each)
  *   anything else 4 x 8:  small enough for any compiler to keep in registers
  * Every tile adds the same products in the same order, so the results are the same
@@ -59,15 +59,24 @@
 #if defined(__AVX512F__)
 #define MR 8
 #define NR 32
+#define TILE_NAME "AVX-512 8 x 32"
 #elif defined(__AVX2__) && defined(__FMA__)
-#define MR 3
-#define NR 32
+#define AVX2_TILE 1
+#define MR 6
+#define NR 16
+#define TILE_NAME "AVX2 6 x 16"
 #elif defined(__ARM_NEON) && defined(__aarch64__)
 #define MR 8
 #define NR 8
+#define TILE_NAME "NEON 8 x 8"
 #else
 #define MR 4
 #define NR 8
+#define TILE_NAME "portable 4 x 8"
+#endif
+
+#ifndef AVX2_TILE
+#define AVX2_TILE 0
 #endif
 
 /* Partial results of the vectorised max and sum of a row: 16 floats, one vector. */
@@ -293,9 +302,9 @@ Tensor *attention_reordered(const Tensor *query, const Tensor *key, const Tensor
 
 /* ---- the matmuls of tiled and flash: an MR x NR tile of sums in registers ---- */
 
-/* c[8][32] (+)= a[8][kdim] · b[kdim][32], with b and c row-major (leading dims ldb,
- * ldc) and a given column by column: the 8 entries a[0..7][k] side by side at
- * a + k·a_step (a_step = 8 for rows packed by pack_rows or pack_keys; BLOCK_Q for
+/* c[MR][NR] (+)= a[MR][kdim] · b[kdim][NR], with b and c row-major (leading dims ldb,
+ * ldc) and a given column by column: the MR entries a[0..MR-1][k] side by side at
+ * a + k·a_step (a_step = MR for rows packed by pack_rows or pack_keys; BLOCK_Q for
  * flash's transposed tile, whose rows are queries side by side already).
  *
  * Why 8 x 32 with AVX-512: a vector register holds 16 floats and there are 32 of
@@ -303,13 +312,17 @@ Tensor *attention_reordered(const Tensor *query, const Tensor *key, const Tensor
  * whole sum over k. Each step of k loads 32 floats of b (2 vectors) once and uses
  * them for 8 rows: 16 fused multiply-adds per 2 vector loads and 8 broadcasts of a,
  * enough independent sums to keep both FMA pipes busy.
- * Why 3 x 32 with AVX2: a register holds 8 floats and there are 16. 8 x 32 sums
- * would be 32 registers, and GCC kept them on the stack. 3 x 32 sums are 12
- * registers, with 3 broadcasts beside them: 15 of 16, the 4 vectors of b read by the
- * FMAs straight from memory; 12 independent sums hide an FMA's latency on two pipes.
- * The tiles whose rows divide the blocks (4 x 16, 8 x 8, 2 x 32) hold only 8 sums,
- * and 6 x 16 made GCC keep broadcasts on the stack. With 3 rows, a tile of keys is
- * packed with room for 258 (pack_keys) and a block's output has 66 rows (ACC_ROWS).
+ * Why 6 x 16 with AVX2: a register holds 8 floats and there are 16. 8 x 32 sums
+ * would be 32 registers. 6 x 16 sums are 12, beside the 2 vectors of b and one
+ * broadcast of a: 15 of 16, and each step of k loads 2 vectors and 6 broadcasts for
+ * 12 FMAs (BLIS's Haswell sgemm kernel, bli_sgemm_haswell_asm_6x16, has this shape). The
+ * earlier 3 x 32 (12 sums too, 3 broadcasts) had its FMAs read the 4 vectors of b
+ * straight from memory: 15 loads per 12 FMAs, and flash ran at 0.70x sgemm with it,
+ * against 0.89x to 0.92x with 6 x 16 (make bench-torch, the README).
+ * Written in C as below, 6 x 16 made GCC keep broadcasts on the stack, so the AVX2
+ * tile is its own kernel in vector intrinsics (after the NOINLINE line). With 6 rows, a
+ * tile of keys is packed with room for 258 (pack_keys) and a block's output has 66
+ * rows (ACC_ROWS).
  * NEON: 32 registers of 4 floats, 8 x 8 sums are 16 of them, as with AVX-512.
  * The sums are MR named arrays, not acc[MR][NR]: with one 2-D array GCC swaps the
  * loops and keeps the sums in memory; with named arrays it vectorises the x loop.
@@ -318,7 +331,7 @@ Tensor *attention_reordered(const Tensor *query, const Tensor *key, const Tensor
  * (NOINLINE): inlined, or cloned for constant arguments, GCC ran out of the 32 vector
  * registers and spilled sums. And for GCC two of -O3's loop passes are off in it:
  * unroll-and-jam unrolled the k loop by two and then kept broadcasts on the stack
- * (one with AVX-512, most with AVX2's 6 x 16), and loop distribution turned the
+ * (one with AVX-512), and loop distribution turned the
  * copies of c into calls of memcpy and memset. */
 #if defined(__GNUC__) && !defined(__clang__)
 #define NOINLINE                                                                                   \
@@ -328,33 +341,69 @@ Tensor *attention_reordered(const Tensor *query, const Tensor *key, const Tensor
 #else
 #define NOINLINE
 #endif
+#if AVX2_TILE
+/* The AVX2 tile, 6 x 16, in the compiler's vector intrinsics (immintrin.h; each names
+ * one instruction: _mm256_fmadd_ps(a, b, c) is fmaf(a, b, c) on 8 floats at once,
+ * _mm256_broadcast_ss(p) puts *p in all 8 lanes). Each step of k loads 16 floats of b
+ * (2 vectors) and broadcasts the 6 entries of a one by one, each used at once by two
+ * FMAs: 12 sums + 2 of b + 1 broadcast = 15 of the 16 registers, 8 loads per 12 FMAs. */
+#include <immintrin.h>
+/* one row r of the tile: sums cr0 (columns 0..7) and cr1 (8..15) */
+#define ROW_FMA(r)                                                                                 \
+    ar = _mm256_broadcast_ss(ak + (r));                                                            \
+    c##r##0 = _mm256_fmadd_ps(ar, b0, c##r##0);                                                    \
+    c##r##1 = _mm256_fmadd_ps(ar, b1, c##r##1)
+#define ROW_LOAD(r) c##r##0 = _mm256_loadu_ps(c + (r) * ldc), c##r##1 = _mm256_loadu_ps(c + (r) * ldc + 8)
+#define ROW_STORE(r) _mm256_storeu_ps(c + (r) * ldc, c##r##0), _mm256_storeu_ps(c + (r) * ldc + 8, c##r##1)
+/* max(x, y) as `x > y ? x : y` (vmaxps returns its second operand when not greater) */
+#define MAX2(x, y) _mm256_max_ps(x, y)
 NOINLINE static void kernel_tile(int64_t kdim, const float *restrict a, int64_t a_step, const float *restrict b,
                                  int64_t ldb, float *restrict c, int64_t ldc, bool accumulate,
                                  float *restrict col_max) {
-    /* rows 0..2 always, row 3 when MR >= 4, rows 4..7 when MR == 8 */
-    float c0[NR], c1[NR], c2[NR];
-#if MR >= 4
-    float c3[NR];
-#endif
+    __m256 c00, c01, c10, c11, c20, c21, c30, c31, c40, c41, c50, c51;
+    if (accumulate) {
+        ROW_LOAD(0), ROW_LOAD(1), ROW_LOAD(2), ROW_LOAD(3), ROW_LOAD(4), ROW_LOAD(5);
+    } else {
+        c00 = c01 = c10 = c11 = c20 = c21 = _mm256_setzero_ps();
+        c30 = c31 = c40 = c41 = c50 = c51 = _mm256_setzero_ps();
+    }
+    for (int64_t k = 0; k < kdim; k++) {
+        const float *restrict ak = a + k * a_step, *restrict bk = b + k * ldb;
+        __m256 b0 = _mm256_loadu_ps(bk), b1 = _mm256_loadu_ps(bk + 8), ar;
+        ROW_FMA(0);
+        ROW_FMA(1);
+        ROW_FMA(2);
+        ROW_FMA(3);
+        ROW_FMA(4);
+        ROW_FMA(5);
+    }
+    ROW_STORE(0), ROW_STORE(1), ROW_STORE(2), ROW_STORE(3), ROW_STORE(4), ROW_STORE(5);
+    if (col_max) { /* col_max[x] = max(col_max[x], c[0..5][x]), as in the C tile below */
+        __m256 m0 = MAX2(MAX2(MAX2(c00, c10), c20), MAX2(MAX2(c30, c40), c50));
+        __m256 m1 = MAX2(MAX2(MAX2(c01, c11), c21), MAX2(MAX2(c31, c41), c51));
+        _mm256_storeu_ps(col_max, MAX2(m0, _mm256_loadu_ps(col_max)));
+        _mm256_storeu_ps(col_max + 8, MAX2(m1, _mm256_loadu_ps(col_max + 8)));
+    }
+}
+#else
+NOINLINE static void kernel_tile(int64_t kdim, const float *restrict a, int64_t a_step, const float *restrict b,
+                                 int64_t ldb, float *restrict c, int64_t ldc, bool accumulate,
+                                 float *restrict col_max) {
+    /* rows 0..3 always, rows 4..7 when MR == 8 */
+    float c0[NR], c1[NR], c2[NR], c3[NR];
 #if MR == 8
     float c4[NR], c5[NR], c6[NR], c7[NR];
 #endif
     if (accumulate)
         for (int x = 0; x < NR; x++) {
-            c0[x] = c[0 * ldc + x], c1[x] = c[1 * ldc + x], c2[x] = c[2 * ldc + x];
-#if MR >= 4
-            c3[x] = c[3 * ldc + x];
-#endif
+            c0[x] = c[0 * ldc + x], c1[x] = c[1 * ldc + x], c2[x] = c[2 * ldc + x], c3[x] = c[3 * ldc + x];
 #if MR == 8
             c4[x] = c[4 * ldc + x], c5[x] = c[5 * ldc + x], c6[x] = c[6 * ldc + x], c7[x] = c[7 * ldc + x];
 #endif
         }
     else
         for (int x = 0; x < NR; x++) {
-            c0[x] = c1[x] = c2[x] = 0.0f;
-#if MR >= 4
-            c3[x] = 0.0f;
-#endif
+            c0[x] = c1[x] = c2[x] = c3[x] = 0.0f;
 #if MR == 8
             c4[x] = c5[x] = c6[x] = c7[x] = 0.0f;
 #endif
@@ -365,9 +414,7 @@ NOINLINE static void kernel_tile(int64_t kdim, const float *restrict a, int64_t 
             c0[x] = fmaf(ak[0], bk[x], c0[x]);
             c1[x] = fmaf(ak[1], bk[x], c1[x]);
             c2[x] = fmaf(ak[2], bk[x], c2[x]);
-#if MR >= 4
             c3[x] = fmaf(ak[3], bk[x], c3[x]);
-#endif
 #if MR == 8
             c4[x] = fmaf(ak[4], bk[x], c4[x]);
             c5[x] = fmaf(ak[5], bk[x], c5[x]);
@@ -381,9 +428,7 @@ NOINLINE static void kernel_tile(int64_t kdim, const float *restrict a, int64_t 
     for (int x = 0; x < NR; x++) c[0 * ldc + x] = c0[x];
     for (int x = 0; x < NR; x++) c[1 * ldc + x] = c1[x];
     for (int x = 0; x < NR; x++) c[2 * ldc + x] = c2[x];
-#if MR >= 4
     for (int x = 0; x < NR; x++) c[3 * ldc + x] = c3[x];
-#endif
 #if MR == 8
     for (int x = 0; x < NR; x++) c[4 * ldc + x] = c4[x];
     for (int x = 0; x < NR; x++) c[5 * ldc + x] = c5[x];
@@ -394,9 +439,7 @@ NOINLINE static void kernel_tile(int64_t kdim, const float *restrict a, int64_t 
         for (int x = 0; x < NR; x++) {
             float m = c0[x] > c1[x] ? c0[x] : c1[x];
             m = c2[x] > m ? c2[x] : m;
-#if MR >= 4
             m = c3[x] > m ? c3[x] : m;
-#endif
 #if MR == 8
             float m45 = c4[x] > c5[x] ? c4[x] : c5[x], m67 = c6[x] > c7[x] ? c6[x] : c7[x];
             float m47 = m45 > m67 ? m45 : m67;
@@ -405,6 +448,7 @@ NOINLINE static void kernel_tile(int64_t kdim, const float *restrict a, int64_t 
             col_max[x] = m > col_max[x] ? m : col_max[x];
         }
 }
+#endif
 
 /* Rows i..i+MR-1 of a (leading dim lda), columns 0..kdim-1, as kdim groups of MR. */
 static void pack_rows(const float *restrict a, int64_t lda, int64_t kdim, float *restrict packed) {
@@ -436,6 +480,8 @@ static void matmul_block(int64_t m, int64_t n, int64_t kdim, const float *restri
         }
     }
 }
+
+const char *attn_register_tile(void) { return TILE_NAME; }
 
 /* The same, for the chapters after this one (chapter 12's backward multiplies its tiles
  * with it): packed holds ATTN_MATMUL_PACKED(kdim) floats. */
@@ -749,8 +795,8 @@ static void flash_softmax_tile(float *restrict st, int64_t cols, int64_t diag, i
         int64_t lo = kr - diag; /* queries q < lo do not see key kr */
         if (lo <= 0)
             for (int q = 0; q < BLOCK_Q; q++) m_tile[q] = s[q] > m_tile[q] ? s[q] : m_tile[q];
-        else
-            for (int q = 0; q < BLOCK_Q; q++) m_tile[q] = q >= lo && s[q] > m_tile[q] ? s[q] : m_tile[q];
+        else /* from query lo on: a loop with no test in it vectorises */
+            for (int64_t q = lo; q < BLOCK_Q; q++) m_tile[q] = s[q] > m_tile[q] ? s[q] : m_tile[q];
     }
     /* BEGIN BLANK flash_row_update */
     float sum[BLOCK_Q];
@@ -768,12 +814,13 @@ static void flash_softmax_tile(float *restrict st, int64_t cols, int64_t diag, i
                 s[q] = exp2_le0(s[q] - m[q]);
                 sum[q] += s[q];
             }
-        else
-            for (int q = 0; q < BLOCK_Q; q++) {
-                float e = exp2_le0(s[q] - m[q]); /* for every q, then chosen: no branch in the loop */
-                s[q] = q >= lo ? e : 0.0f;       /* a key in the query's future: weight 0 */
+        else { /* queries before lo: the key is in their future, weight 0; then as above */
+            for (int64_t q = 0; q < lo; q++) s[q] = 0.0f;
+            for (int64_t q = lo; q < BLOCK_Q; q++) {
+                s[q] = exp2_le0(s[q] - m[q]);
                 sum[q] += s[q];
             }
+        }
     }
     for (int q = 0; q < BLOCK_Q; q++) l[q] = l[q] * alpha[q] + sum[q];
     /* END BLANK */
@@ -789,11 +836,13 @@ static void flash_tile(const Problem *p, const float *restrict kp, const float *
     int64_t diag = p->causal ? fb->i0 - j0 : cols; /* key kr is visible to query r when kr <= r + diag */
     /* St = K_j · Q_iᵀ   (cols, BLOCK_Q), MR keys x NR queries at a time. For the groups
      * of MR keys that every query sees (all, unless on the causal diagonal or past the
-     * last key) the kernel also takes the max per query, from the sums it just made. */
+     * last key) the kernel also takes the max per query, from the sums it just made.
+     * On the causal diagonal, NR queries that all come before key g see none of the
+     * group: their scores are not computed (the softmax step sets their weights to 0). */
     int64_t fused = (diag + 1 < cols ? diag + 1 : cols) / MR * MR;
     for (int64_t r = 0; r < BLOCK_Q; r++) fb->m_tile[r] = -INFINITY;
     for (int64_t g = 0; g < cols; g += MR)
-        for (int64_t q0 = 0; q0 < rows; q0 += NR)
+        for (int64_t q0 = g - diag > 0 ? (g - diag) / NR * NR : 0; q0 < rows; q0 += NR) /* q >= g - diag see key g */
             kernel_tile(d_k, kp + (j0 / BLOCK_K * KP_TILE + g) * d_k, MR, fb->qt + q0, BLOCK_Q,
                         st + g * BLOCK_Q + q0, BLOCK_Q, false, g < fused ? fb->m_tile + q0 : NULL);
     /* m, l, and P = 2^(St - m) in place */
@@ -801,12 +850,17 @@ static void flash_tile(const Problem *p, const float *restrict kp, const float *
     /* O_i = O_i · alpha + P · V_j   (rows, d_v): St is Pᵀ, MR queries side by side.
      * alpha is exactly 1 when the max did not move (most tiles after the first). */
     bool first = j0 == 0; /* the first tile starts acc, the later ones add to it */
-    for (int64_t r = 0; r < rows && !first; r++)
-        if (fb->alpha[r] != 1.0f)
-            for (int64_t c = 0; c < d_v; c++) fb->acc[r * d_v + c] *= fb->alpha[r];
-    for (int64_t r0 = 0; r0 < rows; r0 += MR)
+    for (int64_t r = 0; r < rows && !first; r++) {
+        float alpha = fb->alpha[r]; /* (in a variable: the compiler cannot tell that acc and alpha never overlap) */
+        if (alpha != 1.0f)
+            for (int64_t c = 0; c < d_v; c++) fb->acc[r * d_v + c] *= alpha;
+    }
+    for (int64_t r0 = 0; r0 < rows; r0 += MR) {
+        /* queries r0 .. r0 + MR - 1 see keys 0 .. r0 + MR - 1 + diag at most: the rest weigh 0 */
+        int64_t seen = r0 + MR + diag < cols ? r0 + MR + diag : cols;
         for (int64_t c0 = 0; c0 < d_v32; c0 += NR)
-            kernel_tile(cols, st + r0, BLOCK_Q, v + j0 * d_v + c0, d_v, fb->acc + r0 * d_v + c0, d_v, !first, NULL);
+            kernel_tile(seen, st + r0, BLOCK_Q, v + j0 * d_v + c0, d_v, fb->acc + r0 * d_v + c0, d_v, !first, NULL);
+    }
     for (int64_t r = 0; r < rows && d_v32 < d_v; r++) /* the last d_v % NR columns */
         for (int64_t kr = 0; kr < cols; kr++) {
             if (first && kr == 0)

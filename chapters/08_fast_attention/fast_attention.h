@@ -108,6 +108,9 @@ void online_row_finish(float *acc, int64_t d_v, float l);
  * kernel of tiled and flash (its tile per vector unit, fast_attention.c). packed: ATTN_MATMUL_PACKED(kdim) floats of
  * scratch. For chapter 12's tiles. */
 #define ATTN_MATMUL_PACKED(kdim) (8 * (kdim))
+/* That kernel's register tile, chosen from the compiler's macros for the vector unit it
+ * targets: "AVX-512 8 x 32", "AVX2 6 x 16", "NEON 8 x 8" or "portable 4 x 8". */
+const char *attn_register_tile(void);
 void attn_matmul(int64_t m, int64_t n, int64_t kdim, const float *a, int64_t lda, const float *b, int64_t ldb,
                  float *c, int64_t ldc, bool accumulate, float *packed);
 /* c (+)= aᵀ · b, a given as (kdim, m) row-major with leading dim lda (Pᵀ · dO from
