@@ -52,6 +52,7 @@ mkdir -p "$OUT" 2>/dev/null && [ -w "$OUT" ] || die "make similarity: cannot wri
 
 mkdir -p build/grade/runs || die "make similarity: cannot create build/grade/runs"
 W0=$(mktemp -d build/grade/runs/similarity.XXXXXX) || die "make similarity: cannot create a work folder in build/grade/runs"
+W0=$(cd "$W0" && pwd)
 trap 'rm -rf "$W0"' EXIT
 trap 'exit 2' INT TERM
 
@@ -66,11 +67,35 @@ for f in $(concept_files); do
 done
 [ -s "$W0/stubs.tsv" ] || die "make similarity: no blanks of level <= $LEVEL in chapters $(num_list "$CHS")"
 
-# the reference answers: the teacher's lines between the markers (inner markers dropped)
-mkdir -p "$W0/ref"
-while IFS='	' read -r name _ path beg _; do
-    end=$($AWK -F '\t' -v n="$name" '$1 == n { print $11 }' "$W0/all.tsv")
-    $AWK -v b="$beg" -v e="$end" 'FNR > b && FNR < e && !/^[ \t]*\/\* (BEGIN|END) BLANK/' "$path" >"$W0/ref/$name.c"
+# What the compiler sees of a file, for comparing: IN made safe (similarity ppsafe:
+# macros and conditionals only, no #include, #pragma, _Pragma, __has_include or
+# '##', so the preprocessor opens no file a student named), then the compiler's own
+# preprocessor (-E, no system headers, no line markers) in an empty folder, under a
+# time, memory and output-size limit; the file as written when that fails.
+# pp IN OUT [-C]   (-C: comments kept, for the teacher's markers)
+mkdir -p "$W0/ppd"
+pp() {
+    "$SIM" ppsafe "$1" "$W0/pp.c" 2>/dev/null &&
+        (ulimit -v 2097152 2>/dev/null; ulimit -f 8192 2>/dev/null; cd "$W0/ppd" &&
+            exec env -u DEPENDENCIES_OUTPUT -u SUNPRO_DEPENDENCIES timeout -k 1 10 $CC -E -P -nostdinc -std=c99 -w ${3:-} -x c - \
+                -o "$W0/pp.i" <"$W0/pp.c" >/dev/null 2>&1) && mv "$W0/pp.i" "$2" && return 0
+    rm -f "$W0/pp.i"
+    cp "$1" "$2"
+    return 1
+}
+
+# the teacher's files through the same preprocessor (markers kept), and the reference
+# answers: the teacher's lines between the markers there (inner markers dropped)
+mkdir -p "$W0/ref" "$W0/orig"
+for f in $(cut -f3 "$W0/stubs.tsv" | $AWK '!seen[$0]++'); do
+    mkdir -p "$W0/orig/$(dirname "$f")"
+    pp "$f" "$W0/orig/$f" -C || die "make similarity: $f: the preprocessor ($CC -E) cannot read it"
+done
+while IFS='	' read -r name _ path _; do
+    $AWK -v n="$name" '$0 ~ "^[ \t]*/[*] BEGIN BLANK " n "( |$)" { on = 1; d = 0; next }
+        on && /^[ \t]*\/\* BEGIN BLANK / { d++; next }
+        on && /^[ \t]*\/\* END BLANK/ { if (d-- == 0) exit; next }
+        on' "$W0/orig/$path" >"$W0/ref/$name.c"
 done <"$W0/stubs.tsv"
 
 # the trusted side's own tool for names and text (make grade's)
@@ -100,8 +125,10 @@ while IFS='	' read -r id st why; do
         [ -z "$_link" ] && [ -f "$src" ] || continue
         mkdir -p "$W0/s/$k/n/$(dirname "$f")"
         "$W0/gradetool" normalize "$src" "$W0/s/$k/n/$f" "${GRADE_SOURCE_BYTES:-1048576}" >/dev/null 2>&1 || continue
-        timeout -k 1 "${GRADE_TIME:-60}" $AWK -f "$EX_DIR/extract.awk" -v ref="$f" -v blanks="$names" -v check_all=1 \
-            -v outdir="$W0/s/$k/x" -v answers="$W0/s/$k/a" "$W0/s/$k/n/$f" >/dev/null 2>&1
+        pp "$W0/s/$k/n/$f" "$W0/s/$k/n/$f.i" ||
+            echo "compared as written, not preprocessed: $id's $f (the preprocessor refused it or hit its limits)" >>"$W0/skipped"
+        timeout -k 1 "${GRADE_TIME:-60}" $AWK -f "$EX_DIR/extract.awk" -v ref="$W0/orig/$f" -v blanks="$names" -v check_all=1 \
+            -v outdir="$W0/s/$k/x" -v answers="$W0/s/$k/a" "$W0/s/$k/n/$f.i" >/dev/null 2>&1
     done
 done <"$W0/students.tsv"
 
