@@ -719,6 +719,19 @@ printf 'id\tok\n' >"$TMP/gtrun/students.tsv"
 printf 'b1\t5\t1\tforged\n' >"$TMP/gtrun/s/1/result.tsv"
 "$GT" csv "$TMP/gtrun" "$TMP/gtrun/c.csv" >/dev/null 2>"$TMP/gt.err"; st=$?
 [ "$st" -eq 2 ] && grep -q 'malformed' "$TMP/gt.err" && ok || bad "gradetool csv: points above the maximum are refused" "exit $st: $(cat "$TMP/gt.err")"
+# gradetool csv: folder names that differ only by a trailing dot or a look-alike letter
+# (Cyrillic a) get a last column, notes, naming the others escaped; the others' cells stay empty
+mkdir -p "$TMP/gtla"
+printf 'b1\t1\t01\tx\t-\t1\t-\t-\n' >"$TMP/gtla/blanks.tsv"
+printf 'alice\tok\nalice.\tok\nbob\tok\n\320\260lice\tok\n' >"$TMP/gtla/students.tsv"
+for k in 1 2 3 4; do mkdir -p "$TMP/gtla/s/$k" && printf 'b1\t1\t1\tcorrect\n' >"$TMP/gtla/s/$k/result.tsv"; done
+"$GT" csv "$TMP/gtla" "$TMP/gtla/c.csv" >"$TMP/gtla.out" 2>"$TMP/gt.err"
+la="look-alike folder name: 'alice' differs from 'alice.', '\\xd0\\xb0lice' only by trailing spaces or dots or letters that look alike; check that they are different students"
+if [ "$(head -n 1 "$TMP/gtla/c.csv")" = "student,score,max,percent,b1,notes" ] && grep -qxF "alice,1,1,100.0,1,\"$la\"" "$TMP/gtla/c.csv" &&
+    grep -qx 'bob,1,1,100.0,1,' "$TMP/gtla/c.csv" && [ "$(grep -c "^look-alike folder name: .* (class.csv, notes)$" "$TMP/gtla.out")" = 3 ] &&
+    [ "$(tail -n 1 "$TMP/gtla.out")" = "graded: 4 students, mean 100.0%" ]; then ok; else
+    bad "gradetool csv: look-alike folder names are flagged in class.csv's notes and before the last line" "$(cat "$TMP/gtla/c.csv" "$TMP/gtla.out" "$TMP/gt.err")"
+fi
 # make grade-class: a folder without student folders is one sentence, exit 2
 mkdir -p "$TMP/nobody" && echo x >"$TMP/nobody/file.txt"
 GRADE_OUT=$TMP/outnb sh scripts/exercises/grade_class.sh "$TMP/nobody" 1 2 >/dev/null 2>"$TMP/nb.err"; st=$?

@@ -207,6 +207,10 @@ fill "$C2/carol/$S1" naive_softmax '    Tensor *e = t_exp(scores);
     Tensor *denominators = t_unsqueeze(sums, -1);
     Tensor *w = t_div(e, denominators);
     return w;'
+# folders named like another: "bob " (a trailing space), "hugo." and "hug\xd0\xbe" (a Cyrillic o)
+student2 "bob " handout
+student2 hugo. handout
+student2 "hug$(printf '\320\276')" handout
 # jack's file holds a macro that doubles forty times: the preprocessor stops at its
 # output limit and his file is compared as written, said so
 student2 jack handout
@@ -229,6 +233,10 @@ above_all() {
 above_all bob frank entropy "a copy moved into a static helper"
 above_all bob gina qk_variance "a copy inside a macro"
 above_all hugo ivan naive_softmax "a 12-line answer to a 2-line blank, copied"
+if grep -qx "look-alike folder name: 'bob ' differs from 'bob' only by trailing spaces or dots or letters that look alike; check that they are different students" "$TMP/report2/similarity.txt" &&
+    grep -q "^look-alike folder name: 'hugo' differs from 'hugo.', 'hug\\\\xd0\\\\xbe' only by" "$TMP/report2/similarity.txt" &&
+    [ "$(grep -c '^look-alike folder name' "$TMP/report2/similarity.txt")" = 5 ] && grep -q "^look-alike folder name: 'bob '" "$TMP/out"; then _ok
+else _bad "look-alike folder names are flagged, escaped, in the report and on the terminal" "$(cat "$TMP/report2/similarity.txt")"; fi
 grep -q "^compared as written, not preprocessed: jack's $S1" "$TMP/report2/similarity.txt" && _ok ||
     _bad "a macro bomb stops the preprocessor at its limit and is said so" "$(cat "$TMP/report2/similarity.txt")"
 # an independent pair stays low

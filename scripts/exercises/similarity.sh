@@ -103,6 +103,9 @@ $CC -std=c99 -O2 "$EX_DIR/gradetool.c" -lm -o "$W0/gradetool" >"$W0/cc.log" 2>&1
     { echo "make similarity: scripts/exercises/gradetool.c does not build: $(first_error "$W0/cc.log")" >&2; exit 1; }
 "$W0/gradetool" list "$SUBS" >"$W0/students.tsv" || exit 2
 [ -s "$W0/students.tsv" ] || die "make similarity: $GIVEN has no subfolders (one per student)"
+# folder names that differ only by trailing spaces or dots or look-alike letters (one
+# student twice, or one posing as another): said in the report, names escaped
+"$W0/gradetool" lookalike "$W0/students.tsv" >"$W0/lookalike" || exit 2
 
 # each student's answers, cut out as the grader does it; read as text only
 : >"$W0/skipped"
@@ -161,11 +164,11 @@ S=$(grep -c '	ok$' "$W0/students.tsv")
     echo "by a tool, scores low."
     echo
     $AWK -F, 'NR > 1 && $5 == "trivial" { print "trivial, not compared: " $3 }' "$W0/similarity.csv"
-    cat "$W0/skipped"
+    cat "$W0/lookalike" "$W0/skipped"
 } >"$W0/similarity.txt"
 mv "$W0/similarity.csv" "$OUT/similarity.csv.$$" && mv "$OUT/similarity.csv.$$" "$OUT/similarity.csv" &&
     mv "$W0/similarity.txt" "$OUT/similarity.txt.$$" && mv "$OUT/similarity.txt.$$" "$OUT/similarity.txt" ||
     { echo "make similarity: cannot write into $OUT" >&2; exit 1; }
-cat "$W0/skipped"
+cat "$W0/lookalike" "$W0/skipped"
 echo "similarity: $OUT/similarity.csv, how to read it: $OUT/similarity.txt"
 cat "$W0/summary"
