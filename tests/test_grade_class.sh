@@ -781,6 +781,19 @@ if cmp -s "$BUILD/.flags" "$TMP/rb/build/.flags" &&
 else
     skip 1 "BUILD=$BUILD is not an up-to-date build with this make's flags, so the grader does not reuse it"
 fi
+# a blank in a static function (chapter 8's flash_tile, flash_softmax_tile) survives the
+# grader's compile flags under gcc and clang (g_sections; clang has no
+# -fkeep-static-functions and inlined them away: such a file is compiled at -O0)
+for cc in gcc clang; do
+    command -v "$cc" >/dev/null 2>&1 || { skip 1 "$cc is not installed"; continue; }
+    _fl=$(. scripts/exercises/lib.sh && . scripts/exercises/grade_lib.sh && CC=$cc && g_sections "$TMP/flags.o" &&
+        echo "$(g_cflags 08) $G_SECTIONS $G_KEEP_STATIC")
+    # shellcheck disable=SC2086
+    if $cc $_fl -I. -c chapters/08_fast_attention/fast_attention.c -o "$TMP/fa.o" 2>"$TMP/fa.err" &&
+        [ "$(nm "$TMP/fa.o" | grep -c ' t \(flash_tile\|flash_softmax_tile\)$')" = 2 ]; then ok; else
+        bad "$cc: the grader's flags keep chapter 8's static blank functions ($_fl)" "$(cat "$TMP/fa.err"; nm "$TMP/fa.o" 2>/dev/null | grep flash)"
+    fi
+done
 # points = N in a blank's metadata: the blank is worth N
 mkdir -p "$TMP/pts"
 printf 'int f(int x) {\n    /* BEGIN BLANK pblank */\n    return x;\n    /* END BLANK */\n}\n' >"$TMP/pts/p.c"
