@@ -5,12 +5,17 @@
 # grade-class names them (gradetool list: a folder whose name is not data is
 # left out and said so). For each handed-out blank (level <= LEVEL in
 # CHAPTERS, as make grade-class cuts them) each student's answer is cut out of
-# the file as the grader does it (gradetool normalize, extract.awk) and
+# the file as the grader does it (gradetool normalize, extract.awk), after
+# the compiler's preprocessor on a safe copy (pp below: macros expanded, the
+# #if's decided, nothing included), with the functions the student added that
+# it calls appended (extract.awk -v answers), and
 # compared as text with every other student's answer and with the teacher's
 # code of the blank, the pseudo-student "teacher/solution", a name no folder can
 # have (similarity.c: normalised
 # C tokens, winnowed k-gram fingerprints, the Jaccard index of the sets).
-# Nothing a student wrote is compiled or run. Writes, beside the class's
+# Nothing a student wrote is compiled or run. Folder names that differ only by
+# trailing spaces or dots or look-alike letters are named (gradetool
+# lookalike). Writes, beside the class's
 # grades, OUT/similarity.csv (student_a,student_b,blank,score,kind: the pairs
 # at or above the threshold, highest first; one "trivial" row per blank none of
 # whose pairs could be compared, two answers both too short) and OUT/similarity.txt (how to read it); OUT is
@@ -154,6 +159,8 @@ S=$(grep -c '	ok$' "$W0/students.tsv")
     echo
     echo "A score is the share of fingerprints two answers to one blank have in common"
     echo "(Jaccard index, 0..1), after comments, layout, names and literals are set aside."
+    echo "Each answer is read after the preprocessor (its macros expanded), followed by"
+    echo "the functions the student added to the file that it calls."
     echo "A high score is a reason to look at both answers side by side, never proof"
     echo "of copying: short blanks, the hints and the tutorial itself lead honest"
     echo "students to the same code. 'teacher/solution' is the teacher's code of the"
