@@ -318,4 +318,8 @@ printf 'only one field\n' >"$TMP/list.tsv"
 run "$SIMT" compare "$TMP/list.tsv" "$TMP/o.csv" 5 4 0.5 30
 expect_runtime_error "is not blank<TAB>student<TAB>file" "a malformed list line"
 expect_no_file "$TMP/o.csv" "no CSV after a failure"
+run "$SIMT" ppsafe "$TMP/nolist" "$TMP/o.c"
+expect_runtime_error "cannot read" "ppsafe: a file that cannot be read"
+run "$SIMT" ppsafe "$TMP/hostile.c" "$TMP/no-such-folder/o.c"
+expect_runtime_error "cannot write" "ppsafe: an output that cannot be written"
 finish

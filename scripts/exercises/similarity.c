@@ -466,7 +466,7 @@ static char *read_file(const char *path, size_t *len) {
     return buf;
 }
 
-static int cmd_ppsafe(const char *in, const char *outp) {
+int sim_ppsafe(const char *in, const char *outp) {
     size_t n;
     char *s = read_file(in, &n);
     Buf b = {NULL, 0, 0};
@@ -652,7 +652,7 @@ int main(int argc, char **argv) {
         return 0;
     }
     if (argc == 8 && !strcmp(argv[1], "compare")) return sim_compare(argv + 2);
-    if (argc == 4 && !strcmp(argv[1], "ppsafe")) return cmd_ppsafe(argv[2], argv[3]);
+    if (argc == 4 && !strcmp(argv[1], "ppsafe")) return sim_ppsafe(argv[2], argv[3]);
     fprintf(stderr, "usage: similarity tokens FILE | prints K W FILE | compare LIST OUT K W THRESHOLD MIN_TOKENS | ppsafe IN OUT\n");
     return 2;
 }
