@@ -719,6 +719,19 @@ printf 'id\tok\n' >"$TMP/gtrun/students.tsv"
 printf 'b1\t5\t1\tforged\n' >"$TMP/gtrun/s/1/result.tsv"
 "$GT" csv "$TMP/gtrun" "$TMP/gtrun/c.csv" >/dev/null 2>"$TMP/gt.err"; st=$?
 [ "$st" -eq 2 ] && grep -q 'malformed' "$TMP/gt.err" && ok || bad "gradetool csv: points above the maximum are refused" "exit $st: $(cat "$TMP/gt.err")"
+# gradetool csv: folder names that differ only by a trailing dot or a look-alike letter
+# (Cyrillic a) get a last column, notes, naming the others escaped; the others' cells stay empty
+mkdir -p "$TMP/gtla"
+printf 'b1\t1\t01\tx\t-\t1\t-\t-\n' >"$TMP/gtla/blanks.tsv"
+printf 'alice\tok\nalice.\tok\nbob\tok\n\320\260lice\tok\n' >"$TMP/gtla/students.tsv"
+for k in 1 2 3 4; do mkdir -p "$TMP/gtla/s/$k" && printf 'b1\t1\t1\tcorrect\n' >"$TMP/gtla/s/$k/result.tsv"; done
+"$GT" csv "$TMP/gtla" "$TMP/gtla/c.csv" >"$TMP/gtla.out" 2>"$TMP/gt.err"
+la="look-alike folder name: 'alice' differs from 'alice.', '\\xd0\\xb0lice' only by trailing spaces or dots or letters that look alike; check that they are different students"
+if [ "$(head -n 1 "$TMP/gtla/c.csv")" = "student,score,max,percent,b1,notes" ] && grep -qxF "alice,1,1,100.0,1,\"$la\"" "$TMP/gtla/c.csv" &&
+    grep -qx 'bob,1,1,100.0,1,' "$TMP/gtla/c.csv" && [ "$(grep -c "^look-alike folder name: .* (class.csv, notes)$" "$TMP/gtla.out")" = 3 ] &&
+    [ "$(tail -n 1 "$TMP/gtla.out")" = "graded: 4 students, mean 100.0%" ]; then ok; else
+    bad "gradetool csv: look-alike folder names are flagged in class.csv's notes and before the last line" "$(cat "$TMP/gtla/c.csv" "$TMP/gtla.out" "$TMP/gt.err")"
+fi
 # make grade-class: a folder without student folders is one sentence, exit 2
 mkdir -p "$TMP/nobody" && echo x >"$TMP/nobody/file.txt"
 GRADE_OUT=$TMP/outnb sh scripts/exercises/grade_class.sh "$TMP/nobody" 1 2 >/dev/null 2>"$TMP/nb.err"; st=$?
@@ -768,6 +781,19 @@ if cmp -s "$BUILD/.flags" "$TMP/rb/build/.flags" &&
 else
     skip 1 "BUILD=$BUILD is not an up-to-date build with this make's flags, so the grader does not reuse it"
 fi
+# a blank in a static function (chapter 8's flash_tile, flash_softmax_tile) survives the
+# grader's compile flags under gcc and clang (g_sections; clang has no
+# -fkeep-static-functions and inlined them away: such a file is compiled at -O0)
+for cc in gcc clang; do
+    command -v "$cc" >/dev/null 2>&1 || { skip 1 "$cc is not installed"; continue; }
+    _fl=$(. scripts/exercises/lib.sh && . scripts/exercises/grade_lib.sh && CC=$cc && g_sections "$TMP/flags.o" &&
+        echo "$(g_cflags 08) $G_SECTIONS $G_KEEP_STATIC")
+    # shellcheck disable=SC2086
+    if $cc $_fl -I. -c chapters/08_fast_attention/fast_attention.c -o "$TMP/fa.o" 2>"$TMP/fa.err" &&
+        [ "$(nm "$TMP/fa.o" | grep -c ' t \(flash_tile\|flash_softmax_tile\)$')" = 2 ]; then ok; else
+        bad "$cc: the grader's flags keep chapter 8's static blank functions ($_fl)" "$(cat "$TMP/fa.err"; nm "$TMP/fa.o" 2>/dev/null | grep flash)"
+    fi
+done
 # points = N in a blank's metadata: the blank is worth N
 mkdir -p "$TMP/pts"
 printf 'int f(int x) {\n    /* BEGIN BLANK pblank */\n    return x;\n    /* END BLANK */\n}\n' >"$TMP/pts/p.c"

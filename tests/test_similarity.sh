@@ -18,10 +18,11 @@ SIMT=$BUILD/similarity
 [ -x "$SIMT" ] || { echo "FAIL: $SIMT is not built (make $SIMT)"; _failed=1; finish; exit 1; }
 C=$TMP/class
 mkdir -p "$C"
-gen() { sh scripts/exercises/generate.sh "$1" "$2" 2 >/dev/null 2>&1 || { _failed=$((_failed + 1)); echo "FAIL: generate $1"; }; }
+gen() { sh scripts/exercises/generate.sh "$1" "$2" 1,2 >/dev/null 2>&1 || { _failed=$((_failed + 1)); echo "FAIL: generate $1"; }; }
 gen "$TMP/handout" 2
 gen "$TMP/solution" 0
 S2=chapters/02_scaling/scaling.c
+S1=chapters/01_dot_product/dot_product.c
 student() { cp -R "$TMP/$2" "$C/$1"; }
 # put TEXT in place of the stub of blank NAME in FILE (a handout file)
 fill() { # FILE NAME TEXT
@@ -154,6 +155,138 @@ else _bad "similarity.txt lacks the reading notes or the trivial blank"; fi
 # nothing was run
 if ! grep -rq 'carol-ran' "$TMP/out" "$TMP/err"; then _ok; else _bad "a student's code ran"; fi
 
+# ---- after the preprocessor: copies hidden in a helper or a macro (chapters 1 and 2) ----
+# frank hands in bob's entropy moved into a static helper of his own (declared
+# first, defined after the function, padded with ';' and parentheses), gina bob's
+# qk_variance inside a macro of hers; hugo and ivan answer naive_softmax (a 2-line
+# reference) in 12 lines, ivan's a copy of hugo's with the names changed; carol
+# writes her own naive_softmax. Each copy must score as a plain copy does:
+# listed, and above every pair of independent answers of its blank.
+C2=$TMP/class2
+mkdir -p "$C2"
+cp -R "$C/bob" "$C/carol" "$C2/"
+student2() { cp -R "$TMP/$2" "$C2/$1"; }
+student2 frank handout
+fill "$C2/frank/$S2" entropy '    ent_fill(h, weights);;'
+awk '/^Tensor \*attention_entropy/ && !d { print "static void ent_fill(Tensor *h, const Tensor *weights);"; d = 1 } { print }' \
+    "$C2/frank/$S2" >"$C2/frank/$S2.new" && mv "$C2/frank/$S2.new" "$C2/frank/$S2"
+cat >>"$C2/frank/$S2" <<'EOF2'
+
+static void ent_fill(Tensor *h, const Tensor *weights) {
+    float *dst = t_data(h);;
+    int64_t total = (t_numel(weights)), idx = (0);
+    while ((idx < total)) {
+        float w = (t_flat_get(weights, idx));
+        dst[idx] = ((w > 0.0f) ? (-w * logf(w)) : (w == 0.0f ? 0.0f : (w < 0.0f ? -INFINITY : w)));;
+        idx++;
+    }
+}
+EOF2
+student2 gina handout
+fill "$C2/gina/$S2" qk_variance '    QK_SAMPLE(s, n_pairs, d_k)'
+awk '/^ScalingStats measure_scaling/ && !d { print "#define QK_SAMPLE(st, n, d) \\\n    Tensor *a = t_randn(SHAPE(n, d)); \\\n    Tensor *b = t_randn(SHAPE(n, d)); \\\n    Tensor *prod = t_mul(a, b); \\\n    Tensor *sums = t_sum_last(prod); \\\n    float root = sqrtf((float)d); \\\n    st.var_unscaled = t_var_all(sums); \\\n    Tensor *scaled = t_div_scalar(sums, root); \\\n    st.var_scaled = t_var_all(scaled);"; d = 1 } { print }' \
+    "$C2/gina/$S2" >"$C2/gina/$S2.new" && mv "$C2/gina/$S2.new" "$C2/gina/$S2"
+NAIVE='    Tensor *out = t_zeros(t_shape(scores));
+    int64_t cols = t_size(scores, -1);
+    int64_t rows = t_numel(scores) / cols;
+    for (int64_t r = 0; r < rows; r++) {
+        double total = 0.0;
+        for (int64_t c = 0; c < cols; c++) total += exp((double)t_flat_get(scores, r * cols + c));
+        for (int64_t c = 0; c < cols; c++) {
+            double v = exp((double)t_flat_get(scores, r * cols + c)) / total;
+            t_data(out)[r * cols + c] = (float)v;
+        }
+    }
+    return out;'
+student2 hugo handout
+fill "$C2/hugo/$S1" naive_softmax "$NAIVE"
+student2 ivan handout
+fill "$C2/ivan/$S1" naive_softmax "$(printf '%s\n' "$NAIVE" | sed -e 's/\bout\b/res/g' -e 's/\bcols\b/n/g' -e 's/\brows\b/m/g' -e 's/\btotal\b/z/g')"
+fill "$C2/carol/$S1" naive_softmax '    Tensor *e = t_exp(scores);
+    Tensor *sums = t_sum_last(e);
+    Tensor *denominators = t_unsqueeze(sums, -1);
+    Tensor *w = t_div(e, denominators);
+    return w;'
+# folders named like another: "bob " (a trailing space), "hugo." and "hug\xd0\xbe" (a Cyrillic o)
+student2 "bob " handout
+student2 hugo. handout
+student2 "hug$(printf '\320\276')" handout
+# jack's file holds a macro that doubles forty times: the preprocessor stops at its
+# output limit and his file is compared as written, said so
+student2 jack handout
+{ echo '#define A0 x x'; i=1; while [ $i -le 40 ]; do echo "#define A$i A$((i - 1)) A$((i - 1))"; i=$((i + 1)); done
+  echo 'int bomb = A40;'; } >>"$C2/jack/$S1"
+run env SIMILARITY_OUT="$TMP/report2" SIMILARITY_THRESHOLD=0 BUILD="$BUILD" sh scripts/exercises/similarity.sh "$C2" 2 1,2
+expect_status 0 "make similarity on the class of hidden copies"
+[ -n "${SIM_SHOW:-}" ] && cat "$TMP/report2/similarity.csv" "$TMP/report2/similarity.txt" >&2
+CSV2=$TMP/report2/similarity.csv
+[ -f "$CSV2" ] || : >"$CSV2"
+score2() { awk -F, -v a="$1" -v b="$2" -v bl="$3" '$5 == "pair" && $3 == bl && (($1 == a && $2 == b) || ($1 == b && $2 == a)) { print $4; f = 1 }
+    END { if (!f) print "none" }' "$CSV2"; }
+# COPY-A COPY-B BLANK WHY: the pair is scored at least 0.5 and above every other pair of the blank
+above_all() {
+    cp=$(score2 "$1" "$2" "$3")
+    if [ "$cp" != none ] && awk -v c="$cp" 'BEGIN { exit !(c >= 0.5) }' && awk -F, -v a="$1" -v b="$2" -v bl="$3" -v cp="$cp" '
+        $5 == "pair" && $3 == bl && !(($1 == a && $2 == b) || ($1 == b && $2 == a)) && $4 + 0 >= cp + 0 { bad = 1 } END { exit bad }' "$CSV2"
+    then _ok; else _bad "$4: $1-$2 ($cp) is not a copy above every other pair: $(grep ",$3," "$CSV2" | tr '\n' ' ')"; fi
+}
+above_all bob frank entropy "a copy moved into a static helper"
+above_all bob gina qk_variance "a copy inside a macro"
+above_all hugo ivan naive_softmax "a 12-line answer to a 2-line blank, copied"
+if grep -qx "look-alike folder name: 'bob ' differs from 'bob' only by trailing spaces or dots or letters that look alike; check that they are different students" "$TMP/report2/similarity.txt" &&
+    grep -q "^look-alike folder name: 'hugo' differs from 'hugo.', 'hug\\\\xd0\\\\xbe' only by" "$TMP/report2/similarity.txt" &&
+    [ "$(grep -c '^look-alike folder name' "$TMP/report2/similarity.txt")" = 5 ] && grep -q "^look-alike folder name: 'bob '" "$TMP/out"; then _ok
+else _bad "look-alike folder names are flagged, escaped, in the report and on the terminal" "$(cat "$TMP/report2/similarity.txt")"; fi
+grep -q "^compared as written, not preprocessed: jack's $S1" "$TMP/report2/similarity.txt" && _ok ||
+    _bad "a macro bomb stops the preprocessor at its limit and is said so" "$(cat "$TMP/report2/similarity.txt")"
+# an independent pair stays low
+for p in "bob carol entropy" "bob carol qk_variance" "carol frank entropy" "carol gina qk_variance" "carol hugo naive_softmax"; do
+    set -- $p
+    sc=$(score2 "$1" "$2" "$3")
+    if [ "$sc" != none ] && awk -v s="$sc" 'BEGIN { exit !(s < 0.3) }'; then _ok; else _bad "$3: independent $1-$2 scores $sc (want < 0.3)"; fi
+done
+# naive_softmax is not trivial when the answers are long; listed at the default threshold
+run env SIMILARITY_OUT="$TMP/report3" BUILD="$BUILD" sh scripts/exercises/similarity.sh "$C2" 2 1,2
+if grep -q '^hugo,ivan,naive_softmax,[01]\.[0-9]*,pair$' "$TMP/report3/similarity.csv" && ! grep -q ',naive_softmax,,trivial' "$TMP/report3/similarity.csv"; then _ok
+else _bad "the copied 12-line naive_softmax is reported (not trivial)" "$(cat "$TMP/report3/similarity.csv")"; fi
+
+# the preprocessor opens no file a student names: similarity ppsafe keeps macros and
+# conditionals only, takes '##' out and every way to spell a directive or a file test
+cat >"$TMP/hostile.c" <<'EOF2'
+#include "/etc/passwd"
+  # include <stdio.h>
+%:include "x.h"
+??=include "y.h"
+#\
+include "z.h"
+# /* c */ include "w.h"
+/* lead */ #include "v.h"
+#import "u.h"
+#include_next "t.h"
+#pragma GCC dependency "/etc/shadow"
+#line 5 "f"
+# 7 "g"
+#error no /* open
+comment */ int after_it;
+#define P(a,b) a ## b
+#define Q(a,b) a %:%: b
+#if __has_include("/etc/passwd") || __has_include_next(<x.h>)
+#endif
+_Pragma("GCC dependency \"/etc/shadow\"")
+int x = P(_Pra, gma)("message");
+#define KEEP 1
+#if KEEP
+char *s = "## _Pragma";
+#endif
+EOF2
+"$SIMT" ppsafe "$TMP/hostile.c" "$TMP/safe.c"
+if [ "$(grep -c '' "$TMP/safe.c")" = "$(grep -c '' "$TMP/hostile.c")" ] &&
+    [ "$(grep -Ec '^[[:space:]]*(#|%:)' "$TMP/safe.c")" = 7 ] &&
+    ! grep -Ev -e '^[[:space:]]*#[[:space:]]*(define|if|endif)' -e '^char \*s = ' "$TMP/safe.c" | grep -Eq '#|%:|_Pragma|__has_include|include|import|pragma|line|error' &&
+    grep -q '^comment \*/ int after_it;$' "$TMP/safe.c" && grep -q '^#define P(a,b) a   b$' "$TMP/safe.c" &&
+    grep -qF 'char *s = "## _Pragma";' "$TMP/safe.c"; then _ok
+else _bad "similarity ppsafe leaves a directive, a paste or a file test, or loses a line" "$(cat "$TMP/safe.c")"; fi
+
 # bad input: one sentence, exit 2, no report
 mkdir -p "$TMP/none"
 for case in "give the folder|" "is not a folder|$TMP/missing 2" "LEVEL=4|$C 4" "give the LEVEL|$C" "no subfolders|$TMP/none 2" \
@@ -185,4 +318,8 @@ printf 'only one field\n' >"$TMP/list.tsv"
 run "$SIMT" compare "$TMP/list.tsv" "$TMP/o.csv" 5 4 0.5 30
 expect_runtime_error "is not blank<TAB>student<TAB>file" "a malformed list line"
 expect_no_file "$TMP/o.csv" "no CSV after a failure"
+run "$SIMT" ppsafe "$TMP/nolist" "$TMP/o.c"
+expect_runtime_error "cannot read" "ppsafe: a file that cannot be read"
+run "$SIMT" ppsafe "$TMP/hostile.c" "$TMP/no-such-folder/o.c"
+expect_runtime_error "cannot write" "ppsafe: an output that cannot be written"
 finish

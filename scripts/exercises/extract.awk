@@ -5,7 +5,9 @@
 #
 # -v check_all=1 writes answers equal to the teacher's code too (tests).
 # -v answers=DIR2 also writes each non-empty answer's own text alone to
-# DIR2/name.c (make similarity reads it as text; it is never compiled).
+# DIR2/name.c, followed by every function the student added to the file that
+# the answer calls, and those they call, in order of first use (make
+# similarity reads it as text, after the preprocessor: it is never compiled).
 #
 # REF is the teacher's file with its BEGIN/END BLANK markers; blanks names
 # the handed-out blanks of this file (outermost only); STUDENT_FILE is the
@@ -258,6 +260,20 @@ function stu_raw(a, b, out,    i, l1, l2, c1, c2) {
     }
 }
 
+# After the answer's text in out: the functions the student added (ADDFN) that the
+# tokens [a, b] name, then those their bodies name, each once (-v answers=DIR).
+function helpers(a, b, out,    q, nq, h, i, m, SEEN, Q) {
+    nq = 0
+    for (i = a; i <= b; i++)
+        if (K[i] == "id" && (T[i] in ADDFN) && !(T[i] in SEEN)) { SEEN[T[i]] = 1; Q[++nq] = ADDFN[T[i]] }
+    for (h = 1; h <= nq; h++) {
+        m = Q[h]
+        stu_raw(IS[2, m], IE[2, m], out)
+        for (i = IS[2, m]; i <= IE[2, m]; i++)
+            if (K[i] == "id" && (T[i] in ADDFN) && !(T[i] in SEEN)) { SEEN[T[i]] = 1; Q[++nq] = ADDFN[T[i]] }
+    }
+}
+
 BEGIN {
     rn = 0
     while ((getline line < ref) > 0) R[++rn] = line
@@ -306,6 +322,7 @@ END {
         if (IK[2, m] == "fn") {
             stufn[IN[2, m]] = m
             if (IN[2, m] in refname) continue
+            ADDFN[IN[2, m]] = m
         } else if (IN[2, m] in refitem) continue
         if (IK[2, m] == "pp") { npp++; PPS[npp] = IS[2, m]; PPE[npp] = IE[2, m] }
         else { ndecl++; DCS[ndecl] = IS[2, m]; DCE[ndecl] = IE[2, m] }
@@ -396,7 +413,7 @@ END {
             for (q = gs[x]; q <= ge[x]; q++) if (T[q] == "exercise_missing") miss = 1
             if (miss) { printf "%s\tempty\tthe exercise_missing() stub is still there\n", nm; continue }
             # (make similarity: the answer's own text alone, to compare, never to compile)
-            if (answers != "") { raw = answers "/" nm ".c"; stu_raw(gs[x], ge[x], raw); close(raw) }
+            if (answers != "") { raw = answers "/" nm ".c"; stu_raw(gs[x], ge[x], raw); helpers(gs[x], ge[x], raw); close(raw) }
             if (same) { printf "%s\tsame\t%s\n", nm, note; continue }
             # splice: the teacher's file up to the answer, the answer, the rest
             if (lo == 1 && a < rs[1] - fs) {

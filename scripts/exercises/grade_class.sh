@@ -8,8 +8,10 @@
 # says another level or lacks a graded blank gets 0 and the reason. Writes,
 # in the class's folder OUT (GRADE_OUT, default build/grade/<name of
 # SUBMISSIONS>): class.csv (student,score,max,percent, then one column per
-# blank, named by the blank, each cell the points earned; RFC 4180, cells
-# guarded against formulas), feedback/<id>.txt, gradescope/<id>.json and
+# blank, named by the blank, each cell the points earned, and a last column
+# notes when some folder names differ only by trailing spaces or dots or
+# look-alike letters (gradetool lookalike); RFC 4180, cells guarded against
+# formulas), feedback/<id>.txt, gradescope/<id>.json and
 # prairielearn/<id>.json (each LMS's results.json), grading.json (the run's
 # record: seed, level, chapters, blanks, version, when, scores) and record/
 # (what a regrade needs); without GRADE_OUT, build/grade/class.csv and

@@ -56,6 +56,26 @@ g_cflags() { # CHAPTER_NN
     esac
 }
 
+# The flags the student's file is compiled with besides the Makefile's (G_SECTIONS):
+# each function and datum in a section of its own (so that a blank's function can be
+# cut out with what it reaches) and its static functions kept whole, with their
+# signatures (a blank in one: chapter 8's flash_tile): gcc's -fkeep-static-functions
+# and no interprocedural changes of parameters. A compiler without those flags (clang)
+# inlines a static function into its callers and drops it, or changes its parameters;
+# a file that holds a blank in a static function is compiled at -O0 there
+# (G_KEEP_STATIC, added after the Makefile's -O), which keeps every static function
+# that is called, as written. SCRATCH: a path for a trial object file.
+g_sections() { # SCRATCH
+    G_SECTIONS="-ffunction-sections -fdata-sections"
+    G_KEEP_STATIC=
+    if $CC -fkeep-static-functions -fno-ipa-sra -fno-ipa-cp -x c -c /dev/null -o "$1" >/dev/null 2>&1; then
+        G_SECTIONS="$G_SECTIONS -fkeep-static-functions -fno-ipa-sra -fno-ipa-cp"
+    else
+        G_KEEP_STATIC=-O0
+    fi
+    rm -f "$1"
+}
+
 # A fresh random number (decimal) from /dev/urandom.
 g_random() {
     od -An -N6 -tu8 /dev/urandom 2>/dev/null | tr -d ' \n' || echo "$$$(date +%s)"
@@ -531,9 +551,7 @@ g_setup() {
     # the student's file is compiled with each function and datum in a section of its
     # own (so that a blank's function can be cut out with what it reaches) and, where
     # the compiler has the flags, its static functions kept whole (a blank in one)
-    G_SECTIONS="-ffunction-sections -fdata-sections"
-    $CC -fkeep-static-functions -fno-ipa-sra -fno-ipa-cp -x c -c /dev/null -o "$RUN/flags.o" >/dev/null 2>&1 &&
-        G_SECTIONS="$G_SECTIONS -fkeep-static-functions -fno-ipa-sra -fno-ipa-cp"
+    g_sections "$RUN/flags.o"
 
     # the trusted side's own program
     G_TOOL=$G_SBX/gradetool
@@ -798,7 +816,10 @@ g_grade_answer() { # NAME NN FILE FUNC STATIC
     if [ ! -d "$_fw" ]; then
         mkdir -p "$_fw/src" "$_fw/in"
         cp "$_s/n/$_file" "$_fw/src/$_hole.c"
-        g_tool "$_fw/cc.out" compile "$_fw/src" "$G_COMPILE" "$(g_cflags "$_nn") $G_SECTIONS" "$(dirname "$_file")" "$_hole.c"
+        # (a file with a blank in a static function: G_KEEP_STATIC, see g_sections)
+        _ks=
+        $AWK -F '\t' -v f="$_file" '$4 == f && $6 == 1 { s = 1 } END { exit !s }' "$RUN/blanks.tsv" && _ks=$G_KEEP_STATIC
+        g_tool "$_fw/cc.out" compile "$_fw/src" "$G_COMPILE" "$(g_cflags "$_nn") $G_SECTIONS $_ks" "$(dirname "$_file")" "$_hole.c"
         if [ "$(head -c 4 "$_fw/cc.out" | od -An -c | tr -d ' \n')" = '177ELF' ]; then
             mv "$_fw/cc.out" "$_fw/in/student.o"
         else

@@ -10,6 +10,12 @@
  *     gradetool csv RUN OUT           class.csv from RUN/blanks.tsv, RUN/students.tsv
  *                                     and RUN/s/<k>/result.tsv; prints
  *                                     "graded: S students, mean P%"
+ *     gradetool lookalike STUDENTS    the folder names of STUDENTS (list's output) that
+ *                                     differ from another only by trailing spaces or
+ *                                     dots or look-alike letters (Cyrillic, Greek,
+ *                                     fullwidth), one note a line, names escaped (\xHH);
+ *                                     csv writes the same notes into a last column
+ *                                     "notes" of class.csv when there are any
  *     gradetool normalize IN OUT MAX  a student's C file as the compiler reads it:
  *                                     a UTF-8 BOM dropped, CRLF and a lone CR made
  *                                     LF; more than MAX bytes: one sentence, exit 1
@@ -172,6 +178,100 @@ static int cmd_list(const char *dir) {
     for (size_t i = 0; i < n; i++) free(names[i]);
     free(names);
     return fflush(stdout) ? 2 : 0;
+}
+
+/* ---- look-alike names --------------------------------------------------------- */
+
+/* The Latin letter a Cyrillic or Greek one looks like (the common ones), else 0. */
+static unsigned confusable(unsigned cp) {
+    static const unsigned t[][2] = {
+        /* Cyrillic */
+        {0x0405, 'S'}, {0x0406, 'I'}, {0x0408, 'J'}, {0x0410, 'A'}, {0x0412, 'B'}, {0x0415, 'E'}, {0x041a, 'K'},
+        {0x041c, 'M'}, {0x041d, 'H'}, {0x041e, 'O'}, {0x0420, 'P'}, {0x0421, 'C'}, {0x0422, 'T'}, {0x0425, 'X'},
+        {0x0430, 'a'}, {0x0435, 'e'}, {0x043e, 'o'}, {0x0440, 'p'}, {0x0441, 'c'}, {0x0443, 'y'}, {0x0445, 'x'},
+        {0x0455, 's'}, {0x0456, 'i'}, {0x0458, 'j'}, {0x04ae, 'Y'}, {0x04bb, 'h'}, {0x04c0, 'I'}, {0x04cf, 'l'},
+        {0x0501, 'd'}, {0x051b, 'q'}, {0x051d, 'w'},
+        /* Greek */
+        {0x0391, 'A'}, {0x0392, 'B'}, {0x0395, 'E'}, {0x0396, 'Z'}, {0x0397, 'H'}, {0x0399, 'I'}, {0x039a, 'K'},
+        {0x039c, 'M'}, {0x039d, 'N'}, {0x039f, 'O'}, {0x03a1, 'P'}, {0x03a4, 'T'}, {0x03a5, 'Y'}, {0x03a7, 'X'},
+        {0x03b1, 'a'}, {0x03b9, 'i'}, {0x03ba, 'k'}, {0x03bd, 'v'}, {0x03bf, 'o'}, {0x03c1, 'p'}, {0x03c5, 'u'},
+        {0x03c7, 'x'},
+        /* Latin */
+        {0x0131, 'i'}, {0x0237, 'j'},
+    };
+    if (cp >= 0xff01 && cp <= 0xff5e) return cp - 0xfee0; /* fullwidth ASCII */
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+        if (t[i][0] == cp) return t[i][1];
+    return 0;
+}
+
+/* What a name looks like, for telling look-alikes apart: each look-alike letter as
+ * its Latin one, then trailing spaces and dots dropped. Malloc'd. */
+static char *skeleton(const char *name) {
+    size_t n = strlen(name);
+    char *k = malloc(n + 1);
+    if (!k) die("out of memory", NULL);
+    size_t m = 0;
+    const unsigned char *s = (const unsigned char *)name;
+    while (*s) {
+        unsigned c = *s, cp = c, len = 1;
+        if (c >= 0xc0 && (c & 0xe0) == 0xc0 && (s[1] & 0xc0) == 0x80) { cp = ((c & 0x1fu) << 6) | (s[1] & 0x3fu); len = 2; }
+        else if ((c & 0xf0) == 0xe0 && (s[1] & 0xc0) == 0x80 && (s[2] & 0xc0) == 0x80) {
+            cp = ((c & 0x0fu) << 12) | ((s[1] & 0x3fu) << 6) | (s[2] & 0x3fu);
+            len = 3;
+        }
+        unsigned a = len > 1 ? confusable(cp) : 0;
+        if (a) k[m++] = (char)a;
+        else {
+            memcpy(k + m, s, len);
+            m += len;
+        }
+        s += len;
+    }
+    while (m && (k[m - 1] == ' ' || k[m - 1] == '.')) m--;
+    k[m] = '\0';
+    return k;
+}
+
+/* a name as it may be shown: printable ASCII as is, every other byte as \xHH */
+static void put_name(FILE *f, const char *s) {
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c >= 0x20 && c < 0x7f) fputc(c, f);
+        else fprintf(f, "\\x%02x", c);
+    }
+}
+
+/* For each of the n names, a note (malloc'd) when another name differs from it only
+ * by trailing spaces or dots or look-alike letters, else NULL; NULL when none has one. */
+static char **lookalike_notes(char **names, size_t n) {
+    char **sk = malloc((n + 1) * sizeof *sk), **notes = NULL;
+    if (!sk) die("out of memory", NULL);
+    for (size_t i = 0; i < n; i++) sk[i] = skeleton(names[i]);
+    for (size_t i = 0; i < n; i++) {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = NULL;
+        for (size_t j = 0; j < n; j++) {
+            if (j == i || strcmp(sk[i], sk[j]) || !strcmp(names[i], names[j])) continue;
+            if (!f) {
+                if (!(f = open_memstream(&buf, &len))) die("out of memory", NULL);
+                fputs("look-alike folder name: '", f);
+                put_name(f, names[i]);
+                fputs("' differs from '", f);
+            } else
+                fputs("', '", f);
+            put_name(f, names[j]);
+        }
+        if (!f) continue;
+        fputs("' only by trailing spaces or dots or letters that look alike; check that they are different students", f);
+        if (fclose(f)) die("out of memory", NULL);
+        if (!notes && !(notes = calloc(n + 1, sizeof *notes))) die("out of memory", NULL);
+        notes[i] = buf;
+    }
+    for (size_t i = 0; i < n; i++) free(sk[i]);
+    free(sk);
+    return notes;
 }
 
 /* ---- compare ----------------------------------------------------------------- */
@@ -396,6 +496,8 @@ static int cmd_csv(const char *run, const char *out) {
     Lines blanks = first_fields(path);
     snprintf(path, sizeof path, "%s/students.tsv", run);
     Lines ids = first_fields(path);
+    /* folder names that look alike: a last column, notes, when there are any */
+    char **notes = lookalike_notes(ids.line, ids.n);
     FILE *f = fopen(out, "w");
     if (!f) die("cannot write ", out);
     fputs("student,score,max,percent", f);
@@ -403,6 +505,7 @@ static int cmd_csv(const char *run, const char *out) {
         fputc(',', f);
         csv_cell(f, blanks.line[b]);
     }
+    if (notes) fputs(",notes", f);
     fputc('\n', f);
     double sum = 0;
     for (size_t k = 0; k < ids.n; k++) {
@@ -427,12 +530,31 @@ static int cmd_csv(const char *run, const char *out) {
         csv_cell(f, ids.line[k]);
         fprintf(f, ",%ld,%ld,%.1f", x, y, pc);
         for (size_t b = 0; b < r.n; b++) fprintf(f, ",%ld", got[b]);
+        if (notes) {
+            fputc(',', f);
+            if (notes[k]) csv_cell(f, notes[k]);
+        }
         fputc('\n', f);
         free(got);
     }
     if (fclose(f)) die("cannot write ", out);
+    for (size_t k = 0; notes && k < ids.n; k++)
+        if (notes[k]) printf("%s (class.csv, notes)\n", notes[k]);
+    for (size_t k = 0; notes && k < ids.n; k++) free(notes[k]);
+    free(notes);
     printf("graded: %zu students, mean %.1f%%\n", ids.n, ids.n ? sum / (double)ids.n : 0.0);
     return 0;
+}
+
+/* the look-alike notes of the students of a students.tsv (gradetool list's), one a line */
+static int cmd_lookalike(const char *path) {
+    Lines ids = first_fields(path);
+    char **notes = lookalike_notes(ids.line, ids.n);
+    for (size_t k = 0; notes && k < ids.n; k++)
+        if (notes[k]) printf("%s\n", notes[k]);
+    for (size_t k = 0; notes && k < ids.n; k++) free(notes[k]);
+    free(notes);
+    return fflush(stdout) ? 2 : 0;
 }
 
 /* ---- json (results.json for Gradescope and PrairieLearn, grading.json) -------- */
@@ -1188,6 +1310,7 @@ int main(int argc, char **argv) {
     if (argc >= 7 && !strcmp(argv[1], "policy")) return cmd_policy(argc, argv);
     if (argc >= 7 && !strcmp(argv[1], "limit")) return cmd_limit(argc, argv);
     if (argc == 3 && !strcmp(argv[1], "list")) return cmd_list(argv[2]);
+    if (argc == 3 && !strcmp(argv[1], "lookalike")) return cmd_lookalike(argv[2]);
     if (argc == 4 && !strcmp(argv[1], "compare")) return cmd_compare(argv[2], argv[3]);
     if (argc == 4 && !strcmp(argv[1], "csv")) return cmd_csv(argv[2], argv[3]);
     if ((argc == 10 || argc == 11) && !strcmp(argv[1], "results")) return cmd_results(argv + 2);
@@ -1195,6 +1318,6 @@ int main(int argc, char **argv) {
     if ((argc == 6 || argc == 7) && !strcmp(argv[1], "gradescope")) return cmd_gradescope(argv + 2);
     if (argc == 5 && !strcmp(argv[1], "prairielearn-fail")) return cmd_prairielearn_fail(argv + 2);
     if ((argc == 3 || argc == 7) && !strcmp(argv[1], "gradebook")) return cmd_gradebook(argc, argv);
-    fprintf(stderr, "usage: gradetool list DIR | compare WANT GOT | csv RUN OUT | results BLANKS RESULT ID LEVEL SECONDS VISIBILITY GS PL | record RUN OUT SEED LEVEL CHAPTERS VERSION WHEN VISIBILITY | normalize IN OUT MAX | policy OBJ ALLOW FILE FUNC BLANK [REFUSED...] | limit NPROC AS_KB FSIZE_KB CPU_S PROG [ARGS...] | gradescope LANG MSG SECONDS OUT [GS] | prairielearn-fail LANG MSG OUT | gradebook ROSTER [RUN ASSIGNMENT CANVAS MOODLE]\n");
+    fprintf(stderr, "usage: gradetool list DIR | compare WANT GOT | csv RUN OUT | results BLANKS RESULT ID LEVEL SECONDS VISIBILITY GS PL | record RUN OUT SEED LEVEL CHAPTERS VERSION WHEN VISIBILITY | normalize IN OUT MAX | policy OBJ ALLOW FILE FUNC BLANK [REFUSED...] | lookalike STUDENTS | limit NPROC AS_KB FSIZE_KB CPU_S PROG [ARGS...] | gradescope LANG MSG SECONDS OUT [GS] | prairielearn-fail LANG MSG OUT | gradebook ROSTER [RUN ASSIGNMENT CANVAS MOODLE]\n");
     return 2;
 }

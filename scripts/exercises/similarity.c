@@ -4,6 +4,10 @@
  *
  *     similarity tokens FILE         the normalised tokens of a C fragment, one line
  *     similarity prints K W FILE     its winnowed fingerprints, "hash position" a line
+ *     similarity ppsafe IN OUT       IN made safe for the preprocessor (pp_safe): only
+ *                                    #define, #undef and conditionals stay, no '##',
+ *                                    no _Pragma or __has_include; OUT is what
+ *                                    make similarity gives the compiler's -E
  *     similarity compare LIST OUT K W THRESHOLD MIN_TOKENS
  *                                    LIST: "blank<TAB>student<TAB>file" a line;
  *                                    writes the CSV OUT (temp file + rename):
@@ -174,6 +178,185 @@ static void tokenize(const char *src, size_t n, Tokens *t) {
     free(s);
 }
 
+/* ---- the preprocessor, made safe ------------------------------------------------ */
+
+/* Directives the preprocessor may act on in a student's text: macros and
+ * conditionals only. Every other directive line (#include, #include_next,
+ * #import, #embed, #pragma, #line, #error, #warning, #ident, #assert, a line
+ * marker, ...) becomes an empty line, so that the trusted side's own
+ * preprocessor, run on the result, opens no file the student named. */
+static const char *const PP_KEEP[] = {"define", "undef", "if", "ifdef", "ifndef", "elif", "else", "endif"};
+/* Identifiers that would make the preprocessor look at a file or act on a
+ * pragma from inside an expression: replaced by 0. Without '##' (taken out
+ * below) no macro can spell them either, since expansion never makes a new
+ * identifier out of pieces. */
+static const char *const PP_BANNED[] = {"_Pragma", "__has_include", "__has_include_next", "__has_include__",
+                                        "__has_include_next__", "__has_embed"};
+
+static int word_in(const char *s, size_t len, const char *const *list, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (strlen(list[i]) == len && !memcmp(list[i], s, len)) return 1;
+    return 0;
+}
+
+typedef struct {
+    char *s;
+    size_t n, cap;
+} Buf;
+
+static void buf_put(Buf *b, const char *s, size_t len) {
+    if (b->n + len + 1 > b->cap) {
+        while (b->n + len + 1 > b->cap) b->cap = b->cap ? 2 * b->cap : 4096;
+        b->s = xrealloc(b->s, b->cap);
+    }
+    memcpy(b->s + b->n, s, len);
+    b->n += len;
+    b->s[b->n] = '\0';
+}
+
+/* Translation phases 1 and 2 (trigraphs, then line splices), in one pass each:
+ * a replacement is never '?', so no new trigraph appears. The lines a splice
+ * joined are given back as empty lines after the joined one, so the line count
+ * stays. */
+static char *phases12(const char *src, size_t n, size_t *outn) {
+    static const char TRI_FROM[] = "=/'()!<>-", TRI_TO[] = "#\\^[]|{}~";
+    char *a = xrealloc(NULL, n + 1);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *t;
+        if (src[i] == '?' && i + 2 < n && src[i + 1] == '?' && src[i + 2] && (t = strchr(TRI_FROM, src[i + 2]))) {
+            a[m++] = TRI_TO[t - TRI_FROM];
+            i += 2;
+        } else
+            a[m++] = src[i];
+    }
+    char *b = xrealloc(NULL, m + 1);
+    size_t k = 0, owed = 0;
+    for (size_t i = 0; i < m; i++) {
+        if (a[i] == '\\' && i + 1 < m && a[i + 1] == '\n') { i++; owed++; continue; }
+        b[k++] = a[i];
+        if (a[i] == '\n') {
+            if (k + owed + 1 > m) b = xrealloc(b, k + owed + m + 1);
+            for (; owed; owed--) b[k++] = '\n';
+        }
+    }
+    b[k] = '\0';
+    free(a);
+    *outn = k;
+    return b;
+}
+
+/* The text s[0..n) made safe for a preprocessor (see PP_KEEP and PP_BANNED), and
+ * '##' taken out (a space instead), so that no macro can paste a new name. The
+ * result keeps the line count. Linear in n. */
+static void pp_safe(const char *src, size_t n, Buf *out) {
+    size_t m;
+    char *s = phases12(src, n, &m);
+    int in_com = 0;
+    size_t i = 0;
+    while (i < m) {
+        /* one line, from i */
+        size_t e = i;
+        while (e < m && s[e] != '\n') e++;
+        size_t j = i;
+        int keep = 1;
+        if (!in_com) {
+            /* a directive: '#' or '%:' first on the line, after blanks and comments */
+            size_t p = i;
+            for (;;) {
+                while (p < e && (s[p] == ' ' || s[p] == '\t' || s[p] == '\f' || s[p] == '\v' || s[p] == '\r')) p++;
+                if (p + 1 < e && s[p] == '/' && s[p + 1] == '*') {
+                    size_t q = p + 2;
+                    while (q + 1 < e && !(s[q] == '*' && s[q + 1] == '/')) q++;
+                    if (q + 1 >= e) break;
+                    p = q + 2;
+                    continue;
+                }
+                break;
+            }
+            if (p < e && (s[p] == '#' || (s[p] == '%' && p + 1 < e && s[p + 1] == ':'))) {
+                p += s[p] == '#' ? 1 : 2;
+                for (;;) {
+                    while (p < e && (s[p] == ' ' || s[p] == '\t' || s[p] == '\f' || s[p] == '\v' || s[p] == '\r')) p++;
+                    if (p + 1 < e && s[p] == '/' && s[p + 1] == '*') {
+                        size_t q = p + 2;
+                        while (q + 1 < e && !(s[q] == '*' && s[q + 1] == '/')) q++;
+                        if (q + 1 >= e) { p = e; break; }
+                        p = q + 2;
+                        continue;
+                    }
+                    break;
+                }
+                size_t w = p;
+                while (w < e && is_idc((unsigned char)s[w])) w++;
+                /* '#' alone is the null directive; anything else must be one we keep */
+                if (w == p) keep = p >= e || (s[p] == '/' && p + 1 < e && s[p + 1] == '/');
+                else keep = !is_digit((unsigned char)s[p]) && word_in(s + p, w - p, PP_KEEP, sizeof PP_KEEP / sizeof PP_KEEP[0]);
+            }
+        }
+        if (!keep) {
+            /* the line goes; only whether it leaves a comment open is kept */
+            int c = 0;
+            for (size_t q = i; q < e; q++) {
+                if (!c && s[q] == '/' && q + 1 < e && s[q + 1] == '/') break;
+                if (!c && s[q] == '/' && q + 1 < e && s[q + 1] == '*') { c = 1; q++; }
+                else if (c && s[q] == '*' && q + 1 < e && s[q + 1] == '/') { c = 0; q++; }
+                else if (!c && (s[q] == '"' || s[q] == '\'')) {
+                    char qc = s[q];
+                    for (q++; q < e && s[q] != qc; q++)
+                        if (s[q] == '\\') q++;
+                }
+            }
+            if (c) { buf_put(out, "/*", 2); in_com = 1; }
+            j = e;
+        }
+        while (j < e) {
+            char c = s[j];
+            if (in_com) {
+                if (c == '*' && j + 1 < e && s[j + 1] == '/') { buf_put(out, "*/", 2); j += 2; in_com = 0; }
+                else { buf_put(out, s + j, 1); j++; }
+                continue;
+            }
+            if (c == '/' && j + 1 < e && s[j + 1] == '*') { buf_put(out, "/*", 2); j += 2; in_com = 1; continue; }
+            if (c == '/' && j + 1 < e && s[j + 1] == '/') { buf_put(out, s + j, e - j); j = e; continue; }
+            if (c == '"' || c == '\'') {
+                size_t q = j + 1;
+                while (q < e && s[q] != c) q += s[q] == '\\' ? 2 : 1;
+                if (q > e) q = e;
+                buf_put(out, s + j, (q < e ? q + 1 : e) - j);
+                j = q < e ? q + 1 : e;
+                continue;
+            }
+            if (c == '#' && j + 1 < e && s[j + 1] == '#') { buf_put(out, " ", 1); j += 2; continue; }
+            if (c == '%' && j + 3 < e && !strncmp(s + j, "%:%:", 4)) { buf_put(out, " ", 1); j += 4; continue; }
+            if (is_idc((unsigned char)c) && !is_digit((unsigned char)c)) {
+                size_t w = j;
+                while (w < e && is_idc((unsigned char)s[w])) w++;
+                if (word_in(s + j, w - j, PP_BANNED, sizeof PP_BANNED / sizeof PP_BANNED[0])) buf_put(out, "0", 1);
+                else buf_put(out, s + j, w - j);
+                j = w;
+                continue;
+            }
+            if (is_digit((unsigned char)c)) {
+                /* a number (a pp-number: letters, digits, '.', and a sign after e or p) */
+                size_t w = j + 1;
+                while (w < e && (is_idc((unsigned char)s[w]) || s[w] == '.' ||
+                                 ((s[w] == '+' || s[w] == '-') && strchr("eEpP", s[w - 1]))))
+                    w++;
+                buf_put(out, s + j, w - j);
+                j = w;
+                continue;
+            }
+            buf_put(out, s + j, 1);
+            j++;
+        }
+        if (e < m) buf_put(out, "\n", 1);
+        i = e + 1;
+    }
+    if (!out->s) buf_put(out, "", 0);
+    free(s);
+}
+
 /* ---- fingerprints ------------------------------------------------------------- */
 
 /* 64-bit FNV-1a of the k tokens from t[at], each followed by a 0 byte. */
@@ -281,6 +464,27 @@ static char *read_file(const char *path, size_t *len) {
     buf[n] = '\0';
     *len = n;
     return buf;
+}
+
+int sim_ppsafe(const char *in, const char *outp) {
+    size_t n;
+    char *s = read_file(in, &n);
+    Buf b = {NULL, 0, 0};
+    pp_safe(s, n, &b);
+    free(s);
+    size_t tl = strlen(outp) + 8;
+    char *tmp = xrealloc(NULL, tl);
+    snprintf(tmp, tl, "%s.tmp", outp);
+    FILE *f = fopen(tmp, "wb");
+    if (!f) sim_die("cannot write ", tmp);
+    fwrite(b.s, 1, b.n, f);
+    if (fclose(f) || rename(tmp, outp)) {
+        remove(tmp);
+        sim_die("cannot write ", outp);
+    }
+    free(tmp);
+    free(b.s);
+    return 0;
 }
 
 static void tokens_of_file(const char *path, Tokens *t) {
@@ -448,7 +652,8 @@ int main(int argc, char **argv) {
         return 0;
     }
     if (argc == 8 && !strcmp(argv[1], "compare")) return sim_compare(argv + 2);
-    fprintf(stderr, "usage: similarity tokens FILE | prints K W FILE | compare LIST OUT K W THRESHOLD MIN_TOKENS\n");
+    if (argc == 4 && !strcmp(argv[1], "ppsafe")) return sim_ppsafe(argv[2], argv[3]);
+    fprintf(stderr, "usage: similarity tokens FILE | prints K W FILE | compare LIST OUT K W THRESHOLD MIN_TOKENS | ppsafe IN OUT\n");
     return 2;
 }
 #endif

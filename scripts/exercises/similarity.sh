@@ -5,12 +5,17 @@
 # grade-class names them (gradetool list: a folder whose name is not data is
 # left out and said so). For each handed-out blank (level <= LEVEL in
 # CHAPTERS, as make grade-class cuts them) each student's answer is cut out of
-# the file as the grader does it (gradetool normalize, extract.awk) and
+# the file as the grader does it (gradetool normalize, extract.awk), after
+# the compiler's preprocessor on a safe copy (pp below: macros expanded, the
+# #if's decided, nothing included), with the functions the student added that
+# it calls appended (extract.awk -v answers), and
 # compared as text with every other student's answer and with the teacher's
 # code of the blank, the pseudo-student "teacher/solution", a name no folder can
 # have (similarity.c: normalised
 # C tokens, winnowed k-gram fingerprints, the Jaccard index of the sets).
-# Nothing a student wrote is compiled or run. Writes, beside the class's
+# Nothing a student wrote is compiled or run. Folder names that differ only by
+# trailing spaces or dots or look-alike letters are named (gradetool
+# lookalike). Writes, beside the class's
 # grades, OUT/similarity.csv (student_a,student_b,blank,score,kind: the pairs
 # at or above the threshold, highest first; one "trivial" row per blank none of
 # whose pairs could be compared, two answers both too short) and OUT/similarity.txt (how to read it); OUT is
@@ -52,6 +57,7 @@ mkdir -p "$OUT" 2>/dev/null && [ -w "$OUT" ] || die "make similarity: cannot wri
 
 mkdir -p build/grade/runs || die "make similarity: cannot create build/grade/runs"
 W0=$(mktemp -d build/grade/runs/similarity.XXXXXX) || die "make similarity: cannot create a work folder in build/grade/runs"
+W0=$(cd "$W0" && pwd)
 trap 'rm -rf "$W0"' EXIT
 trap 'exit 2' INT TERM
 
@@ -66,11 +72,35 @@ for f in $(concept_files); do
 done
 [ -s "$W0/stubs.tsv" ] || die "make similarity: no blanks of level <= $LEVEL in chapters $(num_list "$CHS")"
 
-# the reference answers: the teacher's lines between the markers (inner markers dropped)
-mkdir -p "$W0/ref"
-while IFS='	' read -r name _ path beg _; do
-    end=$($AWK -F '\t' -v n="$name" '$1 == n { print $11 }' "$W0/all.tsv")
-    $AWK -v b="$beg" -v e="$end" 'FNR > b && FNR < e && !/^[ \t]*\/\* (BEGIN|END) BLANK/' "$path" >"$W0/ref/$name.c"
+# What the compiler sees of a file, for comparing: IN made safe (similarity ppsafe:
+# macros and conditionals only, no #include, #pragma, _Pragma, __has_include or
+# '##', so the preprocessor opens no file a student named), then the compiler's own
+# preprocessor (-E, no system headers, no line markers) in an empty folder, under a
+# time, memory and output-size limit; the file as written when that fails.
+# pp IN OUT [-C]   (-C: comments kept, for the teacher's markers)
+mkdir -p "$W0/ppd"
+pp() {
+    "$SIM" ppsafe "$1" "$W0/pp.c" 2>/dev/null &&
+        (ulimit -v 2097152 2>/dev/null; ulimit -f 8192 2>/dev/null; cd "$W0/ppd" &&
+            exec env -u DEPENDENCIES_OUTPUT -u SUNPRO_DEPENDENCIES timeout -k 1 10 $CC -E -P -nostdinc -std=c99 -w ${3:-} -x c - \
+                -o "$W0/pp.i" <"$W0/pp.c" >/dev/null 2>&1) && mv "$W0/pp.i" "$2" && return 0
+    rm -f "$W0/pp.i"
+    cp "$1" "$2"
+    return 1
+}
+
+# the teacher's files through the same preprocessor (markers kept), and the reference
+# answers: the teacher's lines between the markers there (inner markers dropped)
+mkdir -p "$W0/ref" "$W0/orig"
+for f in $(cut -f3 "$W0/stubs.tsv" | $AWK '!seen[$0]++'); do
+    mkdir -p "$W0/orig/$(dirname "$f")"
+    pp "$f" "$W0/orig/$f" -C || die "make similarity: $f: the preprocessor ($CC -E) cannot read it"
+done
+while IFS='	' read -r name _ path _; do
+    $AWK -v n="$name" '$0 ~ "^[ \t]*/[*] BEGIN BLANK " n "( |$)" { on = 1; d = 0; next }
+        on && /^[ \t]*\/\* BEGIN BLANK / { d++; next }
+        on && /^[ \t]*\/\* END BLANK/ { if (d-- == 0) exit; next }
+        on' "$W0/orig/$path" >"$W0/ref/$name.c"
 done <"$W0/stubs.tsv"
 
 # the trusted side's own tool for names and text (make grade's)
@@ -78,6 +108,9 @@ $CC -std=c99 -O2 "$EX_DIR/gradetool.c" -lm -o "$W0/gradetool" >"$W0/cc.log" 2>&1
     { echo "make similarity: scripts/exercises/gradetool.c does not build: $(first_error "$W0/cc.log")" >&2; exit 1; }
 "$W0/gradetool" list "$SUBS" >"$W0/students.tsv" || exit 2
 [ -s "$W0/students.tsv" ] || die "make similarity: $GIVEN has no subfolders (one per student)"
+# folder names that differ only by trailing spaces or dots or look-alike letters (one
+# student twice, or one posing as another): said in the report, names escaped
+"$W0/gradetool" lookalike "$W0/students.tsv" >"$W0/lookalike" || exit 2
 
 # each student's answers, cut out as the grader does it; read as text only
 : >"$W0/skipped"
@@ -100,8 +133,10 @@ while IFS='	' read -r id st why; do
         [ -z "$_link" ] && [ -f "$src" ] || continue
         mkdir -p "$W0/s/$k/n/$(dirname "$f")"
         "$W0/gradetool" normalize "$src" "$W0/s/$k/n/$f" "${GRADE_SOURCE_BYTES:-1048576}" >/dev/null 2>&1 || continue
-        timeout -k 1 "${GRADE_TIME:-60}" $AWK -f "$EX_DIR/extract.awk" -v ref="$f" -v blanks="$names" -v check_all=1 \
-            -v outdir="$W0/s/$k/x" -v answers="$W0/s/$k/a" "$W0/s/$k/n/$f" >/dev/null 2>&1
+        pp "$W0/s/$k/n/$f" "$W0/s/$k/n/$f.i" ||
+            echo "compared as written, not preprocessed: $id's $f (the preprocessor refused it or hit its limits)" >>"$W0/skipped"
+        timeout -k 1 "${GRADE_TIME:-60}" $AWK -f "$EX_DIR/extract.awk" -v ref="$W0/orig/$f" -v blanks="$names" -v check_all=1 \
+            -v outdir="$W0/s/$k/x" -v answers="$W0/s/$k/a" "$W0/s/$k/n/$f.i" >/dev/null 2>&1
     done
 done <"$W0/students.tsv"
 
@@ -124,6 +159,8 @@ S=$(grep -c '	ok$' "$W0/students.tsv")
     echo
     echo "A score is the share of fingerprints two answers to one blank have in common"
     echo "(Jaccard index, 0..1), after comments, layout, names and literals are set aside."
+    echo "Each answer is read after the preprocessor (its macros expanded), followed by"
+    echo "the functions the student added to the file that it calls."
     echo "A high score is a reason to look at both answers side by side, never proof"
     echo "of copying: short blanks, the hints and the tutorial itself lead honest"
     echo "students to the same code. 'teacher/solution' is the teacher's code of the"
@@ -134,11 +171,11 @@ S=$(grep -c '	ok$' "$W0/students.tsv")
     echo "by a tool, scores low."
     echo
     $AWK -F, 'NR > 1 && $5 == "trivial" { print "trivial, not compared: " $3 }' "$W0/similarity.csv"
-    cat "$W0/skipped"
+    cat "$W0/lookalike" "$W0/skipped"
 } >"$W0/similarity.txt"
 mv "$W0/similarity.csv" "$OUT/similarity.csv.$$" && mv "$OUT/similarity.csv.$$" "$OUT/similarity.csv" &&
     mv "$W0/similarity.txt" "$OUT/similarity.txt.$$" && mv "$OUT/similarity.txt.$$" "$OUT/similarity.txt" ||
     { echo "make similarity: cannot write into $OUT" >&2; exit 1; }
-cat "$W0/skipped"
+cat "$W0/lookalike" "$W0/skipped"
 echo "similarity: $OUT/similarity.csv, how to read it: $OUT/similarity.txt"
 cat "$W0/summary"
