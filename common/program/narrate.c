@@ -54,10 +54,11 @@ static bool zh(void) { return lang_current() == LANG_ZH; }
 static int columns(const char *p, size_t n) { return zh() ? lang_columns(p, n) : (int)n; }
 
 /* The bytes of a run of ASCII code at p up to the next space, CJK character or end;
- * a bracket it opens, ( or [, holds the spaces up to its close, so code in a Chinese
- * sentence ("mask[:, :seqlen, :seqlen]", "(1, 1, L, L)") is never cut in two. An
- * unclosed bracket holds nothing, and neither does a long one (English words in
- * brackets, a quoted error: more than CODE_HELD bytes). */
+ * a bracket it opens, ( or [, holds the spaces after its commas up to its close, so a
+ * list in a Chinese sentence (a slice "mask[:, :seqlen, :seqlen]", a shape
+ * "(1, 1, L, L)") is never cut in two. An unclosed bracket holds nothing, nor does one
+ * with a space not after a comma (a formula, English words) or a long one (more than
+ * CODE_HELD bytes). */
 #define CODE_HELD 32
 static size_t code_run(const char *p) {
     size_t n = 0, first_space = 0;
@@ -66,6 +67,7 @@ static size_t code_run(const char *p) {
         if (p[n] == ' ') {
             if (depth <= 0) break;
             if (!first_space) first_space = n;
+            if (p[n - 1] != ',') return first_space;   /* words, not a list: "(a sin t + b cos t)" */
         } else if (p[n] == '(' || p[n] == '[') {
             depth++;
         } else if ((p[n] == ')' || p[n] == ']') && depth > 0) {
