@@ -2,7 +2,8 @@
 # English and a Chinese run (tests/test_lang.sh). Code lines stay whole: the
 # PyTorch lines and their continuations, tensor printouts ("tensor(", their
 # rows, "  shape (...)"), "name: shape ... strides ..." layouts. Every other
-# line gives only its numbers, one per line, so a sentence may wrap
+# line gives only its numbers, one per line (a line of a Chinese sentence that begins
+# with a list, "[1, 0, 0]。", is a sentence, not a tensor's row), so a sentence may wrap
 # differently in each language but must carry the same numbers in the same
 # order.
 # -v timed=1 (chapters 8 and 12, which time themselves): the numbers a clock
@@ -23,7 +24,7 @@ function flush(   line) {
 /^    PyTorch: / && !/^    PyTorch: RuntimeError/ { flush(); print; cont = 1; next }
 cont && /^             [^ ]/ { print; next }
 { cont = 0 }
-/tensor\(/ || /^  shape \(/ || /^ +\[/ { flush(); print; next }
+/tensor\(/ || /^  shape \(/ || /^ +\[/ && !/[\343-\351]/ { flush(); print; next }   # a row has no Chinese
 timed && /^    (reference|naive|reordered|tiled|online|flash) +[0-9]/ { next }
 { text = text " " $0 }
 END { flush() }

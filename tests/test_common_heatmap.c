@@ -368,6 +368,33 @@ static void test_print_all_titles_3d_and_caps_the_number_of_grids(void) {
     CHECK_EQ_INT(count_of(text, "batch"), 0);
 }
 
+/* In a Chinese run (lang.h) every sentence of the heatmap is Chinese: the index
+ * titles, the grids not drawn, the downsampling, the per-row legend; --ascii
+ * stays English. */
+static void test_chinese_run_has_chinese_words(void) {
+    lang_set(LANG_ZH);
+    HeatmapOptions opt = {"attn_weights", NULL, NULL, false, 0, true, NULL, false};
+    char *text = render(t_softmax(t_randn(SHAPE(3, 4, 3, 3)), -1), &opt, true);
+    CHECK(line_starting(text, "attn_weights：下标 (0, 1)") != NULL);
+    CHECK_STR_CONTAINS(text, "……还有 4 张图没有画出（画了前 8 张，共 12 张）");
+    CHECK_EQ_INT(count_of(text, "index"), 0);
+    CHECK_EQ_INT(count_of(text, "not shown"), 0);
+    text = render(t_softmax(t_randn(SHAPE(100, 10)), -1), NULL, false);
+    CHECK_STR_CONTAINS(text, "行：100 个查询合并成 25 行，每行取 4 个查询的均值");
+    text = render(t_softmax(t_randn(SHAPE(99, 10)), -1), NULL, false);
+    CHECK_STR_CONTAINS(text, "每行取 4 个查询（最后一行只有 3 个）的均值");
+    opt.row_scale = true;
+    opt.index_titles = false;
+    text = render(t_softmax(t_randn(SHAPE(4, 4)), -1), &opt, false);
+    CHECK_STR_CONTAINS(text, "逐行着色：");
+    CHECK_STR_CONTAINS(text, "（所有行：最小 ");
+    CHECK_EQ_INT(count_of(text, "per row"), 0);
+    opt.ascii = true;
+    text = render(t_softmax(t_randn(SHAPE(4, 4)), -1), &opt, false);
+    CHECK_STR_CONTAINS(text, "per row:");
+    lang_set(LANG_EN);
+}
+
 static void test_wrong_shapes_are_error_sentences(void) {
     FILE *f = tmpfile();
     CHECK(f != NULL);
@@ -441,6 +468,7 @@ int main(void) {
     RUN(test_uniform_weights_are_all_full_and_say_so);
     RUN(test_print_all_draws_one_titled_grid_per_head);
     RUN(test_print_all_titles_3d_and_caps_the_number_of_grids);
+    RUN(test_chinese_run_has_chinese_words);
     RUN(test_wrong_shapes_are_error_sentences);
     RUN(test_empty_and_fully_masked_grids_do_not_crash);
     return harness_finish("test_common_heatmap");

@@ -247,13 +247,29 @@ printf '每个 token 一个向量\n' > "$TMP/token.md"
 if LC_ALL=C awk '{ if ($0 ~ /(^|[^A-Za-z_])[Tt]okens?([^A-Za-z_]|$)/) f = 1 } END { exit !f }' "$TMP/token.md"; then _ok; else
     _bad "the 词元 check misses token"; fi
 
+# ---- Chinese quotes in Chinese prose ------------------------------------------------------
+# Outside code blocks and `spans`, a README.zh-CN quotes with “” (docs/GLOSSARY.md): no ASCII
+# double quote touches a Chinese character.
+zh_ascii_quotes() { # FILE...
+    LC_ALL=C awk '
+        FNR == 1 { code = 0 }
+        /^ *```/ { code = !code; next }
+        code || /^    / { next }
+        { t = $0; gsub(/`[^`]*`/, "", t)
+          if (t ~ /[\344-\351][\200-\277][\200-\277]"|"[\344-\351]/) print FILENAME ":" FNR ": " $0 }' "$@"
+}
+zh_ascii_quotes README.zh-CN.md chapters/*/README.zh-CN.md docs/*.zh-CN.md > "$TMP/ascii_quotes"
+if [ -s "$TMP/ascii_quotes" ]; then _bad "ASCII quotes in Chinese prose: $(head -3 "$TMP/ascii_quotes")"; else _ok; fi
+printf '可以把 xq 理解为"这个词元在找什么"\n' > "$TMP/quotes.md"
+if [ -n "$(zh_ascii_quotes "$TMP/quotes.md")" ]; then _ok; else _bad "the quote check misses \"这个词元\""; fi
+
 # ---- a Chinese README shows Chinese runs ------------------------------------------------
 # Every program run in a console block of a README.zh-CN (or docs/*.zh-CN.md) is a Chinese run
-# (--lang zh) or says it is not (LC_ALL=C). Chapter 8's transcripts are its speed section's,
-# re-measured separately (named here, not silently skipped).
+# (--lang zh) or says it is not (LC_ALL=C). (A make bench printout is a table tools read: it
+# stays English, and no build/chapterN command begins its block.)
 LC_ALL=C awk '/^ *```console/ { c = 1; next } /^ *```/ { c = 0 }
     c && /^ *\$ / && /build\/chapter[0-9]/ && !/--lang zh/ && !/LC_ALL=C/ { print FILENAME ":" FNR ": " $0 }' \
-    README.zh-CN.md chapters/*/README.zh-CN.md docs/*.zh-CN.md | grep -v '^chapters/08_fast_attention/' > "$TMP/en_runs"
+    README.zh-CN.md chapters/*/README.zh-CN.md docs/*.zh-CN.md > "$TMP/en_runs"
 if [ -s "$TMP/en_runs" ]; then _bad "English runs in a Chinese README: $(head -3 "$TMP/en_runs")"; else _ok; fi
 # the check itself finds one
 printf '```console\n$ build/chapter3 --quiet\n```\n' > "$TMP/en_run.md"

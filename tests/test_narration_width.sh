@@ -50,6 +50,17 @@ for n in 8 10 12; do
     check_width "build/chapter$n --help --lang zh" "$BUILD/chapter$n" --help --lang zh
 done
 
+# a Chinese sentence breaks between ideographs, never inside a short bracketed code span
+# (common/program/narrate.c, code_run): a slice, a shape, a call stay on one line
+run "$BUILD/chapter4" --lang zh
+expect_status 0 "build/chapter4 --lang zh, for its code spans"
+for span in 'mask[:, :seqlen, :seqlen]' 'mask[:, :, :seqlen, :seqlen]' '(B, n_heads, T, T)' '(1, 1, L, L)' \
+    'torch.full((1, L, L), ...)'; do
+    if grep -q -F -- "$span" "$TMP/out"; then _ok; else _bad "chapter4 --lang zh cuts '$span' across two lines"; fi
+done
+run "$BUILD/chapter1" --lang zh --seq-len 3 --d-k 2
+expect_out_contains "    (3, 2) (..., S, d_v)" "chapter1 --lang zh: the shape (3, 2) stays whole"
+
 # the checker itself: a 81-column line and a 41-ideograph line (82 columns) fail
 printf '%081d\n' 0 > "$TMP/w81"
 set -- $(widest "$TMP/w81")

@@ -56,8 +56,8 @@ const LangPair chapter0_zh[] = {
     {"largest |wq(x) - (x @ W.T + b)| = %g", "两者之差的最大值 |wq(x) - (x @ W.T + b)| = %g"},
     {"each row of W is one output feature; x @ W.T dots every token's d_in features with every row, for all (batch, "
      "token) pairs at once, and the bias is added to every row.",
-     "W 的每一行是一个输出特征；x @ W.T 一次性地为所有 (批, 词元) 对，把每个词元的 d_in 个特征与每一行做"
-     "点积，再给每一行加上偏置。"},
+     "W 的每一行是一个输出特征；x @ W.T 一次算完所有的批和词元：每个词元的 d_in 个特征与 W 的每一行做"
+     "点积，再加上偏置。"},
     {"Split d_out = %lld into %lld heads of head_dim %lld: view, then transpose(1, 2)",
      "把 d_out = %lld 拆成 %lld 个头，头维度 head_dim 为 %lld：先 view，再 transpose(1, 2)"},
     {"Where each element of the heads lives in xq's storage (in batch b, head h of token t starts at b*%lld + t*%lld "

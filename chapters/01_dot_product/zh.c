@@ -35,7 +35,7 @@ const LangPair chapter1_zh[] = {
     {"sum of the weights = %.4f", "权重之和 = %.4f"},
     {"scores are any real numbers (before softmax); weights (after softmax) are shares of attention: "
      "journey gives %.1f%% of it to \"starts\" and %.1f%% to \"one\".",
-     "分数可以是任意实数（softmax 之前）；权重（softmax 之后）是注意力的份额：journey 把 %.1f%% 给了 "
+     "分数可以是任意实数（softmax 之前）；权重（softmax 之后）是注意力的份额：journey 把 %.1f%% 给了"
      "“starts”，把 %.1f%% 给了“one”。"},
     {"Why softmax subtracts the row max: scores of ~100 overflow exp()",
      "softmax 为什么要减去行最大值：~100 的分数会让 exp() 溢出"},

@@ -56,7 +56,7 @@ const LangPair chapter2_zh[] = {
     {"p_attn, scaled by 1/sqrt(d_k) (chapter 2)", "p_attn，乘以 1/sqrt(d_k) 缩放（第 2 章）"},
     {"output = p_attn · value: a weighted average of the values", "output = p_attn · value：值的加权平均"},
     {"attention() returns both: the output for the next layer, p_attn to look at (as here).",
-     "attention() 两者都返回：output 交给下一层，p_attn 留着观察（就像这里）。"},
+     "attention() 两者都返回：output 交给下一层，p_attn 留着查看（就像这里这样）。"},
     {"Why sqrt(d_k)? Measure q·k for random q, k as d_k grows",
      "为什么是 sqrt(d_k)？随着 d_k 增大，测量随机 q、k 的 q·k"},
     {"q·k adds d_k products, each of variance 1, so its variance is d_k: the scores spread out as d_k grows. "

@@ -83,8 +83,8 @@ const LangPair chapter5_zh[] = {
     {"shares storage with the transposed view: %s", "与转置后的视图共用存储：%s"},
     {"in PyTorch, .view() on the transposed tensor fails (\"view size is not compatible with input tensor's size "
      "and stride\"); contiguous() (or reshape, which copies when it must) is the fix.",
-     "在 PyTorch 里，对转置后的张量调用 .view() 会失败（\"view size is not compatible with input tensor's "
-     "size and stride\"）；解决办法是 contiguous()（或 reshape，它在必要时会复制）。"},
+     "在 PyTorch 里，对转置后的张量调用 .view() 会失败（“view size is not compatible with input tensor's "
+     "size and stride”）；解决办法是 contiguous()（或 reshape，它在必要时会复制）。"},
     {"Merge, part 3: view (n_heads, head_dim) as one d_out", "合并，第 3 步：把 (n_heads, head_dim) view 成一个 d_out"},
     {"columns h*head_dim .. (h+1)*head_dim-1 of each token hold head h's result: the heads are concatenated, %s "
      "-> %s. Chapter 7 adds W_o to mix them.",

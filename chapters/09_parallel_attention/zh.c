@@ -182,7 +182,7 @@ const LangPair chapter9_zh[] = {
     {"Same result as chapter 7 in one process",
      "与第 7 章在一个进程里的结果相同"},
     {"max |output - chapter 7's mha_forward(x)| = %.2g over %lld numbers",
-     "max |output - chapter 7's mha_forward(x)| "
+     "max |output - 第 7 章的 mha_forward(x)| "
      "= %.2g，共 %lld 个数"},
     {"What each mode costs as T, H and P grow (the cost model)",
      "T、H、P 增大时每种模式的代价（成本模型）"},
@@ -190,7 +190,7 @@ const LangPair chapter9_zh[] = {
      "without biases, activations, score blocks; float32), from parallel_bytes_sent() and "
      "parallel_memory_bytes(); sequence with its default layout. B = %lld, d_in = %lld, d_out = %lld, %s; "
      "'-' where H %% P != 0.",
-     "最忙的进程在一次前向传播中发送的字节，和最大的进程的内存（不含偏置的权重、激活、"
+     "最忙的进程在一次前向传播中发送的字节，以及内存最多的进程占用的内存（不含偏置的权重、激活值、"
      "分数块；float32），来自 parallel_bytes_sent() 和 pa"
      "rallel_memory_bytes()；sequence 用它的默认划分。"
      "B = %lld，d_in = %lld，d_out = %lld，%s；"
@@ -204,7 +204,7 @@ const LangPair chapter9_zh[] = {
     {"the (query, key) pairs its attention folded (over batch and heads), the bytes it handed to MPI, and "
      "its forward pass's wall time outside and inside the MPI calls that move data (times depend on the "
      "machine and its load).",
-     "它的注意力合并的（查询，键）对数（对批次和头求和）、它交给 MPI 的字节，"
+     "它的注意力合并的（查询，键）对数（对所有批和头求和）、它交给 MPI 的字节，"
      "以及它的前向传播在传送数据的 MPI 调用之外和之内的墙钟时间（时间取决于机器及其负"
      "载）。"},
     {"Bytes sent: counted in the MPI calls, and the cost model",
@@ -214,7 +214,7 @@ const LangPair chapter9_zh[] = {
      "on errors, and this gather of the counts.)",
      "每个进程统计了前向传播中它交给 MPI、发往其他进程的字节；"
      "parallel_bytes_sent() 只凭形状就能预测它们。"
-     "（未计入：每个阶段为就错误达成一致而交换的一个 int，以及这次对计数的收集。）"},
+     "（未计入：每个阶段各进程为确认有没有出错而交换的一个 int，以及这次对计数的收集。）"},
     {"%s in all; %s",
      "共 %s；%s"},
     {"the two all-to-alls move each rank's q, k, v and output but its own heads' share, plus the gather.",

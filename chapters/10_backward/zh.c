@@ -135,7 +135,7 @@ const LangPair chapter10_zh[] = {
      "低于 1 时是绝对误差。"},
     {"bk's gradient is 0 (up to rounding): adding one vector b to every key adds q . b to "
      "a whole row of scores, and softmax does not change when a row is shifted.",
-     "bk 的梯度为 0（至多差在舍入上）：给每个键加上同一个向量 b，相当于给一整行分数加上 "
+     "bk 的梯度为 0（只差舍入误差）：给每个键加上同一个向量 b，相当于给一整行分数加上 "
      "q . b，而一行整体平移时 softmax 不变。"},
     {"gradcheck is meant for double inputs (in float32, its docs say, it will "
      "likely fail). In float64 the differences are good to about 1e-9 (h^2 of "

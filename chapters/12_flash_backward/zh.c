@@ -97,7 +97,7 @@ const LangPair chapter12_zh[] = {
     {"reference: skipped: its (..., T, S) matrices would take about %s", "参考实现：跳过：它的 (..., T, S) 矩阵约要占 %s"},
     {"the same gradients up to float rounding (tested against PyTorch's autograd to 1e-4); "
      "--impl reference makes --quiet and --dump use this one.",
-     "至多差在浮点舍入上的同样的梯度（与 PyTorch 的 autograd 对照测试，误差在 1e-4 以内）；"
+     "梯度相同，差别只在浮点舍入上（与 PyTorch 的 autograd 对照测试，误差在 1e-4 以内）；"
      "--impl reference 让 --quiet 和 --dump 用这一个。"},
     {"What each backward cost", "每种反向传播的代价"},
     {"FLOPs: forward 2·T·S·(d_k + d_v) = %.4g GFLOP", "FLOPs：前向传播 2·T·S·(d_k + d_v) = %.4g GFLOP"},

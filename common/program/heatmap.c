@@ -302,11 +302,12 @@ static int digits(int64_t n) {
 }
 
 /* "7 queries (the last row: 4)" or "7 queries": how many entries a block
- * holds when n entries are cut into blocks of f. */
-static void block_words(char *buf, size_t len, int64_t n, int64_t f, const char *what, const char *whats) {
+ * holds when n entries are cut into blocks of f (rows: queries; else keys). */
+static void block_words(char *buf, size_t len, int64_t n, int64_t f, bool rows, bool ascii) {
     int64_t last = n - (ceil_div(n, f) - 1) * f;
-    if (last == f) snprintf(buf, len, "%lld %s", (long long)f, whats);
-    else snprintf(buf, len, "%lld %s (the last %s: %lld)", (long long)f, whats, what, (long long)last);
+    if (last == f) snprintf(buf, len, htr(ascii, rows ? "%lld queries" : "%lld keys"), (long long)f);
+    else snprintf(buf, len, htr(ascii, rows ? "%lld queries (the last row: %lld)" : "%lld keys (the last column: %lld)"),
+                  (long long)f, (long long)last);
 }
 
 static bool is_neg_inf(float v) { return isinf(v) && v < 0; }
@@ -555,21 +556,22 @@ static void grid_notes(Grid *g) {
                  htr(g->ascii, g->S == 1 ? "key" : "keys"));
         wrap_text(g->f, line, text, g->W, 6);
     } else {
-        if (g->fr == 1) snprintf(text, sizeof text, "rows: %lld queries", (long long)g->T);
+        if (g->fr == 1) snprintf(text, sizeof text, htr(g->ascii, "rows: %lld queries"), (long long)g->T);
         else {
-            block_words(words, sizeof words, g->T, g->fr, "row", "queries");
-            snprintf(text, sizeof text, "rows: %lld queries downsampled to %d rows, each the mean of %s",
+            block_words(words, sizeof words, g->T, g->fr, true, g->ascii);
+            snprintf(text, sizeof text, htr(g->ascii, "rows: %lld queries downsampled to %d rows, each the mean of %s"),
                      (long long)g->T, g->nr, words);
         }
         wrap_text(g->f, line, text, g->W, 6);
-        if (g->fc == 1) snprintf(text, sizeof text, "columns: %lld keys", (long long)g->S);
+        if (g->fc == 1) snprintf(text, sizeof text, htr(g->ascii, "columns: %lld keys"), (long long)g->S);
         else {
-            block_words(words, sizeof words, g->S, g->fc, "column", "keys");
-            snprintf(text, sizeof text, "columns: %lld keys downsampled to %d columns, each the mean of %s",
+            block_words(words, sizeof words, g->S, g->fc, false, g->ascii);
+            snprintf(text, sizeof text,
+                     htr(g->ascii, "columns: %lld keys downsampled to %d columns, each the mean of %s"),
                      (long long)g->S, g->nc, words);
         }
         wrap_text(g->f, line, text, g->W, 9);
-        snprintf(text, sizeof text, "(a mean skips masked entries; %s only where a whole block is masked)",
+        snprintf(text, sizeof text, htr(g->ascii, "(a mean skips masked entries; %s only where a whole block is masked)"),
                  g->mask);
         wrap_text(g->f, line, text, g->W, 1);
     }
@@ -594,21 +596,22 @@ static void grid_legend(Grid *g) {
     Wrap wr = {line, g->f, g->W, 8};
     line_str(line, htr(g->ascii, "legend:"));
     if (g->any && g->opt->row_scale) {
-        char word[160];
-        snprintf(word, sizeof word, "per row: %s = the row's smallest weight, %s = its largest "
-                 "(all rows: min %s, max %s)", g->ascii ? "." : UNI_LEVELS[1],
-                 g->ascii ? "@" : UNI_LEVELS[UNI_NLEVELS - 1], fmt_num(g->vmin, 4, num1), fmt_num(g->vmax, 4, num2));
-        wrap_word(&wr, word);
+        snprintf(text, sizeof text, htr(g->ascii, "per row: %s = the row's smallest weight, %s = its largest"),
+                 g->ascii ? "." : UNI_LEVELS[1], g->ascii ? "@" : UNI_LEVELS[UNI_NLEVELS - 1]);
+        wrap_word(&wr, text);
+        snprintf(text, sizeof text, htr(g->ascii, "(all rows: min %s, max %s)"), fmt_num(g->vmin, 4, num1),
+                 fmt_num(g->vmax, 4, num2));
+        wrap_word_sep(&wr, text, !g->ascii && lang_current() == LANG_ZH ? "" : " ");
     } else if (!g->any) {
         bool posinf = false;
         for (size_t b = 0; b < (size_t)g->nr * (size_t)g->nc; b++) posinf = posinf || (g->cnt[b] && g->sum[b] > 0);
-        wrap_word(&wr, posinf ? "no finite values" : "every entry is masked");
+        wrap_word(&wr, htr(g->ascii, posinf ? "no finite values" : "every entry is masked"));
     } else if (range <= 0) {
         char word[64];
         snprintf(word, sizeof word, "%s %s", g->ascii ? "@" : UNI_LEVELS[UNI_NLEVELS - 1],
                  fmt_num(g->vmax, 4, num1));
         wrap_word(&wr, word);
-        wrap_word(&wr, "(every value shown is the same)");
+        wrap_word(&wr, htr(g->ascii, "(every value shown is the same)"));
     } else {
         double step = range / (g->nlevels - 1);
         int dec = (int)ceil(-log10(step)) + 1;
@@ -662,7 +665,7 @@ static void draw_grid(FILE *f, const Tensor *x, int nlead, const int64_t *lead,
     if (title && *title) wrap_text(f, &g.line, label_clean(title, g.ascii), g.W, 2);
     if (g.T == 0 || g.S == 0) {
         char text[128];
-        snprintf(text, sizeof text, "(empty: %lld queries x %lld keys, nothing to draw)",
+        snprintf(text, sizeof text, htr(g.ascii, "(empty: %lld queries x %lld keys, nothing to draw)"),
                  (long long)g.T, (long long)g.S);
         wrap_text(f, &g.line, text, g.W, 2);
         t_scope_end();
@@ -709,13 +712,17 @@ void heatmap_fprint_all(FILE *f, const Tensor *weights, const HeatmapOptions *op
     }
     check_scores_shape(weights, opt);
     const int nlead = weights->ndim - 2;
-    const char *prefix = opt && opt->title && *opt->title ? htr(opt->ascii, opt->title) : NULL;
+    const bool ascii = opt && opt->ascii;
+    const char *prefix = opt && opt->title && *opt->title ? htr(ascii, opt->title) : NULL;
     int64_t count = 1;
     for (int k = 0; k < nlead; k++) count *= weights->shape[k];
     if (count == 0) {
         char s[T_SHAPE_STR];
-        fprintf(f, "%s%sno grids to draw: shape %s\n", prefix ? prefix : "", prefix ? ": " : "",
-                t_shape_str(weights, s));
+        char text[T_SHAPE_STR + 64];
+        snprintf(text, sizeof text, htr(ascii, "no grids to draw: shape %s"), t_shape_str(weights, s));
+        if (prefix) fprintf(f, htr(ascii, "%s: %s"), prefix, text);
+        else fputs(text, f);
+        fputc('\n', f);
         return;
     }
     const int64_t shown = count < HEATMAP_MAX_GRIDS ? count : HEATMAP_MAX_GRIDS;
@@ -729,24 +736,26 @@ void heatmap_fprint_all(FILE *f, const Tensor *weights, const HeatmapOptions *op
         char where[200], title[400];
         if (nlead == 0) where[0] = '\0';
         else if (nlead == 1 && !index_titles)
-            snprintf(where, sizeof where, htr(opt && opt->ascii, "batch %lld"), (long long)lead[0]);
+            snprintf(where, sizeof where, htr(ascii, "batch %lld"), (long long)lead[0]);
         else if (nlead == 2 && !index_titles)
-            snprintf(where, sizeof where, htr(opt && opt->ascii, "batch %lld, head %lld"), (long long)lead[0],
+            snprintf(where, sizeof where, htr(ascii, "batch %lld, head %lld"), (long long)lead[0],
                      (long long)lead[1]);
         else {
-            size_t n = (size_t)snprintf(where, sizeof where, "index (");
-            for (int k = 0; k < nlead && n < sizeof where; k++)
-                n += (size_t)snprintf(where + n, sizeof where - n, k ? ", %lld" : "%lld", (long long)lead[k]);
-            if (n < sizeof where) snprintf(where + n, sizeof where - n, ")");
+            char idx[160];
+            size_t n = 0;
+            idx[0] = '\0';
+            for (int k = 0; k < nlead && n < sizeof idx; k++)
+                n += (size_t)snprintf(idx + n, sizeof idx - n, k ? ", %lld" : "%lld", (long long)lead[k]);
+            snprintf(where, sizeof where, htr(ascii, "index (%s)"), idx);
         }
-        if (prefix && where[0]) snprintf(title, sizeof title, htr(opt->ascii, "%s: %s"), prefix, where);  /* zh: 训练前：批 0，头 0 */
+        if (prefix && where[0]) snprintf(title, sizeof title, htr(ascii, "%s: %s"), prefix, where);  /* zh: 训练前：批 0，头 0 */
         else snprintf(title, sizeof title, "%s", prefix ? prefix : where);
         if (g > 0) fputc('\n', f);
         draw_grid(f, weights, nlead, lead, opt, title);
     }
     if (count > shown)
-        fprintf(f, "\n... %lld more %s not shown (drew the first %lld of %lld)\n",
-                (long long)(count - shown), count - shown == 1 ? "grid" : "grids", (long long)shown,
+        fprintf(f, htr(ascii, "\n... %lld more %s not shown (drew the first %lld of %lld)\n"),
+                (long long)(count - shown), htr(ascii, count - shown == 1 ? "grid" : "grids"), (long long)shown,
                 (long long)count);
 }
 

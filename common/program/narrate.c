@@ -53,9 +53,35 @@ static bool opens(const char *p) {
 static bool zh(void) { return lang_current() == LANG_ZH; }
 static int columns(const char *p, size_t n) { return zh() ? lang_columns(p, n) : (int)n; }
 
+/* The bytes of a run of ASCII code at p up to the next space, CJK character or end;
+ * a bracket it opens, ( or [, holds the spaces after its commas up to its close, so a
+ * list in a Chinese sentence (a slice "mask[:, :seqlen, :seqlen]", a shape
+ * "(1, 1, L, L)") is never cut in two. An unclosed bracket holds nothing, nor does one
+ * with a space not after a comma (a formula, English words) or a long one (more than
+ * CODE_HELD bytes). */
+#define CODE_HELD 32
+static size_t code_run(const char *p) {
+    size_t n = 0, first_space = 0;
+    int depth = 0;
+    while (p[n] && p[n] != '\n' && !is_wide_at(p + n)) {
+        if (p[n] == ' ') {
+            if (depth <= 0) break;
+            if (!first_space) first_space = n;
+            if (p[n - 1] != ',') return first_space;   /* words, not a list: "(a sin t + b cos t)" */
+        } else if (p[n] == '(' || p[n] == '[') {
+            depth++;
+        } else if ((p[n] == ')' || p[n] == ']') && depth > 0) {
+            depth--;
+        }
+        n++;
+    }
+    return first_space && (depth > 0 || n > CODE_HELD) ? first_space : n;
+}
+
 /* The bytes of the next unbreakable piece at p: a run of non-space characters up to
- * the next CJK character, or one CJK character (a line may break between two of
- * them, as Chinese text does), with the punctuation that must stay beside it. */
+ * the next CJK character (ASCII code keeps its bracketed spaces: code_run), or one
+ * CJK character (a line may break between two of them, as Chinese text does), with
+ * the punctuation that must stay beside it. */
 static size_t piece(const char *p) {
     size_t n = 0, len;
     if (!zh()) return strcspn(p, " \n");
@@ -66,7 +92,7 @@ static size_t piece(const char *p) {
             n += len;
             if (open && p[n] && p[n] != ' ' && p[n] != '\n') continue;
         } else {
-            while (p[n] && p[n] != ' ' && p[n] != '\n' && !is_wide_at(p + n)) n++;
+            n += code_run(p + n);
         }
         while (closes(p + n)) { decode(p + n, &len); n += len; }
         return n;
