@@ -91,14 +91,18 @@ run "$C1" --quiet --output "$TMP/fifo"
 expect_runtime_error "is a FIFO that no process has open for reading" "a FIFO nobody reads"
 if [ -p "$TMP/fifo" ]; then _ok; else _bad "the FIFO was replaced"; fi
 # a reader that is there before the program opens the FIFO, whatever the machine's load:
-# this shell holds it open for reading and writing (Linux), cat reads it, and sees its end
-# once the program and this shell have closed their ends
+# this shell holds it open for reading and writing (Linux) and opens the read end cat
+# gets as its input before cat starts (cat opening the FIFO itself could come after
+# everything was written and closed, and wait forever); cat sees the end once the
+# program and this shell have closed their ends
 exec 3<>"$TMP/fifo"
-cat "$TMP/fifo" >"$TMP/from_fifo.npy" 3>&- &
+exec 4<"$TMP/fifo"
+cat <&4 >"$TMP/from_fifo.npy" 3>&- 4<&- &
 reader=$!
+exec 4<&-
 run "$C1" --quiet --output "$TMP/fifo"
 exec 3>&-
-wait_bounded $reader 20
+wait_bounded $reader 60
 expect_status 0 "a FIFO with a reader"
 expect_npy_close "$TMP/from_fifo.npy" "$TMP/ref1.npy" 0 1e-6 "the FIFO carried the output"
 if [ -p "$TMP/fifo" ]; then _ok; else _bad "the FIFO was replaced after writing"; fi
