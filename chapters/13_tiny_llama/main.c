@@ -11,8 +11,11 @@
  * each head's attention over the tokens.
  */
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "common/platform.h"
 
 #include "chapters/08_fast_attention/fast_attention.h"
 #include "chapters/13_tiny_llama/tiny_llama_setup.h"
@@ -35,6 +38,8 @@ static const char *prompt_text;      /* --prompt TEXT        */
 static int64_t n_generate = 0;       /* --generate N         */
 static double temperature = 0.8;     /* --temperature T      */
 static double top_p = 0.9;           /* --top-p P            */
+static int64_t stop_at = 0;          /* --stop-at K: save the state after step K */
+static bool resume = false;          /* --resume: continue OUT.bin from OUT.state */
 
 /* Debian's fortunes-zh: 313 Tang poems */
 #define TANG300 "/usr/share/games/fortunes/tang300"
@@ -56,6 +61,10 @@ static const CliExtra chapter13_flags[] = {
      .help = "training steps (default 0: the default run's)"},
     {.name = "--save", .metavar = "FILE", .kind = CLI_EXTRA_TEXT, .value = &save_file,
      .help = "train, write FILE (.bin) and its .tok"},
+    {.name = "--stop-at", .metavar = "K", .kind = CLI_EXTRA_INT, .value = &stop_at, .min = 1, .max = 1e7,
+     .help = "stop after step K, write OUT.bin and OUT.state"},
+    {.name = "--resume", .kind = CLI_EXTRA_FLAG, .value = &resume,
+     .help = "continue OUT.bin (--save) from its OUT.state"},
     {.name = "--prompt", .metavar = "TEXT", .kind = CLI_EXTRA_TEXT, .value = &prompt_text,
      .help = "text to continue (--generate)"},
     {.name = "--generate", .metavar = "N", .kind = CLI_EXTRA_INT, .value = &n_generate, .min = 1, .max = 1e6,
@@ -250,7 +259,25 @@ static Transformer *trained;   /* what run_train made, and its tokenizer */
 static Tokenizer *trained_tok;
 static double trained_val;
 
+/* Ctrl-C (SIGINT) or SIGTERM while training: the step under way finishes, then the run writes
+ * OUT.bin, OUT.tok and OUT.state and ends; a second signal, or one outside training, ends the
+ * run at once and leaves nothing (as every chapter's runs). */
+static volatile sig_atomic_t training = 0, stop_signal = 0;
+
+static void on_signal_while_training(int sig) {
+    if (training && !stop_signal && (sig == SIGINT || sig == SIGTERM)) {
+        stop_signal = sig;
+        return;
+    }
+    out_fail();
+    p_die_of_signal(sig);
+}
+
+/* Trains (or, with --resume, continues from save_to's .state) and saves. Returns 0, or when
+ * a signal stopped it, 128 + the signal. */
 static int run_train(const Args *args, const char *save_to) {
+    training = 1;
+    p_catch_signals(on_signal_while_training);
     size_t len;
     const char *source;
     char *text = training_text(args->seed, &len, &source);
@@ -280,9 +307,33 @@ static int run_train(const Args *args, const char *save_to) {
                         BUDGET_OVERHEAD;
     budget_refuse_if_over(step_bytes, BUDGET_F4 * (double)(tc.batch * tc.seq_len * lc.vocab_size),
                           tr("the logits of a batch and the weights with AdamW's moments"), "--corpus");
-    Transformer *m = transformer_new(lc);
-    transformer_init(m);                                   /* after torch.manual_seed(seed) */
+    RunId id = {.steps = tc.steps, .batch = tc.batch, .seq_len = tc.seq_len, .seed = args->seed, .text_n = c.n,
+                .text_hash = hash_text(c.cps, c.n)};
+    Transformer *m;
+    if (resume) {
+        m = llama2c_load(save_to);                         /* the weights after the state's step */
+        if (m->args.dim != lc.dim || m->args.n_layers != lc.n_layers || m->args.vocab_size != lc.vocab_size ||
+            m->args.n_heads != lc.n_heads || m->args.n_kv_heads != lc.n_kv_heads || !m->args.shared ||
+            m->args.hidden_dim != lc.hidden_dim || m->args.max_seq_len != lc.max_seq_len)
+            t_error("%s: not the model this run trains (dim %lld, vocab_size %lld): resume with the corpus it was "
+                    "started with", save_to, (long long)lc.dim, (long long)lc.vocab_size);
+    } else {
+        m = transformer_new(lc);
+        transformer_init(m);                               /* after torch.manual_seed(seed) */
+    }
     AdamW *opt = adamw_new(m);
+    if (resume) {
+        FILE *st = fopen(state_path_of(save_to), "rb");
+        if (!st)
+            t_error("%s: cannot open it: --resume continues a run that --stop-at or Ctrl-C stopped, which wrote it "
+                    "beside %s", state_path_of(save_to), save_to);
+        fclose(st);
+        load_train_state(state_path_of(save_to), opt, m, &id);   /* m, v, step, the generator */
+    }
+    int64_t start = opt->step, end = stop_at && stop_at < tc.steps ? stop_at : tc.steps;
+    if (end <= start)
+        t_error("%s: the state is at step %lld; --stop-at %lld is not after it", state_path_of(save_to),
+                (long long)start, (long long)stop_at);
     double H = unigram_entropy(c.ids, split, c.vocab_size);
     if (!narrate_quiet()) {
         narrate_step("Training on %s", source ? source : tr("generated poems"));
@@ -305,11 +356,30 @@ static int run_train(const Args *args, const char *save_to) {
     int32_t *in = (int32_t *)t_alloc(sizeof *in * (size_t)(tc.batch * tc.seq_len));
     int32_t *tg = (int32_t *)t_alloc(sizeof *tg * (size_t)(tc.batch * tc.seq_len));
     double t0 = stopwatch_seconds(), loss = 0;
-    for (int64_t it = 0; it < tc.steps; it++) {
+    if (start > 0) narrate_say("resuming at step %lld of %lld from %s", (long long)start, (long long)tc.steps,
+                               state_path_of(save_to));
+    int64_t it = start;
+    for (; it < end && !stop_signal; it++) {
         get_batch(c.ids, split, tc.batch, tc.seq_len, in, tg);
         loss = train_step(m, opt, &tc, in, tg, lr_at(&tc, it));
         double el = stopwatch_seconds() - t0;
-        progress(it + 1, tc.steps, loss, (double)((it + 1) * tc.batch * tc.seq_len) / el, el);
+        progress(it + 1, tc.steps, loss, (double)((it + 1 - start) * tc.batch * tc.seq_len) / el, el);
+    }
+    training = 0;
+    if (budget_progress_shown()) fprintf(stderr, "\r%60s\r", "");
+    if (it < tc.steps) {   /* stopped early: the weights, their tokenizer and the state */
+        save_checkpoint(save_to, m);
+        save_tokenizer(tok_path_of(save_to), char_tokenizer(&c));
+        save_train_state(state_path_of(save_to), opt, m, &id);
+        if (stop_signal) {
+            fprintf(stderr, tr("%s: stopped by a signal after step %lld of %lld: %s and %s written; --resume "
+                               "continues\n"), "chapter13", (long long)it, (long long)tc.steps, save_to,
+                    state_path_of(save_to));
+            return 128 + stop_signal;
+        }
+        narrate_result_text("stopped after step %lld of %lld: %s and %s written; --resume continues", (long long)it,
+                            (long long)tc.steps, save_to, state_path_of(save_to));
+        return 0;
     }
     double secs = stopwatch_seconds() - t0;
     if (!narrate_quiet()) {
@@ -317,13 +387,13 @@ static int run_train(const Args *args, const char *save_to) {
         t_format_bytes((double)t_peak_bytes(), a, sizeof a);
         narrate_say("the run held at most %s at once (measured)", a);
     }
-    if (budget_progress_shown()) fprintf(stderr, "\r%60s\r", "");
     double val = evaluate(m, c.ids + split, c.n - split, lc.max_seq_len, 1000000);
     trained = m, trained_tok = char_tokenizer(&c), trained_val = val;
     save_checkpoint(save_to, m);                       /* written whole at the run's end */
     save_tokenizer(tok_path_of(save_to), trained_tok);
-    narrate_result_text("trained %lld steps in %.1f s (%.0f tokens/s); last batch loss %.4f", (long long)tc.steps, secs,
-                        (double)(tc.steps * tc.batch * tc.seq_len) / secs, loss);
+    remove(state_path_of(save_to));                    /* the run is whole: no state to resume */
+    narrate_result_text("trained %lld steps in %.1f s (%.0f tokens/s); last batch loss %.4f", (long long)(tc.steps - start),
+                        secs, (double)((tc.steps - start) * tc.batch * tc.seq_len) / secs, loss);
     narrate_result_text("unigram entropy of the training text %.4f (a model that ignores context)", H);
     return 0;
 }
@@ -488,14 +558,16 @@ int main(int argc, char **argv) {
         if (out_check_target("--save", save_file, 0, err, sizeof err) != 0) return usage(err);
         if (!narrate_quiet()) narrate_title("Chapter 13: a tiny LLaMA2 (Happy-LLM 5.1) in C");
         int rc = run_train(&args, save_file);
-        if (rc == 0 && prompt_text) {
+        if (rc == 0 && trained && prompt_text) {
             tokenizer_file = tok_path_of(save_file);
             rc = run_generate(trained, trained_tok);
         }
-        if (rc == 0) narrate_result_text("val loss %.4f", trained_val);
+        if (rc == 0 && trained) narrate_result_text("val loss %.4f", trained_val);
         t_scope_end();
         return rc;
     }
+    if ((resume || stop_at) && checkpoint_file)
+        return usage("--resume and --stop-at are for training (--save OUT.bin, or the default run), not --checkpoint");
     if (!checkpoint_file) {
         if (tokens_text || batch_file || prompt_text)
             return usage("--tokens, --batch-tokens and --prompt need --checkpoint M.bin (or --save to train)");
@@ -506,7 +578,10 @@ int main(int argc, char **argv) {
         memcpy(path, argv[0], n);
         strcpy(path + n, "ch13/tang.bin");
         narrate_title("Chapter 13: a tiny LLaMA2 (Happy-LLM 5.1) in C");
-        FILE *f = fopen(path, "rb");
+        /* a run stopped by Ctrl-C left tang.bin and tang.state: this one continues it */
+        FILE *st = fopen(state_path_of(path), "rb");
+        if (st) fclose(st), resume = true;
+        FILE *f = resume ? NULL : fopen(path, "rb");
         Transformer *m;
         Tokenizer *tok;
         if (f) {
@@ -520,9 +595,14 @@ int main(int argc, char **argv) {
             memcpy(dir, path, n + 4);
             dir[n + 4] = 0;
             out_make_dir(dir);
-            narrate_say("no checkpoint at %s yet: training the default configuration first (under 3 minutes on 2 "
-                        "cores), then saving it there", path);
-            run_train(&args, path);
+            if (!resume)
+                narrate_say("no checkpoint at %s yet: training the default configuration first (under 3 minutes on "
+                            "2 cores), then saving it there", path);
+            int rc = run_train(&args, path);
+            if (rc != 0 || !trained) {
+                t_scope_end();
+                return rc;
+            }
             narrate_result_text("val loss %.4f", trained_val);
             m = trained, tok = trained_tok;
         }
