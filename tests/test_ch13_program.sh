@@ -148,6 +148,14 @@ expect_runtime_error "not of the weights in the checkpoint beside it" "a state b
 run "$P" --checkpoint "$TMP/m.bin" --tokens 1 --resume
 expect_usage_error "not --checkpoint" "--resume with --checkpoint"
 
+# --bench N (make bench-chapter13 reads these two lines; no figure is checked)
+run "$P" --checkpoint "$FX/mha_shared/model.bin" --batch-tokens "$FX/mha_shared/batch.npy" --bench 1 --quiet
+expect_status 0 "--bench 1"
+expect_out_contains "train step: best " "--bench: the training step's line"
+expect_out_contains "decode: best " "--bench: the decode's line"
+run "$P" --checkpoint "$FX/mha_shared/model.bin" --bench 1 --quiet
+expect_usage_error "--bench times training steps on --batch-tokens FILE" "--bench without --batch-tokens"
+
 # training and generation: bad input
 rm -f "$TMP/x.bin" "$TMP/x.tok"
 run "$P" --corpus "$TMP/poem.txt" --train-steps -1 --save "$TMP/x.bin" --quiet

@@ -14,6 +14,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "common/platform.h"
 
@@ -40,6 +41,7 @@ static double temperature = 0.8;     /* --temperature T      */
 static double top_p = 0.9;           /* --top-p P            */
 static int64_t stop_at = 0;          /* --stop-at K: save the state after step K */
 static bool resume = false;          /* --resume: continue OUT.bin from OUT.state */
+static int64_t bench_rounds = 0;     /* --bench N: time N training steps and N decodes */
 
 /* Debian's fortunes-zh: 313 Tang poems */
 #define TANG300 "/usr/share/games/fortunes/tang300"
@@ -65,6 +67,8 @@ static const CliExtra chapter13_flags[] = {
      .help = "stop after step K, write OUT.bin and OUT.state"},
     {.name = "--resume", .kind = CLI_EXTRA_FLAG, .value = &resume,
      .help = "continue OUT.bin (--save) from its OUT.state"},
+    {.name = "--bench", .metavar = "N", .kind = CLI_EXTRA_INT, .value = &bench_rounds, .min = 1, .max = 1e6,
+     .help = "time N training steps on --batch-tokens, N decodes"},
     {.name = "--prompt", .metavar = "TEXT", .kind = CLI_EXTRA_TEXT, .value = &prompt_text,
      .help = "text to continue (--generate)"},
     {.name = "--generate", .metavar = "N", .kind = CLI_EXTRA_INT, .value = &n_generate, .min = 1, .max = 1e6,
@@ -206,6 +210,52 @@ static int run_grads(const Transformer *m) {
         npy_save_in(grad_dir, "loss", l);
         for (int i = 0; i < m->n_params; i++) npy_save_in(grad_dir, m->params[i].name, grads[i]);
     }
+    return 0;
+}
+
+/* ---- --bench N: a training step and a decode, timed (make bench-chapter13) ------------------------ */
+
+/* This process's processor time (clock(): one thread here, so the step's own work). */
+static double cpu_seconds(void) { return (double)clock() / CLOCKS_PER_SEC; }
+
+static int run_bench(Transformer *m) {
+    int64_t B, cols;
+    int32_t *batch = load_batch_tokens(batch_file, m->args.vocab_size, &B, &cols);
+    int64_t T = cols - 1;
+    if (T > m->args.max_seq_len)
+        t_error("%s: the batch has %lld inputs per row, more than the model's seq_len %lld", batch_file, (long long)T,
+                (long long)m->args.max_seq_len);
+    int32_t *inputs = (int32_t *)t_alloc(sizeof *inputs * (size_t)(B * T));
+    int32_t *targets = (int32_t *)t_alloc(sizeof *targets * (size_t)(B * T));
+    for (int64_t b = 0; b < B; b++)
+        for (int64_t t = 0; t < T; t++) inputs[b * T + t] = batch[b * cols + t], targets[b * T + t] = batch[b * cols + t + 1];
+    TrainConfig tc = {.steps = bench_rounds, .warmup = 0, .batch = B, .seq_len = T, .lr = 3e-3, .min_lr = 3e-3,
+                      .weight_decay = 0.1, .beta1 = 0.9, .beta2 = 0.95, .eps = 1e-8, .grad_clip = 1.0};
+    Transformer *w = m;                       /* the steps change the weights (this run's copy) */
+    AdamW *opt = adamw_new(w);
+    double best = 1e30;
+    for (int64_t i = 0; i < bench_rounds; i++) {   /* forward, loss, backward, clip, AdamW */
+        double t0 = cpu_seconds();
+        train_step(w, opt, &tc, inputs, targets, tc.lr);
+        double dt = cpu_seconds() - t0;
+        if (dt < best) best = dt;
+    }
+    printf("train step: best %.3f ms of %lld (%lld x %lld tokens), %.0f tokens/s\n", best * 1e3,
+           (long long)bench_rounds, (long long)B, (long long)T, (double)(B * T) / best);
+    /* greedy decoding through the KV cache: the first row's first token, then T - 1 new ones */
+    int64_t n_new = T - 1 > 0 ? T - 1 : 1;
+    int32_t *out = (int32_t *)t_alloc(sizeof *out * (size_t)n_new);
+    double best_d = 1e30;
+    for (int64_t i = 0; i < bench_rounds; i++) {
+        t_scope_begin();
+        double t0 = cpu_seconds();
+        generate(w, inputs, 1, n_new, 0, 1, out);
+        double dt = cpu_seconds() - t0;
+        t_scope_end();
+        if (dt < best_d) best_d = dt;
+    }
+    printf("decode: best %.3f ms of %lld (1 + %lld tokens, KV cache), %.0f tokens/s\n", best_d * 1e3,
+           (long long)bench_rounds, (long long)n_new, (double)n_new / best_d);
     return 0;
 }
 
@@ -616,6 +666,8 @@ int main(int argc, char **argv) {
     if (corpus_file && (tokens_text || batch_file || prompt_text))
         return usage("--checkpoint with --corpus looks inside the model on that text; give it without --tokens, "
                      "--batch-tokens or --prompt");
+    if (bench_rounds && (!batch_file || grad_dir))
+        return usage("--bench times training steps on --batch-tokens FILE; give it without --grad-dump");
     if (!batch_file && !tokens_text && !prompt_text && !corpus_file)
         return usage("give --tokens LIST (a forward), --batch-tokens FILE (gradients) or --prompt TEXT --generate N");
     if (grad_dir && !batch_file) return usage("--grad-dump needs --batch-tokens");
@@ -638,7 +690,7 @@ int main(int argc, char **argv) {
         t_scope_end();
         return rc;
     }
-    int rc = batch_file ? run_grads(m) : run_tokens(&args, m, tok);
+    int rc = bench_rounds ? run_bench(m) : batch_file ? run_grads(m) : run_tokens(&args, m, tok);
     t_scope_end();
     return rc;
 }
