@@ -44,6 +44,21 @@ check_bench() {
     fi
 }
 
+# check_ch13: chapter 13's figure is its default training run (minutes: make figures runs it,
+# make test does not). Its data is beside it; the run is the README's measured one: the
+# figure's last validation loss is the 'val loss V' of that run's printout, and its
+# characters are those of the README's look inside (the first two lines of the validation text).
+check_ch13() {
+    _cmd="docs/img/ch13_training.txt against chapters/13_tiny_llama/measured/train_default.txt"; status=0
+    : >"$TMP/err"
+    if [ -f docs/img/ch13_training.txt ]; then _ok; else _bad "docs/img/ch13_training.txt is missing (make figures)"; return; fi
+    want=$(sed -n 's/^val loss \([0-9.]*\)$/\1/p' chapters/13_tiny_llama/measured/train_default.txt)
+    got=$(awk '/^val_loss.npy:/ { v = 1; next } v && /\]\]\)$/ { gsub(/[],)]/, ""); print $NF; exit }' docs/img/ch13_training.txt)
+    if [ -n "$want" ] && [ "$got" = "$want" ]; then _ok; else
+        _bad "docs/img/ch13_training.png is not of the measured default run: its last validation loss is '$got', the run printed 'val loss $want' (make figures redraws it)"
+    fi
+}
+
 listed=" "
 while read -r name nn rest; do
     case $name in '#'* | '') continue ;; esac
@@ -73,6 +88,10 @@ for f in docs/img/*.png; do
     case $listed in *" $name "*) continue ;; esac
     if [ "$name" = ch08_bench ]; then
         check_bench
+        continue
+    fi
+    if [ "$name" = ch13_training ]; then
+        check_ch13
         continue
     fi
     _cmd=; status=0; : >"$TMP/err"

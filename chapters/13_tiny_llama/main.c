@@ -305,6 +305,34 @@ static void progress(int64_t step, int64_t steps, double loss, double tok_s, dou
     fflush(stderr);
 }
 
+/* The real lines the heads are drawn over: the first two lines of the validation text, at most
+ * 24 characters. Returns how many characters. */
+static int64_t two_lines(const int32_t *cps, int64_t n) {
+    int64_t T = 0, lines = 0;
+    while (T < n && T < 24 && lines < 2) lines += cps[T++] == '\n';
+    return T;
+}
+
+/* --dump DIR of a training run: the curves of the steps this run made and the heads over real
+ * lines of the validation text, for make plots (scripts/plot_ch13.py). */
+static void dump_training(const char *dir, const Transformer *m, const Tensor *train_loss, const Tensor *val_loss,
+                          const int32_t *ids, const int32_t *cps, int64_t n) {
+    npy_make_dir(dir);
+    npy_save_in(dir, "train_loss", train_loss);   /* (steps, 2): step, the batch's loss before it */
+    npy_save_in(dir, "val_loss", val_loss);       /* (k, 2): step, the validation loss after it   */
+    int64_t T = two_lines(cps, n);
+    Tensor *chars = t_zeros(SHAPE(T));             /* the characters' code points (exact in float32) */
+    for (int64_t t = 0; t < T; t++) t_data(chars)[t] = (float)cps[t];
+    npy_save_in(dir, "chars", chars);
+    Tensor **attn = (Tensor **)t_alloc(sizeof *attn * (size_t)m->args.n_layers);
+    transformer_forward(m, ids, 1, T, attn);
+    for (int64_t l = 0; l < m->args.n_layers; l++) {
+        char name[32];
+        snprintf(name, sizeof name, "attn_%lld", (long long)l);
+        npy_save_in(dir, name, t_select(attn[l], 0, 0));   /* (n_heads, T, T) */
+    }
+}
+
 static Transformer *trained;   /* what run_train made, and its tokenizer */
 static Tokenizer *trained_tok;
 static double trained_val;
@@ -408,10 +436,23 @@ static int run_train(const Args *args, const char *save_to) {
     double t0 = stopwatch_seconds(), loss = 0;
     if (start > 0) narrate_say("resuming at step %lld of %lld from %s", (long long)start, (long long)tc.steps,
                                state_path_of(save_to));
+    /* --dump: every step's loss, and the validation loss every steps / 12 steps (no draws: the
+     * weights are the same with or without it) */
+    int64_t every = tc.steps / 12 > 0 ? tc.steps / 12 : 1, n_val = 0;
+    Tensor *train_curve = t_zeros(SHAPE(end - start, 2));
+    Tensor *val_curve = t_zeros(SHAPE((end - start) / every + 2, 2));
     int64_t it = start;
     for (; it < end && !stop_signal; it++) {
         get_batch(c.ids, split, tc.batch, tc.seq_len, in, tg);
         loss = train_step(m, opt, &tc, in, tg, lr_at(&tc, it));
+        if (args->dump) {
+            t_data(train_curve)[2 * (it - start)] = (float)(it + 1);
+            t_data(train_curve)[2 * (it - start) + 1] = (float)loss;
+            if ((it + 1) % every == 0 && it + 1 < tc.steps) {
+                t_data(val_curve)[2 * n_val] = (float)(it + 1);
+                t_data(val_curve)[2 * n_val++ + 1] = (float)evaluate(m, c.ids + split, c.n - split, lc.max_seq_len, 1000000);
+            }
+        }
         double el = stopwatch_seconds() - t0;
         progress(it + 1, tc.steps, loss, (double)((it + 1 - start) * tc.batch * tc.seq_len) / el, el);
     }
@@ -439,6 +480,12 @@ static int run_train(const Args *args, const char *save_to) {
     }
     double val = evaluate(m, c.ids + split, c.n - split, lc.max_seq_len, 1000000);
     trained = m, trained_tok = char_tokenizer(&c), trained_val = val;
+    if (args->dump) {
+        t_data(val_curve)[2 * n_val] = (float)tc.steps;
+        t_data(val_curve)[2 * n_val++ + 1] = (float)val;
+        dump_training(args->dump, m, train_curve, t_slice(val_curve, 0, 0, n_val), c.ids + split, c.cps + split,
+                      c.n - split);
+    }
     save_checkpoint(save_to, m);                       /* written whole at the run's end */
     save_tokenizer(tok_path_of(save_to), trained_tok);
     remove(state_path_of(save_to));                    /* the run is whole: no state to resume */
@@ -525,9 +572,7 @@ static void look_inside(const Args *args, const Transformer *m, const Tokenizer 
     int32_t *cps = utf8_decode("text", (const unsigned char *)text, len, &n);
     int64_t split = n - n / 10;
     while (split > 1 && cps[split - 1] != '\n') split--;
-    /* a real line: the first two lines of the validation text */
-    int64_t T = 0, lines = 0;
-    while (split + T < n && T < 24 && lines < 2) lines += cps[split + T++] == '\n';
+    int64_t T = two_lines(cps + split, n - split);   /* a real line, and the next */
     const char **labels = (const char **)t_alloc(sizeof *labels * (size_t)T);
     for (int64_t t = 0; t < T; t++) {
         char *u = (char *)t_alloc(8);
