@@ -66,7 +66,7 @@ def main():
 
     H = attn[0].shape[0]
     L = len(attn)
-    fig = pl.plt.figure(figsize=(2.9 * H + 1.0, 3.2 + 3.0 * L), constrained_layout=True)
+    fig = pl.plt.figure(figsize=(3.8 * H + 1.0, 3.4 + 3.8 * L), constrained_layout=True)
     grid = fig.add_gridspec(1 + L, H, height_ratios=[1.0] + [1.15] * L)
     ax = fig.add_subplot(grid[0, :])
     ax.plot(train[:, 0], train[:, 1], color="#9ecae1", lw=0.8, label="training batch")
@@ -89,6 +89,7 @@ def main():
             im = pl.heatmap(a, attn[l_][h], rows=names, cols=names, title="layer %d, head %d" % (l_, h), vmin=0.0,
                             vmax=1.0, hatch=causal, annotate=False, xlabel="key",
                             ylabel="query" if h == 0 else None, max_ticks=T)
+            a.tick_params(labelsize=8 if T <= 16 else 7)
     pl.colorbar(fig, im, axes, "attention weight")
     fig.suptitle("Chapter 13 · a tiny LLaMA2 trained on Tang poems: its losses, and every head over two lines "
                  "it never trained on\nrows: queries, columns: keys; hatched: causal mask")
