@@ -228,7 +228,10 @@ static int run_bench(Transformer *m) {
     int32_t *inputs = (int32_t *)t_alloc(sizeof *inputs * (size_t)(B * T));
     int32_t *targets = (int32_t *)t_alloc(sizeof *targets * (size_t)(B * T));
     for (int64_t b = 0; b < B; b++)
-        for (int64_t t = 0; t < T; t++) inputs[b * T + t] = batch[b * cols + t], targets[b * T + t] = batch[b * cols + t + 1];
+        for (int64_t t = 0; t < T; t++) {
+            inputs[b * T + t] = batch[b * cols + t];
+            targets[b * T + t] = batch[b * cols + t + 1];
+        }
     TrainConfig tc = {.steps = bench_rounds, .warmup = 0, .batch = B, .seq_len = T, .lr = 3e-3, .min_lr = 3e-3,
                       .weight_decay = 0.1, .beta1 = 0.9, .beta2 = 0.95, .eps = 1e-8, .grad_clip = 1.0};
     Transformer *w = m;                       /* the steps change the weights (this run's copy) */
@@ -450,7 +453,8 @@ static int run_train(const Args *args, const char *save_to) {
             t_data(train_curve)[2 * (it - start) + 1] = (float)loss;
             if ((it + 1) % every == 0 && it + 1 < tc.steps) {
                 t_data(val_curve)[2 * n_val] = (float)(it + 1);
-                t_data(val_curve)[2 * n_val++ + 1] = (float)evaluate(m, c.ids + split, c.n - split, lc.max_seq_len, 1000000);
+                double v = evaluate(m, c.ids + split, c.n - split, lc.max_seq_len, 1000000);
+                t_data(val_curve)[2 * n_val++ + 1] = (float)v;
             }
         }
         double el = stopwatch_seconds() - t0;
