@@ -176,6 +176,16 @@ bench-chapter11: $(BUILD)/chapter11 $(BENCH_SO)
 	  $$PY scripts/bench_ch11.py --lib $(BENCH_SO) --csv $(BUILD)/bench/ch11_torch.csv \
 	    --log $(BUILD)/bench/ch11_torch.txt
 
+# make bench-chapter13: chapter 13's training step and greedy decode against PyTorch on the
+# same model (the default configuration, written as a .bin) and batch, one thread, rounds
+# alternating C and PyTorch (scripts/bench_ch13.py, numpy and torch). BENCH_QUICK=1: one
+# round of 3 steps. Writes $(BUILD)/bench/ch13_torch.txt.
+.PHONY: bench-chapter13
+bench-chapter13: $(BUILD)/chapter13
+	@mkdir -p $(BUILD)/bench
+	@PY=$$(sh scripts/find_python.sh torch numpy) && \
+	  $$PY scripts/bench_ch13.py --chapter13 $(BUILD)/chapter13 --log $(BUILD)/bench/ch13_torch.txt
+
 # make bench-chapter9: chapter 9's ring over a 1 Gbit/s TCP link (a private network namespace's
 # loopback, limited by tc tbf), overlapped and --no-overlap in interleaved
 # rounds on 2 processes, the waits' medians and their ratio (scripts/bench_ring.sh);
@@ -524,6 +534,7 @@ help:
 	@echo "  make bench-chapter11  chapter 11: the KV cache, GQA, bandwidth; its decode step against PyTorch"
 	@echo "  make bench-chapter9   chapter 9: the ring over a 1 Gbit/s link, overlapped or not (needs MPI)"
 	@echo "  make bench-chapter12  chapter 12: the flash backward against the forward and chapter 10's backward, one run"
+	@echo "  make bench-chapter13  chapter 13: a training step and a decode against PyTorch, one thread (numpy, torch)"
 	@echo "  make bench-chapter12-torch  chapter 12's flash backward against PyTorch's autograd, one process (numpy, torch)"
 	@echo "  make bench-torch    chapter 8 and PyTorch in one process, one thread, interleaved rounds (numpy, torch)"
 	@echo "                      on the fastest right OpenBLAS kernel set (OPENBLAS_CORETYPE raced; BENCH_QUICK=1: short)"

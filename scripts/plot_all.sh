@@ -98,6 +98,31 @@ else
     skipped="$skipped ch08 (no $bench: run make bench first)"
 fi
 
+# chapter 13's figure is a training run: the default configuration (a minute or more on
+# 2 cores) with --dump, its losses and every head over two lines of the validation text;
+# the unigram entropy from its printout. CH13_PLOT_ARGS replaces the run's flags (a small
+# --corpus and --train-steps: a quick look, as make test-plots does).
+if [ -x "$BUILD/chapter13" ]; then
+    dir=$DUMP/ch13
+    rm -rf "$dir" "$DUMP/ch13_model"
+    mkdir -p "$DUMP/ch13_model"
+    [ -z "${CH13_PLOT_ARGS:-}" ] && echo "plots: chapter 13 trains its default configuration first (a minute or more)"
+    # shellcheck disable=SC2086  # CH13_PLOT_ARGS is a list of words
+    if "$BUILD/chapter13" ${CH13_PLOT_ARGS:-} --save "$DUMP/ch13_model/tang.bin" --quiet --dump "$dir" \
+        >"$DUMP/ch13_model/out.txt" &&
+        h=$(sed -n 's/^unigram entropy of the training text \([0-9.]*\) .*/\1/p' "$DUMP/ch13_model/out.txt") &&
+        "$PY" "$HERE/plot_ch13.py" --dump "$dir" --out "$OUT/ch13_training.png" --unigram "$h" &&
+        sh "$HERE/figure_data.sh" "$BUILD/npyinfo" "$dir" >"$OUT/ch13_training.txt"; then
+        made=$((made + 1))
+    else
+        echo "plots: chapter 13's training run or its figure failed" >&2
+        failed=$((failed + 1))
+    fi
+else
+    echo "plots: $BUILD/chapter13 is not built (run make first)" >&2
+    failed=$((failed + 1))
+fi
+
 [ -n "$skipped" ] && echo "plots: skipped:$skipped"
 echo "plots: $made figures in $OUT/, $failed failed"
 [ "$failed" -eq 0 ]

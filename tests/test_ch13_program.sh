@@ -87,6 +87,90 @@ expect_status 0 "--checkpoint --corpus looks inside"
 expect_out_contains "same place" "the head roles table"
 expect_out_contains "looks back to the previous line most" "names the head that looks back most"
 
+# ---- resuming: --stop-at or a signal writes OUT.state beside OUT.bin; --resume continues ----------------
+R="--corpus $TMP/poem.txt --train-steps 7 --seed 5 --quiet"
+run "$P" $R --save "$TMP/whole.bin"
+expect_status 0 "7 steps without a stop"
+run "$P" $R --save "$TMP/r.bin" --stop-at 3
+expect_status 0 "--stop-at 3"
+expect_out_contains "stopped after step 3 of 7" "says where it stopped"
+expect_file "$TMP/r.state" "--stop-at writes OUT.state"
+run "$P" $R --save "$TMP/r.bin" --resume --stop-at 5
+expect_status 0 "--resume --stop-at 5"
+run "$P" $R --save "$TMP/r.bin" --resume
+expect_status 0 "--resume to the end"
+last=$(tail -n 1 "$TMP/out")
+case $last in "val loss "[0-9]*) _ok ;; *) _bad "a resumed run's last line is '$last', not 'val loss V'" ;; esac
+if cmp -s "$TMP/r.bin" "$TMP/whole.bin"; then _ok; else _bad "stopped at 3 and 5, resumed: not the weights of the run without a stop"; fi
+expect_no_file "$TMP/r.state" "a finished run leaves no OUT.state"
+# SIGTERM while training (the corpus a FIFO: the run holds its handler once it opens it): the step under
+# way ends, the state is written, exit 143; resumed to step K + 2 it equals a run stopped at K + 2
+if mkfifo "$TMP/fifo" 2>/dev/null; then
+    $RUNNER "$P" --corpus "$TMP/fifo" --train-steps 100000 --seed 5 --quiet --save "$TMP/s.bin" >"$TMP/out" 2>"$TMP/err" &
+    pid=$!
+    cat "$TMP/poem.txt" >"$TMP/fifo"
+    kill -TERM $pid
+    wait $pid
+    status=$?
+    if [ $status -eq 143 ]; then _ok; else _bad "SIGTERM while training: exit $status, not 143 ($(cat "$TMP/err"))"; fi
+    k=$(sed -n 's/.*stopped by a signal after step \([0-9]*\) of 100000.*/\1/p' "$TMP/err")
+    if [ -n "$k" ]; then _ok; else _bad "SIGTERM: no 'stopped by a signal after step K' on stderr: $(cat "$TMP/err")"; k=0; fi
+    S="--corpus $TMP/poem.txt --train-steps 100000 --seed 5 --quiet --stop-at $((k + 2))"
+    run "$P" $S --save "$TMP/s.bin" --resume
+    expect_status 0 "resumed after SIGTERM"
+    run "$P" $S --save "$TMP/u.bin"
+    if cmp -s "$TMP/s.bin" "$TMP/u.bin" && cmp -s "$TMP/s.state" "$TMP/u.state"; then _ok; else
+        _bad "stopped by SIGTERM at $k, resumed to $((k + 2)): weights or state differ from a run stopped at $((k + 2))"; fi
+else
+    skip 4 "the SIGTERM test needs mkfifo"
+fi
+# bad or mismatched states: one sentence, exit 1
+run "$P" $R --save "$TMP/whole.bin" --resume
+expect_runtime_error "whole.state: cannot open it: --resume continues a run that --stop-at or Ctrl-C stopped" "--resume without a state"
+run "$P" $R --save "$TMP/r.bin" --stop-at 3
+run "$P" --corpus "$TMP/poem.txt" --train-steps 7 --seed 6 --quiet --save "$TMP/r.bin" --resume
+expect_runtime_error "the state is of a run with --seed 5, this run has 6" "another seed"
+run "$P" --corpus "$TMP/poem.txt" --train-steps 9 --seed 5 --quiet --save "$TMP/r.bin" --resume
+expect_runtime_error "the state is of a run with --train-steps 7, this run has 9" "another schedule"
+run "$P" $R --save "$TMP/r.bin" --resume --stop-at 2
+expect_runtime_error "the state is at step 3; --stop-at 2 is not after it" "--stop-at before the state's step"
+cp "$TMP/r.bin" "$TMP/t.bin"
+head -c 3000 "$TMP/r.state" >"$TMP/t.state"
+run "$P" $R --save "$TMP/t.bin" --resume
+expect_runtime_error "a state of this model is" "a truncated state"
+printf 'CH13ST00' >"$TMP/t.state"
+run "$P" $R --save "$TMP/t.bin" --resume
+expect_runtime_error "not a training state of this chapter" "not a state"
+cp "$TMP/r.state" "$TMP/t.state"
+cp "$TMP/whole.bin" "$TMP/t.bin"
+run "$P" $R --save "$TMP/t.bin" --resume
+expect_runtime_error "not of the weights in the checkpoint beside it" "a state beside other weights"
+run "$P" --checkpoint "$TMP/m.bin" --tokens 1 --resume
+expect_usage_error "not --checkpoint" "--resume with --checkpoint"
+
+# --dump of a training run (make plots draws it): the curves and every head over two real lines
+run "$P" --corpus "$TMP/poem.txt" --train-steps 24 --save "$TMP/d.bin" --quiet --dump "$TMP/dd"
+expect_status 0 "training with --dump"
+shapes=$("$BUILD/npyinfo" "$TMP/dd/train_loss.npy" "$TMP/dd/val_loss.npy" "$TMP/dd/chars.npy" "$TMP/dd/attn_0.npy" \
+    "$TMP/dd/attn_1.npy" 2>&1 | sed 's/.*: shape //' | tr '\n' ' ')
+if [ "$shapes" = "(24, 2), float32 (12, 2), float32 (13,), float32 (4, 13, 13), float32 (4, 13, 13), float32 " ]; then
+    _ok; else _bad "training --dump: shapes $shapes"; fi
+# the last validation loss is the run's 'val loss', and the first character the validation text's (欲 U+6B32)
+v=$(sed -n 's/^val loss //p' "$TMP/out")
+if "$BUILD/npyinfo" --print "$TMP/dd/val_loss.npy" | grep -q "24.0000, *$v\]\])" &&
+    "$BUILD/npyinfo" --print "$TMP/dd/chars.npy" | grep -q "27442\."; then _ok; else
+    _bad "training --dump: the last validation loss is not 'val loss $v', or chars.npy does not start with 欲"; fi
+run "$P" --corpus "$TMP/poem.txt" --train-steps 24 --save "$TMP/d2.bin" --quiet
+if cmp -s "$TMP/d.bin" "$TMP/d2.bin"; then _ok; else _bad "--dump changed the trained weights"; fi
+
+# --bench N (make bench-chapter13 reads these two lines; no figure is checked)
+run "$P" --checkpoint "$FX/mha_shared/model.bin" --batch-tokens "$FX/mha_shared/batch.npy" --bench 1 --quiet
+expect_status 0 "--bench 1"
+expect_out_contains "train step: best " "--bench: the training step's line"
+expect_out_contains "decode: best " "--bench: the decode's line"
+run "$P" --checkpoint "$FX/mha_shared/model.bin" --bench 1 --quiet
+expect_usage_error "--bench times training steps on --batch-tokens FILE" "--bench without --batch-tokens"
+
 # training and generation: bad input
 rm -f "$TMP/x.bin" "$TMP/x.tok"
 run "$P" --corpus "$TMP/poem.txt" --train-steps -1 --save "$TMP/x.bin" --quiet

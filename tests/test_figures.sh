@@ -44,6 +44,22 @@ check_bench() {
     fi
 }
 
+# check_ch13: chapter 13's figure is its default training run (minutes: make figures runs it,
+# make test does not). Its data is beside it; the run is the README's measured one: the
+# figure's last validation loss is the 'val loss V' of that run's printout, and its
+# characters are those of the README's look inside (the first two lines of the validation text).
+check_ch13() { # [DATA] (default docs/img/ch13_training.txt)
+    data=${1:-docs/img/ch13_training.txt}
+    _cmd="$data against chapters/13_tiny_llama/measured/train_default.txt"; status=0
+    : >"$TMP/err"
+    if [ -f "$data" ]; then _ok; else _bad "$data is missing (make figures)"; return; fi
+    want=$(sed -n 's/^val loss \([0-9.]*\)$/\1/p' chapters/13_tiny_llama/measured/train_default.txt)
+    got=$(awk '/^val_loss.npy:/ { v = 1; next } v && /\]\]\)$/ { gsub(/[],)]/, ""); print $NF; exit }' "$data")
+    if [ -n "$want" ] && [ "$got" = "$want" ]; then _ok; else
+        _bad "docs/img/ch13_training.png is not of the measured default run: its last validation loss is '$got', the run printed 'val loss $want' (make figures redraws it)"
+    fi
+}
+
 listed=" "
 while read -r name nn rest; do
     case $name in '#'* | '') continue ;; esac
@@ -75,6 +91,10 @@ for f in docs/img/*.png; do
         check_bench
         continue
     fi
+    if [ "$name" = ch13_training ]; then
+        check_ch13
+        continue
+    fi
     _cmd=; status=0; : >"$TMP/err"
     _bad "$f is not drawn by make figures (not in scripts/figures.list)"
 done
@@ -84,6 +104,12 @@ awk 'done == 0 && / flash  *[0-9]/ { sub(/[0-9]\./, "9."); done = 1 } { print }'
 if awk -f tests/bench_rows.awk docs/img/ch08_bench.csv "$TMP/bench.txt" >/dev/null 2>&1; then
     _cmd=; status=0; : >"$TMP/err"; _bad "a bench printout with one time changed still matched its table"
 else _ok; fi
+
+# chapter 13's check checks itself: another last validation loss in a copy of its data fails
+awk '/^val_loss.npy:/ { v = 1 } v && /\]\]\)$/ { sub(/[0-9]\]\]\)$/, "X]])"); v = 0 } { print }' docs/img/ch13_training.txt >"$TMP/ch13.txt"
+if (_failed=0; check_ch13 "$TMP/ch13.txt" >/dev/null; [ "$_failed" -gt 0 ]); then _ok; else
+    _cmd=; status=0; : >"$TMP/err"; _bad "chapter 13's figure data with another last validation loss was not caught"
+fi
 
 # the check checks itself: one digit changed in a copy of a figure's data fails
 sed '2s/[0-9]/X/' docs/img/ch04_causal_mask.txt >"$TMP/mutated.txt"

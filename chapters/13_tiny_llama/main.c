@@ -11,8 +11,12 @@
  * each head's attention over the tokens.
  */
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
+
+#include "common/platform.h"
 
 #include "chapters/08_fast_attention/fast_attention.h"
 #include "chapters/13_tiny_llama/tiny_llama_setup.h"
@@ -35,6 +39,9 @@ static const char *prompt_text;      /* --prompt TEXT        */
 static int64_t n_generate = 0;       /* --generate N         */
 static double temperature = 0.8;     /* --temperature T      */
 static double top_p = 0.9;           /* --top-p P            */
+static int64_t stop_at = 0;          /* --stop-at K: save the state after step K */
+static bool resume = false;          /* --resume: continue OUT.bin from OUT.state */
+static int64_t bench_rounds = 0;     /* --bench N: time N training steps and N decodes */
 
 /* Debian's fortunes-zh: 313 Tang poems */
 #define TANG300 "/usr/share/games/fortunes/tang300"
@@ -56,6 +63,12 @@ static const CliExtra chapter13_flags[] = {
      .help = "training steps (default 0: the default run's)"},
     {.name = "--save", .metavar = "FILE", .kind = CLI_EXTRA_TEXT, .value = &save_file,
      .help = "train, write FILE (.bin) and its .tok"},
+    {.name = "--stop-at", .metavar = "K", .kind = CLI_EXTRA_INT, .value = &stop_at, .min = 1, .max = 1e7,
+     .help = "stop after step K, write OUT.bin and OUT.state"},
+    {.name = "--resume", .kind = CLI_EXTRA_FLAG, .value = &resume,
+     .help = "continue OUT.bin (--save) from its OUT.state"},
+    {.name = "--bench", .metavar = "N", .kind = CLI_EXTRA_INT, .value = &bench_rounds, .min = 1, .max = 1e6,
+     .help = "time N training steps on --batch-tokens, N decodes"},
     {.name = "--prompt", .metavar = "TEXT", .kind = CLI_EXTRA_TEXT, .value = &prompt_text,
      .help = "text to continue (--generate)"},
     {.name = "--generate", .metavar = "N", .kind = CLI_EXTRA_INT, .value = &n_generate, .min = 1, .max = 1e6,
@@ -200,6 +213,55 @@ static int run_grads(const Transformer *m) {
     return 0;
 }
 
+/* ---- --bench N: a training step and a decode, timed (make bench-chapter13) ------------------------ */
+
+/* This process's processor time (clock(): one thread here, so the step's own work). */
+static double cpu_seconds(void) { return (double)clock() / CLOCKS_PER_SEC; }
+
+static int run_bench(Transformer *m) {
+    int64_t B, cols;
+    int32_t *batch = load_batch_tokens(batch_file, m->args.vocab_size, &B, &cols);
+    int64_t T = cols - 1;
+    if (T > m->args.max_seq_len)
+        t_error("%s: the batch has %lld inputs per row, more than the model's seq_len %lld", batch_file, (long long)T,
+                (long long)m->args.max_seq_len);
+    int32_t *inputs = (int32_t *)t_alloc(sizeof *inputs * (size_t)(B * T));
+    int32_t *targets = (int32_t *)t_alloc(sizeof *targets * (size_t)(B * T));
+    for (int64_t b = 0; b < B; b++)
+        for (int64_t t = 0; t < T; t++) {
+            inputs[b * T + t] = batch[b * cols + t];
+            targets[b * T + t] = batch[b * cols + t + 1];
+        }
+    TrainConfig tc = {.steps = bench_rounds, .warmup = 0, .batch = B, .seq_len = T, .lr = 3e-3, .min_lr = 3e-3,
+                      .weight_decay = 0.1, .beta1 = 0.9, .beta2 = 0.95, .eps = 1e-8, .grad_clip = 1.0};
+    Transformer *w = m;                       /* the steps change the weights (this run's copy) */
+    AdamW *opt = adamw_new(w);
+    double best = 1e30;
+    for (int64_t i = 0; i < bench_rounds; i++) {   /* forward, loss, backward, clip, AdamW */
+        double t0 = cpu_seconds();
+        train_step(w, opt, &tc, inputs, targets, tc.lr);
+        double dt = cpu_seconds() - t0;
+        if (dt < best) best = dt;
+    }
+    printf("train step: best %.3f ms of %lld (%lld x %lld tokens), %.0f tokens/s\n", best * 1e3,
+           (long long)bench_rounds, (long long)B, (long long)T, (double)(B * T) / best);
+    /* greedy decoding through the KV cache: the first row's first token, then T - 1 new ones */
+    int64_t n_new = T - 1 > 0 ? T - 1 : 1;
+    int32_t *out = (int32_t *)t_alloc(sizeof *out * (size_t)n_new);
+    double best_d = 1e30;
+    for (int64_t i = 0; i < bench_rounds; i++) {
+        t_scope_begin();
+        double t0 = cpu_seconds();
+        generate(w, inputs, 1, n_new, 0, 1, out);
+        double dt = cpu_seconds() - t0;
+        t_scope_end();
+        if (dt < best_d) best_d = dt;
+    }
+    printf("decode: best %.3f ms of %lld (1 + %lld tokens, KV cache), %.0f tokens/s\n", best_d * 1e3,
+           (long long)bench_rounds, (long long)n_new, (double)n_new / best_d);
+    return 0;
+}
+
 /* ---- training ------------------------------------------------------------------------------------ */
 
 /* The default configuration (trains in under 3 minutes on a 2-core machine, measured). */
@@ -246,11 +308,57 @@ static void progress(int64_t step, int64_t steps, double loss, double tok_s, dou
     fflush(stderr);
 }
 
+/* The real lines the heads are drawn over: the first two lines of the validation text, at most
+ * 24 characters. Returns how many characters. */
+static int64_t two_lines(const int32_t *cps, int64_t n) {
+    int64_t T = 0, lines = 0;
+    while (T < n && T < 24 && lines < 2) lines += cps[T++] == '\n';
+    return T;
+}
+
+/* --dump DIR of a training run: the curves of the steps this run made and the heads over real
+ * lines of the validation text, for make plots (scripts/plot_ch13.py). */
+static void dump_training(const char *dir, const Transformer *m, const Tensor *train_loss, const Tensor *val_loss,
+                          const int32_t *ids, const int32_t *cps, int64_t n) {
+    npy_make_dir(dir);
+    npy_save_in(dir, "train_loss", train_loss);   /* (steps, 2): step, the batch's loss before it */
+    npy_save_in(dir, "val_loss", val_loss);       /* (k, 2): step, the validation loss after it   */
+    int64_t T = two_lines(cps, n);
+    Tensor *chars = t_zeros(SHAPE(T));             /* the characters' code points (exact in float32) */
+    for (int64_t t = 0; t < T; t++) t_data(chars)[t] = (float)cps[t];
+    npy_save_in(dir, "chars", chars);
+    Tensor **attn = (Tensor **)t_alloc(sizeof *attn * (size_t)m->args.n_layers);
+    transformer_forward(m, ids, 1, T, attn);
+    for (int64_t l = 0; l < m->args.n_layers; l++) {
+        char name[32];
+        snprintf(name, sizeof name, "attn_%lld", (long long)l);
+        npy_save_in(dir, name, t_select(attn[l], 0, 0));   /* (n_heads, T, T) */
+    }
+}
+
 static Transformer *trained;   /* what run_train made, and its tokenizer */
 static Tokenizer *trained_tok;
 static double trained_val;
 
+/* Ctrl-C (SIGINT) or SIGTERM while training: the step under way finishes, then the run writes
+ * OUT.bin, OUT.tok and OUT.state and ends; a second signal, or one outside training, ends the
+ * run at once and leaves nothing (as every chapter's runs). */
+static volatile sig_atomic_t training = 0, stop_signal = 0;
+
+static void on_signal_while_training(int sig) {
+    if (training && !stop_signal && (sig == SIGINT || sig == SIGTERM)) {
+        stop_signal = sig;
+        return;
+    }
+    out_fail();
+    p_die_of_signal(sig);
+}
+
+/* Trains (or, with --resume, continues from save_to's .state) and saves. Returns 0, or when
+ * a signal stopped it, 128 + the signal. */
 static int run_train(const Args *args, const char *save_to) {
+    training = 1;
+    p_catch_signals(on_signal_while_training);
     size_t len;
     const char *source;
     char *text = training_text(args->seed, &len, &source);
@@ -280,9 +388,33 @@ static int run_train(const Args *args, const char *save_to) {
                         BUDGET_OVERHEAD;
     budget_refuse_if_over(step_bytes, BUDGET_F4 * (double)(tc.batch * tc.seq_len * lc.vocab_size),
                           tr("the logits of a batch and the weights with AdamW's moments"), "--corpus");
-    Transformer *m = transformer_new(lc);
-    transformer_init(m);                                   /* after torch.manual_seed(seed) */
+    RunId id = {.steps = tc.steps, .batch = tc.batch, .seq_len = tc.seq_len, .seed = args->seed, .text_n = c.n,
+                .text_hash = hash_text(c.cps, c.n)};
+    Transformer *m;
+    if (resume) {
+        m = llama2c_load(save_to);                         /* the weights after the state's step */
+        if (m->args.dim != lc.dim || m->args.n_layers != lc.n_layers || m->args.vocab_size != lc.vocab_size ||
+            m->args.n_heads != lc.n_heads || m->args.n_kv_heads != lc.n_kv_heads || !m->args.shared ||
+            m->args.hidden_dim != lc.hidden_dim || m->args.max_seq_len != lc.max_seq_len)
+            t_error("%s: not the model this run trains (dim %lld, vocab_size %lld): resume with the corpus it was "
+                    "started with", save_to, (long long)lc.dim, (long long)lc.vocab_size);
+    } else {
+        m = transformer_new(lc);
+        transformer_init(m);                               /* after torch.manual_seed(seed) */
+    }
     AdamW *opt = adamw_new(m);
+    if (resume) {
+        FILE *st = fopen(state_path_of(save_to), "rb");
+        if (!st)
+            t_error("%s: cannot open it: --resume continues a run that --stop-at or Ctrl-C stopped, which wrote it "
+                    "beside %s", state_path_of(save_to), save_to);
+        fclose(st);
+        load_train_state(state_path_of(save_to), opt, m, &id);   /* m, v, step, the generator */
+    }
+    int64_t start = opt->step, end = stop_at && stop_at < tc.steps ? stop_at : tc.steps;
+    if (end <= start)
+        t_error("%s: the state is at step %lld; --stop-at %lld is not after it", state_path_of(save_to),
+                (long long)start, (long long)stop_at);
     double H = unigram_entropy(c.ids, split, c.vocab_size);
     if (!narrate_quiet()) {
         narrate_step("Training on %s", source ? source : tr("generated poems"));
@@ -305,11 +437,44 @@ static int run_train(const Args *args, const char *save_to) {
     int32_t *in = (int32_t *)t_alloc(sizeof *in * (size_t)(tc.batch * tc.seq_len));
     int32_t *tg = (int32_t *)t_alloc(sizeof *tg * (size_t)(tc.batch * tc.seq_len));
     double t0 = stopwatch_seconds(), loss = 0;
-    for (int64_t it = 0; it < tc.steps; it++) {
+    if (start > 0) narrate_say("resuming at step %lld of %lld from %s", (long long)start, (long long)tc.steps,
+                               state_path_of(save_to));
+    /* --dump: every step's loss, and the validation loss every steps / 12 steps (no draws: the
+     * weights are the same with or without it) */
+    int64_t every = tc.steps / 12 > 0 ? tc.steps / 12 : 1, n_val = 0;
+    Tensor *train_curve = t_zeros(SHAPE(end - start, 2));
+    Tensor *val_curve = t_zeros(SHAPE((end - start) / every + 2, 2));
+    int64_t it = start;
+    for (; it < end && !stop_signal; it++) {
         get_batch(c.ids, split, tc.batch, tc.seq_len, in, tg);
         loss = train_step(m, opt, &tc, in, tg, lr_at(&tc, it));
+        if (args->dump) {
+            t_data(train_curve)[2 * (it - start)] = (float)(it + 1);
+            t_data(train_curve)[2 * (it - start) + 1] = (float)loss;
+            if ((it + 1) % every == 0 && it + 1 < tc.steps) {
+                t_data(val_curve)[2 * n_val] = (float)(it + 1);
+                double v = evaluate(m, c.ids + split, c.n - split, lc.max_seq_len, 1000000);
+                t_data(val_curve)[2 * n_val++ + 1] = (float)v;
+            }
+        }
         double el = stopwatch_seconds() - t0;
-        progress(it + 1, tc.steps, loss, (double)((it + 1) * tc.batch * tc.seq_len) / el, el);
+        progress(it + 1, tc.steps, loss, (double)((it + 1 - start) * tc.batch * tc.seq_len) / el, el);
+    }
+    training = 0;
+    if (budget_progress_shown()) fprintf(stderr, "\r%60s\r", "");
+    if (it < tc.steps) {   /* stopped early: the weights, their tokenizer and the state */
+        save_checkpoint(save_to, m);
+        save_tokenizer(tok_path_of(save_to), char_tokenizer(&c));
+        save_train_state(state_path_of(save_to), opt, m, &id);
+        if (stop_signal) {
+            fprintf(stderr, tr("%s: stopped by a signal after step %lld of %lld: %s and %s written; --resume "
+                               "continues\n"), "chapter13", (long long)it, (long long)tc.steps, save_to,
+                    state_path_of(save_to));
+            return 128 + stop_signal;
+        }
+        narrate_result_text("stopped after step %lld of %lld: %s and %s written; --resume continues", (long long)it,
+                            (long long)tc.steps, save_to, state_path_of(save_to));
+        return 0;
     }
     double secs = stopwatch_seconds() - t0;
     if (!narrate_quiet()) {
@@ -317,13 +482,19 @@ static int run_train(const Args *args, const char *save_to) {
         t_format_bytes((double)t_peak_bytes(), a, sizeof a);
         narrate_say("the run held at most %s at once (measured)", a);
     }
-    if (budget_progress_shown()) fprintf(stderr, "\r%60s\r", "");
     double val = evaluate(m, c.ids + split, c.n - split, lc.max_seq_len, 1000000);
     trained = m, trained_tok = char_tokenizer(&c), trained_val = val;
+    if (args->dump) {
+        t_data(val_curve)[2 * n_val] = (float)tc.steps;
+        t_data(val_curve)[2 * n_val++ + 1] = (float)val;
+        dump_training(args->dump, m, train_curve, t_slice(val_curve, 0, 0, n_val), c.ids + split, c.cps + split,
+                      c.n - split);
+    }
     save_checkpoint(save_to, m);                       /* written whole at the run's end */
     save_tokenizer(tok_path_of(save_to), trained_tok);
-    narrate_result_text("trained %lld steps in %.1f s (%.0f tokens/s); last batch loss %.4f", (long long)tc.steps, secs,
-                        (double)(tc.steps * tc.batch * tc.seq_len) / secs, loss);
+    remove(state_path_of(save_to));                    /* the run is whole: no state to resume */
+    narrate_result_text("trained %lld steps in %.1f s (%.0f tokens/s); last batch loss %.4f", (long long)(tc.steps - start),
+                        secs, (double)((tc.steps - start) * tc.batch * tc.seq_len) / secs, loss);
     narrate_result_text("unigram entropy of the training text %.4f (a model that ignores context)", H);
     return 0;
 }
@@ -405,9 +576,7 @@ static void look_inside(const Args *args, const Transformer *m, const Tokenizer 
     int32_t *cps = utf8_decode("text", (const unsigned char *)text, len, &n);
     int64_t split = n - n / 10;
     while (split > 1 && cps[split - 1] != '\n') split--;
-    /* a real line: the first two lines of the validation text */
-    int64_t T = 0, lines = 0;
-    while (split + T < n && T < 24 && lines < 2) lines += cps[split + T++] == '\n';
+    int64_t T = two_lines(cps + split, n - split);   /* a real line, and the next */
     const char **labels = (const char **)t_alloc(sizeof *labels * (size_t)T);
     for (int64_t t = 0; t < T; t++) {
         char *u = (char *)t_alloc(8);
@@ -488,14 +657,16 @@ int main(int argc, char **argv) {
         if (out_check_target("--save", save_file, 0, err, sizeof err) != 0) return usage(err);
         if (!narrate_quiet()) narrate_title("Chapter 13: a tiny LLaMA2 (Happy-LLM 5.1) in C");
         int rc = run_train(&args, save_file);
-        if (rc == 0 && prompt_text) {
+        if (rc == 0 && trained && prompt_text) {
             tokenizer_file = tok_path_of(save_file);
             rc = run_generate(trained, trained_tok);
         }
-        if (rc == 0) narrate_result_text("val loss %.4f", trained_val);
+        if (rc == 0 && trained) narrate_result_text("val loss %.4f", trained_val);
         t_scope_end();
         return rc;
     }
+    if ((resume || stop_at) && checkpoint_file)
+        return usage("--resume and --stop-at are for training (--save OUT.bin, or the default run), not --checkpoint");
     if (!checkpoint_file) {
         if (tokens_text || batch_file || prompt_text)
             return usage("--tokens, --batch-tokens and --prompt need --checkpoint M.bin (or --save to train)");
@@ -506,7 +677,10 @@ int main(int argc, char **argv) {
         memcpy(path, argv[0], n);
         strcpy(path + n, "ch13/tang.bin");
         narrate_title("Chapter 13: a tiny LLaMA2 (Happy-LLM 5.1) in C");
-        FILE *f = fopen(path, "rb");
+        /* a run stopped by Ctrl-C left tang.bin and tang.state: this one continues it */
+        FILE *st = fopen(state_path_of(path), "rb");
+        if (st) fclose(st), resume = true;
+        FILE *f = resume ? NULL : fopen(path, "rb");
         Transformer *m;
         Tokenizer *tok;
         if (f) {
@@ -520,9 +694,14 @@ int main(int argc, char **argv) {
             memcpy(dir, path, n + 4);
             dir[n + 4] = 0;
             out_make_dir(dir);
-            narrate_say("no checkpoint at %s yet: training the default configuration first (under 3 minutes on 2 "
-                        "cores), then saving it there", path);
-            run_train(&args, path);
+            if (!resume)
+                narrate_say("no checkpoint at %s yet: training the default configuration first (under 3 minutes on "
+                            "2 cores), then saving it there", path);
+            int rc = run_train(&args, path);
+            if (rc != 0 || !trained) {
+                t_scope_end();
+                return rc;
+            }
             narrate_result_text("val loss %.4f", trained_val);
             m = trained, tok = trained_tok;
         }
@@ -536,6 +715,8 @@ int main(int argc, char **argv) {
     if (corpus_file && (tokens_text || batch_file || prompt_text))
         return usage("--checkpoint with --corpus looks inside the model on that text; give it without --tokens, "
                      "--batch-tokens or --prompt");
+    if (bench_rounds && (!batch_file || grad_dir))
+        return usage("--bench times training steps on --batch-tokens FILE; give it without --grad-dump");
     if (!batch_file && !tokens_text && !prompt_text && !corpus_file)
         return usage("give --tokens LIST (a forward), --batch-tokens FILE (gradients) or --prompt TEXT --generate N");
     if (grad_dir && !batch_file) return usage("--grad-dump needs --batch-tokens");
@@ -558,7 +739,7 @@ int main(int argc, char **argv) {
         t_scope_end();
         return rc;
     }
-    int rc = batch_file ? run_grads(m) : run_tokens(&args, m, tok);
+    int rc = bench_rounds ? run_bench(m) : batch_file ? run_grads(m) : run_tokens(&args, m, tok);
     t_scope_end();
     return rc;
 }
