@@ -939,7 +939,8 @@ g_grade_function() {
     # in Chinese: the same sentences from gradetool, kept for translate.awk (zh.tsv)
     if [ "${G_LANG:-en}" = zh ]; then
         _dz=$("$G_TOOL" compare "$RUN/want/probe$_nn" "$_w/probe.txt" zh "$RUN/mist/cat$_nn.tsv")
-        printf '%s\t%s\n' "$(g_clean "$_d" 900)" "$(printf '%s' "$_dz" | tr '\t\r\n' '   ' | tr -d '\000-\037\177')" >"$_w/zh.tsv"
+        [ "$_dz" = "$_d" ] ||
+            printf '%s\t%s\n' "$(g_clean "$_d" 900)" "$(printf '%s' "$_dz" | tr '\t\r\n' '   ' | tr -d '\000-\037\177')" >"$_w/zh.tsv"
     fi
     case $(cat "$_w/probe.txt.rc") in
         124 | 137) _d="$_d (stopped after ${GRADE_TIME} s)" ;;

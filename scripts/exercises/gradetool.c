@@ -587,13 +587,13 @@ static int compare_lines(const Lines *w, const Lines *g) {
                 }
                 return 0;
             }
-            if (i >= g->n) say("your code stopped before the end of the hidden checks");
+            if (i >= g->n) say(TR("your code stopped before the end of the hidden checks", "你的代码在隐藏检查结束之前就停止了"));
             else say("printed more than the teacher's code (a line that is not a result)");
             return 1;
         }
         if (!split3(w->line[i], wl, wk, &wr)) die("the teacher's probe output is malformed at line ", NULL);
         if (i >= g->n) {
-            say("%s: your code stopped before this check", wl);
+            say(TR("%s: your code stopped before this check", "%s：你的代码在这项检查之前就停止了"), wl);
             return 1;
         }
         if (!split3(g->line[i], gl, gk, &gr_)) {
@@ -601,7 +601,7 @@ static int compare_lines(const Lines *w, const Lines *g) {
             return 1;
         }
         if (!strcmp(gk, "error") && strcmp(wk, "error") != 0) {   /* the check's own label or its probe's */
-            say("%s: raised the error \"", wl);
+            say(TR("%s: raised the error \"", "%s：报错 \""), wl);
             say_clean(gr_, 160);
             say("\"");
             return 1;
@@ -612,15 +612,15 @@ static int compare_lines(const Lines *w, const Lines *g) {
         }
         if (!strcmp(wk, "error")) {
             if (!strcmp(gk, "error")) continue;
-            say("%s: the teacher's code refuses these inputs with an error, yours does not", wl);
+            say(TR("%s: the teacher's code refuses these inputs with an error, yours does not", "%s：教师的代码对这些输入报错拒绝，你的代码没有"), wl);
             return 1;
         }
         if (!strcmp(wk, "shape") || !strcmp(gk, "shape")) {
             if (!strcmp(wk, gk) && !strcmp(wr, gr_)) continue;
-            say("%s has shape ", wl);
+            say(TR("%s has shape ", "%s 的形状是 "), wl);
             if (!strcmp(gk, "shape")) say_clean(gr_, 60);
             else say("(none)");
-            say(", expected %s", wr);
+            say(TR(", expected %s", "，应当是 %s"), wr);
             return 1;
         }
         if (!strcmp(wk, "null") || !strcmp(gk, "null")) {
