@@ -157,7 +157,8 @@ for lang in en zh; do
         if [ -z "$row" ]; then bad "$id ($lang): the feedback names the mistake" "$(cat "$TMP/out_$lang/feedback/$s.txt" 2>/dev/null)"
         elif [ -n "$others" ]; then bad "$id ($lang): named as another mistake too" "$row"
         elif printf '%s\n' "$row" | grep -q -e '[a-z_][.a-z_0-9]* ([0-9, ]*) first differs at' -e '[a-z_][.a-z_0-9]* ([0-9, ]*) 最先在' \
-            -e '[a-z_][.a-z_0-9]*: raised the error "' -e '[a-z_][.a-z_0-9]*：报错 "'; then ok
+            -e '[a-z_][.a-z_0-9]*: raised the error "' -e '[a-z_][.a-z_0-9]*：报错 "' \
+            -e '[a-z_][.a-z_0-9]* has shape ([0-9, ]*), expected ([0-9, ]*)\. ' -e '[a-z_][.a-z_0-9]* 的形状是 ([0-9, ]*)，应当是 ([0-9, ]*)。'; then ok
         else bad "$id ($lang): the first wrong result is named" "$row"; fi
     done <"$TMP/plan.tsv"
 done

@@ -340,7 +340,8 @@ while IFS='	' read -r id ch bl file en zh; do
     grep -v "^$id	" "$W/mist/cat$nn.tsv" >"$W/mist/others.tsv"
     oo=$("$W/gradetool" compare "$W/want$nn" "$W/mist/$id" en "$W/mist/others.tsv")
     base=$("$W/gradetool" compare "$W/want$nn" "$W/mist/$id")
-    if [ "$o" != "$base $en" ]; then what="FAIL: not named as itself: $o"
+    case $base in *.) full="$base $en" ;; *) full="$base. $en" ;; esac
+    if [ "$o" != "$full" ]; then what="FAIL: not named as itself: $o"
     elif [ "$oz" = "${oz%"$zh"}" ]; then what="FAIL: not named as itself in Chinese: $oz"
     elif [ "$oo" != "$base" ]; then what="FAIL: also recognised as another mistake: $oo"
     else what="recognised as itself, and as no other"; mok=$((mok + 1))

@@ -269,6 +269,7 @@ static int parse_num(const char *s, double *v) {
 /* ---- compare: the first difference, the first wrong tensor and what it is ------ */
 
 static int ZH;   /* the feedback's language: 0 English, 1 Chinese */
+static int same_errors;   /* errors must have the same words (a known mistake's), not just be errors */
 #define TR(en, zh) (ZH ? (zh) : (en))
 
 static int same_value(double x, double y) {
@@ -611,7 +612,7 @@ static int compare_lines(const Lines *w, const Lines *g) {
             return 1;
         }
         if (!strcmp(wk, "error")) {
-            if (!strcmp(gk, "error")) continue;
+            if (!strcmp(gk, "error") && (!same_errors || !strcmp(wr, gr_))) continue;
             say(TR("%s: the teacher's code refuses these inputs with an error, yours does not", "%s：教师的代码对这些输入报错拒绝，你的代码没有"), wl);
             return 1;
         }
@@ -702,8 +703,13 @@ static int cmd_compare(int argc, char **argv) {
         if (read_lines(f[1], MAX_GOT, &m) != 0) continue;
         check_want(&m, "a known mistake's probe output is malformed: ");
         msg_n = 0;
-        if (compare_lines(&m, &g) == 0) {
-            printf("%s%s%s\n", first, ZH ? "" : " ", ZH ? f[3] : f[2]);
+        same_errors = 1;
+        int eq = compare_lines(&m, &g) == 0;
+        same_errors = 0;
+        if (eq) {   /* (after a sentence of its own) */
+            size_t n = strlen(first);
+            const char *stop = n && first[n - 1] == '.' ? "" : n >= 3 && !strcmp(first + n - 3, "。") ? "" : ZH ? "。" : ".";
+            printf("%s%s%s%s\n", first, stop, ZH ? "" : " ", ZH ? f[3] : f[2]);
             return 1;
         }
     }
