@@ -49,6 +49,71 @@ void harness_check_error(const char *file, int line, bool raised, const char *st
     }
 }
 
+static int close_enough(double x, double y, double rtol, double atol) {
+    if (x == y) return 1; /* includes equal infinities */
+    if (isnan(x) || isnan(y)) return isnan(x) && isnan(y);
+    return fabs(x - y) <= atol + rtol * fabs(y);
+}
+
+/* What A (got) is to B (expected), when it is simple, as a sentence into BUF ("" when none):
+ * NaN where B has none, a constant factor, the transpose, columns summing to 1 instead of rows. */
+static void relation(const Tensor *a, const Tensor *b, double rtol, double atol, char *buf, size_t cap) {
+    int64_t n = t_numel(a), nan_new = 0, have = 0;
+    double c = 0;
+    buf[0] = 0;
+    for (int64_t i = 0; i < n; i++) {
+        double x = t_flat_get(a, i), y = t_flat_get(b, i);
+        nan_new += isnan(x) && !isnan(y);
+        if (isfinite(y) && fabs(y) > 1e-6 && isfinite(x) && x != 0) {
+            if (!have) c = x / y;
+            have++;
+        }
+    }
+    if (nan_new) {
+        snprintf(buf, cap, " It holds NaN where the expected has none (%lld of %lld values).", (long long)nan_new, (long long)n);
+        return;
+    }
+    int ok = have >= 2 && fabs(c - 1) > 1e-3;
+    for (int64_t i = 0; i < n && ok; i++) {
+        double y = t_flat_get(b, i);
+        ok = close_enough(t_flat_get(a, i), isinf(y) && c > 0 ? y : c * y, rtol, atol + 1e-6);
+    }
+    if (ok) {
+        /* named when it is 1/sqrt(N) or sqrt(N) for a whole N: 0.25 = 1/sqrt(16) */
+        double q = c > 0 ? (c < 1 ? 1 / (c * c) : c * c) : 0;
+        long nq = (long)(q + 0.5);
+        if (nq >= 2 && fabs(q - (double)nq) < 1e-3 * q)
+            snprintf(buf, cap, " Every value is %.4g = %ssqrt(%ld) times the expected one.", c, c < 1 ? "1/" : "", nq);
+        else
+            snprintf(buf, cap, " Every value is %.4g times the expected one.", c);
+        return;
+    }
+    if (a->ndim < 2) return;
+    int64_t R = t_size(a, -2), C = t_size(a, -1), mats = (R > 0 && C > 0) ? n / (R * C) : 0;
+    ok = R == C && R > 1;
+    for (int64_t m = 0; m < mats && ok; m++)
+        for (int64_t i = 0; i < R && ok; i++)
+            for (int64_t j = 0; j < C && ok; j++)
+                ok = close_enough(t_flat_get(a, m * R * C + i * C + j), t_flat_get(b, m * R * C + j * C + i), rtol, atol);
+    if (ok) {
+        snprintf(buf, cap, " It is the transpose of the expected (rows and columns swapped).");
+        return;
+    }
+    int rows_one = C > 1, cols_one = R > 1;
+    for (int64_t r = 0; r < n / C && rows_one; r++) {
+        double s = 0;
+        for (int64_t j = 0; j < C; j++) s += t_flat_get(b, r * C + j);
+        rows_one = fabs(s - 1) < 1e-3;
+    }
+    for (int64_t m = 0; m < mats && rows_one && cols_one; m++)
+        for (int64_t j = 0; j < C && cols_one; j++) {
+            double s = 0;
+            for (int64_t i = 0; i < R; i++) s += t_flat_get(a, m * R * C + i * C + j);
+            cols_one = fabs(s - 1) < 1e-3;
+        }
+    if (rows_one && cols_one) snprintf(buf, cap, " Its columns sum to 1, not its rows (softmax over the wrong dim).");
+}
+
 void harness_check_tensor_close(const char *file, int line, const char *expr, const Tensor *a,
                                 const Tensor *b, double rtol, double atol) {
     char as[T_SHAPE_STR], bs[T_SHAPE_STR];
@@ -58,16 +123,48 @@ void harness_check_tensor_close(const char *file, int line, const char *expr, co
     }
     int64_t n = t_numel(a);
     for (int64_t i = 0; i < n; i++) {
-        float x = t_flat_get(a, i), y = t_flat_get(b, i);
-        int ok;
-        if (x == y) ok = 1; /* includes equal infinities */
-        else if (isnan(x) || isnan(y)) ok = isnan(x) && isnan(y);
-        else ok = fabs((double)x - (double)y) <= atol + rtol * fabs((double)y);
-        if (!ok) {
-            harness_fail(file, line, "%s: element %lld is %.8g, expected %.8g (rtol %g, atol %g)", expr,
-                         (long long)i, (double)x, (double)y, rtol, atol);
-            return;
+        if (close_enough(t_flat_get(a, i), t_flat_get(b, i), rtol, atol)) continue;
+        /* the first wrong element: where (row, col, batch, head), a few values side by side,
+         * what the whole tensor is to the expected, and for a small matrix a map of the
+         * elements that differ */
+        char where[96] = "", side[160], rel[160];
+        int nd = a->ndim;
+        int64_t idx[T_MAX_DIMS], rest = i;
+        for (int d = nd - 1; d >= 0; d--) {
+            idx[d] = rest % a->shape[d];
+            rest /= a->shape[d];
         }
+        if (nd >= 2) {
+            int k = snprintf(where, sizeof where, "row %lld, col %lld", (long long)idx[nd - 2], (long long)idx[nd - 1]);
+            if (nd == 3) snprintf(where + k, sizeof where - (size_t)k, " (batch %lld)", (long long)idx[0]);
+            if (nd >= 4) snprintf(where + k, sizeof where - (size_t)k, " (batch %lld, head %lld)", (long long)idx[0], (long long)idx[1]);
+        } else {
+            snprintf(where, sizeof where, "element %lld", (long long)i);
+        }
+        int64_t C = nd >= 1 ? a->shape[nd - 1] : 1, from = i - i % (C ? C : 1), to = from + 3;
+        if (i >= to) from = i, to = i + 3;
+        if (to > from + C) to = from + C;
+        if (to > n) to = n;
+        size_t k = (size_t)snprintf(side, sizeof side, "yours");
+        for (int64_t j = from; j < to && k < sizeof side; j++) k += (size_t)snprintf(side + k, sizeof side - k, " %.6g", (double)t_flat_get(a, j));
+        if (k < sizeof side) k += (size_t)snprintf(side + k, sizeof side - k, ", expected");
+        for (int64_t j = from; j < to && k < sizeof side; j++) k += (size_t)snprintf(side + k, sizeof side - k, " %.6g", (double)t_flat_get(b, j));
+        relation(a, b, rtol, atol, rel, sizeof rel);
+        harness_fail(file, line, "%s %s first differs at %s, %s (rtol %g, atol %g).%s", expr, t_shape_str(a, as), where, side,
+                     rtol, atol, rel);
+        if (nd >= 2 && a->shape[nd - 2] <= 16 && C <= 16) {   /* the map of its matrix: . agrees, # differs, N NaN */
+            int64_t R = a->shape[nd - 2], m0 = i - i % (R * C);
+            fprintf(stderr, "    where it differs (. agrees, # differs, N is NaN):\n");
+            for (int64_t r = 0; r < R; r++) {
+                fprintf(stderr, "    ");
+                for (int64_t c = 0; c < C; c++) {
+                    double x = t_flat_get(a, m0 + r * C + c), y = t_flat_get(b, m0 + r * C + c);
+                    fputc(close_enough(x, y, rtol, atol) ? '.' : isnan(x) ? 'N' : '#', stderr);
+                }
+                fputc('\n', stderr);
+            }
+        }
+        return;
     }
 }
 

@@ -269,7 +269,7 @@ expect_row loop "2,3,66.7,0,1,1" "an endless loop costs its blank (time limit)"
 
 # feedback in plain words
 fb() { cat "$OUT/feedback/$1.txt" 2>/dev/null; }
-fb onewrong | grep -q '^dropout_scale .*0/1 .*hidden check.*expected.*tests of chapter 6 fail too, first: test_' && ok || bad "feedback names the first failing check" "$(fb onewrong)"
+fb onewrong | grep -q '^dropout_scale .*0/1 .*hidden check.*expected.*tests of chapter 6 fail too, first test_' && ok || bad "feedback names the first failing check" "$(fb onewrong)"
 fb syntax | grep -q '^scale .*does not compile: .*error' && ok || bad "feedback quotes the compiler's first error" "$(fb syntax)"
 fb fixture | grep -q 'hidden check.*expected' && ok || bad "feedback says the hidden check failed, expected vs got" "$(fb fixture)"
 fb empty | grep -q 'not answered' && ok || bad "feedback says a blank is not answered" "$(fb empty)"
@@ -701,7 +701,7 @@ cmpw() { # GOT-TEXT WANT-STATUS WANT-TEXT WHY
     if [ "$_s" -eq "$2" ] && case $_o in *"$3"*) true ;; *) false ;; esac; then ok; else bad "gradetool compare: $4" "exit $_s: $_o"; fi
 }
 cmpw 'a shape (2)\na 0 1.50001\na 1 nan\nb error other words\nprobe done\n' 0 "" "equal within tolerance, NaN equals NaN, any error where the teacher's errs"
-cmpw 'a shape (2)\na 0 1.6\na 1 nan\nb error x\nprobe done\n' 1 "a: element 0 is 1.6, expected 1.5" "a different value is named"
+cmpw 'a shape (2)\na 0 1.6\na 1 nan\nb error x\nprobe done\n' 1 "a (2,) first differs at element 0, yours 1.6 nan, expected 1.5 nan." "a different value is named, with its shape, where and the numbers side by side"
 cmpw 'a shape (3)\n' 1 "a has shape (3), expected (2)" "a different shape is named"
 cmpw 'a shape (2)\na 0 1.5\n' 1 "a: your code stopped before this check" "output that stops early"
 cmpw 'a shape (2)\na 0 1.5\na 1 nan\nb error x\nprobe done\nprobe done\n' 1 "printed more than the teacher" "output after the end"

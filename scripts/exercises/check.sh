@@ -15,7 +15,10 @@
 #      as make grade does) change their verdict when the blank is stubbed and
 #      when it is answered wrong in a plausible way (its code taken out: the
 #      first of "(void)0;", "return NULL;", "return 0;", an empty Attention or
-#      ScalingStats that compiles in place of the stub's exercise_missing()).
+#      ScalingStats that compiles in place of the stub's exercise_missing());
+#   6. each known mistake of mistakes.txt, injected alone, is recognised by
+#      gradetool compare as itself and no other, in en and zh; the solution and a
+#      random wrong answer are recognised as none.
 # The last line is exactly "exercises: B blanks, C caught, M missed"; the
 # exit status is non-zero when anything above fails.
 # Work happens in build/exercise-check/ (kept between runs, so a second run
@@ -284,6 +287,83 @@ while IFS='	' read -r name ps pw; do
     case $pw in caught* | "no wrong"*) ;; *) problems=$((problems + 1)) ;; esac
 done <"$W/probe.tsv"
 echo "hidden checks: $B blanks, $pstub stubs caught, $pwrong wrong answers caught, $pnone without a wrong answer that compiles"
+
+# ---- 6. the catalogue of known mistakes ----------------------------------------------
+# each record of mistakes.txt injected alone into the solution (as make grade does on its
+# side), its hidden checks run with the seed of step 5: gradetool compare must name it and
+# no other record; the solution's own results and a random wrong answer (every number of
+# the solution's results moved at random) must be named as none
+echo "6. known mistakes (scripts/exercises/mistakes.txt), each injected alone"
+nmist=0 mok=0
+mkdir -p "$W/mist"
+if ! $AWK -f "$EX_DIR/mistakes.awk" -v mode=bugs "$EX_DIR/bugs.txt" "$EX_DIR/mistakes.txt" >"$W/mist/records.txt" ||
+    ! $AWK -f "$EX_DIR/mistakes.awk" -v mode=list "$EX_DIR/bugs.txt" "$EX_DIR/mistakes.txt" >"$W/mist/list.tsv"; then
+    problems=$((problems + 1))
+    : >"$W/mist/list.tsv"
+fi
+for nn in $CHS; do : >"$W/mist/cat$nn.tsv"; done
+while IFS='	' read -r id ch bl file en zh; do
+    nn=$(printf '%02d' "$ch")
+    what=
+    if [ "$PROBE_OK" != 1 ] || [ ! -f "$W/mist/cat$nn.tsv" ]; then
+        what="FAIL: no hidden checks for chapter $ch to run it with"
+    elif [ "$bl" != - ] && ! $AWK -F '\t' -v b="$bl" -v f="$file" '$1 == b && $3 == f { ok = 1 } END { exit !ok }' "$W/blanks.tsv"; then
+        what="FAIL: its blank '$bl' is not a blank of $file"
+    elif ! $AWK -f "$EX_DIR/bugs.awk" -v mode=apply -v id="$id" "$W/mist/records.txt" "$STAGE/$file" >"$T/$file.new"; then
+        what="FAIL: mistakes.txt no longer matches $file"
+    else
+        mv "$T/$file.new" "$T/$file"
+        : >"$LOG"
+        if tree_make "$T" BUILD=build CC="$CC" build/libattn.a &&
+            $CC $STRICT -I"$T" "$EX_DIR/probe.c" "$T/build/libattn.a" -lm -o "$W/probe.x" >"$W/probex.log" 2>&1; then
+            (cd "$T" && with_timeout 300 "$AW/probe.x" "$ch" "$PSEED" tests/fixtures 3>"$AW/mist/$id" >/dev/null 2>&1 </dev/null)
+            if [ "$(tail -n 1 "$W/mist/$id")" != "probe done" ]; then what="FAIL: its hidden checks do not finish"
+            elif "$W/gradetool" compare "$W/want$nn" "$W/mist/$id" >/dev/null 2>&1; then what="FAIL: the hidden checks do not tell it from the solution"
+            else printf '%s\t%s\t%s\t%s\n' "$id" "$AW/mist/$id" "$en" "$zh" >>"$W/mist/cat$nn.tsv"
+            fi
+        else
+            what="FAIL: does not build: $(first_error "$LOG")"
+        fi
+    fi
+    cp "$STAGE/$file" "$T/$file"
+    nmist=$((nmist + 1))
+    [ -z "$what" ] || { problems=$((problems + 1)); printf '   %-28s ch%s  %s\n' "$id" "$nn" "$what"; }
+done <"$W/mist/list.tsv"
+: >"$LOG"
+tree_make "$T" BUILD=build CC="$CC" build/libattn.a || problems=$((problems + 1))
+# recognised: as itself, in both languages, and as no other
+while IFS='	' read -r id ch bl file en zh; do
+    nn=$(printf '%02d' "$ch")
+    [ -f "$W/mist/$id" ] && grep -q "^$id	" "$W/mist/cat$nn.tsv" || continue
+    o=$("$W/gradetool" compare "$W/want$nn" "$W/mist/$id" en "$W/mist/cat$nn.tsv")
+    oz=$("$W/gradetool" compare "$W/want$nn" "$W/mist/$id" zh "$W/mist/cat$nn.tsv")
+    grep -v "^$id	" "$W/mist/cat$nn.tsv" >"$W/mist/others.tsv"
+    oo=$("$W/gradetool" compare "$W/want$nn" "$W/mist/$id" en "$W/mist/others.tsv")
+    base=$("$W/gradetool" compare "$W/want$nn" "$W/mist/$id")
+    case $base in *.) full="$base $en" ;; *) full="$base. $en" ;; esac
+    if [ "$o" != "$full" ]; then what="FAIL: not named as itself: $o"
+    elif [ "$oz" = "${oz%"$zh"}" ]; then what="FAIL: not named as itself in Chinese: $oz"
+    elif [ "$oo" != "$base" ]; then what="FAIL: also recognised as another mistake: $oo"
+    else what="recognised as itself, and as no other"; mok=$((mok + 1))
+    fi
+    case $what in FAIL*) problems=$((problems + 1)) ;; esac
+    printf '   %-28s ch%s  %s\n' "$id" "$nn" "$what"
+done <"$W/mist/list.tsv"
+# no false diagnosis: the solution itself, and a random wrong answer
+for nn in $CHS; do
+    [ -s "$W/mist/cat$nn.tsv" ] || continue
+    "$W/gradetool" compare "$W/want$nn" "$W/want$nn" en "$W/mist/cat$nn.tsv" >/dev/null ||
+        { problems=$((problems + 1)); echo "   FAIL: the solution of chapter $((1$nn - 100)) is not correct with the catalogue given"; }
+    $AWK -v seed="$PSEED$nn" 'BEGIN { srand(seed) } $2 ~ /^[0-9]+$/ && $3 ~ /^-?[0-9.]/ { $3 = $3 * (0.5 + rand()) + rand() - 0.5 } { print }' \
+        "$W/want$nn" >"$W/mist/random$nn"
+    o=$("$W/gradetool" compare "$W/want$nn" "$W/mist/random$nn" en "$W/mist/cat$nn.tsv")
+    base=$("$W/gradetool" compare "$W/want$nn" "$W/mist/random$nn")
+    if [ "$o" != "$base" ]; then
+        problems=$((problems + 1))
+        echo "   FAIL: a random wrong answer of chapter $((1$nn - 100)) is named as a known mistake: $o"
+    fi
+done
+echo "mistakes: $nmist injected, $mok recognised as themselves only"
 
 echo "exercises: $B blanks, $caught caught, $missed missed"
 [ "$missed" -eq 0 ] && [ "$problems" -eq 0 ]

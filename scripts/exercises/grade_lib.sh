@@ -91,18 +91,18 @@ g_probe_seed() { # NN
 # Text that came out of a sandbox or a student's files, made fit for one feedback
 # line or a terminal: tab, CR and LF become spaces, every other byte that is not
 # printable ASCII is shown as \xHH (an escape sequence is text, never acted on);
-# at most 300 characters before that; a longer text is cut after its last whole
+# at most 300 characters (or MAX) before that; a longer text is cut after its last whole
 # word that fits, and ends in "[cut]".
-g_clean() {
-    printf '%s' "$1" | tr '\t\r\n' '   ' | head -c 100000 | $AWK '
+g_clean() { # TEXT [MAX]
+    printf '%s' "$1" | tr '\t\r\n' '   ' | head -c 100000 | $AWK -v max="${2:-300}" '
         BEGIN { for (i = 1; i < 256; i++) ord[sprintf("%c", i)] = i }
         function esc(t,    o, i, c, n) {
             n = length(t)
             for (i = 1; i <= n; i++) { c = substr(t, i, 1); o = o ((c >= " " && c <= "~") ? c : sprintf("\\x%02x", ord[c])) }
             return o
         }
-        { s = s $0 } END { if (length(s) <= 300) { printf "%s", esc(s); exit }
-          t = substr(s, 1, 294); if (substr(s, 295, 1) != " " && match(t, / [^ ]*$/)) t = substr(t, 1, RSTART - 1)
+        { s = s $0 } END { if (length(s) <= max) { printf "%s", esc(s); exit }
+          t = substr(s, 1, max - 6); if (substr(s, max - 5, 1) != " " && match(t, / [^ ]*$/)) t = substr(t, 1, RSTART - 1)
           printf "%s [cut]", esc(t) }'
 }
 
@@ -515,6 +515,53 @@ g_kit() {
     done
 }
 
+# g_mistake_probes BASE NNS: the catalogue of known mistakes (mistakes.txt), each
+# injected into the teacher's file (as make bugs does), compiled apart and linked
+# with the probe and the kit's libraries without that file: BASE/mistakes/ID, and
+# BASE/mistakes/list.tsv (id chapter-nn blank file en zh) for those of chapters NNS.
+# A record that no longer applies or builds is left out and said in the log
+# (make check-exercises fails on it).
+g_mistake_probes() {
+    _md=$1/mistakes
+    rm -rf "$_md"
+    mkdir -p "$_md" || return 1
+    : >"$_md/list.tsv"
+    $AWK -f "$EX_DIR/mistakes.awk" -v mode=bugs "$EX_DIR/bugs.txt" "$EX_DIR/mistakes.txt" >"$_md/records.txt" &&
+        $AWK -f "$EX_DIR/mistakes.awk" -v mode=list "$EX_DIR/bugs.txt" "$EX_DIR/mistakes.txt" >"$_md/all.tsv" || {
+        echo "grade: scripts/exercises/mistakes.txt cannot be read (see above); no mistake is named in the feedback" >&2
+        return 0
+    }
+    while IFS='	' read -r _id _ch _bl _f _en _zh; do
+        _mnn=$(printf '%02d' "$_ch")
+        in_list "$_mnn" "$2" || continue
+        _stem=$(basename "$_f" .c)
+        [ -d "$1/kit/lib/$_stem" ] || continue
+        if $AWK -f "$EX_DIR/bugs.awk" -v mode=apply -v id="$_id" "$_md/records.txt" "$1/$_f" >"$_md/$_id.c" 2>>"$LOG" &&
+            $CC $(g_cflags "$_mnn" | sed 's/-Werror//') -I"$1" -I"$1/$(dirname "$_f")" -c "$_md/$_id.c" -o "$_md/$_id.o" >>"$LOG" 2>&1 &&
+            $CC -static -o "$_md/$_id" "$1/kit/obj/probe.o" "$_md/$_id.o" -Wl,--start-group "$1/kit/lib/$_stem"/*.a -Wl,--end-group -lm >>"$LOG" 2>&1; then
+            printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$_id" "$_mnn" "$_bl" "$_f" "$_en" "$_zh" >>"$_md/list.tsv"
+        else
+            echo "grade: the known mistake '$_id' of scripts/exercises/mistakes.txt does not apply to or build with $_f; it is left out" >>"$LOG"
+        fi
+        rm -f "$_md/$_id.c" "$_md/$_id.o"
+    done <"$_md/all.tsv"
+}
+
+# g_mistake_runs: each known mistake of a graded chapter run on the chapter's hidden
+# inputs, in the run sandbox as the teacher's code is; RUN/mist/catNN.tsv lists them for
+# gradetool compare (id, its output, en, zh). One that does not finish is left out.
+g_mistake_runs() {
+    mkdir -p "$RUN/mist"
+    for nn in $GCHS; do : >"$RUN/mist/cat$nn.tsv"; done
+    [ -f "$G_MIST/list.tsv" ] || return 0
+    while IFS='	' read -r _mid _mch _mbl _mf _men _mzh; do
+        in_list "$_mch" "$GCHS" || continue
+        g_run "$RUN/mist/$_mid" "$G_MIST/$_mid" probe "$(chapter_num "$_mch")" "$(g_probe_seed "$_mch")"
+        [ "$(tail -n 1 "$RUN/mist/$_mid")" = "probe done" ] &&
+            printf '%s\t%s\t%s\t%s\n' "$_mid" "$RUN/mist/$_mid" "$_men" "$_mzh" >>"$RUN/mist/cat$_mch.tsv"
+    done <"$G_MIST/list.tsv"
+}
+
 # g_setup LEVEL CHAPTERS: the run folder, the teacher's tree and kit built, the
 # blanks handed out ($RUN/blanks.tsv: name points chapter file function symbol
 # helpers refuse) and the teacher's probe output per chapter.
@@ -565,7 +612,7 @@ g_setup() {
     for nn in $_nns; do
         [ -f "tests/test_ch$nn.c" ] && set -- "$@" "build/obj/tests/test_ch$nn.o"
     done
-    _key=$( (echo "$CC $(g_cflags 00) $*"; find Makefile common chapters tests scripts/exercises/probe.c scripts/exercises/grade_lib.sh -type f ! -name '*.pyc' |
+    _key=$( (echo "$CC $(g_cflags 00) $*"; find Makefile common chapters tests scripts/exercises/probe.c scripts/exercises/grade_lib.sh scripts/exercises/mistakes.txt scripts/exercises/mistakes.awk scripts/exercises/bugs.txt -type f ! -name '*.pyc' |
         LC_ALL=C sort | xargs cksum) | cksum | tr -c '0-9\n' _ | tr -d '\n')
     G_BASE=$(pwd)/build/grade/cache/$_key
     G_KEY=$_key
@@ -583,6 +630,7 @@ g_setup() {
         g_reuse_build "$RUN/base" $_libs "$@" || tree_make_clean "$RUN/base" BUILD=build CC="$CC" $_libs "$@" ||
             { echo "grade: the teacher's tree does not build: $(first_error "$LOG")" >&2; return 1; }
         g_kit "$RUN/base" || return 1
+        g_mistake_probes "$RUN/base" "$_nns" || return 1
         : >"$RUN/base/.ready"
         mkdir -p build/grade/cache
         [ -e "$G_BASE" ] || mv "$RUN/base" "$G_BASE" 2>/dev/null || [ -f "$G_BASE/.ready" ] ||
@@ -592,10 +640,12 @@ g_setup() {
     g_cache_prune
     G_KIT=$G_BASE/kit
     G_TPROBE=$G_BASE/teacher/probe
+    G_MIST=$G_BASE/mistakes
     if [ "$G_SBX" != "$RUN" ]; then   # (staged: see g_need_sandbox)
         cp -Rl "$G_KIT" "$G_SBX/kit" 2>/dev/null || { rm -rf "$G_SBX/kit"; cp -R "$G_KIT" "$G_SBX/kit"; } ||
             { echo "grade: cannot stage the kit in $G_SBX" >&2; return 1; }
         cp "$G_TPROBE" "$G_SBX/tprobe" || return 1
+        cp -R "$G_MIST" "$G_SBX/mistakes" 2>/dev/null && G_MIST=$G_SBX/mistakes
         G_KIT=$G_SBX/kit G_TPROBE=$G_SBX/tprobe
     fi
 
@@ -664,6 +714,8 @@ g_setup() {
             return 1
         fi
     done
+    # the known mistakes on the same inputs (for the feedback only)
+    g_mistake_runs
     return 0
 }
 
@@ -770,7 +822,9 @@ g_grade_student() {
                 fi ;;
             *) msg="not found: the blank is missing from your tree" ;;
         esac
-        printf '%s\t%s\t%s\t%s\n' "$name" "$got" "$pts" "$(g_clean "$msg")" >>"$_s/result.tsv"
+        # (what came from the student's process is cut to 300 characters where it is quoted;
+        # the whole message, with the grader's own sentences, to 900)
+        printf '%s\t%s\t%s\t%s\n' "$name" "$got" "$pts" "$(g_clean "$msg" 900)" >>"$_s/result.tsv"
     done <"$RUN/blanks.tsv"
     echo $(($(date +%s) - _tstart)) >"$_s/seconds"
     rm -rf "$_s/x" "$_sw"
@@ -824,7 +878,7 @@ g_grade_answer() { # NAME NN FILE FUNC STATIC
             mv "$_fw/cc.out" "$_fw/in/student.o"
         else
             case $(cat "$_fw/cc.out.rc") in
-                0) echo "your $(basename "$_file") does not compile: $(tail -n +2 "$_fw/cc.out" >"$_fw/cc.log"; first_error "$_fw/cc.log" | sed 's|/in/||g')" ;;
+                0) echo "your $(basename "$_file") does not compile: $(tail -n +2 "$_fw/cc.out" >"$_fw/cc.log"; g_clean "$(first_error "$_fw/cc.log" | sed 's|/in/||g')")" ;;
                 *) echo "your $(basename "$_file") does not compile: the compiler was stopped (time limit ${GRADE_TIME} s, memory or output limit)" ;;
             esac >"$_fw/msg"
             rm -f "$_fw/cc.out"
@@ -844,7 +898,17 @@ g_grade_answer() { # NAME NN FILE FUNC STATIC
     _r=$?
     printf '%s' "$g_msg" >"$_w/msg"
     echo "$_r" >"$_w/res"
+    [ ! -f "$_w/zh.tsv" ] || cat "$_w/zh.tsv" >>"$_s/zh.tsv"
     return "$_r"
+}
+
+# g_your_line NAME FILE: the first line of the student's answer to blank NAME that is
+# not a line of the teacher's FILE (spaces aside), at most 100 characters, escaped
+g_your_line() {
+    [ -f "$_s/x/$1.c" ] || return 0
+    g_clean "$($AWK 'FNR == NR { t = $0; gsub(/[ \t]/, "", t); have[t] = 1; next }
+        { t = $0; gsub(/[ \t]/, "", t); if (t == "" || t ~ /^(\/\*|\*|\/\/|#)/ || (t in have)) next
+          sub(/^[ \t]+/, ""); print substr($0, 1, 100); exit }' "$RUN/orig/$2" "$_s/x/$1.c" 2>/dev/null)"
 }
 
 g_grade_function() {
@@ -876,7 +940,7 @@ g_grade_function() {
     if [ "$(head -c 4 "$_w/link.out" | od -An -c | tr -d ' \n')" != '177ELF' ]; then
         if [ "$(head -n 1 "$_w/link.out")" = "link failed" ]; then
             tail -n +2 "$_w/link.out" >"$_w/ld.log"
-            g_msg="does not link: $(first_error "$_w/ld.log" | sed -e 's|/in/||g' -e 's|/k/||g' -e 's|/w/||g')"
+            g_msg="does not link: $(g_clean "$(first_error "$_w/ld.log" | sed -e 's|/in/||g' -e 's|/k/||g' -e 's|/w/||g')")"
         else
             g_msg="could not be linked in the sandbox (time or memory limit)"
         fi
@@ -885,17 +949,27 @@ g_grade_function() {
     mv "$_w/link.out" "$_w/probe"
     chmod 0555 "$_w/probe"
     g_run "$_w/probe.txt" "$_w/probe" probe "$(chapter_num "$_nn")" "$(g_probe_seed "$_nn")"
-    _d=$("$G_TOOL" compare "$RUN/want/probe$_nn" "$_w/probe.txt")
+    # (the first wrong result, where, and the known mistake it is, if any: gradetool compare)
+    _d=$("$G_TOOL" compare "$RUN/want/probe$_nn" "$_w/probe.txt" en "$RUN/mist/cat$_nn.tsv")
     _st=$?
     [ "$_st" -le 1 ] || { g_msg="not graded: the grader could not compare the hidden checks"; return 1; }
     if [ "$_st" -eq 0 ]; then
         g_msg="correct (hidden checks on fresh random inputs agree with the teacher's code)"
         return 0
     fi
+    # in Chinese: the same sentences from gradetool, kept for translate.awk (zh.tsv)
+    if [ "${G_LANG:-en}" = zh ]; then
+        _dz=$("$G_TOOL" compare "$RUN/want/probe$_nn" "$_w/probe.txt" zh "$RUN/mist/cat$_nn.tsv")
+        [ "$_dz" = "$_d" ] ||
+            printf '%s\t%s\n' "$(g_clean "$_d" 900)" "$(printf '%s' "$_dz" | tr '\t\r\n' '   ' | tr -d '\000-\037\177')" >"$_w/zh.tsv"
+    fi
     case $(cat "$_w/probe.txt.rc") in
         124 | 137) _d="$_d (stopped after ${GRADE_TIME} s)" ;;
     esac
+    case $_d in *.) ;; *) _d="$_d." ;; esac
     g_msg="a hidden check on fresh random inputs fails: $_d"
+    _line=$(g_your_line "$_nm" "$_file")
+    [ -z "$_line" ] || g_msg="$g_msg Your line is \`$_line\`."
     # the chapter's tests, for the feedback only: the first failing check in words
     # (not for a stub left as it was: the feedback says "not answered")
     if [ -z "${G_EMPTY:-}" ] && [ -f "$G_KIT/obj/test_ch$_nn.o" ]; then
@@ -904,12 +978,12 @@ g_grade_function() {
         mv "$_w/tlink.out" "$_w/tests"
         chmod 0555 "$_w/tests"
         g_run "$_w/test.out" "$_w/tests" tests
-        _f=$(g_first_failure "$_w/test.out")
+        _f=$(g_first_failure "$_w/test.out" | sed 's/:.*//')
         case $(cat "$_w/test.out.rc") in
             124 | 137) _f="${_f:-did not finish} (the tests were stopped after ${GRADE_TIME} s)" ;;
         esac
         if [ -n "$_f" ]; then
-            g_msg="$g_msg; the tests of chapter $(chapter_num "$_nn") fail too, first: $_f"
+            g_msg="$g_msg The tests of chapter $(chapter_num "$_nn") fail too, first $_f."
         fi
     fi
     return 1
@@ -920,7 +994,9 @@ g_feedback() { # ID RESULT LEVEL
     # in Chinese (G_LANG=zh) the messages go through feedback_zh.txt first, into RESULT.shown,
     # which g_results reads too; the record keeps RESULT as graded
     if [ "${G_LANG:-en}" = zh ]; then
-        $AWK -v table="$EX_DIR/feedback_zh.txt" -f "$EX_DIR/translate.awk" "$2" >"$2.shown" || return 1
+        # (with the student's own sentences from gradetool in Chinese, zh.tsv beside RESULT)
+        cat "$EX_DIR/feedback_zh.txt" "$(dirname "$2")/zh.tsv" 2>/dev/null >"$2.table"
+        $AWK -v table="$2.table" -f "$EX_DIR/translate.awk" "$2" >"$2.shown" || return 1
     else
         cp "$2" "$2.shown" || return 1
     fi

@@ -66,6 +66,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,7 +74,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define MAX_LINE 512
+#define MAX_LINE 4096
 #define MAX_GOT (64L * 1024 * 1024)
 
 static void die(const char *msg, const char *arg) {
@@ -365,107 +366,455 @@ static int parse_num(const char *s, double *v) {
     return *end == 0 && isfinite(*v);
 }
 
-/* printable ASCII only, at most n characters: untrusted text for the feedback */
-static void put_clean(const char *s, size_t n) {
-    for (size_t i = 0; s[i] && i < n; i++) putchar(s[i] >= 0x20 && s[i] < 0x7f ? s[i] : '?');
+/* ---- compare: the first difference, the first wrong tensor and what it is ------ */
+
+static int ZH;   /* the feedback's language: 0 English, 1 Chinese */
+static int same_errors;   /* errors must have the same words (a known mistake's), not just be errors */
+#define TR(en, zh) (ZH ? (zh) : (en))
+
+static int same_value(double x, double y) {
+    if (x == y) return 1;
+    if (isnan(x) || isnan(y)) return isnan(x) && isnan(y);
+    if (isinf(x) || isinf(y)) return 0;
+    return fabs(x - y) <= 1e-4 + 1e-3 * fabs(y);
 }
 
-static int cmd_compare(const char *want_path, const char *got_path) {
-    Lines w, g;
-    if (read_lines(want_path, MAX_GOT, &w) != 0) die("cannot read the teacher's probe output ", want_path);
+/* One result of the probe: its label, shape and values (a number printed alone: 1 value). */
+typedef struct {
+    int nd;
+    long dims[8];
+    double *v;
+    size_t n;
+} Rec;
+
+/* the values of the result that line I of L belongs to (label LABEL), from line START on */
+static size_t rec_start(const Lines *l, size_t i, const char *label) {
+    char lb[128], kd[128];
+    const char *r;
+    while (i > 0 && split3(l->line[i - 1], lb, kd, &r) && !strcmp(lb, label) && is_index(kd)) i--;
+    return i;
+}
+
+static void rec_read(const Lines *l, size_t start, const char *label, Rec *rec) {
+    char lb[128], kd[128];
+    const char *r;
+    rec->nd = 0;
+    rec->n = 0;
+    rec->v = NULL;
+    if (start > 0 && split3(l->line[start - 1], lb, kd, &r) && !strcmp(lb, label) && !strcmp(kd, "shape")) {
+        const char *p = r;   /* "(2, 3, 4)" */
+        while (*p && rec->nd < 8) {
+            while (*p && !(*p >= '0' && *p <= '9')) p++;
+            if (!*p) break;
+            rec->dims[rec->nd++] = strtol(p, (char **)&p, 10);
+        }
+    }
+    size_t cap = 64;
+    rec->v = malloc(cap * sizeof *rec->v);
+    if (!rec->v) die("out of memory", NULL);
+    for (size_t i = start; i < l->n; i++) {
+        double x;
+        if (!split3(l->line[i], lb, kd, &r) || strcmp(lb, label) || !is_index(kd) || strtoul(kd, NULL, 10) != rec->n ||
+            !parse_num(r, &x))
+            break;
+        if (rec->n == cap && !(rec->v = realloc(rec->v, (cap *= 2) * sizeof *rec->v))) die("out of memory", NULL);
+        rec->v[rec->n++] = x;
+    }
+    long total = 1;
+    for (int d = 0; d < rec->nd; d++) total *= rec->dims[d];
+    if (rec->nd == 0 || total != (long)rec->n) {   /* a number alone, or a shape we cannot follow */
+        rec->nd = 1;
+        rec->dims[0] = (long)rec->n;
+    }
+}
+
+static char msg[4096];
+static size_t msg_n;
+static void say(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    if (msg_n < sizeof msg) {
+        int k = vsnprintf(msg + msg_n, sizeof msg - msg_n, fmt, ap);
+        if (k > 0) msg_n += (size_t)k;
+        if (msg_n >= sizeof msg) msg_n = sizeof msg - 1;
+    }
+    va_end(ap);
+}
+static void say_clean(const char *s, size_t n) {
+    for (size_t i = 0; s[i] && i < n; i++) say("%c", s[i] >= 0x20 && s[i] < 0x7f ? s[i] : '?');
+}
+
+static void say_num(double x) {
+    if (isnan(x)) say("nan");
+    else if (isinf(x)) say(x > 0 ? "inf" : "-inf");
+    else say("%.4g", x);
+}
+
+/* "row 1, col 2 (batch 0, head 1)" for flat index K of a (…, rows, cols) tensor */
+static void say_where(const Rec *r, size_t k) {
+    long idx[8];
+    size_t rest = k;
+    for (int d = r->nd - 1; d >= 0; d--) {
+        long n = r->dims[d] > 0 ? r->dims[d] : 1;
+        idx[d] = (long)(rest % (size_t)n);
+        rest /= (size_t)n;
+    }
+    if (r->nd == 1) {
+        say(TR("element %ld", "第 %ld 个元素"), idx[0]);
+        return;
+    }
+    say(TR("row %ld, col %ld", "第 %ld 行第 %ld 列"), idx[r->nd - 2], idx[r->nd - 1]);
+    if (r->nd == 3) say(TR(" (batch %ld)", "（第 %ld 批）"), idx[0]);
+    if (r->nd >= 4) say(TR(" (batch %ld, head %ld)", "（第 %ld 批第 %ld 个头）"), idx[0], idx[1]);
+}
+
+/* a factor in words: 0.25 = 1/4 = 1/sqrt(16) (in Chinese 1/√16) */
+static void say_factor(double c) {
+    say("%.4g", c);
+    int named = 0;
+    for (int n = 2; n <= 4096 && named < 2; n++) {
+        double s = sqrt((double)n);
+        if (n <= 256 && fabs(c - 1.0 / n) <= 1e-4 * fabs(c)) { say(" = 1/%d", n); named++; }
+        else if (n <= 256 && fabs(c - n) <= 1e-4 * fabs(c)) { say(" = %d", n); named++; }
+        else if ((int)s * (int)s != n && fabs(c - 1.0 / s) <= 1e-4 * fabs(c)) { say(ZH ? " = 1/√%d" : " = 1/sqrt(%d)", n); named++; }
+        else if ((int)s * (int)s != n && fabs(c - s) <= 1e-4 * fabs(c)) { say(ZH ? " = √%d" : " = sqrt(%d)", n); named++; }
+        if (named == 1 && (int)s * (int)s == n && fabs(c - 1.0 / s) <= 1e-4 * fabs(c)) { say(ZH ? " = 1/√%d" : " = 1/sqrt(%d)", n); named++; }
+        if (named == 1 && (int)s * (int)s == n && fabs(c - s) <= 1e-4 * fabs(c) && s > 1.5) { say(ZH ? " = √%d" : " = sqrt(%d)", n); named++; }
+    }
+}
+
+static int cmp_dbl(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    if (isnan(x) || isnan(y)) return isnan(x) - isnan(y);
+    return x < y ? -1 : x > y;
+}
+
+/* What W (expected) and G (got) of one shape are to each other, as a sentence; 0 when none is seen. */
+static int say_relation(const Rec *w, const Rec *g) {
+    size_t n = w->n;
+    if (g->n != n || n == 0) return 0;
+    size_t nan_new = 0, first_nan = 0;
+    for (size_t i = 0; i < n; i++)
+        if (isnan(g->v[i]) && !isnan(w->v[i]) && !nan_new++) first_nan = i;
+    if (nan_new) {
+        say(TR(" It holds NaN where the expected has none (%zu of %zu values, first at ", "它在应有值没有 NaN 的地方出现了 NaN（%zu 个值中有 %zu 个，第一个在"),
+            ZH ? n : nan_new, ZH ? nan_new : n);
+        say_where(w, first_nan);
+        say(TR(").", "）。"));
+        return 1;
+    }
+    /* a constant factor */
+    double c = 0;
+    int have = 0, ok = 1;
+    for (size_t i = 0; i < n; i++) {
+        double x = g->v[i], y = w->v[i];
+        if (isfinite(y) && fabs(y) > 1e-6 && isfinite(x) && x != 0) {
+            if (!have) c = x / y;
+            have++;
+        }
+    }
+    if (have >= 2 && fabs(c - 1) > 1e-3) {   /* (two values at least: one alone always has a factor) */
+        for (size_t i = 0; i < n && ok; i++) ok = same_value(g->v[i], isinf(w->v[i]) && c > 0 ? w->v[i] : c * w->v[i]);
+        if (ok) {
+            say(TR(" Every value is ", "每个值都是应有值的 "));
+            say_factor(c);
+            say(TR(" times the expected one.", " 倍。"));
+            return 1;
+        }
+    }
+    int nd = w->nd;
+    long R = nd >= 2 ? w->dims[nd - 2] : 1, C = nd >= 2 ? w->dims[nd - 1] : (long)n;
+    size_t mats = (R > 0 && C > 0) ? n / (size_t)(R * C) : 0;
+    /* a mask (-inf, or a weight of exactly 0) shifted or mirrored */
+    if (nd >= 2 && R == C && R > 1) {
+        int kind[2] = {0, 0};   /* per tensor: 0 unknown, 1 upper from diagonal d, 2 lower */
+        long dg[2] = {0, 0};
+        const Rec *t[2] = {w, g};
+        for (int s = 0; s < 2; s++) {
+            int ninf = 0;   /* a mask hides with -inf (and keeps with 0); weights hide with 0 */
+            for (size_t i = 0; i < n; i++) ninf |= isinf(t[s]->v[i]) && t[s]->v[i] < 0;
+            for (int up = 1; up <= 2 && !kind[s]; up++)
+                for (long d = -R; d <= R && !kind[s]; d++) {
+                    int fits = 1, any = 0;
+                    for (size_t m = 0; m < mats && fits; m++)
+                        for (long i = 0; i < R && fits; i++)
+                            for (long j = 0; j < C && fits; j++) {
+                                double x = t[s]->v[m * R * C + i * C + j];
+                                int hid = ninf ? isinf(x) && x < 0 : x == 0;
+                            int want = up == 1 ? (j - i >= d) : (i - j >= d);
+                            fits = hid == want;
+                            any |= hid;
+                        }
+                    if (fits && any) { kind[s] = up; dg[s] = d; }
+                }
+        }
+        if (kind[0] == 1 && kind[1] == 2) {
+            say(TR(" Its mask is mirrored, it hides the past instead of the future.", "它的掩码是镜像的，遮住的是过去而不是未来。"));
+            return 1;
+        }
+        if (kind[0] == 1 && kind[1] == 1 && dg[0] != dg[1]) {
+            long s = dg[0] - dg[1];
+            if (s > 0) say(TR(" Its mask is shifted %ld diagonal(s) down%s.", "它的掩码往下移了 %ld 条对角线%s。"), s,
+                           dg[1] <= 0 && dg[0] > 0 ? TR(", so the diagonal is masked too", "，对角线也被遮住了") : "");
+            else say(TR(" Its mask is shifted %ld diagonal(s) up, so part of the future is left open.", "它的掩码往上移了 %ld 条对角线，漏掉了一部分未来。"), -s);
+            return 1;
+        }
+    }
+    /* a transpose of the last two dims */
+    if (nd >= 2 && R == C && R > 1) {
+        ok = 1;
+        for (size_t m = 0; m < mats && ok; m++)
+            for (long i = 0; i < R && ok; i++)
+                for (long j = 0; j < C && ok; j++) ok = same_value(g->v[m * R * C + i * C + j], w->v[m * R * C + j * C + i]);
+        if (ok) {
+            say(TR(" It is the transpose of the expected (rows and columns swapped).", "它是应有结果的转置（行与列对调了）。"));
+            return 1;
+        }
+    }
+    /* rows that should sum to 1 */
+    if (C > 1) {
+        int rows_one = 1;
+        for (size_t r = 0; r < n / (size_t)C && rows_one; r++) {
+            double s = 0;
+            for (long j = 0; j < C; j++) s += w->v[r * C + j];
+            rows_one = fabs(s - 1) < 1e-3;
+        }
+        if (rows_one) {
+            for (size_t r = 0; r < n / (size_t)C; r++) {
+                double s = 0;
+                for (long j = 0; j < C; j++) s += g->v[r * C + j];
+                if (fabs(s - 1) < 1e-3) continue;
+                int cols_one = nd >= 2 && R > 1;
+                for (size_t m = 0; m < mats && cols_one; m++)
+                    for (long j = 0; j < C && cols_one; j++) {
+                        double cs = 0;
+                        for (long i = 0; i < R; i++) cs += g->v[m * R * C + i * C + j];
+                        cols_one = fabs(cs - 1) < 1e-3;
+                    }
+                if (cols_one) say(TR(" Its columns sum to 1, not its rows (softmax over the wrong dim).", "它的每一列之和为 1，而不是每一行（softmax 用错了维度）。"));
+                else {
+                    say(TR(" Its rows should each sum to 1, and row %zu sums to ", "它的每一行之和应为 1，而第 %zu 行之和是 "), r);
+                    say_num(s);
+                    say(TR(".", "。"));
+                }
+                return 1;
+            }
+        }
+    }
+    /* heads in another order */
+    if (nd == 4 && w->dims[1] > 1) {
+        long B = w->dims[0], H = w->dims[1], per = (long)n / (B * H), perm[64];
+        int all = H <= 64, moved = 0;
+        for (long h = 0; h < H && all; h++) {
+            perm[h] = -1;
+            for (long h2 = 0; h2 < H && perm[h] < 0; h2++) {
+                int eq = 1;
+                for (long b = 0; b < B && eq; b++)
+                    for (long e = 0; e < per && eq; e++) eq = same_value(g->v[(b * H + h) * per + e], w->v[(b * H + h2) * per + e]);
+                if (eq) perm[h] = h2;
+            }
+            all = perm[h] >= 0;
+            moved |= perm[h] != h;
+        }
+        if (all && moved) {
+            say(TR(" Its heads are in another order (head 0 holds the expected head %ld).", "它的头顺序不对（第 0 个头是应有的第 %ld 个头）。"), perm[0]);
+            return 1;
+        }
+    }
+    /* the same numbers in other places */
+    double *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+    if (!a || !b) die("out of memory", NULL);
+    memcpy(a, w->v, n * sizeof *a);
+    memcpy(b, g->v, n * sizeof *b);
+    qsort(a, n, sizeof *a, cmp_dbl);
+    qsort(b, n, sizeof *b, cmp_dbl);
+    ok = 1;
+    for (size_t i = 0; i < n && ok; i++) ok = same_value(b[i], a[i]);
+    free(a);
+    free(b);
+    if (ok) {
+        say(TR(" It holds the expected numbers in other places (a view, transpose or reshape in the wrong order).",
+               " 它的数值都对，位置却不对（view、transpose 或 reshape 的顺序错了）。"));
+        return 1;
+    }
+    return 0;
+}
+
+/* The numbers of result LABEL differ first at line I: name the result, where, a few values side by side, what they are. */
+static void say_tensor(const Lines *w, const Lines *g, size_t i, const char *label) {
+    Rec rw, rg;
+    size_t s = rec_start(w, i, label);
+    rec_read(w, s, label, &rw);
+    rec_read(g, s, label, &rg);
+    size_t k = i - s;
+    say("%s ", label);
+    if (rw.nd > 1 || rw.n > 1) {
+        say("(");
+        for (int d = 0; d < rw.nd; d++) say("%s%ld", d ? ", " : "", rw.dims[d]);
+        say(rw.nd == 1 ? ",) " : ") ");
+    }
+    say(TR("first differs at ", "最先在"));
+    say_where(&rw, k);
+    size_t C = rw.nd >= 2 ? (size_t)rw.dims[rw.nd - 1] : rw.n, from = C ? k - k % C : 0, to = from + 3;
+    if (k >= to) from = k, to = k + 3;
+    if (C && to > from + C) to = from + C;
+    if (to > rw.n) to = rw.n;
+    say(TR(", yours", "不同，你的是"));
+    for (size_t j = from; j < to; j++) {
+        say(" ");
+        if (j < rg.n) say_num(rg.v[j]); else say("?");
+    }
+    say(TR(", expected", "，应当是"));
+    for (size_t j = from; j < to; j++) {
+        say(" ");
+        say_num(rw.v[j]);
+    }
+    say(TR(".", "。"));
+    say_relation(&rw, &rg);
+    free(rw.v);
+    free(rg.v);
+}
+
+/* Compare the teacher's lines W with GOT; 0 equal, 1 different (the first difference said). */
+static int compare_lines(const Lines *w, const Lines *g) {
     char wl[128], wk[128], gl[128], gk[128];
-    int done = 0;
-    for (size_t i = 0; i < w.n && !done; i++) {   /* the teacher's output first: it must be well formed */
+    for (size_t i = 0; i < w->n; i++) {
+        const char *wr, *gr_;
+        if (!strcmp(w->line[i], "probe done")) {
+            if (i < g->n && !strcmp(g->line[i], "probe done")) {
+                if (g->n > i + 1) {
+                    say("printed more than the teacher's code after the last check");
+                    return 1;
+                }
+                return 0;
+            }
+            if (i >= g->n) say(TR("your code stopped before the end of the hidden checks", "你的代码在隐藏检查结束之前就停止了"));
+            else say("printed more than the teacher's code (a line that is not a result)");
+            return 1;
+        }
+        if (!split3(w->line[i], wl, wk, &wr)) die("the teacher's probe output is malformed at line ", NULL);
+        if (i >= g->n) {
+            say(TR("%s: your code stopped before this check", "%s：你的代码在这项检查之前就停止了"), wl);
+            return 1;
+        }
+        if (!split3(g->line[i], gl, gk, &gr_)) {
+            say("%s: your code printed something else here (a line that is not a check's result)", wl);
+            return 1;
+        }
+        if (!strcmp(gk, "error") && strcmp(wk, "error") != 0) {   /* the check's own label or its probe's */
+            say(TR("%s: raised the error \"", "%s：报错 \""), wl);
+            say_clean(gr_, 160);
+            say("\"");
+            return 1;
+        }
+        if (strcmp(gl, wl) != 0) {
+            say("%s: your code gave the result of another check here (%s)", wl, gl);
+            return 1;
+        }
+        if (!strcmp(wk, "error")) {
+            if (!strcmp(gk, "error") && (!same_errors || !strcmp(wr, gr_))) continue;
+            say(TR("%s: the teacher's code refuses these inputs with an error, yours does not", "%s：教师的代码对这些输入报错拒绝，你的代码没有"), wl);
+            return 1;
+        }
+        if (!strcmp(wk, "shape") || !strcmp(gk, "shape")) {
+            if (!strcmp(wk, gk) && !strcmp(wr, gr_)) continue;
+            say(TR("%s has shape ", "%s 的形状是 "), wl);
+            if (!strcmp(gk, "shape")) say_clean(gr_, 60);
+            else say("(none)");
+            say(TR(", expected %s", "，应当是 %s"), wr);
+            return 1;
+        }
+        if (!strcmp(wk, "null") || !strcmp(gk, "null")) {
+            if (!strcmp(wk, gk)) continue;
+            say("%s: %s", wl, !strcmp(gk, "null") ? "returned NULL, expected a tensor" : "expected NULL");
+            return 1;
+        }
+        double x, y;
+        if (!is_index(wk) || !parse_num(wr, &y)) die("the teacher's probe output is malformed", NULL);
+        if (!is_index(gk) || strcmp(wk, gk) != 0 || !parse_num(gr_, &x)) {
+            say("%s: element %s: your code gave %s here", wl, wk,
+                !strcmp(gk, "shape") ? "a tensor of another shape" : !strcmp(gk, "null") ? "NULL" : "no number");
+            return 1;
+        }
+        if (!same_value(x, y)) {
+            say_tensor(w, g, i, wl);
+            return 1;
+        }
+    }
+    die("the teacher's probe output does not end with 'probe done'", NULL);
+    return 2;
+}
+
+static void check_want(const Lines *w, const char *what) {
+    char wl[128], wk[128];
+    for (size_t i = 0; i < w->n; i++) {   /* the teacher's output first: it must be well formed */
         const char *wr;
         double y;
-        if (!strcmp(w.line[i], "probe done")) done = 1;
-        else if (!split3(w.line[i], wl, wk, &wr) ||
-                 !(!strcmp(wk, "shape") || !strcmp(wk, "error") || !strcmp(wk, "null") || (is_index(wk) && parse_num(wr, &y))))
-            die("the teacher's probe output is malformed: ", w.line[i]);
+        if (!strcmp(w->line[i], "probe done")) return;
+        if (!split3(w->line[i], wl, wk, &wr) ||
+            !(!strcmp(wk, "shape") || !strcmp(wk, "error") || !strcmp(wk, "null") || (is_index(wk) && parse_num(wr, &y))))
+            die(what, w->line[i]);
     }
-    if (!done) die("the teacher's probe output does not end with 'probe done'", NULL);
+    die("the teacher's probe output does not end with 'probe done'", NULL);
+}
+
+/* gradetool compare WANT GOT [LANG CATALOGUE]: CATALOGUE holds one known mistake a line,
+ * "id<TAB>its probe output<TAB>en<TAB>zh" (the teacher's code with the mistake, run by
+ * the grader on the same inputs); a GOT equal to one of them gets its sentence too. */
+static int cmd_compare(int argc, char **argv) {
+    const char *want_path = argv[2], *got_path = argv[3];
+    Lines w, g;
+    if (argc == 6) {
+        if (strcmp(argv[4], "en") && strcmp(argv[4], "zh")) die("compare: the language is en or zh, not ", argv[4]);
+        ZH = !strcmp(argv[4], "zh");
+    }
+    if (read_lines(want_path, MAX_GOT, &w) != 0) die("cannot read the teacher's probe output ", want_path);
+    check_want(&w, "the teacher's probe output is malformed: ");
     int r = read_lines(got_path, MAX_GOT, &g);
     if (r < 0) g.n = 0, g.line = NULL;
     if (r > 0) {
         printf("printed more than %ld bytes\n", MAX_GOT);
         return 1;
     }
-    for (size_t i = 0; i < w.n; i++) {
-        const char *wr, *gr;
-        if (!strcmp(w.line[i], "probe done")) {
-            if (i < g.n && !strcmp(g.line[i], "probe done")) {
-                if (g.n > i + 1) {
-                    printf("printed more than the teacher's code after the last check\n");
-                    return 1;
-                }
-                return 0;
-            }
-            if (i >= g.n) printf("your code stopped before the end of the hidden checks\n");
-            else printf("printed more than the teacher's code (a line that is not a result)\n");
-            return 1;
+    msg_n = 0;
+    msg[0] = 0;
+    int st = compare_lines(&w, &g);
+    if (st != 1 || argc != 6) {
+        if (st == 1) printf("%s\n", msg);
+        return st;
+    }
+    /* the known mistakes: the first whose output GOT equals */
+    char first[sizeof msg];
+    memcpy(first, msg, sizeof msg);
+    Lines cat;
+    if (read_lines(argv[5], MAX_GOT, &cat) < 0) die("cannot read the catalogue of mistakes ", argv[5]);
+    for (size_t i = 0; i < cat.n; i++) {
+        char *f[4], *p = cat.line[i];
+        int nf = 0;
+        while (nf < 4) {
+            f[nf++] = p;
+            char *t = strchr(p, '\t');
+            if (!t) break;
+            *t = 0;
+            p = t + 1;
         }
-        if (!split3(w.line[i], wl, wk, &wr)) die("the teacher's probe output is malformed at line ", NULL);
-        if (i >= g.n) {
-            printf("%s: your code stopped before this check\n", wl);
-            return 1;
-        }
-        if (!split3(g.line[i], gl, gk, &gr)) {
-            printf("%s: your code printed something else here (a line that is not a check's result)\n", wl);
-            return 1;
-        }
-        if (!strcmp(gk, "error") && strcmp(wk, "error") != 0) {   /* the check's own label or its probe's */
-            printf("%s: raised the error \"", wl);
-            put_clean(gr, 160);
-            printf("\"\n");
-            return 1;
-        }
-        if (strcmp(gl, wl) != 0) {
-            printf("%s: your code gave the result of another check here (%s)\n", wl, gl);
-            return 1;
-        }
-        if (!strcmp(wk, "error")) {
-            if (!strcmp(gk, "error")) continue;
-            printf("%s: the teacher's code refuses these inputs with an error, yours does not\n", wl);
-            return 1;
-        }
-        if (!strcmp(gk, "error")) {
-            printf("%s: raised the error \"", wl);
-            put_clean(gr, 160);
-            printf("\"\n");
-            return 1;
-        }
-        if (!strcmp(wk, "shape") || !strcmp(gk, "shape")) {
-            if (!strcmp(wk, gk) && !strcmp(wr, gr)) continue;
-            printf("%s has shape ", wl);
-            if (!strcmp(gk, "shape")) put_clean(gr, 60);
-            else printf("(none)");
-            printf(", expected %s\n", wr);
-            return 1;
-        }
-        if (!strcmp(wk, "null") || !strcmp(gk, "null")) {
-            if (!strcmp(wk, gk)) continue;
-            printf("%s: %s\n", wl, !strcmp(gk, "null") ? "returned NULL, expected a tensor" : "expected NULL");
-            return 1;
-        }
-        double x, y;
-        if (!is_index(wk) || !parse_num(wr, &y)) die("the teacher's probe output is malformed", NULL);
-        if (!is_index(gk) || strcmp(wk, gk) != 0 || !parse_num(gr, &x)) {
-            printf("%s: element %s: your code gave %s here\n", wl, wk,
-                   !strcmp(gk, "shape") ? "a tensor of another shape" : !strcmp(gk, "null") ? "NULL" : "no number");
-            return 1;
-        }
-        int ok;
-        if (x == y) ok = 1;
-        else if (isnan(x) || isnan(y)) ok = isnan(x) && isnan(y);
-        else if (isinf(x) || isinf(y)) ok = 0;
-        else ok = fabs(x - y) <= 1e-4 + 1e-3 * fabs(y);
-        if (!ok) {
-            printf("%s: element %s is %.9g, expected %.9g\n", wl, wk, x, y);
+        if (nf != 4) continue;
+        Lines m;
+        if (read_lines(f[1], MAX_GOT, &m) != 0) continue;
+        check_want(&m, "a known mistake's probe output is malformed: ");
+        msg_n = 0;
+        same_errors = 1;
+        int eq = compare_lines(&m, &g) == 0;
+        same_errors = 0;
+        if (eq) {   /* (after a sentence of its own) */
+            size_t n = strlen(first);
+            const char *stop = n && first[n - 1] == '.' ? "" : n >= 3 && !strcmp(first + n - 3, "。") ? "" : ZH ? "。" : ".";
+            printf("%s%s%s%s\n", first, stop, ZH ? "" : " ", ZH ? f[3] : f[2]);
             return 1;
         }
     }
-    die("the teacher's probe output does not end with 'probe done'", NULL);
-    return 2;
+    printf("%s\n", first);
+    return 1;
 }
 
 /* ---- csv ---------------------------------------------------------------------- */
@@ -1311,13 +1660,13 @@ int main(int argc, char **argv) {
     if (argc >= 7 && !strcmp(argv[1], "limit")) return cmd_limit(argc, argv);
     if (argc == 3 && !strcmp(argv[1], "list")) return cmd_list(argv[2]);
     if (argc == 3 && !strcmp(argv[1], "lookalike")) return cmd_lookalike(argv[2]);
-    if (argc == 4 && !strcmp(argv[1], "compare")) return cmd_compare(argv[2], argv[3]);
+    if ((argc == 4 || argc == 6) && !strcmp(argv[1], "compare")) return cmd_compare(argc, argv);
     if (argc == 4 && !strcmp(argv[1], "csv")) return cmd_csv(argv[2], argv[3]);
     if ((argc == 10 || argc == 11) && !strcmp(argv[1], "results")) return cmd_results(argv + 2);
     if (argc == 10 && !strcmp(argv[1], "record")) return cmd_record(argv + 2);
     if ((argc == 6 || argc == 7) && !strcmp(argv[1], "gradescope")) return cmd_gradescope(argv + 2);
     if (argc == 5 && !strcmp(argv[1], "prairielearn-fail")) return cmd_prairielearn_fail(argv + 2);
     if ((argc == 3 || argc == 7) && !strcmp(argv[1], "gradebook")) return cmd_gradebook(argc, argv);
-    fprintf(stderr, "usage: gradetool list DIR | compare WANT GOT | csv RUN OUT | results BLANKS RESULT ID LEVEL SECONDS VISIBILITY GS PL | record RUN OUT SEED LEVEL CHAPTERS VERSION WHEN VISIBILITY | normalize IN OUT MAX | policy OBJ ALLOW FILE FUNC BLANK [REFUSED...] | lookalike STUDENTS | limit NPROC AS_KB FSIZE_KB CPU_S PROG [ARGS...] | gradescope LANG MSG SECONDS OUT [GS] | prairielearn-fail LANG MSG OUT | gradebook ROSTER [RUN ASSIGNMENT CANVAS MOODLE]\n");
+    fprintf(stderr, "usage: gradetool list DIR | compare WANT GOT [LANG CATALOGUE] | csv RUN OUT | results BLANKS RESULT ID LEVEL SECONDS VISIBILITY GS PL | record RUN OUT SEED LEVEL CHAPTERS VERSION WHEN VISIBILITY | normalize IN OUT MAX | policy OBJ ALLOW FILE FUNC BLANK [REFUSED...] | lookalike STUDENTS | limit NPROC AS_KB FSIZE_KB CPU_S PROG [ARGS...] | gradescope LANG MSG SECONDS OUT [GS] | prairielearn-fail LANG MSG OUT | gradebook ROSTER [RUN ASSIGNMENT CANVAS MOODLE]\n");
     return 2;
 }
