@@ -76,6 +76,19 @@ cp "$TMP/out" "$TMP/greedy1"
 run "$P" --checkpoint "$TMP/m.bin" --prompt "白日" --generate 6 --temperature 0 --quiet --seed 99
 if cmp -s "$TMP/out" "$TMP/greedy1"; then _ok; else _bad "greedy generation depends on the seed"; fi
 case $(cat "$TMP/greedy1") in "白日"??????*) _ok ;; *) _bad "generation does not continue the prompt: $(cat "$TMP/greedy1")" ;; esac
+# --dump of a generation: the program's own ids of the prompt and what followed (tokens.npy),
+# and the forward over them, the same files as --tokens of those ids writes
+run "$P" --checkpoint "$TMP/m.bin" --prompt "白日" --generate 6 --temperature 0 --quiet --dump "$TMP/gd"
+expect_status 0 "greedy generation with --dump"
+if cmp -s "$TMP/out" "$TMP/greedy1"; then _ok; else _bad "--dump changes the generated text"; fi
+"$BUILD/npyinfo" --print "$TMP/gd/tokens.npy" >"$TMP/ids" 2>&1
+if grep -q "shape (8,)" "$TMP/ids"; then _ok; else _bad "tokens.npy does not hold the prompt's 2 characters and the 6 generated: $(cat "$TMP/ids")"; fi
+ids=$(sed -n 's/^tensor(\[\(.*\)\])$/\1/p' "$TMP/ids" | tr -d ' .')
+run "$P" --checkpoint "$TMP/m.bin" --tokens "$ids" --quiet --dump "$TMP/td"
+expect_status 0 "--tokens of the generation's ids"
+for f in tokens logits attn_0 attn_1; do   # the model of 2 layers
+    if [ -s "$TMP/gd/$f.npy" ] && cmp -s "$TMP/gd/$f.npy" "$TMP/td/$f.npy"; then _ok; else _bad "--prompt --dump's $f.npy is not --tokens $ids's"; fi
+done
 run "$P" --checkpoint "$TMP/m.bin" --prompt "白日" --generate 6 --temperature 1.2 --top-p 0.8 --quiet
 expect_status 0 "sampled generation"
 run "$P" --corpus "$TMP/poem.txt" --train-steps 2 --save "$TMP/g.bin" --prompt "黄" --generate 3 --temperature 0 --quiet
@@ -181,6 +194,8 @@ run "$P" --checkpoint "$TMP/m.bin" --prompt "白" --generate 2 --top-p 0 --quiet
 expect_usage_error "--top-p" "top-p 0"
 run "$P" --checkpoint "$TMP/m.bin" --prompt "白" --quiet
 expect_usage_error "go together" "--prompt without --generate"
+run "$P" --checkpoint "$TMP/m.bin" --corpus "$TMP/poem.txt" --dump "$TMP/nodump"
+expect_usage_error "--dump writes the forward of --tokens or of --prompt" "--dump with neither --tokens nor --prompt"
 run "$P" --checkpoint "$TMP/m.bin" --prompt "白" --generate 100 --quiet
 expect_usage_error "pass the model's seq_len" "--generate past seq_len"
 run "$P" --checkpoint "$TMP/m.bin" --prompt "猫" --generate 2 --quiet

@@ -1,7 +1,11 @@
 /* main.c — chapter 13: a tiny LLaMA2 (Happy-LLM 5.1's k_model.py Transformer) in C.
  *
  *     build/chapter13 --checkpoint M.bin [--tokenizer T.bin] --tokens 3,1,4,1,5 [--dump DIR]
- *         the forward of a llama2.c checkpoint: logits.npy (T, vocab), attn_L.npy (n_heads, T, T)
+ *         the forward of a llama2.c checkpoint: tokens.npy (T), logits.npy (T, vocab),
+ *         attn_L.npy (n_heads, T, T)
+ *     build/chapter13 --checkpoint M.bin --prompt TEXT --generate N [--dump DIR]
+ *         generation through the KV cache; --dump: the same files for the prompt's tokens
+ *         (this program's own encoder) and the N that followed
  *     build/chapter13 --checkpoint M.bin --batch-tokens B.npy --grad-dump DIR
  *         loss.backward() by hand: loss.npy and one gradient per parameter, named by
  *         k_model.py's state-dict keys (layers.0.attention.wq.weight.npy), (out, in) layout
@@ -119,6 +123,22 @@ static const char *label_of(const Tokenizer *tok, int32_t id) {
     return s;
 }
 
+/* --dump DIR of a forward over ids (T tokens): tokens.npy (the ids, as float32: exact below
+ * 2^24), logits.npy (T, vocab) and attn_L.npy (n_heads, T, T) per layer. */
+static void dump_forward(const char *dir, const Transformer *m, const int32_t *ids, int64_t T, const Tensor *l0,
+                         Tensor **attn) {
+    Tensor *tokens = t_zeros(SHAPE(T));
+    for (int64_t t = 0; t < T; t++) t_data(tokens)[t] = (float)ids[t];
+    npy_make_dir(dir);
+    npy_save_in(dir, "tokens", tokens);
+    npy_save_in(dir, "logits", l0);
+    for (int64_t l = 0; l < m->args.n_layers; l++) {
+        char name[32];
+        snprintf(name, sizeof name, "attn_%lld", (long long)l);
+        npy_save_in(dir, name, t_select(attn[l], 0, 0));   /* (n_heads, T, T) */
+    }
+}
+
 static int run_tokens(const Args *args, const Transformer *m, const Tokenizer *tok) {
     int32_t *ids;
     int64_t T;
@@ -157,15 +177,7 @@ static int run_tokens(const Args *args, const Transformer *m, const Tokenizer *t
         narrate_why("each row sums to 1 over the keys at or before its query (the causal mask of chapter 4).");
     }
     narrate_result("logits[-1, :8]", t_slice(t_select(l0, 0, T - 1), 0, 0, m->args.vocab_size < 8 ? m->args.vocab_size : 8));
-    if (args->dump) {
-        npy_make_dir(args->dump);
-        npy_save_in(args->dump, "logits", l0);
-        for (int64_t l = 0; l < m->args.n_layers; l++) {
-            char name[32];
-            snprintf(name, sizeof name, "attn_%lld", (long long)l);
-            npy_save_in(args->dump, name, t_select(attn[l], 0, 0));   /* (n_heads, T, T) */
-        }
-    }
+    if (args->dump) dump_forward(args->dump, m, ids, T, l0, attn);
     return 0;
 }
 
@@ -527,7 +539,7 @@ static int32_t *encode_prompt(const Tokenizer *tok, const char *text, int64_t *n
     return corpus_encode(&c, "--prompt", text, strlen(text), n);
 }
 
-static int run_generate(const Transformer *m, const Tokenizer *tok) {
+static int run_generate(const Args *args, const Transformer *m, const Tokenizer *tok) {
     int64_t n;
     int32_t *prompt = encode_prompt(tok, prompt_text, &n);
     if (n < 1) return usage("--prompt is empty: give at least one character");
@@ -546,11 +558,16 @@ static int run_generate(const Transformer *m, const Tokenizer *tok) {
                     (long long)n_generate, (long long)n);
     }
     printf("%s%s\n", prompt_text, text_of(tok, prompt[n - 1], out, n_generate));
+    int32_t *all = (int32_t *)t_alloc(sizeof *all * (size_t)(n + n_generate));   /* prompt, then what followed */
+    memcpy(all, prompt, sizeof *all * (size_t)n);
+    memcpy(all + n, out, sizeof *all * (size_t)n_generate);
+    if (args->dump) {   /* the forward of the whole sequence, as --tokens of these ids would write it */
+        Tensor **attn = (Tensor **)t_alloc(sizeof *attn * (size_t)m->args.n_layers);
+        Tensor *logits = transformer_forward(m, all, 1, n + n_generate, attn);   /* (1, T, vocab) */
+        dump_forward(args->dump, m, all, n + n_generate, t_select(logits, 0, 0), attn);
+    }
     if (!narrate_quiet()) {   /* the heads of layer 0 over the prompt and what followed (at most 24 tokens) */
         int64_t T = n + n_generate < 24 ? n + n_generate : 24;
-        int32_t *all = (int32_t *)t_alloc(sizeof *all * (size_t)(n + n_generate));
-        memcpy(all, prompt, sizeof *all * (size_t)n);
-        memcpy(all + n, out, sizeof *all * (size_t)n_generate);
         Tensor **attn = (Tensor **)t_alloc(sizeof *attn * (size_t)m->args.n_layers);
         transformer_forward(m, all, 1, T, attn);
         const char **labels = (const char **)t_alloc(sizeof *labels * (size_t)T);
@@ -640,9 +657,10 @@ int main(int argc, char **argv) {
                    "poems, its heads drawn over real characters; llama2.c's .bin checkpoints.\n"
                    "Default: train (first run) or load build/ch13/tang.bin, then look inside.\n"
                    "--save OUT.bin [--corpus FILE --train-steps N]: train, write OUT.bin and\n"
-                   "OUT.tok. --checkpoint M.bin --tokens 3,1,4 [--dump DIR]: logits.npy and\n"
-                   "attn_L.npy; --batch-tokens B.npy --grad-dump DIR: loss.npy and every\n"
-                   "gradient; --prompt TEXT --generate N: text through the KV cache.",
+                   "OUT.tok. --checkpoint M.bin --tokens 3,1,4 [--dump DIR]: tokens.npy,\n"
+                   "logits.npy and attn_L.npy; --batch-tokens B.npy --grad-dump DIR: loss.npy\n"
+                   "and every gradient; --prompt TEXT --generate N [--dump DIR]: text through\n"
+                   "the KV cache (--dump: the forward of the prompt and what followed).",
         .flags = CLI_SEED | CLI_QUIET | CLI_DUMP | CLI_HEATMAP,
         .defaults = {.seed = 123},
         .extra = chapter13_flags,
@@ -659,7 +677,7 @@ int main(int argc, char **argv) {
         int rc = run_train(&args, save_file);
         if (rc == 0 && trained && prompt_text) {
             tokenizer_file = tok_path_of(save_file);
-            rc = run_generate(trained, trained_tok);
+            rc = run_generate(&args, trained, trained_tok);
         }
         if (rc == 0 && trained) narrate_result_text("val loss %.4f", trained_val);
         t_scope_end();
@@ -720,7 +738,7 @@ int main(int argc, char **argv) {
     if (!batch_file && !tokens_text && !prompt_text && !corpus_file)
         return usage("give --tokens LIST (a forward), --batch-tokens FILE (gradients) or --prompt TEXT --generate N");
     if (grad_dir && !batch_file) return usage("--grad-dump needs --batch-tokens");
-    if (args.dump && !tokens_text) return usage("--dump writes the forward of --tokens");
+    if (args.dump && !tokens_text && !prompt_text) return usage("--dump writes the forward of --tokens or of --prompt and what --generate added");
     if (grad_dir && out_check_target("--grad-dump", grad_dir, 1, err, sizeof err) != 0) return usage(err);
     Transformer *m = llama2c_load(checkpoint_file);
     if ((prompt_text || corpus_file) && !tokenizer_file) tokenizer_file = tok_path_of(checkpoint_file);
@@ -735,7 +753,7 @@ int main(int argc, char **argv) {
         return 0;
     }
     if (prompt_text) {
-        int rc = run_generate(m, tok);
+        int rc = run_generate(&args, m, tok);
         t_scope_end();
         return rc;
     }

@@ -10,16 +10,18 @@ const LangPair chapter13_zh[] = {
      "poems, its heads drawn over real characters; llama2.c's .bin checkpoints.\n"
      "Default: train (first run) or load build/ch13/tang.bin, then look inside.\n"
      "--save OUT.bin [--corpus FILE --train-steps N]: train, write OUT.bin and\n"
-     "OUT.tok. --checkpoint M.bin --tokens 3,1,4 [--dump DIR]: logits.npy and\n"
-     "attn_L.npy; --batch-tokens B.npy --grad-dump DIR: loss.npy and every\n"
-     "gradient; --prompt TEXT --generate N: text through the KV cache.",
+     "OUT.tok. --checkpoint M.bin --tokens 3,1,4 [--dump DIR]: tokens.npy,\n"
+     "logits.npy and attn_L.npy; --batch-tokens B.npy --grad-dump DIR: loss.npy\n"
+     "and every gradient; --prompt TEXT --generate N [--dump DIR]: text through\n"
+     "the KV cache (--dump: the forward of the prompt and what followed).",
      "第 13 章：一个很小的 LLaMA2（Happy-LLM 5.1 的 Transformer），用 C 在唐诗上训练，\n"
      "把它的头画在真实的汉字上；检查点用 llama2.c 的 .bin 格式。\n"
      "默认：第一次运行先训练，之后读入 build/ch13/tang.bin，再看模型内部。\n"
      "--save OUT.bin [--corpus FILE --train-steps N]：训练，写出 OUT.bin 和 OUT.tok。\n"
-     "--checkpoint M.bin --tokens 3,1,4 [--dump DIR]：写出 logits.npy 和 attn_L.npy；\n"
-     "--batch-tokens B.npy --grad-dump DIR：写出 loss.npy 和每个参数的梯度；\n"
-     "--prompt TEXT --generate N：经 KV 缓存生成文本。"},
+     "--checkpoint M.bin --tokens 3,1,4 [--dump DIR]：写出 tokens.npy、logits.npy 和\n"
+     "attn_L.npy；--batch-tokens B.npy --grad-dump DIR：写出 loss.npy 和每个参数的梯度；\n"
+     "--prompt TEXT --generate N [--dump DIR]：经 KV 缓存生成文本（--dump：写出提示\n"
+     "加上生成部分的前向传播结果）。"},
     {"llama2.c's version-0 .bin", "llama2.c 第 0 版的 .bin"},
     {"llama2.c's tokenizer.bin (labels)", "llama2.c 的 tokenizer.bin（用作标签）"},
     {"token ids, e.g. 3,1,4,1,5", "词元编号，例如 3,1,4,1,5"},
@@ -67,7 +69,8 @@ const LangPair chapter13_zh[] = {
     {"give --tokens LIST (a forward), --batch-tokens FILE (gradients) or --prompt TEXT --generate N",
      "请给 --tokens LIST（前向传播）、--batch-tokens FILE（梯度）或 --prompt TEXT --generate N"},
     {"--grad-dump needs --batch-tokens", "--grad-dump 需要 --batch-tokens"},
-    {"--dump writes the forward of --tokens", "--dump 写出 --tokens 的前向传播结果"},
+    {"--dump writes the forward of --tokens or of --prompt and what --generate added",
+     "--dump 写出 --tokens 的前向传播结果，或 --prompt 加上 --generate 生成部分的前向传播结果"},
     /* the model */
     {"Chapter 13: a tiny LLaMA2 (Happy-LLM 5.1) in C", "第 13 章：用 C 写一个很小的 LLaMA2（Happy-LLM 5.1）"},
     {"The model: Happy-LLM 5.1's Transformer, read from llama2.c's .bin",

@@ -365,21 +365,6 @@ function parseTokenizer(bytes, vocab) {
     }
     return pieces;
 }
-// the text's token ids, longest piece first (the tokenizer file is the program's own)
-function encode(text, pieces) {
-    const ids = [];
-    const index = new Map(pieces.map((p, i) => [p, i]));
-    const longest = pieces.reduce((a, p) => Math.max(a, p.length), 1);
-    for (let i = 0; i < text.length;) {
-        let found = -1, len = 0;
-        for (let l = Math.min(longest, text.length - i); l > 0; l--) {
-            if (index.has(text.substr(i, l)) && pieces[index.get(text.substr(i, l))] !== '') { found = index.get(text.substr(i, l)); len = l; break; }
-        }
-        if (found < 0) { i++; continue; }
-        ids.push(found); i += len;
-    }
-    return ids;
-}
 async function model13() {
     const model = await load('model', 'model/tang.js');
     const bin = unb64(model['tang.bin']), tok = unb64(model['tang.tok']);
@@ -390,7 +375,7 @@ async function generatePoem() {
     $('status').textContent = t('loading');
     const { model, bin, tok, files, ck } = await model13();
     const head = new DataView(bin.buffer);
-    const nLayers = head.getInt32(8, true), vocab = Math.abs(head.getInt32(20, true)), seqLen = head.getInt32(24, true);
+    const nLayers = head.getInt32(8, true), vocab = Math.abs(head.getInt32(20, true));
     const prompt = $('prompt').value.trim() || '床前明月光，';
     const n = Math.max(1, Math.min(50, Number($('ntokens').value) || 18));
     const seed = $('flags').querySelector('input[name="--seed"]');
@@ -399,15 +384,15 @@ async function generatePoem() {
     await new Promise((r) => setTimeout(r, 0));
     const r = await run(13, [...ck, '--prompt', prompt, '--generate', String(n), ...extra, '--lang', lang], files);
     showOutput(13, r);
-    const quiet = await run(13, [...ck, '--prompt', prompt, '--generate', String(n), ...extra, '--quiet'], files);
-    const text = quiet.stdout.replace(/\n+$/, '');
+    // the same run again, quiet, with --dump: the poem, and the program's own token ids
+    // (tokens.npy) and every layer's attention over the prompt and what followed
+    const d = await run(13, [...ck, '--prompt', prompt, '--generate', String(n), ...extra, '--quiet', '--dump', '/out'], files);
+    const text = d.stdout.replace(/\n+$/, '');
     $('poemText').textContent = text + '\n' + t('model', model.steps);
     $('pictures').textContent = '';
-    if (r.code !== 0) return r;
-    const pieces = parseTokenizer(tok, vocab);
-    const ids = encode(text, pieces).slice(0, seqLen);
-    const d = await run(13, [...ck, '--tokens', ids.join(','), '--dump', '/out', '--quiet'], files);
-    const labels = ids.map((i) => pieces[i]);
+    if (r.code !== 0 || d.code !== 0 || !d.files.has('/out/tokens.npy')) return r;
+    const pieces = parseTokenizer(tok, vocab);   // the labels: each id's piece, read from the tokenizer file
+    const labels = Array.from(readNpy(d.files.get('/out/tokens.npy')).data, (i) => pieces[i]);
     await chapterModule(11);
     const line = softmaxLine(11); // chapter 13's attention is chapter 11's
     for (let l = 0; l < nLayers; l++) {
