@@ -230,16 +230,17 @@ if grep -q -F -f "$TMP/never" "$TMP/variant.md"; then _ok; else _bad "the glossa
 # (docs/GLOSSARY.md). READMEs: outside code blocks and `spans`; zh.c: the Chinese halves
 # (a line with Chinese in it, after the pair's ", " when the English shares the line).
 # Two English terms keep the word: "token bucket filter" and "C 语言的 token"; a flag's name
-# (--tokens, --batch-tokens) is code.
+# (--tokens, --batch-tokens) and a file's name (tokens.npy) are code.
 LC_ALL=C awk '
     FNR == 1 { code = 0 }
     /^ *```/ { code = !code; next }
     code || /^    / { next }
-    { t = $0; gsub(/`[^`]*`/, "", t); gsub(/token bucket filter|C 语言的 token/, "", t)
+    { t = $0; gsub(/`[^`]*`/, "", t); gsub(/token bucket filter|C 语言的 token|tokens?\.npy/, "", t)
       if (t ~ /(^|[^A-Za-z_-])[Tt]okens?([^A-Za-z_]|$)/) print FILENAME ":" FNR ": " $0 }' \
     README.zh-CN.md chapters/*/README.zh-CN.md docs/*.zh-CN.md > "$TMP/token_words"
 LC_ALL=C awk '
     { t = $0; if (t ~ /^ *\{"/ && index(t, "\", \"")) { while (i = index(t, "\", \"")) t = substr(t, i + 4) }
+      gsub(/tokens?\.npy/, "", t)
       if (t ~ /[\343-\351]/ && t ~ /(^|[^A-Za-z_-])[Tt]okens?([^A-Za-z_]|$)/) print FILENAME ":" FNR ": " $0 }' \
     chapters/*/zh.c common/program/lang_zh.c >> "$TMP/token_words"
 if [ -s "$TMP/token_words" ]; then _bad "token where Chinese writes 词元: $(head -3 "$TMP/token_words")"; else _ok; fi
