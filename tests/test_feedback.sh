@@ -117,6 +117,17 @@ else
     bad "a test of the harness builds" "$(cat "$TMP/h.err")"
 fi
 
+# ---- in Chinese: the student's own sentence whole, then the verdict around it ------------
+# (a shape message has the form "%s has shape %s, expected %s", whose last part could take
+# the mistake's sentence and the verdict after it: the exact sentence is translated first)
+_en='self_attention.output has shape (1, 1, 5), expected (1, 1, 4). Q, K and V were taken to be x itself, so the projections W_q, W_k, W_v are computed but never used. Pass xq, xk and xv to attention().'
+_zh='self_attention.output 的形状是 (1, 1, 5)，应当是 (1, 1, 4)。你把 Q、K、V 都当成了 x 本身，W_q、W_k、W_v 的投影算了却没有用上。请把 xq、xk、xv 传给 attention()。'
+printf '%s\t%s\n' "$_en" "$_zh" >"$TMP/zh.tsv"
+printf 'self_attention_forward\t0\t3\ta hidden check on fresh random inputs fails: %s Your line is `a = attention(x, x, x);`. The tests of chapter 3 fail too, first test_projected_small.\n' "$_en" >"$TMP/result.tsv"
+${AWK:-awk} -v table=$E/feedback_zh.txt -v exact="$TMP/zh.tsv" -f $E/translate.awk "$TMP/result.tsv" >"$TMP/result.zh" 2>&1
+_want="self_attention_forward	0	3	在新的随机输入上，有一项隐藏检查没有通过：$_zh你写的这一行是 \`a = attention(x, x, x);\`。第 3 章的测试也没有通过，第一个是 test_projected_small。"
+[ "$(cat "$TMP/result.zh")" = "$_want" ] && ok || bad "a shape message with the mistake's sentence, in Chinese, is Chinese throughout" "$(cat "$TMP/result.zh")"
+
 # ---- graded as answers ---------------------------------------------------------------
 NCHECKS=$(($(awk -F '\t' '$3 != "-"' "$TMP/mist.tsv" | grep -c '') + $(awk -F '\t' '$3 != "-" && !seen[$4]++' "$TMP/mist.tsv" | grep -c '') +
     $(awk -F '\t' '$3 == "-"' "$TMP/mist.tsv" | grep -c '') + 2))
@@ -145,7 +156,10 @@ mkdir -p "$TMP/class_zh" && cp -R "$C/s1" "$TMP/class_zh/s1"
 for lang in en zh; do
     rm -rf "$TMP/out_$lang"
     if [ $lang = en ]; then _c=$C; else _c=$TMP/class_zh; fi
-    GRADE_LANG=$lang GRADE_OUT=$TMP/out_$lang JOBS=2 sh $E/grade_class.sh "$_c" 3 "$CHS" >"$TMP/grade_$lang.log" 2>&1 ||
+    # (a fixed seed for each language, so that the hidden inputs are the same on every run:
+    # in Chinese, qkv-are-x's first wrong result is a shape and scale-by-dk's a number)
+    if [ $lang = en ]; then _seed=20261206; else _seed=20261216; fi
+    GRADE_SEED=$_seed GRADE_LANG=$lang GRADE_OUT=$TMP/out_$lang JOBS=2 sh $E/grade_class.sh "$_c" 3 "$CHS" >"$TMP/grade_$lang.log" 2>&1 ||
         bad "make grade-class of the mistakes ($lang)" "$(tail -n 5 "$TMP/grade_$lang.log")"
     while IFS='	' read -r s id ch bl file en zh; do
         [ $lang = en ] || [ "$s" = s1 ] || continue
@@ -156,7 +170,7 @@ for lang in en zh; do
             while IFS= read -r t; do case $row in *"$t"*) echo "$t" ;; esac; done)
         if [ -z "$row" ]; then bad "$id ($lang): the feedback names the mistake" "$(cat "$TMP/out_$lang/feedback/$s.txt" 2>/dev/null)"
         elif [ -n "$others" ]; then bad "$id ($lang): named as another mistake too" "$row"
-        elif printf '%s\n' "$row" | grep -q -e '[a-z_][.a-z_0-9]* ([0-9, ]*) first differs at' -e '[a-z_][.a-z_0-9]* ([0-9, ]*) 最先在' \
+        elif printf '%s\n' "$row" | grep -q -e '[a-z_][.a-z_0-9]* \(([0-9, ]*) \)\{0,1\}first differs at' -e '[a-z_][.a-z_0-9]* \(([0-9, ]*) \)\{0,1\}最先在' \
             -e '[a-z_][.a-z_0-9]*: raised the error "' -e '[a-z_][.a-z_0-9]*：报错 "' \
             -e '[a-z_][.a-z_0-9]* has shape ([0-9, ]*), expected ([0-9, ]*)\. ' -e '[a-z_][.a-z_0-9]* 的形状是 ([0-9, ]*)，应当是 ([0-9, ]*)。'; then ok
         else bad "$id ($lang): the first wrong result is named" "$row"; fi
@@ -177,7 +191,7 @@ grep -qF "$_en" "$TMP/out_en/gradescope/$_s.json" && grep -qF "$_en" "$TMP/out_e
 BUGS=$(awk -F '\t' '$3 == "-" { printf "%s%s", s, $1; s = "," }' "$TMP/mist.tsv")
 sh $E/bugs.sh "$TMP/hunt_tree" "$BUGS" >/dev/null 2>"$TMP/err" || bad "make bugs BUGS=$BUGS" "$(cat "$TMP/err")"
 mkdir -p "$TMP/hunt" && cp -R "$TMP/hunt_tree" "$TMP/hunt/left"
-GRADE_OUT=$TMP/out_bugs sh $E/grade_bugs.sh "$TMP/hunt" "$BUGS" >"$TMP/bugs.log" 2>&1 || bad "make grade-bugs of the left bugs" "$(tail -n 5 "$TMP/bugs.log")"
+GRADE_SEED=20261206 GRADE_OUT=$TMP/out_bugs sh $E/grade_bugs.sh "$TMP/hunt" "$BUGS" >"$TMP/bugs.log" 2>&1 || bad "make grade-bugs of the left bugs" "$(tail -n 5 "$TMP/bugs.log")"
 for id in $(echo "$BUGS" | tr ',' ' '); do
     _en=$(awk -F '\t' -v id="$id" '$1 == id { print $5 }' "$TMP/mist.tsv")
     grep "^left,[0-9]*,$id,no," "$TMP/out_bugs/bugs.csv" 2>/dev/null | grep -qF "$_en" && ok ||

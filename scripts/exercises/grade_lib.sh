@@ -549,17 +549,25 @@ g_mistake_probes() {
 
 # g_mistake_runs: each known mistake of a graded chapter run on the chapter's hidden
 # inputs, in the run sandbox as the teacher's code is; RUN/mist/catNN.tsv lists them for
-# gradetool compare (id, its output, en, zh). One that does not finish is left out.
+# gradetool compare (id, its output, en, zh), in the order of mistakes.txt. One that does
+# not finish is left out. They run JOBS at a time (make grade-class's JOBS, else 1).
 g_mistake_runs() {
     mkdir -p "$RUN/mist"
     for nn in $GCHS; do : >"$RUN/mist/cat$nn.tsv"; done
     [ -f "$G_MIST/list.tsv" ] || return 0
+    _n=0
     while IFS='	' read -r _mid _mch _mbl _mf _men _mzh; do
         in_list "$_mch" "$GCHS" || continue
-        g_run "$RUN/mist/$_mid" "$G_MIST/$_mid" probe "$(chapter_num "$_mch")" "$(g_probe_seed "$_mch")"
-        [ "$(tail -n 1 "$RUN/mist/$_mid")" = "probe done" ] &&
+        g_run "$RUN/mist/$_mid" "$G_MIST/$_mid" probe "$(chapter_num "$_mch")" "$(g_probe_seed "$_mch")" &
+        _n=$((_n + 1))
+        [ $((_n % ${NJOBS:-1})) -ne 0 ] || wait
+    done <"$G_MIST/list.tsv"
+    wait
+    while IFS='	' read -r _mid _mch _mbl _mf _men _mzh; do
+        in_list "$_mch" "$GCHS" && [ "$(tail -n 1 "$RUN/mist/$_mid" 2>/dev/null)" = "probe done" ] &&
             printf '%s\t%s\t%s\t%s\n' "$_mid" "$RUN/mist/$_mid" "$_men" "$_mzh" >>"$RUN/mist/cat$_mch.tsv"
     done <"$G_MIST/list.tsv"
+    return 0
 }
 
 # g_setup LEVEL CHAPTERS: the run folder, the teacher's tree and kit built, the
@@ -702,8 +710,14 @@ g_setup() {
     # (the seed itself never enters a sandbox: each chapter's probe gets g_probe_seed)
     mkdir -p "$RUN/want"
     # the teacher's code on the same inputs, in the same kind of sandbox
+    _n=0
     for nn in $GCHS; do
-        g_run "$RUN/want/probe$nn" "$G_TPROBE" probe "$(chapter_num "$nn")" "$(g_probe_seed "$nn")"
+        g_run "$RUN/want/probe$nn" "$G_TPROBE" probe "$(chapter_num "$nn")" "$(g_probe_seed "$nn")" &
+        _n=$((_n + 1))
+        [ $((_n % ${NJOBS:-1})) -ne 0 ] || wait
+    done
+    wait
+    for nn in $GCHS; do
         if [ "$(head -n 1 "$RUN/want/probe$nn")" = "no probe for chapter $(chapter_num "$nn")" ]; then
             echo "grade: chapter $(chapter_num "$nn") has blanks but no hidden checks in scripts/exercises/probe.c; its answers cannot be graded until it has them" >&2
             return 1
@@ -995,8 +1009,9 @@ g_feedback() { # ID RESULT LEVEL
     # which g_results reads too; the record keeps RESULT as graded
     if [ "${G_LANG:-en}" = zh ]; then
         # (with the student's own sentences from gradetool in Chinese, zh.tsv beside RESULT)
-        cat "$EX_DIR/feedback_zh.txt" "$(dirname "$2")/zh.tsv" 2>/dev/null >"$2.table"
-        $AWK -v table="$2.table" -f "$EX_DIR/translate.awk" "$2" >"$2.shown" || return 1
+        _x=$(dirname "$2")/zh.tsv
+        [ -f "$_x" ] || _x=
+        $AWK -v table="$EX_DIR/feedback_zh.txt" -v exact="$_x" -f "$EX_DIR/translate.awk" "$2" >"$2.shown" || return 1
     else
         cp "$2" "$2.shown" || return 1
     fi

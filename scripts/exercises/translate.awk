@@ -5,7 +5,11 @@
 # A message is matched against the sentences with the most fixed text first; each
 # %s part is itself translated when it is one of the sentences (a verdict around a
 # reason), and anything else (a compiler's message, a check's numbers) stays as it
-# came. Nothing here runs or parses what it reads as anything but text.
+# came. A second table (-v exact=FILE, the student's own sentences from gradetool
+# compare, zh.tsv) is applied first, wherever its English occurs whole: a pattern
+# ending in %s ("%s has shape %s, expected %s") would otherwise take the sentence and
+# the verdict after it as one part. Nothing here runs or parses what it reads as
+# anything but text.
 BEGIN {
     FS = OFS = "\t"
     n = 0
@@ -18,6 +22,21 @@ BEGIN {
         FIXED[n] = length(f[1]) - 2 * gsub(/%s/, "", f[1])
     }
     close(table)
+    ne = 0
+    if (exact != "")
+        while ((getline line < exact) > 0) {
+            if (line !~ /\t/) continue
+            split(line, f, "\t")
+            if (f[1] == "") continue
+            ne++
+            XEN[ne] = f[1]
+            XTR[ne] = f[2]
+        }
+    for (i = 2; i <= ne; i++)   # the longest first
+        for (j = i; j > 1 && length(XEN[j]) > length(XEN[j - 1]); j--) {
+            t = XEN[j]; XEN[j] = XEN[j - 1]; XEN[j - 1] = t
+            t = XTR[j]; XTR[j] = XTR[j - 1]; XTR[j - 1] = t
+        }
     for (i = 2; i <= n; i++)   # the most fixed text first (insertion sort)
         for (j = i; j > 1 && FIXED[j] > FIXED[j - 1]; j--) {
             t = EN[j]; EN[j] = EN[j - 1]; EN[j - 1] = t
@@ -57,5 +76,18 @@ function try_one(s, i, depth,   np, p, nz, z, k, cap, rest, at, out) {
     return out
 }
 
-NF >= 4 { $4 = say($4, 0) }
+# exact_first(S): S with each sentence of the exact table in it translated (text only)
+function exact_first(s,   i, at, out) {
+    for (i = 1; i <= ne; i++) {
+        out = ""
+        while ((at = index(s, XEN[i])) > 0) {
+            out = out substr(s, 1, at - 1) XTR[i]
+            s = substr(s, at + length(XEN[i]))
+        }
+        s = out s
+    }
+    return s
+}
+
+NF >= 4 { $4 = say(exact_first($4), 0) }
 { print }
