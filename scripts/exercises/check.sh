@@ -320,6 +320,7 @@ while IFS='	' read -r id ch bl file en zh; do
             if [ "$(tail -n 1 "$W/mist/$id")" != "probe done" ]; then what="FAIL: its hidden checks do not finish"
             elif "$W/gradetool" compare "$W/want$nn" "$W/mist/$id" >/dev/null 2>&1; then what="FAIL: the hidden checks do not tell it from the solution"
             else printf '%s\t%s\t%s\t%s\n' "$id" "$AW/mist/$id" "$en" "$zh" >>"$W/mist/cat$nn.tsv"
+                cp "$W/probe.x" "$W/mist/$id.x"
             fi
         else
             what="FAIL: does not build: $(first_error "$LOG")"
@@ -363,7 +364,38 @@ for nn in $CHS; do
         echo "   FAIL: a random wrong answer of chapter $((1$nn - 100)) is named as a known mistake: $o"
     fi
 done
-echo "mistakes: $nmist injected, $mok recognised as themselves only"
+# and with other seeds: a draw of sizes must not hide a mistake (one head, head_dim 2, one
+# position: then it would be graded correct, or named as another mistake). Each is told
+# from the solution and from every other mistake of its chapter on CHECK_SEEDS more seeds.
+nseeds=${CHECK_SEEDS:-40} hidden=0
+case $nseeds in '' | *[!0-9]*) echo "check: CHECK_SEEDS=$nseeds: a whole number" >&2; exit 2 ;; esac
+k=1
+while [ "$k" -le "$nseeds" ] && [ "$PROBE_OK" = 1 ]; do
+    sd=$((PSEED + k))
+    for nn in $CHS; do
+        [ -s "$W/mist/cat$nn.tsv" ] || continue
+        (cd "$T" && with_timeout 300 "$AW/probe" "$(chapter_num "$nn")" "$sd" tests/fixtures 3>"$AW/mist/w" >/dev/null 2>&1 </dev/null)
+        ids=$(cut -f 1 "$W/mist/cat$nn.tsv")
+        for id in $ids; do
+            (cd "$T" && with_timeout 300 "$AW/mist/$id.x" "$(chapter_num "$nn")" "$sd" tests/fixtures 3>"$AW/mist/o.$id" >/dev/null 2>&1 </dev/null)
+            if "$W/gradetool" compare "$AW/mist/w" "$AW/mist/o.$id" >/dev/null 2>&1; then
+                hidden=$((hidden + 1)) problems=$((problems + 1))
+                printf '   %-28s ch%s  FAIL: seed %s hides it (the hidden checks agree with the solution)\n' "$id" "$nn" "$sd"
+            fi
+        done
+        for id in $ids; do
+            for id2 in $ids; do
+                [ "$id" != "$id2" ] || continue
+                if "$W/gradetool" compare "$AW/mist/o.$id" "$AW/mist/o.$id2" >/dev/null 2>&1; then
+                    hidden=$((hidden + 1)) problems=$((problems + 1))
+                    printf '   %-28s ch%s  FAIL: seed %s gives it the hidden results of %s\n' "$id" "$nn" "$sd" "$id2"
+                fi
+            done
+        done
+    done
+    k=$((k + 1))
+done
+echo "mistakes: $nmist injected, $mok recognised as themselves only; on $nseeds more seeds, $hidden hidden"
 
 echo "exercises: $B blanks, $caught caught, $missed missed"
 [ "$missed" -eq 0 ] && [ "$problems" -eq 0 ]
