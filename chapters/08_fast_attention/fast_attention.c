@@ -318,7 +318,7 @@ Tensor *attention_reordered(const Tensor *query, const Tensor *key, const Tensor
  * 12 FMAs (BLIS's Haswell sgemm kernel, bli_sgemm_haswell_asm_6x16, has this shape). The
  * earlier 3 x 32 (12 sums too, 3 broadcasts) had its FMAs read the 4 vectors of b
  * straight from memory: 15 loads per 12 FMAs, and flash ran at 0.70x sgemm with it,
- * against 0.89x to 0.92x with 6 x 16 (make bench-torch, the README).
+ * against 0.89x to 0.93x with 6 x 16 (make bench-torch, the README).
  * Written in C as below, 6 x 16 made GCC keep broadcasts on the stack, so the AVX2
  * tile is its own kernel in vector intrinsics (after the NOINLINE line). With 6 rows, a
  * tile of keys is packed with room for 258 (pack_keys) and a block's output has 66

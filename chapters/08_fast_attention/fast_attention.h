@@ -171,9 +171,9 @@ double stopwatch_seconds(void);
  * it does not count the time other programs had the core. */
 double thread_cpu_seconds(void);
 
-/* This core's ceiling: GFLOP/s of a loop of independent fused multiply-adds (16 vectors
- * of accumulators, nothing else), the best of 8 runs of about seconds/8 of this
- * thread's CPU time. */
+/* This core's ceiling: GFLOP/s of a loop of independent fused multiply-adds (as many
+ * vectors of accumulators as stay in registers: 16 with AVX-512, 12 with AVX2;
+ * nothing else), the best of 8 runs of about seconds/8 of this thread's CPU time. */
 double fma_peak_gflops(double seconds);
 
 #endif

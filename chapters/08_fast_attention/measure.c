@@ -10,10 +10,25 @@ double stopwatch_seconds(void) { return p_seconds(); }
 
 double thread_cpu_seconds(void) { return p_thread_cpu_seconds(); }
 
-/* 256 independent accumulators: 16 vectors of 16 floats, enough fused multiply-adds in
- * flight to cover their latency (4 cycles) on two pipes. Each step is acc = acc·a + b
- * with a just below 1, so the values stay finite however long it runs. */
+/* Independent accumulators, enough fused multiply-adds in flight to cover their latency
+ * (4 cycles) on two pipes, and few enough to stay in the vector registers of the unit
+ * the compiler targets (its own macros, as fast_attention.c picks its register tile).
+ * Sums that do not fit are loaded and stored every step, and the loop then measures
+ * the loads and stores, not the FMA pipes (256 floats on AVX2 are 32 ymm registers
+ * of 16: the ceiling read about half the true one):
+ *   AVX-512       256 floats: 16 of the 32 zmm registers (16 floats each)
+ *   AVX2 + FMA     96 floats: 12 of the 16 ymm registers (8 floats each)
+ *   NEON (ARM64)   64 floats: 16 of the 32 q registers (4 floats each)
+ *   anything else  64 floats
+ * Each step is acc = acc·a + b with a just below 1, so the values stay finite however
+ * long it runs. */
+#if defined(__AVX512F__)
 #define PEAK_ACC 256
+#elif defined(__AVX2__) && defined(__FMA__)
+#define PEAK_ACC 96
+#else
+#define PEAK_ACC 64
+#endif
 
 static float fma_loop(long steps, float a, float b, float *acc) {
     for (long s = 0; s < steps; s++)
