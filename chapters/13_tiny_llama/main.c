@@ -255,6 +255,7 @@ static int run_bench(Transformer *m) {
         double dt = cpu_seconds() - t0;
         if (dt < best) best = dt;
     }
+    t_keep_release();                         /* the steps' kept memory (train_step) */
     printf("train step: best %.3f ms of %lld (%lld x %lld tokens), %.0f tokens/s\n", best * 1e3,
            (long long)bench_rounds, (long long)B, (long long)T, (double)(B * T) / best);
     /* greedy decoding through the KV cache: the first row's first token, then T - 1 new ones */
@@ -465,6 +466,7 @@ static int run_train(const Args *args, const char *save_to) {
             t_data(train_curve)[2 * (it - start) + 1] = (float)loss;
             if ((it + 1) % every == 0 && it + 1 < tc.steps) {
                 t_data(val_curve)[2 * n_val] = (float)(it + 1);
+                t_keep_release();   /* the steps' kept memory (train_step) goes before this forward */
                 double v = evaluate(m, c.ids + split, c.n - split, lc.max_seq_len, 1000000);
                 t_data(val_curve)[2 * n_val++ + 1] = (float)v;
             }
@@ -473,6 +475,7 @@ static int run_train(const Args *args, const char *save_to) {
         progress(it + 1, tc.steps, loss, (double)((it + 1 - start) * tc.batch * tc.seq_len) / el, el);
     }
     training = 0;
+    t_keep_release();   /* the steps' kept memory (train_step) */
     if (budget_progress_shown()) fprintf(stderr, "\r%60s\r", "");
     if (it < tc.steps) {   /* stopped early: the weights, their tokenizer and the state */
         save_checkpoint(save_to, m);
