@@ -535,6 +535,17 @@ static char *text_of(const Tokenizer *tok, int32_t prev, const int32_t *ids, int
     return s;
 }
 
+/* A text of several lines, one narrated line each (narration shows a line break inside a
+ * line as \n). */
+static void say_lines(const char *s) {
+    while (*s) {
+        const char *nl = strchr(s, '\n');
+        int len = nl ? (int)(nl - s) : (int)strlen(s);
+        if (len > 0) narrate_say("%.*s", len, s);
+        s += len + (nl ? 1 : 0);
+    }
+}
+
 /* --prompt TEXT: llama2.c's BPE encode (with BOS) for its tokenizer, else one id per character. */
 static int32_t *encode_prompt(const Tokenizer *tok, const char *text, int64_t *n) {
     if (is_bpe(tok)) return bpe_encode(tok, text, true, n);
@@ -607,7 +618,7 @@ static void look_inside(const Args *args, const Transformer *m, const Tokenizer 
     Tensor **attn = (Tensor **)t_alloc(sizeof *attn * (size_t)m->args.n_layers);
     transformer_forward(m, ids + split, 1, T, attn);
     narrate_step("Every head's attention over a line it never trained on");
-    narrate_say("%s", text_of(tok, -1, ids + split, T));
+    say_lines(text_of(tok, -1, ids + split, T));
     for (int64_t l = 0; l < m->args.n_layers && !narrate_quiet(); l++) {
         char title[32];
         snprintf(title, sizeof title, tr("layer %lld"), (long long)l);
@@ -650,7 +661,9 @@ static void look_inside(const Args *args, const Transformer *m, const Tokenizer 
     int32_t *out = (int32_t *)t_alloc(sizeof *out * (size_t)(m->args.max_seq_len));
     int64_t gen = m->args.max_seq_len - 1 < 48 ? m->args.max_seq_len - 1 : 48;
     generate(m, ids + split, 1, gen, temperature, top_p, out);
-    narrate_say("%s%s", text_of(tok, -1, ids + split, 1), text_of(tok, ids[split], out, gen));
+    char *first = text_of(tok, -1, ids + split, 1), *rest = text_of(tok, ids[split], out, gen);
+    char *poem = (char *)t_alloc(strlen(first) + strlen(rest) + 1);
+    say_lines(strcat(strcpy(poem, first), rest));
 }
 
 int main(int argc, char **argv) {
