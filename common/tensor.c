@@ -73,8 +73,38 @@ static void free_until(Block *mark) {
     }
 }
 
+/* t_scope_end_keep's blocks, oldest allocation first: a loop's next pass asks for the
+ * same sizes in the same order, so the block it wants is nearly always the first. */
+static Block *kept_head = NULL;
+static size_t kept_bytes = 0;
+
+void t_keep_release(void) {
+    while (kept_head) {
+        Block *next = kept_head->next;
+        kept_bytes -= kept_head->bytes;
+        free_block(kept_head);
+        kept_head = next;
+    }
+}
+
+size_t t_kept_bytes(void) { return kept_bytes; }
+
+/* A kept block of exactly `bytes`, unlinked and zeroed, or NULL. */
+static Block *take_kept(size_t bytes) {
+    for (Block **at = &kept_head; *at; at = &(*at)->next)
+        if ((*at)->bytes == bytes) {
+            Block *b = *at;
+            *at = b->next;
+            kept_bytes -= bytes;
+            memset(b + 1, 0, bytes);   /* the payload starts right after its header */
+            return b;
+        }
+    return NULL;
+}
+
 static void free_everything(void) {
     free_until(NULL);
+    t_keep_release();
     scope_count = 0;
 }
 
@@ -87,6 +117,23 @@ void t_scope_begin(void) {
 void t_scope_end(void) {
     if (scope_count == 0) t_error("t_scope_end: no scope is open (t_scope_end without t_scope_begin)");
     free_until(scope_marks[--scope_count]);
+}
+
+void t_scope_end_keep(void) {
+#ifdef T_ASAN
+    t_scope_end();
+#else
+    if (scope_count == 0) t_error("t_scope_end_keep: no scope is open (t_scope_end_keep without t_scope_begin)");
+    Block *mark = scope_marks[--scope_count];
+    while (alloc_head && alloc_head != mark) {   /* newest first: each goes in front, the oldest ends first */
+        Block *b = alloc_head;
+        alloc_head = b->next;
+        live_bytes -= b->bytes;
+        kept_bytes += b->bytes;
+        b->next = kept_head;
+        kept_head = b;
+    }
+#endif
 }
 
 int t_scope_depth(void) { return scope_count; }
@@ -268,6 +315,14 @@ void *t_alloc(size_t bytes) {
     if (!atexit_registered) {
         atexit(free_everything);
         atexit_registered = 1;
+    }
+    Block *kept = take_kept(bytes);
+    if (kept) {
+        kept->next = alloc_head;
+        alloc_head = kept;
+        live_bytes += bytes;
+        if (live_bytes > peak_bytes) peak_bytes = live_bytes;
+        return (void *)(kept + 1);
     }
     size_t mapped = 0;
     char *raw = NULL;

@@ -63,6 +63,15 @@ void t_scope_end(void);             /* frees everything since the matching begin
 int  t_scope_depth(void);           /* for tests that unwind after an error       */
 void t_scope_end_to(int depth);     /* end scopes until depth is reached          */
 void *t_alloc(size_t bytes);        /* zeroed, owned by the current scope         */
+/* t_scope_end, except that the blocks' memory is kept, not given back to the system:
+ * the next t_alloc of the same size takes one of them (zeroed again, as t_alloc's memory
+ * always is) instead of fresh pages, each of which costs a page fault the first time it
+ * is touched. For a loop whose every pass makes the same tensors (a training step). The
+ * kept memory is not counted as held (t_live_bytes) and is freed by t_keep_release or at
+ * exit. Under AddressSanitizer it is t_scope_end (freed blocks stay poisoned). */
+void t_scope_end_keep(void);
+void t_keep_release(void);          /* free what t_scope_end_keep kept           */
+size_t t_kept_bytes(void);          /* bytes kept now, for tests                  */
 
 /* Largest single allocation allowed: env ATTN_MAX_BYTES, else half of this
  * machine's memory (t_default_max_bytes). */

@@ -197,6 +197,45 @@ static void test_alloc_is_64_byte_aligned_and_zeroed(void) {
     CHECK_EQ_INT((int64_t)t_live_bytes(), (int64_t)live);
 }
 
+/* t_scope_end_keep: a second pass of the same sizes gets the first pass's blocks back,
+ * zeroed, 64-byte aligned and whole, and counted as held again; t_keep_release frees
+ * them. Under AddressSanitizer it is t_scope_end and nothing is kept. */
+static void test_scope_end_keep_reuses_zeroed_blocks(void) {
+    size_t sizes[] = {17, 4096, 200000, 3 << 20};
+    enum { N = sizeof sizes / sizeof sizes[0] };
+    unsigned char *first[N];
+    size_t live = t_live_bytes(), total = 0;
+    t_keep_release();
+    t_scope_begin();
+    for (int i = 0; i < N; i++) {
+        first[i] = (unsigned char *)t_alloc(sizes[i]);
+        memset(first[i], 0xab, sizes[i]);
+        total += sizes[i];
+    }
+    t_scope_end_keep();
+    CHECK_EQ_INT((int64_t)t_live_bytes(), (int64_t)live);
+    bool kept = t_kept_bytes() != 0;
+    CHECK(t_kept_bytes() == total || !kept);   /* all of them, or none (AddressSanitizer) */
+    t_scope_begin();
+    for (int i = 0; i < N; i++) {
+        unsigned char *p = (unsigned char *)t_alloc(sizes[i]);
+        if (kept) CHECK(p == first[i]);
+        CHECK_EQ_INT((int64_t)((uintptr_t)p % 64), 0);
+        size_t nonzero = 0;
+        for (size_t j = 0; j < sizes[i]; j++) nonzero += p[j] != 0;
+        CHECK_EQ_INT((int64_t)nonzero, 0);
+        p[sizes[i] - 1] = 0xff;
+    }
+    CHECK_EQ_INT((int64_t)t_kept_bytes(), 0);
+    CHECK_EQ_INT((int64_t)(t_live_bytes() - live), (int64_t)total);
+    t_scope_end_keep();
+    t_keep_release();
+    CHECK_EQ_INT((int64_t)t_kept_bytes(), 0);
+    CHECK_EQ_INT((int64_t)t_live_bytes(), (int64_t)live);
+    t_scope_end_to(0);   /* the harness's scope too: t_scope_end_keep with none open is an error */
+    CHECK_ERROR(t_scope_end_keep(), "no scope is open");
+}
+
 static void test_shape_str(void) {
     char b[T_SHAPE_STR];
     CHECK(strcmp(shape_str(SHAPE(3, 5, 10), b), "(3, 5, 10)") == 0);
@@ -463,6 +502,7 @@ int main(void) {
     RUN(test_too_big_is_a_sentence);
     RUN(test_scopes_free_and_nest);
     RUN(test_alloc_is_64_byte_aligned_and_zeroed);
+    RUN(test_scope_end_keep_reuses_zeroed_blocks);
     RUN(test_shape_str);
     RUN(test_matmul_2d);
     RUN(test_matmul_broadcast);

@@ -255,6 +255,7 @@ static int run_bench(Transformer *m) {
         double dt = cpu_seconds() - t0;
         if (dt < best) best = dt;
     }
+    t_keep_release();                         /* the steps' kept memory (train_step) */
     printf("train step: best %.3f ms of %lld (%lld x %lld tokens), %.0f tokens/s\n", best * 1e3,
            (long long)bench_rounds, (long long)B, (long long)T, (double)(B * T) / best);
     /* greedy decoding through the KV cache: the first row's first token, then T - 1 new ones */
@@ -465,6 +466,7 @@ static int run_train(const Args *args, const char *save_to) {
             t_data(train_curve)[2 * (it - start) + 1] = (float)loss;
             if ((it + 1) % every == 0 && it + 1 < tc.steps) {
                 t_data(val_curve)[2 * n_val] = (float)(it + 1);
+                t_keep_release();   /* the steps' kept memory (train_step) goes before this forward */
                 double v = evaluate(m, c.ids + split, c.n - split, lc.max_seq_len, 1000000);
                 t_data(val_curve)[2 * n_val++ + 1] = (float)v;
             }
@@ -473,6 +475,7 @@ static int run_train(const Args *args, const char *save_to) {
         progress(it + 1, tc.steps, loss, (double)((it + 1 - start) * tc.batch * tc.seq_len) / el, el);
     }
     training = 0;
+    t_keep_release();   /* the steps' kept memory (train_step) */
     if (budget_progress_shown()) fprintf(stderr, "\r%60s\r", "");
     if (it < tc.steps) {   /* stopped early: the weights, their tokenizer and the state */
         save_checkpoint(save_to, m);
@@ -530,6 +533,17 @@ static char *text_of(const Tokenizer *tok, int32_t prev, const int32_t *ids, int
     }
     *p = 0;
     return s;
+}
+
+/* A text of several lines, one narrated line each (narration shows a line break inside a
+ * line as \n). */
+static void say_lines(const char *s) {
+    while (*s) {
+        const char *nl = strchr(s, '\n');
+        int len = nl ? (int)(nl - s) : (int)strlen(s);
+        if (len > 0) narrate_say("%.*s", len, s);
+        s += len + (nl ? 1 : 0);
+    }
 }
 
 /* --prompt TEXT: llama2.c's BPE encode (with BOS) for its tokenizer, else one id per character. */
@@ -604,7 +618,7 @@ static void look_inside(const Args *args, const Transformer *m, const Tokenizer 
     Tensor **attn = (Tensor **)t_alloc(sizeof *attn * (size_t)m->args.n_layers);
     transformer_forward(m, ids + split, 1, T, attn);
     narrate_step("Every head's attention over a line it never trained on");
-    narrate_say("%s", text_of(tok, -1, ids + split, T));
+    say_lines(text_of(tok, -1, ids + split, T));
     for (int64_t l = 0; l < m->args.n_layers && !narrate_quiet(); l++) {
         char title[32];
         snprintf(title, sizeof title, tr("layer %lld"), (long long)l);
@@ -647,7 +661,9 @@ static void look_inside(const Args *args, const Transformer *m, const Tokenizer 
     int32_t *out = (int32_t *)t_alloc(sizeof *out * (size_t)(m->args.max_seq_len));
     int64_t gen = m->args.max_seq_len - 1 < 48 ? m->args.max_seq_len - 1 : 48;
     generate(m, ids + split, 1, gen, temperature, top_p, out);
-    narrate_say("%s%s", text_of(tok, -1, ids + split, 1), text_of(tok, ids[split], out, gen));
+    char *first = text_of(tok, -1, ids + split, 1), *rest = text_of(tok, ids[split], out, gen);
+    char *poem = (char *)t_alloc(strlen(first) + strlen(rest) + 1);
+    say_lines(strcat(strcpy(poem, first), rest));
 }
 
 int main(int argc, char **argv) {

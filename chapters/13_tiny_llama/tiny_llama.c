@@ -7,7 +7,7 @@
 
 #include "tiny_llama.h"
 #include "chapters/05_multi_head/multi_head.h"
-#include "chapters/11_llama_attention/fast_decode.h"
+#include "chapters/08_fast_attention/fast_attention.h"
 #include "chapters/12_flash_backward/flash_backward.h"
 
 /* ---- the model ------------------------------------------------------------------------- */
@@ -191,32 +191,36 @@ Tensor *transformer_forward(const Transformer *m, const int32_t *tokens, int64_t
 /* ---- the training forward: the flash path ------------------------------------------------- */
 
 /* nn.Linear's y = x @ W.T and chapter 10's linear_backward (dx = dy @ W, dW = dy.T @ x), each
- * product through chapter 11's blocked kernel linear_rows (built -O3 -march=native): the
- * training step spends nearly all its time in these products, and the Tensor library's general
- * matmul (any strides, sums in double) is several times slower. The same numbers to float
- * rounding (the gradients are tested against PyTorch's). */
+ * product through chapter 8's register-tiled kernel attn_matmul (built -O3 -march=native; the
+ * kernel chapter 12's backward multiplies its tiles with): the training step spends most of its
+ * time in these products, and the Tensor library's general matmul (any strides, sums in double)
+ * is several times slower. The same numbers to float rounding (the gradients are tested against
+ * PyTorch's). */
 static Tensor *linear(const Linear *l, const Tensor *x) {
+    int64_t in = l->in_features, out = l->out_features, rows = t_numel(x) / in;
     Shape s = t_shape(x);
-    s.dims[s.ndim - 1] = l->out_features;
+    s.dims[s.ndim - 1] = out;
     Tensor *y = t_zeros(s);
-    linear_rows(t_data(t_contiguous(l->weight)), l->out_features, l->in_features, t_data(t_contiguous(x)),
-                t_numel(x) / l->in_features, t_data(y));
+    /* W.T (in, out), contiguous: a copy of the weight, not of the activations */
+    Tensor *wt = t_contiguous(t_transpose(t_contiguous(l->weight), 0, 1));
+    float *packed = (float *)t_alloc(sizeof(float) * (size_t)ATTN_MATMUL_PACKED(in));
+    /* y (rows, out) = x (rows, in) @ W.T (in, out) */
+    attn_matmul(rows, out, in, t_data(t_contiguous(x)), in, t_data(wt), out, t_data(y), out, false, packed);
+    t_work_add(2.0 * (double)rows * (double)out * (double)in);
     return y;
-}
-
-/* (r, c) contiguous -> its transpose (c, r), contiguous. */
-static Tensor *transposed(const Tensor *a, int64_t r, int64_t c) {
-    return t_contiguous(t_transpose(t_view(t_contiguous(a), SHAPE(r, c)), 0, 1));
 }
 
 static void linear_bwd(const Linear *l, const Tensor *x, const Tensor *dy, Tensor **dx, Tensor **dw) {
     int64_t in = l->in_features, out = l->out_features, rows = t_numel(x) / in;
+    const float *dyd = t_data(t_contiguous(dy)), *xd = t_data(t_contiguous(x));
     *dx = t_zeros(t_shape(x));
     *dw = t_zeros(SHAPE(out, in));
-    /* dx = dy @ W: rows of dy against the rows of W.T */
-    linear_rows(t_data(transposed(l->weight, out, in)), in, out, t_data(t_contiguous(dy)), rows, t_data(*dx));
-    /* dW = dy.T @ x: rows of dy.T against the rows of x.T */
-    linear_rows(t_data(transposed(x, rows, in)), in, rows, t_data(transposed(dy, rows, out)), out, t_data(*dw));
+    float *packed = (float *)t_alloc(sizeof(float) * (size_t)ATTN_MATMUL_PACKED(out));
+    /* dx (rows, in) = dy (rows, out) @ W (out, in) */
+    attn_matmul(rows, in, out, dyd, out, t_data(t_contiguous(l->weight)), in, t_data(*dx), in, false, packed);
+    /* dW (out, in) = dy.T @ x: dy read as (rows, out), no transposed copy */
+    attn_matmul_at(out, in, rows, dyd, out, xd, in, t_data(*dw), in, false);
+    t_work_add(4.0 * (double)rows * (double)out * (double)in);
 }
 
 Tensor *transformer_forward_train(const Transformer *m, const int32_t *tokens, int64_t bsz, int64_t seqlen,
@@ -270,15 +274,24 @@ double cross_entropy(const Tensor *logits, const int32_t *targets, Tensor **dlog
         const float *zi = z + i * V;
         if (targets[i] < 0 || targets[i] >= V)
             t_error("target %lld is %d, outside the vocabulary 0..%lld", (long long)i, targets[i], (long long)(V - 1));
-        double mx = zi[0], sum = 0;
+        float mx = zi[0];
         for (int64_t j = 1; j < V; j++) mx = zi[j] > mx ? zi[j] : mx;
-        for (int64_t j = 0; j < V; j++) sum += exp(zi[j] - mx);
+        /* e = exp(z - max), in float as PyTorch's float32 log_softmax takes it, each once: a
+         * quarter of a training step went to this loss over 2,500 characters, most of it in
+         * exp. The gradient's softmax is e / sum, so e waits in dlogits' row. */
+        float *di = d ? t_data(d) + i * V : NULL;
+        double sum = 0;                                /* the sum in double */
+        for (int64_t j = 0; j < V; j++) {
+            float e = expf(zi[j] - mx);
+            sum += e;
+            if (di) di[j] = e;
+        }
         double lse = mx + log(sum);
         loss += lse - zi[targets[i]];                  /* -log softmax(z)[target] */
-        if (d) {
-            float *di = t_data(d) + i * V;             /* (softmax(z) - onehot(target)) / N */
+        if (di) {                                      /* (softmax(z) - onehot(target)) / N */
             /* BEGIN BLANK cross_entropy_grad */
-            for (int64_t j = 0; j < V; j++) di[j] = (float)(exp(zi[j] - lse) / (double)N);
+            float scale = (float)(1.0 / (sum * (double)N));
+            for (int64_t j = 0; j < V; j++) di[j] *= scale;   /* di holds e = exp(z - max) */
             di[targets[i]] -= (float)(1.0 / (double)N);
             /* END BLANK */
         }

@@ -72,7 +72,8 @@ double clip_grad_norm(Tensor **grads, int n, double clip);
 /* optimizer.step() at learning rate lr. */
 void adamw_step(AdamW *opt, Transformer *model, Tensor **grads, const TrainConfig *tc, double lr);
 /* One step on a batch (inputs, targets (B, T)): forward, loss, backward, clip, AdamW.
- * Returns the loss before the step. */
+ * Returns the loss before the step. The step's memory is kept for the next step
+ * (t_scope_end_keep); t_keep_release frees it after the last. */
 double train_step(Transformer *model, AdamW *opt, const TrainConfig *tc, const int32_t *inputs,
                   const int32_t *targets, double lr);
 /* Random windows of seq_len + 1 ids from ids[0..n): inputs and targets (B, seq_len), drawn
