@@ -251,7 +251,8 @@ check_pages "$TMP/docs" $PAGES
 # check_steps DIR PAGE...: each "step N", "第 N 步" or "[N]" of a chapter README's prose
 # (tests/step_citations.awk) names a step [N] that the run of its sentence prints (the
 # command it names, with the flags it names, or the chapter's default run), under a
-# heading that shares a word with the citing paragraph or list item (tests/shared_word.awk).
+# heading that shares a word with the citing paragraph or list item (tests/shared_word.awk);
+# a README.zh-CN's citations name the Chinese run (LC_ALL=zh_CN.UTF-8), so they share Chinese words.
 check_steps() {
     sdir=$1
     shift
@@ -264,6 +265,8 @@ check_steps() {
             case $cmd in
                 *mpirun*) if [ "$HAVE_MPI" != yes ]; then skip 1 "$page:$line: needs MPI"; continue; fi ;;
             esac
+            # a README.zh-CN cites the Chinese run: its steps' headings are the Chinese ones
+            case $page in *.zh-CN.md) cmd="export LC_ALL=zh_CN.UTF-8; $cmd" ;; esac
             key=$(printf '%s\n' "$cmd" | cksum)
             key=${key%% *}
             if [ ! -f "$sdir/rc$key" ]; then

@@ -225,6 +225,22 @@ if [ -s "$TMP/twice" ]; then _bad "a glossary term translated another way: $(hea
 printf '这里的掩膜\n' > "$TMP/variant.md"
 if grep -q -F -f "$TMP/never" "$TMP/variant.md"; then _ok; else _bad "the glossary check misses 掩膜"; fi
 
+# ---- 查询、键、KV 缓存, not query, key, KV cache, in Chinese prose -----------------------------
+# docs/GLOSSARY.md: Chinese prose writes 查询 / 键 / KV 缓存; the English words are code (`query`,
+# `key.transpose(-2, -1)`) or a transcript. READMEs only, outside code blocks, indented code and
+# `spans` (the zh.c tables name the variables query, key and value of Happy-LLM's attention()).
+LC_ALL=C awk '
+    FNR == 1 { code = 0 }
+    /^ *```/ { code = !code; next }
+    code || /^    / { next }
+    { t = $0; gsub(/`[^`]*`/, "", t); gsub(/\]\([^)]*\)/, "", t)
+      if (t ~ /(^|[^A-Za-z_-])([Qq]uer(y|ies)|[Kk]eys?|KV cache)([^A-Za-z_-]|$)/) print FILENAME ":" FNR ": " $0 }' \
+    README.zh-CN.md chapters/*/README.zh-CN.md docs/*.zh-CN.md > "$TMP/qk_words"
+if [ -s "$TMP/qk_words" ]; then _bad "query/key/KV cache where Chinese writes 查询/键/KV 缓存: $(head -3 "$TMP/qk_words")"; else _ok; fi
+printf '每个 query 对 S 个 key\n' > "$TMP/qk.md"
+if LC_ALL=C awk '{ if ($0 ~ /(^|[^A-Za-z_-])([Qq]uer(y|ies)|[Kk]eys?|KV cache)([^A-Za-z_-]|$)/) f = 1 } END { exit !f }' "$TMP/qk.md"; then _ok; else
+    _bad "the 查询/键 check misses query"; fi
+
 # ---- 词元, not token, in Chinese prose -------------------------------------------------
 # The word token is code (`n_tokens`, a PyTorch line) or English; Chinese prose writes 词元
 # (docs/GLOSSARY.md). READMEs: outside code blocks and `spans`; zh.c: the Chinese halves

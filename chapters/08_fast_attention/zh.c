@@ -84,7 +84,7 @@ const LangPair chapter8_zh[] = {
      "inner loop writes S different scores, which the compiler does 16 at a time; the output row "
      "is p[i][j] · v[j][:] summed over j, again along a row. The softmax's max and sum keep 16 "
      "partial results and exp is a polynomial, so they vectorise too.",
-     "key 先转置一次，于是一行分数按 q[i][c] · kt[c][:] 对 c 求和来构造：内层循环写 S 个"
+     "键先转置一次，于是一行分数按 q[i][c] · kt[c][:] 对 c 求和来构造：内层循环写 S 个"
      "不同的分数，编译器一次处理 16 个；输出的一行是 p[i][j] · v[j][:] 对 j 求和，同样"
      "沿着一行走。softmax 的最大值和求和保留 16 个部分结果，exp 用多项式计算，所以它们"
      "也能向量化。"},
@@ -133,7 +133,7 @@ const LangPair chapter8_zh[] = {
     {"%s: %.2f ms, %.1f GFLOP/s, extra memory %s", "%s：%.2f ms，%.1f GFLOP/s，额外内存 %s"},
     {"output: shape %s (--output FILE writes it all)", "output：形状 %s（--output FILE 会把它全部写出）"},
     {"kernel: %.2f ms (%.1f GFLOP/s); whole process so far: %.2f ms",
-     "计算核：%.2f ms（%.1f GFLOP/s）；到目前为止整个进程：%.2f ms"},
+     "内核：%.2f ms（%.1f GFLOP/s）；到目前为止整个进程：%.2f ms"},
     {"chapter8: note: --dump writes output.npy but not attn_weights.npy: the "
      "reference's weights would take %s, more than the %s this chapter allows for them\n",
      "chapter8：注意：--dump 写出 output.npy，但不写 attn_weights.npy：参考实现的注意力"

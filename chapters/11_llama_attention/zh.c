@@ -154,7 +154,7 @@ const LangPair chapter11_zh[] = {
      "from position 1, which the task never trained). With the cache each token costs one position; without it, "
      "the whole prefix.",
      "位置 t 学会了输出位置 t - 2 的词元；把它读作下一个词元（位置 t + 1），每个新词元就复制往前数第三个，所以提示的"
-     "模式以 3 为周期重复（第一个新词元来自位置 1，训练任务从未训练过它）。用缓存时每个词元只算一个位置；"
+     "模式以 3 为周期重复（第一个新词元来自位置 1：训练时这个位置没有要输出的答案）。用缓存时每个词元只算一个位置；"
      "不用缓存则要算整个前缀。"},
     {"generated: %s", "生成结果：%s"},
     {"with the cache == without it: %s", "用缓存 == 不用缓存：%s"},

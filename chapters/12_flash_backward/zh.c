@@ -57,7 +57,7 @@ const LangPair chapter12_zh[] = {
     {"row %lld: (dp * p).sum() = %.6f, D[i] = %.6f, difference %.2g", "第 %lld 行：(dp * p).sum() = %.6f，D[i] = %.6f，相差 %.2g"},
     {"the same number, from two rows of d_v floats that the backward has anyway: no row of "
      "p_attn or dp_attn is needed to know it, so the tiles below never need a whole row.",
-     "同一个数，只用反向传播本来就有的两行 d_v 个 float 算出：不需要 p_attn 或 dp_attn 的"
+     "同一个数，只用反向传播本来就有的两行（各 d_v 个 float）算出：不需要 p_attn 或 dp_attn 的"
      "任何一行，所以下面的分块从来不需要整行。"},
     {"p_attn's row rebuilt from lse", "用 lse 重建 p_attn 的一行"},
     {"lse[i] = %.6f; max |exp(s - lse[i]) - softmax(s)| = %.2g over the %lld keys row %lld sees",

@@ -629,8 +629,19 @@ static void look_inside(const Args *args, const Transformer *m, const Tokenizer 
     narrate_step("What each head looks at, measured on the validation text");
     HeadRole *roles = (HeadRole *)t_alloc(sizeof *roles * (size_t)(m->args.n_layers * m->args.n_heads));
     head_roles(m, ids + split, cps + split, n - split, m->args.max_seq_len, 1000000, roles);
-    narrate_say("%-5s %-12s %-12s %-12s %-12s %-12s", tr("head"), tr(ROLE_NAMES[0]), tr(ROLE_NAMES[1]),
-                tr(ROLE_NAMES[2]), tr(ROLE_NAMES[3]), tr(ROLE_NAMES[4]));
+    {   /* the header, each name padded to its column by display width (a Chinese character is 2) */
+        char header[160];
+        size_t used = 0;
+        const char *name[1 + N_ROLES] = {tr("head"), tr(ROLE_NAMES[0]), tr(ROLE_NAMES[1]), tr(ROLE_NAMES[2]),
+                                         tr(ROLE_NAMES[3]), tr(ROLE_NAMES[4])};
+        for (int k = 0; k <= N_ROLES; k++) {
+            int width = k == 0 ? 6 : 13, pad = width - lang_columns(name[k], strlen(name[k]));
+            int wrote = snprintf(header + used, sizeof header - used, "%s%*s", name[k], pad > 1 ? pad : 1, "");
+            if (wrote > 0 && (size_t)wrote < sizeof header - used) used += (size_t)wrote;
+        }
+        while (used > 0 && header[used - 1] == ' ') header[--used] = '\0';
+        narrate_say("%s", header);
+    }
     int best = 0, best_role = ROLE_SAME_POS;
     for (int i = 0; i < (int)(m->args.n_layers * m->args.n_heads); i++) {
         HeadRole *r = &roles[i];

@@ -25,7 +25,7 @@ const LangPair chapter13_zh[] = {
     {"llama2.c's version-0 .bin", "llama2.c 第 0 版的 .bin"},
     {"llama2.c's tokenizer.bin (labels)", "llama2.c 的 tokenizer.bin（用作标签）"},
     {"token ids, e.g. 3,1,4,1,5", "词元编号，例如 3,1,4,1,5"},
-    {"int32 .npy (B, T + 1): loss and gradients", "int32 的 .npy (B, T + 1)：求损失和梯度"},
+    {"int32 .npy (B, T + 1): loss and gradients", "int32 的 .npy，形状 (B, T + 1)：用来求损失和梯度"},
     {"write loss.npy and every gradient", "写出 loss.npy 和每个梯度"},
     {"UTF-8 text to train on (default: tang300)", "训练用的 UTF-8 文本（默认 tang300）"},
     {"training steps (default 0: the default run's)", "训练步数（默认 0：用默认配置的步数）"},
@@ -45,11 +45,11 @@ const LangPair chapter13_zh[] = {
     {"text to continue (--generate)", "要续写的文本（--generate）"},
     {"tokens to add after --prompt (KV cache)", "在 --prompt 之后生成的词元数（KV 缓存）"},
     {"0: greedy; else softmax(logits / T)", "0：贪心；否则按 softmax(logits / T) 采样"},
-    {"nucleus sampling: keep the top P of the mass", "核采样：只保留概率总和前 P 的词元"},
+    {"nucleus sampling: keep the top P of the mass", "核采样：按概率从高到低保留词元，直到概率之和超过 P"},
     /* usage sentences */
     {"--tokens takes token ids between commas, e.g. 3,1,4", "--tokens 需要用逗号隔开的词元编号，例如 3,1,4"},
     {"%s: --tokens: token %d is outside the vocabulary 0..%lld of %s (see --help)\n",
-     "%s：--tokens：词元 %d 超出了词表范围 0..%lld（%s）（见 --help）\n"},
+     "%s：--tokens：词元 %d 不在词表范围 0..%lld 内（%s 的词表；见 --help）\n"},
     {"%s: --tokens gives %lld tokens, more than the model's seq_len %lld (see --help)\n",
      "%s：--tokens 给了 %lld 个词元，超过模型的 seq_len %lld（见 --help）\n"},
     {"--prompt is empty: give at least one character", "--prompt 是空的：至少给一个字"},
@@ -94,7 +94,7 @@ const LangPair chapter13_zh[] = {
      "第 0 层每个头的注意力权重（行：查询，列：键）"},
     {"layer 0", "第 0 层"},
     {"each row sums to 1 over the keys at or before its query (the causal mask of chapter 4).",
-     "每行在查询自己及之前的键上之和为 1（第 4 章的因果掩码）。"},
+     "每一行的权重只落在查询自己和它之前的键上，加起来为 1（第 4 章的因果掩码）。"},
     /* --batch-tokens */
     {"loss.backward() by hand, on a batch of %lld x %lld tokens", "手写的 loss.backward()，一批 %lld x %lld 个词元"},
     {"loss %.6f (a model that knows nothing: log(vocab_size) = %.6f)",
@@ -117,7 +117,7 @@ const LangPair chapter13_zh[] = {
      "宽度 dim %lld，层数 n_layers %lld，头数 n_heads %lld，键/值头数 n_kv_heads %lld，隐藏宽度 hidden_dim %lld，"
      "序列长度 seq_len %lld：共 %lld 个参数"},
     {"%lld steps of %lld x %lld characters, AdamW lr %g (warmup %lld steps, cosine to %g), clip %g",
-     "%lld 步，每步 %lld x %lld 个字，AdamW 学习率 %g（预热 %lld 步，余弦衰减到 %g），梯度裁剪 %g"},
+     "%lld 步，每步 %lld x %lld 个字，AdamW 学习率 %g（预热 %lld 步，再按余弦降到 %g），梯度范数裁剪到 %g"},
     {"step %lld/%lld  loss %.3f  %.0f tokens/s  ETA %.0f s   ", "第 %lld/%lld 步  损失 %.3f  每秒 %.0f 个词元  还需 %.0f 秒   "},
     {"the run will hold about %s (checked against the memory budget before training)",
      "这次运行约占用 %s（训练开始前已与内存预算比较）"},
@@ -126,11 +126,11 @@ const LangPair chapter13_zh[] = {
     {"trained %lld steps in %.1f s (%.0f tokens/s); last batch loss %.4f",
      "训练 %lld 步用时 %.1f 秒（每秒 %.0f 个词元）；最后一批的损失 %.4f"},
     {"unigram entropy of the training text %.4f (a model that ignores context)",
-     "训练文本的一元熵 %.4f（不看上下文的模型能达到的损失）"},
+     "训练文本的一元熵 %.4f（不看上下文的模型最低能达到的损失）"},
     {"the chapter's checkpoint: %s (delete it to train again)", "本章的检查点：%s（删掉它就会重新训练）"},
     {"no checkpoint at %s yet: training the default configuration first (under 3 minutes on 2 cores), then saving it "
      "there",
-     "%s 还没有检查点：先按默认配置训练（2 个核上不到 3 分钟），再保存到那里"},
+     "还没有检查点 %s：先按默认配置训练（2 个核上不到 3 分钟），再存到这个位置"},
     /* generation */
     {"Generation through the KV cache", "经 KV 缓存生成"},
     {"temperature %g, top_p %g, %lld new tokens after a prompt of %lld",
@@ -148,14 +148,15 @@ const LangPair chapter13_zh[] = {
     {"(the mean weight of the head's queries on each place, then that over what a head spreading its weight evenly "
      "over the keys it sees puts there; same place: the query's place in the line before; next place: the one after "
      "it, facing the character to predict)",
-     "（该头各查询放在每种位置上的平均权重，后面是它与均匀分配给可见键的头相比的倍数；上句同位：上一句中与查询同一位置的字；"
-     "上句下一位：再后一位，与要预测的字相对）"},
+     "（每一格先是该头的查询放在这种位置上的平均权重，再是它与“把权重平均分给所有可见的键”时放在那里的权重之比；"
+     "上句同位：上一句里与查询位置相同的字；上句下一位：它后面的那个字，与要预测的字相对）"},
     {"head %lld.%lld looks back to the previous line most: %.2f of its weight, %.1fx uniform",
      "最常回看上一句的是头 %lld.%lld：%.2f 的权重，是均匀分配的 %.1f 倍"},
     {"(on the same place in the previous line)", "（放在上一句的同一位置）"},
     {"(on the previous line's character facing the one to predict)", "（放在上一句中与要预测的字相对的字上）"},
     {"a line of a poem answers the line before it character by character (对仗): a head that looks back to the facing "
      "place has learned where the character to answer stands; the table says how far each head got.",
-     "诗的一句逐字对应上一句（对仗）：回看相对位置的头学会了要对应的那个字在哪里；表里写着每个头学到了什么程度。"},
+     "对仗的两句逐字相对，后一句的每个字回应上一句同一位置的字：回看相对位置的头，学会了要回应的字在哪里；"
+     "表里是每个头学到的程度。"},
     {"A poem through the KV cache (temperature %g, top_p %g)", "经 KV 缓存生成的一首诗（温度 %g，top_p %g）"},
     {NULL, NULL}};
