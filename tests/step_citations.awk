@@ -46,6 +46,8 @@ function flush(    text, n, i, code, rest, out, pieces, p, span, cmd, first, pos
         rest = substr(rest, RSTART + RLENGTH)
         # [N] right after a word or followed by ( is an index or a link, not a step
         if (hit ~ /^\[/ && (substr(out, s - 1, 1) ~ /[[:alnum:]_\]]/ || substr(out, e, 1) == "(")) continue
+        # a number with decimals ("its step 2.4 times faster") is a figure, not a step
+        if (substr(out, e, 1) == "." && substr(out, e + 1, 1) ~ /[0-9]/) continue
         sent = sentence_at(out, s)
         ctx = out
         gsub(/\001[0-9]+\001/, " ", ctx)

@@ -428,6 +428,8 @@ steps_give "1 0" "[N] in prose is a citation too" \
     '1. `build/chapter7` prints [10] after the residual check of the block.'
 steps_give "1 0" "a failing run is no citation's run" \
     '1. `build/chapter7 --heads 3` shows step 5, the softmax.'
+steps_give "0 0" "a figure with decimals is no step: a step 2.4 times faster cites nothing" \
+    'Three changes made its step 2.4 times faster than `build/chapter7` was.'
 steps_give "0 0" "code is not prose: x[9] and a transcript's [12] cite nothing" \
     "$(printf 'Index `x[9]` here.\n\n```console\n$ build/chapter7\n[12] none\n```')"
 
