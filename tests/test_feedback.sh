@@ -86,6 +86,17 @@ printf 'mistake x\nbug no-such-bug\nblank -\nen a\nzh b\n' >"$TMP/badcat.txt"
 awk -f $E/mistakes.awk -v mode=list $E/bugs.txt "$TMP/badcat.txt" >/dev/null 2>"$TMP/err"; st=$?
 [ "$st" -eq 2 ] && grep -q "names bug 'no-such-bug'" "$TMP/err" && ok || bad "mistakes.awk: a record naming an unknown bug is one sentence, exit 2" "exit $st: $(cat "$TMP/err")"
 
+# "Your line is ...": the first line of the answer that the solution does not have, never a
+# comment, a brace or a no-op such as `(void)x;` (they name no mistake)
+mkdir -p "$TMP/yl/orig" "$TMP/yl/s/x"
+printf 'int f(void) {\n    return a * b;\n}\n' >"$TMP/yl/orig/f.c"
+printf 'int f(void) {\n    /* mine */\n    (void)x;\n    {\n    ;\n    return a / b;\n}\n' >"$TMP/yl/s/x/blank.c"
+_o=$(. $E/lib.sh; . $E/grade_lib.sh; RUN=$TMP/yl _s=$TMP/yl/s g_your_line blank f.c)
+[ "$_o" = "return a / b;" ] && ok || bad "the student's line quoted is the first one that is not a comment, brace or no-op" "$_o"
+printf 'int f(void) {\n    (void)x;\n    return a * b;\n}\n' >"$TMP/yl/s/x/blank.c"
+_o=$(. $E/lib.sh; . $E/grade_lib.sh; RUN=$TMP/yl _s=$TMP/yl/s g_your_line blank f.c)
+[ -z "$_o" ] && ok || bad "an answer whose only new line is a no-op quotes no line" "$_o"
+
 # ---- make test-chapterN's failure message (tests/harness.c) ---------------------------
 cat >"$TMP/h.c" <<'EOF'
 #include "tests/harness.h"

@@ -917,11 +917,12 @@ g_grade_answer() { # NAME NN FILE FUNC STATIC
 }
 
 # g_your_line NAME FILE: the first line of the student's answer to blank NAME that is
-# not a line of the teacher's FILE (spaces aside), at most 100 characters, escaped
+# not a line of the teacher's FILE (spaces aside), at most 100 characters, escaped; comments,
+# braces and no-ops such as `(void)x;` are left out (they name no mistake)
 g_your_line() {
     [ -f "$_s/x/$1.c" ] || return 0
     g_clean "$($AWK 'FNR == NR { t = $0; gsub(/[ \t]/, "", t); have[t] = 1; next }
-        { t = $0; gsub(/[ \t]/, "", t); if (t == "" || t ~ /^(\/\*|\*|\/\/|#)/ || (t in have)) next
+        { t = $0; gsub(/[ \t]/, "", t); if (t == "" || t ~ /^(\/\*|\*|\/\/|#)/ || t ~ /^[{};]*$/ || t ~ /^\(void\)[^;]*;$/ || (t in have)) next
           sub(/^[ \t]+/, ""); print substr($0, 1, 100); exit }' "$RUN/orig/$2" "$_s/x/$1.c" 2>/dev/null)"
 }
 
