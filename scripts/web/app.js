@@ -1,6 +1,7 @@
 // app.js — the page: pick a chapter, set its flags, run its WebAssembly, show what it says.
 //
-// JavaScript only runs the programs (wasi.js), passes flags, shows output and draws:
+// JavaScript only runs the programs (wasi.js, in a worker: runner.js), passes flags,
+// shows output and draws:
 // the flag form is read from the program's own --help, the pictures from the .npy
 // files its --dump writes into the in-memory file system, never from its text.
 'use strict';
@@ -8,7 +9,7 @@
 const UI = {
     en: {
         tagline: "each chapter's own C, compiled to WebAssembly, running in this page",
-        chapter: 'Chapter', run: 'Run', generate: 'Generate', lang: '中文',
+        chapter: 'Chapter', run: 'Run', stop: 'Stop', stopped: 'stopped', generate: 'Generate', lang: '中文',
         poemFirst: 'The first line of a poem:', poemTokens: 'characters to add:',
         loading: 'loading…', running: 'running…', done: (ms, code) => `exit ${code} · ${ms} ms`,
         files: 'Flags that take files or folders run on your own machine: ',
@@ -20,7 +21,7 @@ const UI = {
     },
     zh: {
         tagline: '每一章自己的 C 代码，编译成 WebAssembly，在本页运行',
-        chapter: '章节', run: '运行', generate: '生成', lang: 'English',
+        chapter: '章节', run: '运行', stop: '停止', stopped: '已停止', generate: '生成', lang: 'English',
         poemFirst: '诗的第一句：', poemTokens: '续写字数：',
         loading: '加载中……', running: '运行中……', done: (ms, code) => `退出码 ${code} · ${ms} 毫秒`,
         files: '读写文件或文件夹的参数请在自己的电脑上运行：',
@@ -62,18 +63,62 @@ async function chapterModule(n) {
     return modules[n];
 }
 
-// ---- running a program ----
-async function run(n, args, files) {
+// ---- running a program: in a worker, so that the page stays live and Stop works ----
+// (one worker, started from the blob of ATTN_RUNNER_SRC; where a browser refuses it,
+// the program runs on the page's own thread, as wasi.js runs it under node)
+let worker = null, nextRun = 1;
+const running = new Map(); // id -> { message(data), stop() }
+function startWorker() {
+    if (typeof ATTN_RUNNER_SRC !== 'string' || typeof Worker === 'undefined') return null;
+    try {
+        const w = new Worker(URL.createObjectURL(new Blob([ATTN_RUNNER_SRC], { type: 'text/javascript' })));
+        w.onmessage = (e) => { const r = running.get(e.data.id); if (r) r.message(e.data); };
+        w.onerror = (e) => { e.preventDefault(); for (const r of [...running.values()]) r.message({ kind: 'error', message: e.message || 'the worker failed' }); };
+        window.attnInWorker = true;
+        return w;
+    } catch (e) {
+        window.attnInWorker = false;
+        return null;
+    }
+}
+// Stop: the worker ends (and what it was running with it); a new one starts on the next run
+function stopRuns() {
+    if (!worker) return;
+    worker.terminate();
+    worker = null;
+    for (const r of [...running.values()]) r.stop();
+}
+function inWorker(module, opts, onBytes) {
+    return new Promise((resolve, reject) => {
+        const id = nextRun++;
+        running.set(id, {
+            message(d) {
+                if (d.kind === 'out' || d.kind === 'err') return onBytes(d.kind, d.bytes);
+                running.delete(id);
+                if (d.kind === 'done') resolve({ code: d.code, files: d.files });
+                else reject(new Error(d.message));
+            },
+            stop() { running.delete(id); resolve({ code: null, stopped: true, files: new Map() }); },
+        });
+        worker.postMessage({ id, module, args: opts.args, env: opts.env, files: opts.files });
+    });
+}
+// run(n, args, files, live): { code, files, stdout, pieces, ms, stopped }; live(kind, text)
+// gets the output as it comes
+async function run(n, args, files, live) {
     const m = await chapterModule(n);
     const pieces = [];
     const dec = { out: new TextDecoder(), err: new TextDecoder() };
+    const onBytes = (kind, b) => {
+        const text = dec[kind].decode(b, { stream: true });
+        pieces.push([kind, text]);
+        if (live && text) live(kind, text);
+    };
+    const opts = { args: ['chapter' + n, ...args], env: { LANG: lang === 'zh' ? 'zh_CN.UTF-8' : 'C' }, files: files || new Map() };
     const t0 = performance.now();
-    const r = await AttnWasi.runWasi(m.module, {
-        args: ['chapter' + n, ...args], env: { LANG: lang === 'zh' ? 'zh_CN.UTF-8' : 'C' },
-        files: files || new Map(),
-        stdout: (b) => pieces.push(['out', dec.out.decode(b, { stream: true })]),
-        stderr: (b) => pieces.push(['err', dec.err.decode(b, { stream: true })]),
-    });
+    if (!worker) worker = startWorker();
+    const r = worker ? await inWorker(m.module, opts, onBytes)
+                     : await AttnWasi.runWasi(m.module, { ...opts, stdout: (b) => onBytes('out', b), stderr: (b) => onBytes('err', b) });
     r.ms = Math.round(performance.now() - t0);
     r.pieces = pieces;
     r.stdout = pieces.filter((p) => p[0] === 'out').map((p) => p[1]).join('');
@@ -104,6 +149,7 @@ const isFileFlag = (f) => f.metavar === 'FILE' || f.metavar === 'DIR';
 const formValues = {}; // chapter -> { flag: value }
 
 async function showChapter(n) {
+    stopRuns(); // (what another chapter was running)
     location.hash = 'chapter' + n;
     $('pictures').textContent = '';
     $('out').textContent = '';
@@ -325,8 +371,33 @@ function showOutput(n, r) {
         }
     }
     showSources(n, marks);
-    $('status').textContent = t('done', r.ms, r.code);
-    out.dataset.exit = r.code;
+    $('status').textContent = r.stopped ? t('stopped') : t('done', r.ms, r.code);
+    out.dataset.exit = r.stopped ? 'stopped' : r.code;
+}
+// while a program runs: its output as it comes (plain; marked by showOutput at the end),
+// and Stop in place of Run
+function liveOutput() {
+    const out = $('out');
+    out.textContent = '';
+    return (kind, text) => {
+        const span = document.createElement('span');
+        span.textContent = text;
+        if (kind === 'err') span.className = 'err';
+        out.appendChild(span);
+        if (window.attnFirstOutputMs === undefined) window.attnFirstOutputMs = Math.round(performance.now());
+    };
+}
+async function busy(work) {
+    $('run').hidden = true;
+    $('generate').disabled = true;
+    $('stop').hidden = false;
+    try {
+        return await work();
+    } finally {
+        $('stop').hidden = true;
+        $('run').hidden = false;
+        $('generate').disabled = false;
+    }
 }
 
 async function runChapter() {
@@ -339,8 +410,8 @@ async function runChapter() {
     if (m13) args.unshift(...m13.ck);
     $('status').textContent = t('running');
     $('pictures').textContent = '';
-    await new Promise((r) => setTimeout(r, 0));
-    const r = await run(n, [...args, '--lang', lang], m13 ? m13.files : null);
+    const r = await busy(() => run(n, [...args, '--lang', lang], m13 ? m13.files : null, liveOutput()));
+    if (current.n !== n) return r; // another chapter was picked meanwhile
     showOutput(n, r);
     if (picture && r.code === 0) {
         const names = [...r.files.keys()].filter((p) => /^\/out\/attn_[a-z0-9_]*\.npy$/.test(p)).sort();
@@ -381,12 +452,13 @@ async function generatePoem() {
     const seed = $('flags').querySelector('input[name="--seed"]');
     const extra = seed && seed.value.trim() ? ['--seed', seed.value.trim()] : [];
     $('status').textContent = t('running');
-    await new Promise((r) => setTimeout(r, 0));
-    const r = await run(13, [...ck, '--prompt', prompt, '--generate', String(n), ...extra, '--lang', lang], files);
+    const r = await busy(() => run(13, [...ck, '--prompt', prompt, '--generate', String(n), ...extra, '--lang', lang], files, liveOutput()));
     showOutput(13, r);
+    if (r.stopped) return r;
     // the same run again, quiet, with --dump: the poem, and the program's own token ids
     // (tokens.npy) and every layer's attention over the prompt and what followed
-    const d = await run(13, [...ck, '--prompt', prompt, '--generate', String(n), ...extra, '--quiet', '--dump', '/out'], files);
+    const d = await busy(() => run(13, [...ck, '--prompt', prompt, '--generate', String(n), ...extra, '--quiet', '--dump', '/out'], files));
+    if (d.stopped) return r;
     const text = d.stdout.replace(/\n+$/, '');
     $('poemText').textContent = text + '\n' + t('model', model.steps);
     $('pictures').textContent = '';
@@ -421,6 +493,7 @@ async function start() {
     applyLang();
     sel.onchange = () => showChapter(Number(sel.value)).catch(fail);
     $('run').onclick = () => runChapter().catch(fail);
+    $('stop').onclick = stopRuns;
     $('generate').onclick = () => generatePoem().catch(fail);
     $('lang').onclick = () => {
         lang = lang === 'zh' ? 'en' : 'zh';

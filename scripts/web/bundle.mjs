@@ -1,10 +1,12 @@
 // bundle.mjs — make web: each chapter's .wasm and C files, and chapter 13's
 // checkpoint, as scripts the page loads with <script> tags (file:// allows those,
 // not fetch()). Each script calls attnLoaded(name, files), files mapping a name to
-// base64 (binary) or text.
+// base64 (binary) or text. And runner.js: the page's worker (wasi.js, then
+// scripts/web/runner.js) as one string, ATTN_RUNNER_SRC, started from a blob.
 //   node scripts/web/bundle.mjs FILES_DIR OUT_DIR 0 1 2 ... 13
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const [files, out, ...chapters] = process.argv.slice(2);
 const write = (rel, name, obj) => {
@@ -28,4 +30,7 @@ write('model/tang.js', 'model', {
     'tang.tok': fs.readFileSync(path.join(m, 'tang.tok')).toString('base64'),
     steps: fs.readFileSync(path.join(m, 'steps'), 'utf8').trim(),
 });
+const here = path.dirname(fileURLToPath(import.meta.url));
+const worker = ['wasi.js', 'runner.js'].map((f) => fs.readFileSync(path.join(here, f), 'utf8')).join('\n');
+fs.writeFileSync(path.join(out, 'runner.js'), `var ATTN_RUNNER_SRC = ${JSON.stringify(worker)};\n`);
 fs.writeFileSync(path.join(out, 'chapters.js'), `var ATTN_CHAPTERS = ${JSON.stringify(list)};\n`);

@@ -111,6 +111,19 @@ const canvasColours = (page, i) => page.evaluate((i) => {
         await page.click('#lang'); // back to English
         await page.waitForFunction(() => document.querySelector('#run').textContent === 'Run');
 
+        // the programs run in a worker: the page stays live, its output comes as it is
+        // written, and Stop ends a long run (chapter 8's default run takes seconds as wasm)
+        check(await page.evaluate(() => window.attnInWorker === true), 'the programs run in a worker, off the page\'s thread');
+        await page.selectOption('#chapter', '8');
+        await page.waitForFunction(() => document.querySelectorAll('#flags input').length > 0 && document.querySelector('#status').textContent === '');
+        await page.click('#run');
+        await page.waitForFunction(() => document.querySelector('#out').textContent.startsWith('Chapter 8'), null, { timeout: 30000 });
+        check(await page.isVisible('#stop') && !(await page.isVisible('#run')), 'while a program runs, Stop is shown in place of Run');
+        await page.click('#stop');
+        await page.waitForFunction(() => !document.querySelector('#run').hidden, null, { timeout: 10000 });
+        check((await page.textContent('#status')) === 'stopped', 'Stop ends the run (the page answered a click during it)', await page.textContent('#status'));
+        check((await page.textContent('#out')).startsWith('Chapter 8'), 'what the stopped run printed stays shown');
+
         // chapter 13: a poem's first line, the rest generated, every head drawn
         await page.selectOption('#chapter', '13');
         await page.waitForSelector('#poem:not([hidden])');
