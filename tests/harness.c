@@ -1,6 +1,7 @@
 /* harness.c — runs tests, counts failures, catches t_error() for CHECK_ERROR. */
 #include "harness.h"
 #include "common/program/out.h"
+#include "scripts/exercises/relation.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -56,62 +57,29 @@ static int close_enough(double x, double y, double rtol, double atol) {
 }
 
 /* What A (got) is to B (expected), when it is simple, as a sentence into BUF ("" when none):
- * NaN where B has none, a constant factor, the transpose, columns summing to 1 instead of rows. */
+ * the grader's own words (scripts/exercises/relation.h: a constant factor, NaN, a shifted or
+ * mirrored mask, the transpose, rows or columns summing to 1, heads in another order, the
+ * right numbers in other places), with the test's tolerance. */
 static void relation(const Tensor *a, const Tensor *b, double rtol, double atol, char *buf, size_t cap) {
-    int64_t n = t_numel(a), nan_new = 0, have = 0;
-    double c = 0;
+    RelText o = {buf, cap, 0, 0, rtol, atol};
+    RelTensor got = {0, {0}, NULL, 0}, want = {0, {0}, NULL, 0};
+    int64_t n = t_numel(a);
     buf[0] = 0;
-    for (int64_t i = 0; i < n; i++) {
-        double x = t_flat_get(a, i), y = t_flat_get(b, i);
-        nan_new += isnan(x) && !isnan(y);
-        if (isfinite(y) && fabs(y) > 1e-6 && isfinite(x) && x != 0) {
-            if (!have) c = x / y;
-            have++;
+    if (a->ndim > 8 || n <= 0) return;
+    got.v = malloc((size_t)n * sizeof *got.v);
+    want.v = malloc((size_t)n * sizeof *want.v);
+    if (got.v && want.v) {
+        got.nd = want.nd = a->ndim;
+        got.n = want.n = (size_t)n;
+        for (int d = 0; d < a->ndim; d++) got.dims[d] = want.dims[d] = (long)a->shape[d];
+        for (int64_t i = 0; i < n; i++) {
+            got.v[i] = t_flat_get(a, i);
+            want.v[i] = t_flat_get(b, i);
         }
+        rel_relation(&o, &want, &got);
     }
-    if (nan_new) {
-        snprintf(buf, cap, " It holds NaN where the expected has none (%lld of %lld values).", (long long)nan_new, (long long)n);
-        return;
-    }
-    int ok = have >= 2 && fabs(c - 1) > 1e-3;
-    for (int64_t i = 0; i < n && ok; i++) {
-        double y = t_flat_get(b, i);
-        ok = close_enough(t_flat_get(a, i), isinf(y) && c > 0 ? y : c * y, rtol, atol + 1e-6);
-    }
-    if (ok) {
-        /* named when it is 1/sqrt(N) or sqrt(N) for a whole N: 0.25 = 1/sqrt(16) */
-        double q = c > 0 ? (c < 1 ? 1 / (c * c) : c * c) : 0;
-        long nq = (long)(q + 0.5);
-        if (nq >= 2 && fabs(q - (double)nq) < 1e-3 * q)
-            snprintf(buf, cap, " Every value is %.4g = %ssqrt(%ld) times the expected one.", c, c < 1 ? "1/" : "", nq);
-        else
-            snprintf(buf, cap, " Every value is %.4g times the expected one.", c);
-        return;
-    }
-    if (a->ndim < 2) return;
-    int64_t R = t_size(a, -2), C = t_size(a, -1), mats = (R > 0 && C > 0) ? n / (R * C) : 0;
-    ok = R == C && R > 1;
-    for (int64_t m = 0; m < mats && ok; m++)
-        for (int64_t i = 0; i < R && ok; i++)
-            for (int64_t j = 0; j < C && ok; j++)
-                ok = close_enough(t_flat_get(a, m * R * C + i * C + j), t_flat_get(b, m * R * C + j * C + i), rtol, atol);
-    if (ok) {
-        snprintf(buf, cap, " It is the transpose of the expected (rows and columns swapped).");
-        return;
-    }
-    int rows_one = C > 1, cols_one = R > 1;
-    for (int64_t r = 0; r < n / C && rows_one; r++) {
-        double s = 0;
-        for (int64_t j = 0; j < C; j++) s += t_flat_get(b, r * C + j);
-        rows_one = fabs(s - 1) < 1e-3;
-    }
-    for (int64_t m = 0; m < mats && rows_one && cols_one; m++)
-        for (int64_t j = 0; j < C && cols_one; j++) {
-            double s = 0;
-            for (int64_t i = 0; i < R; i++) s += t_flat_get(a, m * R * C + i * C + j);
-            cols_one = fabs(s - 1) < 1e-3;
-        }
-    if (rows_one && cols_one) snprintf(buf, cap, " Its columns sum to 1, not its rows (softmax over the wrong dim).");
+    free(got.v);
+    free(want.v);
 }
 
 void harness_check_tensor_close(const char *file, int line, const char *expr, const Tensor *a,
@@ -127,20 +95,12 @@ void harness_check_tensor_close(const char *file, int line, const char *expr, co
         /* the first wrong element: where (row, col, batch, head), a few values side by side,
          * what the whole tensor is to the expected, and for a small matrix a map of the
          * elements that differ */
-        char where[96] = "", side[160], rel[160];
+        char where[96] = "", side[160], rel[200];
         int nd = a->ndim;
-        int64_t idx[T_MAX_DIMS], rest = i;
-        for (int d = nd - 1; d >= 0; d--) {
-            idx[d] = rest % a->shape[d];
-            rest /= a->shape[d];
-        }
-        if (nd >= 2) {
-            int k = snprintf(where, sizeof where, "row %lld, col %lld", (long long)idx[nd - 2], (long long)idx[nd - 1]);
-            if (nd == 3) snprintf(where + k, sizeof where - (size_t)k, " (batch %lld)", (long long)idx[0]);
-            if (nd >= 4) snprintf(where + k, sizeof where - (size_t)k, " (batch %lld, head %lld)", (long long)idx[0], (long long)idx[1]);
-        } else {
-            snprintf(where, sizeof where, "element %lld", (long long)i);
-        }
+        RelText wt = {where, sizeof where, 0, 0, rtol, atol};
+        RelTensor shape = {nd < 1 || nd > 8 ? 1 : nd, {0}, NULL, (size_t)n};
+        for (int d = 0; d < shape.nd; d++) shape.dims[d] = nd < 1 || nd > 8 ? (long)n : (long)a->shape[d];
+        rel_where(&wt, &shape, (size_t)i);   /* "row 1, col 2 (batch 0, head 1)", as the grader says it */
         int64_t C = nd >= 1 ? a->shape[nd - 1] : 1, from = i - i % (C ? C : 1), to = from + 3;
         if (i >= to) from = i, to = i + 3;
         if (to > from + C) to = from + C;

@@ -111,17 +111,32 @@ static void test_nan(void) {
     t_data(g)[5] = NAN;
     CHECK_TENSOR_CLOSE(g, want(), 1e-5, 1e-6);
 }
-int main(void) { RUN(test_factor); RUN(test_transpose); RUN(test_nan); return harness_finish("h"); }
+static void test_heads(void) {   /* (1, 2, 2, 2): the two heads swapped */
+    Tensor *w = t_randn(SHAPE(1, 2, 2, 2)), *g = t_mul_scalar(w, 1.0f);
+    float *d = t_data(g);
+    for (int i = 0; i < 4; i++) { float x = d[i]; d[i] = d[i + 4]; d[i + 4] = x; }
+    CHECK_TENSOR_CLOSE(g, w, 1e-5, 1e-6);
+}
+static void test_mask(void) {    /* a causal mask with the diagonal masked too */
+    CHECK_TENSOR_CLOSE(t_triu(t_full(SHAPE(4, 4), -INFINITY), 0), t_triu(t_full(SHAPE(4, 4), -INFINITY), 1), 1e-5, 1e-6);
+}
+int main(void) {
+    RUN(test_factor); RUN(test_transpose); RUN(test_nan); RUN(test_heads); RUN(test_mask);
+    return harness_finish("h");
+}
 EOF
 B=${BUILD:-build}
 if ${CC:-cc} -std=c99 -I. "$TMP/h.c" "$B/obj/tests/harness.o" "$B/libattn.a" -lm -o "$TMP/h" 2>"$TMP/h.err"; then
     "$TMP/h" >"$TMP/h.out" 2>&1
     for want in "test_factor: t_mul_scalar(want(), 0.25f) (2, 3, 4) first differs at row 0, col 0 (batch 0), yours " \
-        "(rtol 1e-05, atol 1e-06). Every value is 0.25 = 1/sqrt(16) times the expected one." \
+        "(rtol 1e-05, atol 1e-06). Every value is 0.25 = 1/4 = 1/sqrt(16) times the expected one." \
         "test_transpose: t_contiguous(t_transpose(w, -2, -1)) (1, 2, 3, 3) first differs at row 0, col 1 (batch 0, head 0)" \
         "It is the transpose of the expected (rows and columns swapped)." \
-        "test_nan: g (2, 3, 4) first differs at row 1, col 1 (batch 0), yours " "It holds NaN where the expected has none (1 of 24 values)." \
-        "where it differs (. agrees, # differs, N is NaN):" "    ...." "    .N.." "h: 0 passed, 3 failed"; do
+        "test_nan: g (2, 3, 4) first differs at row 1, col 1 (batch 0), yours " "It holds NaN where the expected has none (1 of 24 values, first at row 1, col 1 (batch 0))." \
+        "where it differs (. agrees, # differs, N is NaN):" "    ...." "    .N.." \
+        "Its heads are in another order (head 0 holds the expected head 1)." \
+        "test_mask: t_triu(t_full(SHAPE(4, 4), -INFINITY), 0) (4, 4) first differs at row 0, col 0, yours -inf -inf -inf, expected 0 -inf -inf" \
+        "Its mask is shifted 1 diagonal(s) down, so the diagonal is masked too." "h: 0 passed, 5 failed"; do
         grep -qF -- "$want" "$TMP/h.out" && ok || bad "the tests' failure message says: $want" "$(cat "$TMP/h.out")"
     done
 else

@@ -6,7 +6,9 @@
  *     gradetool compare WANT GOT      the hidden checks: the student's probe output
  *                                     GOT against the teacher's WANT; exit 0 when
  *                                     equal (within tolerance), else 1 and the first
- *                                     difference as one sentence on stdout
+ *                                     difference as one sentence on stdout (what the
+ *                                     result is to the expected: relation.h, whose words
+ *                                     the tests' failure messages use too)
  *     gradetool csv RUN OUT           class.csv from RUN/blanks.tsv, RUN/students.tsv
  *                                     and RUN/s/<k>/result.tsv; prints
  *                                     "graded: S students, mean P%"
@@ -73,6 +75,8 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "relation.h"
 
 #define MAX_LINE 4096
 #define MAX_GOT (64L * 1024 * 1024)
@@ -368,24 +372,20 @@ static int parse_num(const char *s, double *v) {
 
 /* ---- compare: the first difference, the first wrong tensor and what it is ------ */
 
-static int ZH;   /* the feedback's language: 0 English, 1 Chinese */
+/* the sentence being said (relation.h): its text, the feedback's language (0 English,
+ * 1 Chinese) and the tolerance of the hidden checks */
+static char msg[4096];
+static RelText out = {msg, sizeof msg, 0, 0, 1e-3, 1e-4};
+#define ZH (out.zh)
+#define msg_n (out.n)
+#define say(...) rel_say(&out, __VA_ARGS__)
 static int same_errors;   /* errors must have the same words (a known mistake's), not just be errors */
 #define TR(en, zh) (ZH ? (zh) : (en))
 
-static int same_value(double x, double y) {
-    if (x == y) return 1;
-    if (isnan(x) || isnan(y)) return isnan(x) && isnan(y);
-    if (isinf(x) || isinf(y)) return 0;
-    return fabs(x - y) <= 1e-4 + 1e-3 * fabs(y);
-}
+static int same_value(double x, double y) { return rel_same(&out, x, y); }
 
 /* One result of the probe: its label, shape and values (a number printed alone: 1 value). */
-typedef struct {
-    int nd;
-    long dims[8];
-    double *v;
-    size_t n;
-} Rec;
+typedef RelTensor Rec;
 
 /* the values of the result that line I of L belongs to (label LABEL), from line START on */
 static size_t rec_start(const Lines *l, size_t i, const char *label) {
@@ -428,216 +428,8 @@ static void rec_read(const Lines *l, size_t start, const char *label, Rec *rec) 
     }
 }
 
-static char msg[4096];
-static size_t msg_n;
-static void say(const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    if (msg_n < sizeof msg) {
-        int k = vsnprintf(msg + msg_n, sizeof msg - msg_n, fmt, ap);
-        if (k > 0) msg_n += (size_t)k;
-        if (msg_n >= sizeof msg) msg_n = sizeof msg - 1;
-    }
-    va_end(ap);
-}
 static void say_clean(const char *s, size_t n) {
     for (size_t i = 0; s[i] && i < n; i++) say("%c", s[i] >= 0x20 && s[i] < 0x7f ? s[i] : '?');
-}
-
-static void say_num(double x) {
-    if (isnan(x)) say("nan");
-    else if (isinf(x)) say(x > 0 ? "inf" : "-inf");
-    else say("%.4g", x);
-}
-
-/* "row 1, col 2 (batch 0, head 1)" for flat index K of a (…, rows, cols) tensor */
-static void say_where(const Rec *r, size_t k) {
-    long idx[8];
-    size_t rest = k;
-    for (int d = r->nd - 1; d >= 0; d--) {
-        long n = r->dims[d] > 0 ? r->dims[d] : 1;
-        idx[d] = (long)(rest % (size_t)n);
-        rest /= (size_t)n;
-    }
-    if (r->nd == 1) {
-        say(TR("element %ld", "第 %ld 个元素"), idx[0]);
-        return;
-    }
-    say(TR("row %ld, col %ld", "第 %ld 行第 %ld 列"), idx[r->nd - 2], idx[r->nd - 1]);
-    if (r->nd == 3) say(TR(" (batch %ld)", "（第 %ld 批）"), idx[0]);
-    if (r->nd >= 4) say(TR(" (batch %ld, head %ld)", "（第 %ld 批第 %ld 个头）"), idx[0], idx[1]);
-}
-
-/* a factor in words: 0.25 = 1/4 = 1/sqrt(16) (in Chinese 1/√16) */
-static void say_factor(double c) {
-    say("%.4g", c);
-    int named = 0;
-    for (int n = 2; n <= 4096 && named < 2; n++) {
-        double s = sqrt((double)n);
-        if (n <= 256 && fabs(c - 1.0 / n) <= 1e-4 * fabs(c)) { say(" = 1/%d", n); named++; }
-        else if (n <= 256 && fabs(c - n) <= 1e-4 * fabs(c)) { say(" = %d", n); named++; }
-        else if ((int)s * (int)s != n && fabs(c - 1.0 / s) <= 1e-4 * fabs(c)) { say(ZH ? " = 1/√%d" : " = 1/sqrt(%d)", n); named++; }
-        else if ((int)s * (int)s != n && fabs(c - s) <= 1e-4 * fabs(c)) { say(ZH ? " = √%d" : " = sqrt(%d)", n); named++; }
-        if (named == 1 && (int)s * (int)s == n && fabs(c - 1.0 / s) <= 1e-4 * fabs(c)) { say(ZH ? " = 1/√%d" : " = 1/sqrt(%d)", n); named++; }
-        if (named == 1 && (int)s * (int)s == n && fabs(c - s) <= 1e-4 * fabs(c) && s > 1.5) { say(ZH ? " = √%d" : " = sqrt(%d)", n); named++; }
-    }
-}
-
-static int cmp_dbl(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    if (isnan(x) || isnan(y)) return isnan(x) - isnan(y);
-    return x < y ? -1 : x > y;
-}
-
-/* What W (expected) and G (got) of one shape are to each other, as a sentence; 0 when none is seen. */
-static int say_relation(const Rec *w, const Rec *g) {
-    size_t n = w->n;
-    if (g->n != n || n == 0) return 0;
-    size_t nan_new = 0, first_nan = 0;
-    for (size_t i = 0; i < n; i++)
-        if (isnan(g->v[i]) && !isnan(w->v[i]) && !nan_new++) first_nan = i;
-    if (nan_new) {
-        say(TR(" It holds NaN where the expected has none (%zu of %zu values, first at ", "它在应有值没有 NaN 的地方出现了 NaN（%zu 个值中有 %zu 个，第一个在"),
-            ZH ? n : nan_new, ZH ? nan_new : n);
-        say_where(w, first_nan);
-        say(TR(").", "）。"));
-        return 1;
-    }
-    /* a constant factor */
-    double c = 0;
-    int have = 0, ok = 1;
-    for (size_t i = 0; i < n; i++) {
-        double x = g->v[i], y = w->v[i];
-        if (isfinite(y) && fabs(y) > 1e-6 && isfinite(x) && x != 0) {
-            if (!have) c = x / y;
-            have++;
-        }
-    }
-    if (have >= 2 && fabs(c - 1) > 1e-3) {   /* (two values at least: one alone always has a factor) */
-        for (size_t i = 0; i < n && ok; i++) ok = same_value(g->v[i], isinf(w->v[i]) && c > 0 ? w->v[i] : c * w->v[i]);
-        if (ok) {
-            say(TR(" Every value is ", "每个值都是应有值的 "));
-            say_factor(c);
-            say(TR(" times the expected one.", " 倍。"));
-            return 1;
-        }
-    }
-    int nd = w->nd;
-    long R = nd >= 2 ? w->dims[nd - 2] : 1, C = nd >= 2 ? w->dims[nd - 1] : (long)n;
-    size_t mats = (R > 0 && C > 0) ? n / (size_t)(R * C) : 0;
-    /* a mask (-inf, or a weight of exactly 0) shifted or mirrored */
-    if (nd >= 2 && R == C && R > 1) {
-        int kind[2] = {0, 0};   /* per tensor: 0 unknown, 1 upper from diagonal d, 2 lower */
-        long dg[2] = {0, 0};
-        const Rec *t[2] = {w, g};
-        for (int s = 0; s < 2; s++) {
-            int ninf = 0;   /* a mask hides with -inf (and keeps with 0); weights hide with 0 */
-            for (size_t i = 0; i < n; i++) ninf |= isinf(t[s]->v[i]) && t[s]->v[i] < 0;
-            for (int up = 1; up <= 2 && !kind[s]; up++)
-                for (long d = -R; d <= R && !kind[s]; d++) {
-                    int fits = 1, any = 0;
-                    for (size_t m = 0; m < mats && fits; m++)
-                        for (long i = 0; i < R && fits; i++)
-                            for (long j = 0; j < C && fits; j++) {
-                                double x = t[s]->v[m * R * C + i * C + j];
-                                int hid = ninf ? isinf(x) && x < 0 : x == 0;
-                            int want = up == 1 ? (j - i >= d) : (i - j >= d);
-                            fits = hid == want;
-                            any |= hid;
-                        }
-                    if (fits && any) { kind[s] = up; dg[s] = d; }
-                }
-        }
-        if (kind[0] == 1 && kind[1] == 2) {
-            say(TR(" Its mask is mirrored, it hides the past instead of the future.", "它的掩码是镜像的，遮住的是过去而不是未来。"));
-            return 1;
-        }
-        if (kind[0] == 1 && kind[1] == 1 && dg[0] != dg[1]) {
-            long s = dg[0] - dg[1];
-            if (s > 0) say(TR(" Its mask is shifted %ld diagonal(s) down%s.", "它的掩码往下移了 %ld 条对角线%s。"), s,
-                           dg[1] <= 0 && dg[0] > 0 ? TR(", so the diagonal is masked too", "，对角线也被遮住了") : "");
-            else say(TR(" Its mask is shifted %ld diagonal(s) up, so part of the future is left open.", "它的掩码往上移了 %ld 条对角线，漏掉了一部分未来。"), -s);
-            return 1;
-        }
-    }
-    /* a transpose of the last two dims */
-    if (nd >= 2 && R == C && R > 1) {
-        ok = 1;
-        for (size_t m = 0; m < mats && ok; m++)
-            for (long i = 0; i < R && ok; i++)
-                for (long j = 0; j < C && ok; j++) ok = same_value(g->v[m * R * C + i * C + j], w->v[m * R * C + j * C + i]);
-        if (ok) {
-            say(TR(" It is the transpose of the expected (rows and columns swapped).", "它是应有结果的转置（行与列对调了）。"));
-            return 1;
-        }
-    }
-    /* rows that should sum to 1 */
-    if (C > 1) {
-        int rows_one = 1;
-        for (size_t r = 0; r < n / (size_t)C && rows_one; r++) {
-            double s = 0;
-            for (long j = 0; j < C; j++) s += w->v[r * C + j];
-            rows_one = fabs(s - 1) < 1e-3;
-        }
-        if (rows_one) {
-            for (size_t r = 0; r < n / (size_t)C; r++) {
-                double s = 0;
-                for (long j = 0; j < C; j++) s += g->v[r * C + j];
-                if (fabs(s - 1) < 1e-3) continue;
-                int cols_one = nd >= 2 && R > 1;
-                for (size_t m = 0; m < mats && cols_one; m++)
-                    for (long j = 0; j < C && cols_one; j++) {
-                        double cs = 0;
-                        for (long i = 0; i < R; i++) cs += g->v[m * R * C + i * C + j];
-                        cols_one = fabs(cs - 1) < 1e-3;
-                    }
-                if (cols_one) say(TR(" Its columns sum to 1, not its rows (softmax over the wrong dim).", "它的每一列之和为 1，而不是每一行（softmax 用错了维度）。"));
-                else {
-                    say(TR(" Its rows should each sum to 1, and row %zu sums to ", "它的每一行之和应为 1，而第 %zu 行之和是 "), r);
-                    say_num(s);
-                    say(TR(".", "。"));
-                }
-                return 1;
-            }
-        }
-    }
-    /* heads in another order */
-    if (nd == 4 && w->dims[1] > 1) {
-        long B = w->dims[0], H = w->dims[1], per = (long)n / (B * H), perm[64];
-        int all = H <= 64, moved = 0;
-        for (long h = 0; h < H && all; h++) {
-            perm[h] = -1;
-            for (long h2 = 0; h2 < H && perm[h] < 0; h2++) {
-                int eq = 1;
-                for (long b = 0; b < B && eq; b++)
-                    for (long e = 0; e < per && eq; e++) eq = same_value(g->v[(b * H + h) * per + e], w->v[(b * H + h2) * per + e]);
-                if (eq) perm[h] = h2;
-            }
-            all = perm[h] >= 0;
-            moved |= perm[h] != h;
-        }
-        if (all && moved) {
-            say(TR(" Its heads are in another order (head 0 holds the expected head %ld).", "它的头顺序不对（第 0 个头是应有的第 %ld 个头）。"), perm[0]);
-            return 1;
-        }
-    }
-    /* the same numbers in other places */
-    double *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
-    if (!a || !b) die("out of memory", NULL);
-    memcpy(a, w->v, n * sizeof *a);
-    memcpy(b, g->v, n * sizeof *b);
-    qsort(a, n, sizeof *a, cmp_dbl);
-    qsort(b, n, sizeof *b, cmp_dbl);
-    ok = 1;
-    for (size_t i = 0; i < n && ok; i++) ok = same_value(b[i], a[i]);
-    free(a);
-    free(b);
-    if (ok) {
-        say(TR(" It holds the expected numbers in other places (a view, transpose or reshape in the wrong order).",
-               " 它的数值都对，位置却不对（view、transpose 或 reshape 的顺序错了）。"));
-        return 1;
-    }
-    return 0;
 }
 
 /* The numbers of result LABEL differ first at line I: name the result, where, a few values side by side, what they are. */
@@ -654,7 +446,7 @@ static void say_tensor(const Lines *w, const Lines *g, size_t i, const char *lab
         say(rw.nd == 1 ? ",) " : ") ");
     }
     say(TR("first differs at ", "最先在"));
-    say_where(&rw, k);
+    rel_where(&out, &rw, k);
     size_t C = rw.nd >= 2 ? (size_t)rw.dims[rw.nd - 1] : rw.n, from = C ? k - k % C : 0, to = from + 3;
     if (k >= to) from = k, to = k + 3;
     if (C && to > from + C) to = from + C;
@@ -662,15 +454,15 @@ static void say_tensor(const Lines *w, const Lines *g, size_t i, const char *lab
     say(TR(", yours", "不同，你的是"));
     for (size_t j = from; j < to; j++) {
         say(" ");
-        if (j < rg.n) say_num(rg.v[j]); else say("?");
+        if (j < rg.n) rel_num(&out, rg.v[j]); else say("?");
     }
     say(TR(", expected", "，应当是"));
     for (size_t j = from; j < to; j++) {
         say(" ");
-        say_num(rw.v[j]);
+        rel_num(&out, rw.v[j]);
     }
     say(TR(".", "。"));
-    say_relation(&rw, &rg);
+    rel_relation(&out, &rw, &rg);
     free(rw.v);
     free(rg.v);
 }
