@@ -1,7 +1,7 @@
 /* harness.c — runs tests, counts failures, catches t_error() for CHECK_ERROR. */
 #include "harness.h"
 #include "common/program/out.h"
-#include "scripts/exercises/relation.h"
+#include "relation.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -57,7 +57,7 @@ static int close_enough(double x, double y, double rtol, double atol) {
 }
 
 /* What A (got) is to B (expected), when it is simple, as a sentence into BUF ("" when none):
- * the grader's own words (scripts/exercises/relation.h: a constant factor, NaN, a shifted or
+ * the grader's own words (tests/relation.h: a constant factor, NaN, a shifted or
  * mirrored mask, the transpose, rows or columns summing to 1, heads in another order, the
  * right numbers in other places), with the test's tolerance. */
 static void relation(const Tensor *a, const Tensor *b, double rtol, double atol, char *buf, size_t cap) {

@@ -76,7 +76,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "relation.h"
+#include "../../tests/relation.h"
 
 #define MAX_LINE 4096
 #define MAX_GOT (64L * 1024 * 1024)
