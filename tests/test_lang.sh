@@ -241,6 +241,28 @@ printf '每个 query 对 S 个 key\n' > "$TMP/qk.md"
 if LC_ALL=C awk '{ if ($0 ~ /(^|[^A-Za-z_-])([Qq]uer(y|ies)|[Kk]eys?|KV cache)([^A-Za-z_-]|$)/) f = 1 } END { exit !f }' "$TMP/qk.md"; then _ok; else
     _bad "the 查询/键 check misses query"; fi
 
+# ---- 头, not head, in Chinese prose --------------------------------------------------------
+# docs/GLOSSARY.md: Chinese prose writes 头 / 头数; head is code (`head_dim`, `--parallel heads`,
+# `n_heads`) or a transcript (a heatmap's "batch 0, head 1"). READMEs only, outside code blocks,
+# indented code, `spans` and link targets; a picture's alt text is prose.
+zh_head_words() { # FILE...
+    LC_ALL=C awk '
+        FNR == 1 { code = 0 }
+        /^ *```/ { code = !code; next }
+        code || /^    / { next }
+        { t = $0; gsub(/`[^`]*`/, "", t); gsub(/\]\([^)]*\)/, "", t)
+          if (t ~ /(^|[^A-Za-z_-])[Hh]eads?([^A-Za-z_-]|$)/) print FILENAME ":" FNR ": " $0 }' "$@"
+}
+zh_head_words README.zh-CN.md chapters/*/README.zh-CN.md docs/*.zh-CN.md > "$TMP/head_words"
+if [ -s "$TMP/head_words" ]; then _bad "head where Chinese writes 头: $(head -3 "$TMP/head_words")"; else _ok; fi
+# the check finds head in prose, in a table cell and in alt text, and not in code
+printf '每个 head 一张图\n| heads | 按头切分 |\n![One heatmap per head](x.png)\n' > "$TMP/head.md"
+if [ "$(zh_head_words "$TMP/head.md" | grep -c '')" -eq 3 ]; then _ok; else
+    _bad "the 头 check misses head: $(zh_head_words "$TMP/head.md")"; fi
+printf '`--parallel heads`、`head_dim` 和 `n_heads`\n    make chapter5 ARGS="--heads 4"\n```console\nbatch 0, head 1\n```\n[第 5 章](../05_multi_head/)\n' > "$TMP/head_code.md"
+if [ -z "$(zh_head_words "$TMP/head_code.md")" ]; then _ok; else
+    _bad "the 头 check flags code: $(zh_head_words "$TMP/head_code.md")"; fi
+
 # ---- 词元, not token, in Chinese prose -------------------------------------------------
 # The word token is code (`n_tokens`, a PyTorch line) or English; Chinese prose writes 词元
 # (docs/GLOSSARY.md). READMEs: outside code blocks and `spans`; zh.c: the Chinese halves
