@@ -481,7 +481,7 @@ test-posix:
 # lld, wasi-libc: the Debian packages clang, lld, wasi-libc, libclang-rt-14-dev-wasm32,
 # llvm) into build/wasm/, then the static page build/web/ (scripts/web/build.sh): the
 # programs as .wasm, the page's HTML/JS/CSS, the chapters' C sources, and chapter 13's
-# checkpoint trained here by the native program (WEB_TRAIN_STEPS steps).
+# checkpoint trained here by the native program (WEB_TRAIN_STEPS steps: 1200, the default run's).
 # make test-web: each .wasm under node against the native program, byte for byte
 # (tests/test_web.sh, which make test runs too once build/web/ exists), then the page
 # in headless Chromium (tests/web/, playwright-core from npm: npm ci there first).
@@ -489,7 +489,7 @@ test-posix:
 WASM_CC    ?= clang --target=wasm32-wasi
 WASM_AR    ?= $(firstword $(shell command -v llvm-ar llvm-ar-14 2>/dev/null) llvm-ar)
 WEB_CHAPTERS := 0 1 2 3 4 5 6 7 8 10 11 12 13
-WEB_TRAIN_STEPS ?= 300
+WEB_TRAIN_STEPS ?= 1200
 WASM_BINS := $(WEB_CHAPTERS:%=build/wasm/chapter%)
 .PHONY: web test-web bench-web
 web: $(BUILD)/chapter13

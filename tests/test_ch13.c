@@ -315,7 +315,7 @@ static void test_training_steps(void) {
         int32_t ids[40];
         for (int i = 0; i < 40; i++) ids[i] = (i * 7) % 11;
         int32_t in[16], tg[16];
-        get_batch(ids, 40, 2, 8, in, tg);
+        get_batch(ids, 40, 2, 8, -1, in, tg);
         double first = 0, last = 0;
         for (int64_t it = 0; it < tc.steps; it++) {
             double l = train_step(m, opt, &tc, in, tg, lr_at(&tc, it));
@@ -327,6 +327,64 @@ static void test_training_steps(void) {
         w[run] = t_flat_get(m->tok_embeddings, 5);
     }
     CHECK(w[0] == w[1]);
+}
+
+/* Windows drawn to start at a line's start: each begins right after the line break (or at the
+ * text's start), unless no line starts within seq_len characters before the draw. */
+static void test_line_start_windows(void) {
+    int32_t ids[60];
+    for (int i = 0; i < 60; i++) ids[i] = i % 6 == 5 ? 9 : 10 + i;   /* a line break (id 9) every 6 */
+    int32_t in[32 * 6], tg[32 * 6];   /* seq_len 6: a line start at most 6 before every draw */
+    t_manual_seed(1);
+    get_batch(ids, 60, 32, 6, 9, in, tg);
+    for (int b = 0; b < 32; b++) {
+        int64_t s = 0;
+        while (s < 60 && memcmp(ids + s, in + b * 6, sizeof *in * 6) != 0) s++;   /* the window's start */
+        CHECK_MSG(s < 60 && (s == 0 || ids[s - 1] == 9), "window %d starts at %lld, not at a line's start", b,
+                  (long long)s);
+        CHECK(tg[b * 6] == ids[s + 1]);
+    }
+    /* one line break, at 2: a draw at 1..2 goes back to the text's start, at 4..6 to 3; a line
+     * start more than seq_len (3) before, or none, leaves the window where it was drawn */
+    int32_t flat[20], in2[8 * 3], tg2[8 * 3], in3[8 * 3], tg3[8 * 3];
+    for (int i = 0; i < 20; i++) flat[i] = i == 2 ? 9 : 10 + i;
+    t_manual_seed(2);
+    get_batch(flat, 20, 8, 3, -1, in2, tg2);
+    t_manual_seed(2);
+    get_batch(flat, 20, 8, 3, 9, in3, tg3);
+    for (int b = 0; b < 8; b++) {
+        int64_t s = 0;
+        while (s < 20 && memcmp(flat + s, in2 + b * 3, sizeof *in2 * 3) != 0) s++;
+        int64_t want = s <= 2 ? 0 : s <= 6 ? 3 : s;
+        CHECK_MSG(memcmp(in3 + b * 3, flat + want, sizeof *in3 * 3) == 0, "window %d drawn at %lld", b, (long long)s);
+    }
+}
+
+/* The head roles of heads that spread their weight evenly (wq = 0: every score 0) are exactly
+ * uniform: each mass equals its uniform share, over the keys the query sees. A window that
+ * starts inside a line does not know where that line started: no place in it is counted. */
+static void test_head_roles_uniform(void) {
+    const char *text = "ab,cd.\nef,gh.\nij,kl.\n";
+    Corpus c = corpus_of("text", text, strlen(text));
+    LlamaConfig lc = {8, 16, 1, 2, 1, c.vocab_size, 4, true, 1e-5};
+    t_manual_seed(4);
+    Transformer *m = transformer_new(lc);
+    transformer_init(m);
+    float *q = t_data(m->layers[0].attention->wq->weight);
+    for (int64_t i = 0; i < t_numel(m->layers[0].attention->wq->weight); i++) q[i] = 0;
+    HeadRole r[2];
+    head_roles(m, c.ids, c.cps, c.n, 4, 100, r);
+    for (int h = 0; h < 2; h++)
+        for (int k = 0; k < N_ROLES; k++)
+            CHECK_MSG(fabs(r[h].mass[k] - r[h].uniform[k]) < 1e-6, "head %d, role %d: %g, uniform %g", h, k,
+                      r[h].mass[k], r[h].uniform[k]);
+    /* windows ab,c  d.\ne  f,gh  .\nij  ,kl.: only c looks back to the same place (a), and
+     * f,gh starts inside the line ef: g is not counted against f */
+    CHECK_MSG(r[0].queries[ROLE_SAME_POS] == 1, "%lld queries on the same place, want 1",
+              (long long)r[0].queries[ROLE_SAME_POS]);
+    CHECK_CLOSE(r[0].uniform[ROLE_SAME_POS], 1.0 / 4.0, 1e-12);   /* c is at t = 3: 4 keys */
+    CHECK(r[0].queries[ROLE_PREV] == 15);                         /* t = 1..3 of 5 windows */
+    CHECK(r[0].queries[ROLE_LINE_START] == 4);                     /* b, h, j, l: after their line's start */
 }
 
 /* llama2.c's BPE encode against run.c's (restated in scripts/golden/ch13.py), byte fallback and
@@ -363,6 +421,8 @@ int main(void) {
     RUN(test_sampling);
     RUN(test_text_and_training_pieces);
     RUN(test_training_steps);
+    RUN(test_line_start_windows);
+    RUN(test_head_roles_uniform);
     RUN(test_bpe);
     return harness_finish("test_ch13");
 }

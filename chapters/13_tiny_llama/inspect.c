@@ -100,8 +100,9 @@ void head_roles(const Transformer *m, const int32_t *ids, const int32_t *cps, in
     int64_t *prev_start = (int64_t *)t_alloc(sizeof *prev_start * (size_t)seq_len);
     for (int64_t s = 0, w = 0; s + seq_len <= n && w < max_windows; s += seq_len, w++) {
         const int32_t *c = cps + s;
-        /* where each position's line (句) starts, and where the line before it started (-1: not in the window) */
-        int64_t cur = 0, prev = -1;
+        /* where each position's line (句) starts, and where the line before it started (-1: not in the
+         * window); a window that starts inside a line has that line's start outside it (-1 too) */
+        int64_t cur = !is_punct(c[0]) && (s == 0 || is_punct(c[-1])) ? 0 : -1, prev = -1;
         for (int64_t t = 0; t < seq_len; t++) {
             if (t > 0 && is_punct(c[t - 1]) && !is_punct(c[t])) prev = cur, cur = t;
             line_start[t] = cur, prev_start[t] = prev;
@@ -117,7 +118,7 @@ void head_roles(const Transformer *m, const int32_t *ids, const int32_t *cps, in
                     const float *row = a + (h * seq_len + t) * seq_len;
                     double u = 1.0 / (double)(t + 1);           /* a uniform causal head: 1 / (t + 1) per key */
                     r->mass[ROLE_PREV] += row[t - 1], r->uniform[ROLE_PREV] += u, r->queries[ROLE_PREV]++;
-                    if (is_punct(c[t])) continue;               /* the line roles: characters, not marks */
+                    if (is_punct(c[t]) || line_start[t] < 0) continue;   /* the line roles: characters, not marks */
                     int64_t k = t - line_start[t];              /* place in the line */
                     if (prev_start[t] >= 0 && prev_start[t] + k < line_start[t] && !is_punct(c[prev_start[t] + k])) {
                         r->mass[ROLE_SAME_POS] += row[prev_start[t] + k];

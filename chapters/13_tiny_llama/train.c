@@ -288,12 +288,17 @@ double train_step(Transformer *model, AdamW *opt, const TrainConfig *tc, const i
     return loss;
 }
 
-void get_batch(const int32_t *ids, int64_t n, int64_t B, int64_t T, int32_t *inputs, int32_t *targets) {
+void get_batch(const int32_t *ids, int64_t n, int64_t B, int64_t T, int32_t line_break, int32_t *inputs,
+               int32_t *targets) {
     t_scope_begin();
     /* ix = torch.randint(len(data) - block_size, (batch_size,)) */
     Tensor *ix = t_randint(0, n - T, SHAPE(B));
     for (int64_t b = 0; b < B; b++) {
-        int64_t s = (int64_t)t_flat_get(ix, b);
+        int64_t s = (int64_t)t_flat_get(ix, b), back = s;
+        /* back to the start of its line, when one is at most T characters before: then every window's
+         * positions count places in the lines the same way */
+        while (line_break >= 0 && back > 0 && back > s - T && ids[back - 1] != line_break) back--;
+        if (line_break >= 0 && (back == 0 || ids[back - 1] == line_break)) s = back;
         for (int64_t t = 0; t < T; t++) inputs[b * T + t] = ids[s + t], targets[b * T + t] = ids[s + t + 1];
     }
     t_scope_end();

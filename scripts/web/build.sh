@@ -18,8 +18,8 @@ src=$(dirname "$0")
 rm -rf "$out.tmp"
 mkdir -p "$out.tmp" "$files/wasm" "$files/src" "$files/model"
 cp "$src/index.html" "$src/app.js" "$src/wasi.js" "$src/style.css" "$out.tmp/"
-# chapter 13's checkpoint: trained once (about 30 s for 300 steps), kept afterwards
-steps=${WEB_TRAIN_STEPS:-300}
+# chapter 13's checkpoint: trained once (about a minute of processor time for 1200 steps), kept afterwards
+steps=${WEB_TRAIN_STEPS:-1200}
 m=$files/model
 if [ ! -s "$m/tang.bin" ] || [ ! -s "$m/tang.tok" ] || [ "$(cat "$m/steps" 2>/dev/null)" != "$steps" ]; then
     echo "make web: training chapter 13's model for the page ($steps steps)"
