@@ -265,8 +265,9 @@ static void test_causal_future_does_not_leak(void) {
 }
 
 /* flash decides per slice whether it takes the exact path, when a thread starts on
- * that slice, and then runs it strip by strip (256 queries): 300 queries are two
- * strips, with bad values in both, next to a finite slice; on one and two threads */
+ * that slice, and then runs it strip by strip (256 queries; 384 with the AVX2 tile,
+ * one strip here): 300 queries are two strips, with bad values in both, next to a
+ * finite slice; on one and two threads */
 static void test_non_finite_slices_over_several_strips(void) {
     Tensor *q = fx("nf_strips", "q"), *k = fx("nf_strips", "k"), *v = fx("nf_strips", "v");
     for (int causal = 0; causal < 2; causal++) {

@@ -79,6 +79,15 @@
 #define AVX2_TILE 0
 #endif
 
+/* flash's block of queries: BLOCK_Q, but 96 with the AVX2 tile, whose groups of 6
+ * queries in P · V fill 96 = 16 · 6 exactly (64 would be 11 groups, 66 rows: 3 % of
+ * P · V's work on rows past the block). Chapter 12 keeps BLOCK_Q. */
+#if MR == 6
+#define FLASH_Q 96
+#else
+#define FLASH_Q BLOCK_Q
+#endif
+
 /* Partial results of the vectorised max and sum of a row: 16 floats, one vector. */
 #define LANES 16
 
@@ -321,8 +330,8 @@ Tensor *attention_reordered(const Tensor *query, const Tensor *key, const Tensor
  * against 0.89x to 0.93x with 6 x 16 (make bench-torch, the README).
  * Written in C as below, 6 x 16 made GCC keep broadcasts on the stack, so the AVX2
  * tile is its own kernel in vector intrinsics (after the NOINLINE line). With 6 rows, a
- * tile of keys is packed with room for 258 (pack_keys) and a block's output has 66
- * rows (ACC_ROWS).
+ * tile of keys is packed with room for 258 (pack_keys) and flash's block of queries is
+ * 96, 16 groups of 6 (FLASH_Q).
  * NEON: 32 registers of 4 floats, 8 x 8 sums are 16 of them, as with AVX-512.
  * The sums are MR named arrays, not acc[MR][NR]: with one 2-D array GCC swaps the
  * loops and keeps the sums in memory; with named arrays it vectorises the x loop.
@@ -482,6 +491,8 @@ static void matmul_block(int64_t m, int64_t n, int64_t kdim, const float *restri
 }
 
 const char *attn_register_tile(void) { return TILE_NAME; }
+
+int attn_flash_block_q(void) { return FLASH_Q; }
 
 /* The same, for the chapters after this one (chapter 12's backward multiplies its tiles
  * with it): packed holds ATTN_MATMUL_PACKED(kdim) floats. */
@@ -683,12 +694,13 @@ Tensor *attention_online(const Tensor *query, const Tensor *key, const Tensor *v
 /* ======================================================================== */
 
 /* FlashAttention-2's loop: the online update of "online", applied to a block of
- * BLOCK_Q queries and a tile of BLOCK_K keys at a time, so that both matmuls run on
- * the register kernel of "tiled" and nothing of size T x S is ever stored.
+ * FLASH_Q queries (BLOCK_Q, or 96 with the AVX2 tile) and a tile of BLOCK_K keys at a
+ * time, so that both matmuls run on the register kernel of "tiled" and nothing of
+ * size T x S is ever stored.
  *
  * The score tile is kept transposed, keys down and queries across: St = K_j · Q_iᵀ,
- * (BLOCK_K, BLOCK_Q). Then each query is a column, and the softmax bookkeeping (max,
- * exp, sum) runs along rows of 64 queries, element by element, with no reduction
+ * (BLOCK_K, FLASH_Q). Then each query is a column, and the softmax bookkeeping (max,
+ * exp, sum) runs along rows of FLASH_Q queries, element by element, with no reduction
  * inside a vector; and St is exactly the layout the kernel wants for P · V (MR
  * queries side by side for each key), so nothing is repacked. A thread packs a
  * slice's keys once, when it starts on that slice (MR keys side by side for each c,
@@ -741,10 +753,10 @@ float attn_exp2(float x) { return exp2_le0(x); }
  * for every c; zeros past the tile's last key. A tile takes KP_TILE keys' room
  * (BLOCK_K rounded up to MR: 258 for MR = 6, else 256). */
 #define KP_TILE ((BLOCK_K + MR - 1) / MR * MR)
-/* The rows of a block's output that P · V writes: BLOCK_Q rounded up to MR (66 for MR =
- * 6: the last group of 6 queries reads 2 columns past the tile's row, and its 2 rows
- * past the block are never read). */
-#define ACC_ROWS ((BLOCK_Q + MR - 1) / MR * MR)
+/* The rows of a block's output that P · V writes: FLASH_Q rounded up to MR (a block
+ * with fewer rows, the last, may end inside a group: that group reads columns past
+ * the tile's row, and its rows past the block are never read). */
+#define ACC_ROWS ((FLASH_Q + MR - 1) / MR * MR)
 static void pack_keys(const float *restrict k, int64_t S, int64_t d_k, float *restrict kp) {
     for (int64_t j0 = 0; j0 < S; j0 += BLOCK_K) {
         int64_t end = S - j0 < BLOCK_K ? S : j0 + BLOCK_K;
@@ -759,12 +771,12 @@ static void pack_keys(const float *restrict k, int64_t S, int64_t d_k, float *re
 /* One block of queries while the key tiles go by: queries i0 .. i0 + rows - 1. */
 typedef struct {
     int64_t i0, rows;
-    float *qt;       /* (d_k, BLOCK_Q): this block of queries, scaled, transposed  */
+    float *qt;       /* (d_k, FLASH_Q): this block of queries, scaled, transposed  */
                      /* (by log2(e) / √d_k: the scores are in base 2, exp2_le0)  */
-    float *acc;      /* (BLOCK_Q, d_v): the output so far, not divided             */
-    float *m, *l;    /* (BLOCK_Q,): running max and sum per query                  */
-    float *alpha;    /* (BLOCK_Q,): 2^(m_old - m_new) of the last tile             */
-    float *m_tile;   /* (BLOCK_Q,): the max of the tile's scores per query         */
+    float *acc;      /* (FLASH_Q, d_v): the output so far, not divided             */
+    float *m, *l;    /* (FLASH_Q,): running max and sum per query                  */
+    float *alpha;    /* (FLASH_Q,): 2^(m_old - m_new) of the last tile             */
+    float *m_tile;   /* (FLASH_Q,): the max of the tile's scores per query         */
 } FlashBlock;
 
 /* What one thread needs: one slice's packed keys and one row of scores, O(S), and the rest O(tile). */
@@ -774,11 +786,11 @@ typedef struct {
     bool finite;     /* slice kp_slice passed slice_is_finite; if not, kp holds its  */
                      /* keys transposed for the exact path (online_slice)           */
     float *row;      /* (S,): the exact path's scores of one query                  */
-    float *st;       /* (BLOCK_K, BLOCK_Q): scores, then 2^(s - m), transposed     */
+    float *st;       /* (BLOCK_K, FLASH_Q): scores, then 2^(s - m), transposed     */
     FlashBlock blk[STRIP];
 } FlashWork;
 
-/* The online softmax step of one tile St (cols keys x BLOCK_Q queries). Key kr is
+/* The online softmax step of one tile St (cols keys x FLASH_Q queries). Key kr is
  * visible to query q when kr <= q + diag (causal, on the diagonal: diag = i0 - j0;
  * otherwise diag >= cols and every key is visible), so a key row kr <= diag is seen
  * by every query of the block and only the rows after it need the mask test. m_tile
@@ -791,38 +803,38 @@ typedef struct {
 static void flash_softmax_tile(float *restrict st, int64_t cols, int64_t diag, int64_t max_from,
                                float *restrict m_tile, float *restrict m, float *restrict l, float *restrict alpha) {
     for (int64_t kr = max_from; kr < cols; kr++) { /* the tile's max per query, over its visible keys */
-        const float *restrict s = st + kr * BLOCK_Q;
+        const float *restrict s = st + kr * FLASH_Q;
         int64_t lo = kr - diag; /* queries q < lo do not see key kr */
         if (lo <= 0)
-            for (int q = 0; q < BLOCK_Q; q++) m_tile[q] = s[q] > m_tile[q] ? s[q] : m_tile[q];
+            for (int q = 0; q < FLASH_Q; q++) m_tile[q] = s[q] > m_tile[q] ? s[q] : m_tile[q];
         else /* from query lo on: a loop with no test in it vectorises */
-            for (int64_t q = lo; q < BLOCK_Q; q++) m_tile[q] = s[q] > m_tile[q] ? s[q] : m_tile[q];
+            for (int64_t q = lo; q < FLASH_Q; q++) m_tile[q] = s[q] > m_tile[q] ? s[q] : m_tile[q];
     }
     /* BEGIN BLANK flash_row_update */
-    float sum[BLOCK_Q];
-    for (int q = 0; q < BLOCK_Q; q++) {
+    float sum[FLASH_Q];
+    for (int q = 0; q < FLASH_Q; q++) {
         float m_new = m_tile[q] > m[q] ? m_tile[q] : m[q];
         sum[q] = 0.0f;
         alpha[q] = exp2_le0(m[q] - m_new); /* 2^(m_old - m_new); 0 on the first tile */
         m[q] = m_new;
     }
     for (int64_t kr = 0; kr < cols; kr++) { /* P = 2^(S - m_new), and its sum per query */
-        float *restrict s = st + kr * BLOCK_Q;
+        float *restrict s = st + kr * FLASH_Q;
         int64_t lo = kr - diag;
         if (lo <= 0) /* every query sees key kr: no test in the loop */
-            for (int q = 0; q < BLOCK_Q; q++) {
+            for (int q = 0; q < FLASH_Q; q++) {
                 s[q] = exp2_le0(s[q] - m[q]);
                 sum[q] += s[q];
             }
         else { /* queries before lo: the key is in their future, weight 0; then as above */
             for (int64_t q = 0; q < lo; q++) s[q] = 0.0f;
-            for (int64_t q = lo; q < BLOCK_Q; q++) {
+            for (int64_t q = lo; q < FLASH_Q; q++) {
                 s[q] = exp2_le0(s[q] - m[q]);
                 sum[q] += s[q];
             }
         }
     }
-    for (int q = 0; q < BLOCK_Q; q++) l[q] = l[q] * alpha[q] + sum[q];
+    for (int q = 0; q < FLASH_Q; q++) l[q] = l[q] * alpha[q] + sum[q];
     /* END BLANK */
 }
 
@@ -834,17 +846,19 @@ static void flash_tile(const Problem *p, const float *restrict kp, const float *
     int64_t d_k = p->d_k, d_v = p->d_v, d_v32 = d_v / NR * NR, rows = fb->rows;
     int64_t cols = s_end - j0 < BLOCK_K ? s_end - j0 : BLOCK_K;
     int64_t diag = p->causal ? fb->i0 - j0 : cols; /* key kr is visible to query r when kr <= r + diag */
-    /* St = K_j · Q_iᵀ   (cols, BLOCK_Q), MR keys x NR queries at a time. For the groups
+    /* St = K_j · Q_iᵀ   (cols, FLASH_Q), MR keys x NR queries at a time. For the groups
      * of MR keys that every query sees (all, unless on the causal diagonal or past the
      * last key) the kernel also takes the max per query, from the sums it just made.
      * On the causal diagonal, NR queries that all come before key g see none of the
      * group: their scores are not computed (the softmax step sets their weights to 0). */
-    int64_t fused = (diag + 1 < cols ? diag + 1 : cols) / MR * MR;
-    for (int64_t r = 0; r < BLOCK_Q; r++) fb->m_tile[r] = -INFINITY;
+    /* (< 0 when the block's first query comes after key j0: FLASH_Q 96 does not divide BLOCK_K) */
+    int64_t seen_by_all = diag + 1 < cols ? diag + 1 : cols;
+    int64_t fused = seen_by_all > 0 ? seen_by_all / MR * MR : 0;
+    for (int64_t r = 0; r < FLASH_Q; r++) fb->m_tile[r] = -INFINITY;
     for (int64_t g = 0; g < cols; g += MR)
         for (int64_t q0 = g - diag > 0 ? (g - diag) / NR * NR : 0; q0 < rows; q0 += NR) /* q >= g - diag see key g */
-            kernel_tile(d_k, kp + (j0 / BLOCK_K * KP_TILE + g) * d_k, MR, fb->qt + q0, BLOCK_Q,
-                        st + g * BLOCK_Q + q0, BLOCK_Q, false, g < fused ? fb->m_tile + q0 : NULL);
+            kernel_tile(d_k, kp + (j0 / BLOCK_K * KP_TILE + g) * d_k, MR, fb->qt + q0, FLASH_Q,
+                        st + g * FLASH_Q + q0, FLASH_Q, false, g < fused ? fb->m_tile + q0 : NULL);
     /* m, l, and P = 2^(St - m) in place */
     flash_softmax_tile(st, cols, diag, fused, fb->m_tile, fb->m, fb->l, fb->alpha);
     /* O_i = O_i · alpha + P · V_j   (rows, d_v): St is Pᵀ, MR queries side by side.
@@ -859,20 +873,20 @@ static void flash_tile(const Problem *p, const float *restrict kp, const float *
         /* queries r0 .. r0 + MR - 1 see keys 0 .. r0 + MR - 1 + diag at most: the rest weigh 0 */
         int64_t seen = r0 + MR + diag < cols ? r0 + MR + diag : cols;
         for (int64_t c0 = 0; c0 < d_v32; c0 += NR)
-            kernel_tile(seen, st + r0, BLOCK_Q, v + j0 * d_v + c0, d_v, fb->acc + r0 * d_v + c0, d_v, !first, NULL);
+            kernel_tile(seen, st + r0, FLASH_Q, v + j0 * d_v + c0, d_v, fb->acc + r0 * d_v + c0, d_v, !first, NULL);
     }
     for (int64_t r = 0; r < rows && d_v32 < d_v; r++) /* the last d_v % NR columns */
         for (int64_t kr = 0; kr < cols; kr++) {
             if (first && kr == 0)
                 for (int64_t c = d_v32; c < d_v; c++) fb->acc[r * d_v + c] = 0.0f;
-            float pr = st[kr * BLOCK_Q + r];
+            float pr = st[kr * FLASH_Q + r];
             for (int64_t c = d_v32; c < d_v; c++)
                 fb->acc[r * d_v + c] = fmaf(pr, v[(j0 + kr) * d_v + c], fb->acc[r * d_v + c]);
         }
     /* END BLANK */
 }
 
-/* Queries i0 .. i0 + STRIP·BLOCK_Q - 1 of slice b (fewer at the end), whose keys are
+/* Queries i0 .. i0 + STRIP·FLASH_Q - 1 of slice b (fewer at the end), whose keys are
  * packed in kp, as STRIP blocks: walk the key/value tiles once, each tile for every
  * block in turn, keeping per query a running max m, sum l and un-normalised output
  * acc; divide by l once at the end. */
@@ -884,14 +898,14 @@ static void flash_strip(const Problem *p, int64_t b, int64_t i0, const float *re
     /* Q_iᵀ, scaled once: qt[c][r] = q[i0 + r][c] · log2(e) / √d_k, zero columns past the
      * last query. With log2(e) in, the scores come out in base 2: exp(s) = 2^(s·log2 e). */
     float scale2 = p->scale * 1.44269504088896341f;
-    for (; nb < STRIP && i0 + nb * BLOCK_Q < p->T; nb++) {
+    for (; nb < STRIP && i0 + nb * FLASH_Q < p->T; nb++) {
         FlashBlock *fb = &w->blk[nb];
-        fb->i0 = i0 + nb * BLOCK_Q;
-        fb->rows = p->T - fb->i0 < BLOCK_Q ? p->T - fb->i0 : BLOCK_Q;
-        for (int64_t r = 0; r < BLOCK_Q; r++) /* along rows of q: it is read from memory in order */
+        fb->i0 = i0 + nb * FLASH_Q;
+        fb->rows = p->T - fb->i0 < FLASH_Q ? p->T - fb->i0 : FLASH_Q;
+        for (int64_t r = 0; r < FLASH_Q; r++) /* along rows of q: it is read from memory in order */
             for (int64_t c = 0; c < d_k; c++)
-                fb->qt[c * BLOCK_Q + r] = r < fb->rows ? q[(fb->i0 + r) * d_k + c] * scale2 : 0.0f;
-        for (int64_t r = 0; r < BLOCK_Q; r++) fb->m[r] = -INFINITY, fb->l[r] = 0.0f;
+                fb->qt[c * FLASH_Q + r] = r < fb->rows ? q[(fb->i0 + r) * d_k + c] * scale2 : 0.0f;
+        for (int64_t r = 0; r < FLASH_Q; r++) fb->m[r] = -INFINITY, fb->l[r] = 0.0f;
     }
     /* causal: a block's last query is i0 + rows - 1; key tiles after it lie wholly above
      * the diagonal and are skipped for that block, not computed and masked */
@@ -946,7 +960,7 @@ static Tensor *flash_run(const char *op, const Tensor *query, const Tensor *key,
         *lse = t_zeros(ls);
         p.lse = t_numel(*lse) > 0 ? t_data(*lse) : NULL;
     }
-    int64_t strips = (p.T + STRIP * BLOCK_Q - 1) / (STRIP * BLOCK_Q);
+    int64_t strips = (p.T + STRIP * FLASH_Q - 1) / (STRIP * FLASH_Q);
     /* all scratch before the loops, per thread: the packed keys of one slice, one row of
      * scores for the exact path, and the tiles */
     int n_threads = N_THREADS;
@@ -955,15 +969,15 @@ static Tensor *flash_run(const char *op, const Tensor *query, const Tensor *key,
         w[t].kp = scratch_floats((p.S + BLOCK_K - 1) / BLOCK_K * KP_TILE * p.d_k); /* >= S · d_k */
         w[t].kp_slice = -1;
         w[t].row = scratch_floats(p.S);
-        w[t].st = scratch_floats(KP_TILE * BLOCK_Q);
+        w[t].st = scratch_floats(KP_TILE * FLASH_Q);
         for (int s = 0; s < STRIP; s++) {
             FlashBlock *fb = &w[t].blk[s];
-            fb->qt = scratch_floats(p.d_k * BLOCK_Q);
+            fb->qt = scratch_floats(p.d_k * FLASH_Q);
             fb->acc = scratch_floats(ACC_ROWS * p.d_v);
-            fb->m = scratch_floats(BLOCK_Q);
-            fb->l = scratch_floats(BLOCK_Q);
-            fb->alpha = scratch_floats(BLOCK_Q);
-            fb->m_tile = scratch_floats(BLOCK_Q);
+            fb->m = scratch_floats(FLASH_Q);
+            fb->l = scratch_floats(FLASH_Q);
+            fb->alpha = scratch_floats(FLASH_Q);
+            fb->m_tile = scratch_floats(FLASH_Q);
         }
     }
     /* (slice, strip of query blocks) items in order. When a thread's next item is from
@@ -975,7 +989,7 @@ static Tensor *flash_run(const char *op, const Tensor *query, const Tensor *key,
     for (int64_t item = 0; item < p.n * strips; item++) {
         int64_t b = item / strips;
         FlashWork *wt = &w[THREAD];
-        int64_t i0 = item % strips * (STRIP * BLOCK_Q);
+        int64_t i0 = item % strips * (STRIP * FLASH_Q);
         if (wt->kp_slice != b) {
             wt->kp_slice = b;
             wt->finite = slice_is_finite(&p, b);
@@ -984,7 +998,7 @@ static Tensor *flash_run(const char *op, const Tensor *query, const Tensor *key,
         if (wt->finite)
             flash_strip(&p, b, i0, wt->kp, wt);
         else /* the exact path for these queries, row by row (their keys transposed into kp) */
-            online_slice(&p, b, i0, i0 + STRIP * BLOCK_Q < p.T ? i0 + STRIP * BLOCK_Q : p.T, true, wt->kp, wt->row);
+            online_slice(&p, b, i0, i0 + STRIP * FLASH_Q < p.T ? i0 + STRIP * FLASH_Q : p.T, true, wt->kp, wt->row);
     }
     return p.output;
 }

@@ -14,7 +14,7 @@
  *   reordered  loop order and a transposed key so that every inner loop runs
  *              over contiguous memory and the compiler can vectorise it
  *   tiled      the two matmuls in blocks that stay in the caches, computed
- *              a register tile at a time (8 x 32 with AVX-512, 3 x 32 with AVX2)
+ *              a register tile at a time (8 x 32 with AVX-512, 6 x 16 with AVX2)
  *   online     one query row at a time (that alone removes the (T, S) matrix),
  *              with the one-pass online softmax (Milakov & Gimelshein 2018):
  *              running max, sum and output per row, one exp per score
@@ -43,6 +43,9 @@
  * fast_attention.c). Chapter 12's backward walks the same tiles. */
 #define ATTN_BLOCK_Q 64
 #define ATTN_BLOCK_K 256
+/* flash's own block of queries: ATTN_BLOCK_Q, but 96 with the AVX2 register tile
+ * (6 x 16), whose groups of 6 queries fill 96 exactly (fast_attention.c, FLASH_Q). */
+int attn_flash_block_q(void);
 
 typedef enum { ATTN_NAIVE, ATTN_REORDERED, ATTN_TILED, ATTN_ONLINE, ATTN_FLASH } AttnImpl;
 #define ATTN_N_IMPLS 5

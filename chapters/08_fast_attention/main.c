@@ -148,7 +148,7 @@ static const char *const STEP_WHY[ATTN_N_IMPLS] = {
      "softmax makes the row one pass: a running max m, sum l and output acc, one exp per key, and "
      "acc and l shrink by exp(m_old - m_new) when the max grows; output = acc / l. Key by key, so "
      "about as fast as reordered. Causal rows stop at their own position."),
-    ("online's update applied to tiles of 64 queries x 256 keys (o = o·exp(m_old - m_new) + P·V), "
+    ("online's update applied to tiles of %d queries x 256 keys (o = o·exp(m_old - m_new) + P·V), "
      "divided by l once at the end: the speed of tiled with no (T, S) matrix and no row, extra "
      "memory O(S·d) for the packed keys and O(tile) for the rest. Causal runs skip the key tiles "
      "wholly above the diagonal instead of computing and masking them."),
@@ -334,7 +334,10 @@ static void compare_all(const Args *args, AttnImpl chosen, const Tensor *q, cons
         narrate_torch(STEP_TORCH[i]);
         res[i] = measure(i, q, k, v, causal, NULL, reference);
         say_result(attn_impl_name((AttnImpl)i), &res[i], q, k);
-        narrate_why("%s", tr(STEP_WHY[i]));
+        if (i == ATTN_FLASH) /* its block of queries depends on the register tile */
+            narrate_why(tr(STEP_WHY[i]), attn_flash_block_q());
+        else
+            narrate_why("%s", tr(STEP_WHY[i]));
     }
     narrate_summary(&ref, res, t_size(q, -2), t_size(k, -2), causal);
 

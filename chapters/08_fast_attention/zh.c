@@ -103,11 +103,11 @@ const LangPair chapter8_zh[] = {
      "算完：边走边维护最大值 m、和 l 与输出 acc，每个键一次 exp，最大值变大时 acc 和 l "
      "乘以 exp(m_old - m_new) 缩小；output = acc / l。逐个键计算，所以速度和 reordered "
      "差不多。因果注意力的行在自己的位置处停下。"},
-    {"online's update applied to tiles of 64 queries x 256 keys (o = o·exp(m_old - m_new) + P·V), "
+    {"online's update applied to tiles of %d queries x 256 keys (o = o·exp(m_old - m_new) + P·V), "
      "divided by l once at the end: the speed of tiled with no (T, S) matrix and no row, extra "
      "memory O(S·d) for the packed keys and O(tile) for the rest. Causal runs skip the key tiles "
      "wholly above the diagonal instead of computing and masking them.",
-     "把 online 的更新用在 64 个查询 x 256 个键的块上（o = o·exp(m_old - m_new) + P·V），"
+     "把 online 的更新用在 %d 个查询 x 256 个键的块上（o = o·exp(m_old - m_new) + P·V），"
      "最后只除一次 l：有 tiled 的速度，却没有 (T, S) 矩阵，也没有整行；额外内存是打包"
      "键的 O(S·d) 加上其余的 O(tile)。因果注意力跳过完全位于对角线上方的键块，而不是先"
      "算出来再用掩码遮住。"},
