@@ -116,6 +116,19 @@ last=$(tail -n 1 "$TMP/out")
 case $last in "val loss "[0-9]*) _ok ;; *) _bad "a resumed run's last line is '$last', not 'val loss V'" ;; esac
 if cmp -s "$TMP/r.bin" "$TMP/whole.bin"; then _ok; else _bad "stopped at 3 and 5, resumed: not the weights of the run without a stop"; fi
 expect_no_file "$TMP/r.state" "a finished run leaves no OUT.state"
+# the default run's checkpoint (ch13/tang.bin beside the program): one that this program's default
+# run did not train (its ch13/tang.run missing, or naming another configuration) is trained again
+mkdir -p "$TMP/def/ch13"
+cp "$P" "$TMP/def/chapter13"
+cp "$TMP/whole.bin" "$TMP/def/ch13/tang.bin"
+cp "$TMP/whole.tok" "$TMP/def/ch13/tang.tok"
+echo "chapter 13's default run: another configuration" >"$TMP/def/ch13/tang.run"
+run "$TMP/def/chapter13" --stop-at 1
+expect_status 0 "the default run beside a checkpoint of another configuration"
+# (the narration wraps its lines: read them as one)
+said_once() { tr '\n' ' ' <"$TMP/out" | tr -s ' ' | grep -qF -- "$1"; }
+if said_once "was not trained by this program's default run"; then _ok; else _bad "says the checkpoint is not the default run's"; fi
+expect_out_contains "stopped after step 1 of" "and trains the default configuration again"
 # SIGTERM while training (the corpus a FIFO: the run holds its handler once it opens it): the step under
 # way ends, the state is written, exit 143; resumed to step K + 2 it equals a run stopped at K + 2
 if mkfifo "$TMP/fifo" 2>/dev/null; then

@@ -14,6 +14,7 @@
  * (chapter 11's Attention, chapter 8's flash, chapter 10's and 12's backwards) and draws
  * each head's attention over the tokens.
  */
+#include <errno.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -288,6 +289,13 @@ static TrainConfig default_train(void) {
     return tc;
 }
 
+/* The default model, for a vocabulary of vocab_size characters. */
+static LlamaConfig default_model(int64_t vocab_size) {
+    LlamaConfig lc = {.dim = 64, .hidden_dim = llama_hidden_dim(64, 32), .n_layers = 2, .n_heads = 4, .n_kv_heads = 2,
+                      .vocab_size = vocab_size, .max_seq_len = 64, .shared = true, .norm_eps = 1e-5};
+    return lc;
+}
+
 /* The text: --corpus, else tang300 cleaned, else generated poems. *source says which. */
 static char *training_text(uint64_t seed, size_t *len, const char **source) {
     if (corpus_file) {
@@ -367,6 +375,39 @@ static void on_signal_while_training(int sig) {
     p_die_of_signal(sig);
 }
 
+/* What the default run trains, in one line, kept beside its checkpoint (ch13/tang.run): the
+ * configuration, the model and the text (its length and hash). A checkpoint whose line is not
+ * this program's (trained by an older default, or before fortunes-zh was installed) is trained
+ * again rather than looked inside as if it were the default model. */
+static void default_run_line(const Args *args, char *buf, size_t cap) {
+    size_t len;
+    const char *source;
+    char *text = training_text(args->seed, &len, &source);
+    Corpus c = corpus_of(source ? source : "generated poems", text, len);
+    TrainConfig tc = default_train();
+    LlamaConfig lc = default_model(c.vocab_size);
+    snprintf(buf, cap,
+             "chapter 13's default run: steps %lld, batch %lld x %lld, lr %.9g to %.9g, warmup %lld, weight decay %.9g, "
+             "betas %.9g %.9g, eps %.9g, clip %.9g, windows from line starts; dim %lld, hidden_dim %lld, n_layers %lld, "
+             "n_heads %lld, n_kv_heads %lld, seq_len %lld, vocab %lld; text %s, %lld characters, hash %016llx\n",
+             (long long)tc.steps, (long long)tc.batch, (long long)tc.seq_len, tc.lr, tc.min_lr, (long long)tc.warmup,
+             tc.weight_decay, tc.beta1, tc.beta2, tc.eps, tc.grad_clip, (long long)lc.dim, (long long)lc.hidden_dim,
+             (long long)lc.n_layers, (long long)lc.n_heads, (long long)lc.n_kv_heads, (long long)lc.max_seq_len,
+             (long long)lc.vocab_size, source ? source : "generated poems", (long long)c.n,
+             (unsigned long long)hash_text(c.cps, c.n));
+}
+
+/* 1 when the file at path holds exactly line. */
+static int file_is(const char *path, const char *line) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return 0;
+    size_t n = strlen(line);
+    char *got = (char *)t_alloc(n + 2);
+    size_t k = fread(got, 1, n + 1, f);
+    fclose(f);
+    return k == n && memcmp(got, line, n) == 0;
+}
+
 /* Trains (or, with --resume, continues from save_to's .state) and saves. Returns 0, or when
  * a signal stopped it, 128 + the signal. */
 static int run_train(const Args *args, const char *save_to) {
@@ -382,8 +423,7 @@ static int run_train(const Args *args, const char *save_to) {
     if (split < 2 || c.n - split < 2) split = c.n - c.n / 10;
     TrainConfig tc = default_train();
     if (split - 1 <= tc.seq_len) tc.seq_len = split - 2 > 1 ? split - 2 : 1;
-    LlamaConfig lc = {.dim = 64, .hidden_dim = llama_hidden_dim(64, 32), .n_layers = 2, .n_heads = 4, .n_kv_heads = 2,
-                      .vocab_size = c.vocab_size, .max_seq_len = 64, .shared = true, .norm_eps = 1e-5};
+    LlamaConfig lc = default_model(c.vocab_size);
     if (tc.seq_len < 1 || split - tc.seq_len - 1 < 1)
         t_error("%s: the text has %lld characters; training needs more than %lld", source ? source : "corpus",
                 (long long)c.n, (long long)(tc.seq_len + 2));
@@ -728,11 +768,23 @@ int main(int argc, char **argv) {
         /* a run stopped by Ctrl-C left tang.bin and tang.state: this one continues it */
         FILE *st = fopen(state_path_of(path), "rb");
         if (st) fclose(st), resume = true;
+        char *run_path = (char *)t_alloc(n + 32);
+        memcpy(run_path, argv[0], n);
+        strcpy(run_path + n, "ch13/tang.run");
+        char want[1024];
+        default_run_line(&args, want, sizeof want);
         FILE *f = resume ? NULL : fopen(path, "rb");
+        bool have = f != NULL, stale = false;
+        if (f) fclose(f);
+        if (have && !file_is(run_path, want)) {
+            stale = true;
+            narrate_say("%s was not trained by this program's default run (%s is missing or says another "
+                        "configuration or text): training it again", path, run_path);
+            have = false;
+        }
         Transformer *m;
         Tokenizer *tok;
-        if (f) {
-            fclose(f);
+        if (have) {
             m = llama2c_load(path);
             tok = tokenizer_load(tok_path_of(path), m->args.vocab_size);
             narrate_say("the chapter's checkpoint: %s (delete it to train again)", path);
@@ -742,7 +794,7 @@ int main(int argc, char **argv) {
             memcpy(dir, path, n + 4);
             dir[n + 4] = 0;
             out_make_dir(dir);
-            if (!resume)
+            if (!resume && !stale)
                 narrate_say("no checkpoint at %s yet: training the default configuration first (under 3 minutes on "
                             "2 cores), then saving it there", path);
             int rc = run_train(&args, path);
@@ -751,6 +803,9 @@ int main(int argc, char **argv) {
                 return rc;
             }
             narrate_result_text("val loss %.4f", trained_val);
+            OutFile *rf = out_open(run_path);   /* what it was trained with (written whole, as the checkpoint) */
+            fputs(want, out_stream(rf));
+            out_close(rf, ferror(out_stream(rf)) ? EIO : 0);
             m = trained, tok = trained_tok;
         }
         tokenizer_file = tok_path_of(path);

@@ -128,6 +128,9 @@ const LangPair chapter13_zh[] = {
     {"unigram entropy of the training text %.4f (a model that ignores context)",
      "训练文本的一元熵 %.4f（不看上下文的模型最低能达到的损失）"},
     {"the chapter's checkpoint: %s (delete it to train again)", "本章的检查点：%s（删掉它就会重新训练）"},
+    {"%s was not trained by this program's default run (%s is missing or says another configuration or text): "
+     "training it again",
+     "%s 不是本程序的默认运行训练出来的（%s 不存在，或者记的是别的配置或语料）：重新训练"},
     {"no checkpoint at %s yet: training the default configuration first (under 3 minutes on 2 cores), then saving it "
      "there",
      "还没有检查点 %s：先按默认配置训练（2 个核上不到 3 分钟），再存到这个位置"},
