@@ -18,6 +18,22 @@
 suite test_grade_bugs
 grader_suite_only_once
 
+# what the compiler sees of a file (G_PREPROCESS, the "small" count's input), with gcc and with
+# clang (which has no -fdirectives-only): comments and the code #if 0 leaves out gone, the
+# #include line kept as a line, not read (no sandbox needed: the script alone, in a folder)
+mkdir -p "$TMP/pp/in" "$TMP/pp/w"
+printf '#include "no_such.h"\n#define A 1\nint f(void) { /* hidden */\n#if 0\n    gone;\n#endif\n    return A;\n}\n' >"$TMP/pp/in/f.c"
+for pcc in gcc clang; do
+    command -v $pcc >/dev/null 2>&1 || { skip 1 "G_PREPROCESS with $pcc: $pcc is not installed"; continue; }
+    _o=$(. scripts/exercises/lib.sh; . scripts/exercises/grade_lib.sh; cd "$TMP/pp/w" && IN=$TMP/pp/in CC=$pcc sh -c "$G_PREPROCESS" sh -std=c99 . f.c)
+    case $_o in
+        error*) _bad "G_PREPROCESS with $pcc: $(printf '%s' "$_o" | head -c 300)" ;;
+        *hidden* | *gone*) _bad "G_PREPROCESS with $pcc leaves a comment or #if 0 code: $_o" ;;
+        *'__attn_include__ "no_such.h"'*'int f(void) {'*return*) _ok ;;
+        *) _bad "G_PREPROCESS with $pcc: $(printf '%s' "$_o" | tail -c 300)" ;;
+    esac
+done
+
 NCHECKS=37
 if ! command -v bwrap >/dev/null 2>&1 || ! command -v timeout >/dev/null 2>&1 ||
     ! bwrap --unshare-all --die-with-parent --ro-bind / / --proc /proc --dev /dev /bin/true >/dev/null 2>&1; then

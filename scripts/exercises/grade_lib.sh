@@ -856,11 +856,18 @@ g_insn_check() {
 # the compile sandbox's script for what the compiler sees of a file: CFLAGS
 # CHAPTER-DIR SOURCE -> the file with its comments and the code its #if's leave out
 # gone, each #define on one line, macros not expanded and #include lines kept as
-# lines (not read), no line markers (gcc's -fdirectives-only, then -fpreprocessed);
-# or "error" and the messages
-G_PREPROCESS='sed "s/^[ 	]*#[ 	]*include/__attn_include__/" "$IN/$3" >a.c &&
-$CC $1 -nostdinc -E -P -fdirectives-only -dD a.c -o a.d >cc.log 2>&1 &&
-$CC $1 -fpreprocessed -dD -E -P -x c a.d -o a.i >>cc.log 2>&1 && exec cat a.i
+# lines (not read), no line markers (gcc's -fdirectives-only, then -fpreprocessed;
+# clang has neither, and its -E expands the file's own macros too, in the handout's
+# file as in the student's); or "error" and the messages
+G_PREPROCESS='if sed "s/^[ 	]*#[ 	]*include/__attn_include__/" "$IN/$3" >a.c; then
+    if $CC $1 -nostdinc -E -P -fdirectives-only -dD a.c -o a.d >cc.log 2>&1; then
+        $CC $1 -fpreprocessed -dD -E -P -x c a.d -o a.i >>cc.log 2>&1 && exec cat a.i
+    else
+        case $(cat cc.log) in
+        *directives-only*) $CC $1 -nostdinc -E -P -dD a.c -o a.i >cc.log 2>&1 && exec cat a.i ;;
+        esac
+    fi
+fi
 echo "error"; head -c 4000 cc.log'
 
 # One answer, as the student's file has it: the student's whole file compiled as
