@@ -408,6 +408,25 @@ static int file_is(const char *path, const char *line) {
     return k == n && memcmp(got, line, n) == 0;
 }
 
+/* The default run's checkpoint at path (ch13/tang.bin beside the program): 1 when it is there and
+ * *run_path (ch13/tang.run) holds want, this program's default run line; 0 when there is none (or
+ * check is 0: a resumed run); -1, said in a sentence, when something else trained it. */
+static int default_checkpoint(const Args *args, const char *path, bool check, char **run_path, char *want,
+                              size_t cap) {
+    size_t n = strlen(path);
+    *run_path = (char *)t_alloc(n + 5);
+    memcpy(*run_path, path, n - 4);
+    strcpy(*run_path + n - 4, ".run");
+    default_run_line(args, want, cap);
+    FILE *f = check ? fopen(path, "rb") : NULL;
+    if (!f) return 0;
+    fclose(f);
+    if (file_is(*run_path, want)) return 1;
+    narrate_say("%s was not trained by this program's default run (%s is missing or says another "
+                "configuration or text): training it again", path, *run_path);
+    return -1;
+}
+
 /* Trains (or, with --resume, continues from save_to's .state) and saves. Returns 0, or when
  * a signal stopped it, 128 + the signal. */
 static int run_train(const Args *args, const char *save_to) {
@@ -768,23 +787,11 @@ int main(int argc, char **argv) {
         /* a run stopped by Ctrl-C left tang.bin and tang.state: this one continues it */
         FILE *st = fopen(state_path_of(path), "rb");
         if (st) fclose(st), resume = true;
-        char *run_path = (char *)t_alloc(n + 32);
-        memcpy(run_path, argv[0], n);
-        strcpy(run_path + n, "ch13/tang.run");
-        char want[1024];
-        default_run_line(&args, want, sizeof want);
-        FILE *f = resume ? NULL : fopen(path, "rb");
-        bool have = f != NULL, stale = false;
-        if (f) fclose(f);
-        if (have && !file_is(run_path, want)) {
-            stale = true;
-            narrate_say("%s was not trained by this program's default run (%s is missing or says another "
-                        "configuration or text): training it again", path, run_path);
-            have = false;
-        }
+        char want[1024], *run_path;
+        int have = default_checkpoint(&args, path, !resume, &run_path, want, sizeof want);
         Transformer *m;
         Tokenizer *tok;
-        if (have) {
+        if (have == 1) {
             m = llama2c_load(path);
             tok = tokenizer_load(tok_path_of(path), m->args.vocab_size);
             narrate_say("the chapter's checkpoint: %s (delete it to train again)", path);
@@ -794,7 +801,7 @@ int main(int argc, char **argv) {
             memcpy(dir, path, n + 4);
             dir[n + 4] = 0;
             out_make_dir(dir);
-            if (!resume && !stale)
+            if (!resume && have == 0)
                 narrate_say("no checkpoint at %s yet: training the default configuration first (under 3 minutes on "
                             "2 cores), then saving it there", path);
             int rc = run_train(&args, path);
