@@ -313,7 +313,7 @@ static double max_abs_diff(const Tensor *a, const Tensor *b) {
 }
 
 /* linear_rows is x @ w.T: widths that are not multiples of its 16 lanes, row counts that
- * are not multiples of its blocks of 4, several rows of x. */
+ * are not multiples of its blocks of rows (4, 6 or 8 by vector unit), several rows of x. */
 static void test_linear_rows_is_linear(void) {
     static const int64_t sizes[][3] = {{1, 1, 1}, {3, 5, 17}, {2, 16, 16}, {4, 33, 7}, {1, 768, 384}, {5, 40, 9}};
     for (int s = 0; s < 6; s++) {

@@ -4,9 +4,9 @@
  * each, every weight read once per token (dim 768, 16 heads, 8 kv heads: 7 MiB of
  * float32), then one query row per head against the cache. llama_attention_step does
  * it through nn.Linear's general matmul; here the projections go through a blocked
- * matrix-vector kernel (four weight rows at a time, sixteen independent sums each, so
- * the compiler keeps them in vector registers; a block of weight rows serves every
- * row of the batch while it is in the L1 cache), and the attention is the cache's own
+ * matrix-vector kernel (sixteen independent sums per weight row, for as many rows at a
+ * time as the vector unit's registers hold: 8 with AVX-512, 4 with AVX2, 6 with NEON;
+ * a block of weight rows serves every row of the batch while it is in the L1 cache), and the attention is the cache's own
  * (kv_cache_attend: the n_rep query heads of a group read each cached key and value
  * once, in one pass, chapter 8's online softmax). This file and kv_cache.c are built
  * like chapter 8, -O3 -march=native. The numbers are llama_attention_step's to
