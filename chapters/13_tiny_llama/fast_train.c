@@ -1,5 +1,6 @@
 /* fast_train.c — chapter 13: the loss's softmax and the SwiGLU's sigmoid over whole rows,
  * vectorised (fast_train.h says why). Built with -O3 -march=native like chapter 8. */
+#include <math.h>
 #include <string.h>
 
 #include "fast_train.h"
@@ -54,4 +55,15 @@ void rope_pairs(const float *x, float *y, int64_t bsz, int64_t seqlen, int64_t h
                 }
             }
         }
+}
+
+void adamw_update(float *w, float *m, float *v, const float *g, int64_t n, double lr, double weight_decay,
+                  double beta1, double beta2, double bias_correction1, double bias_correction2, double eps) {
+    for (int64_t j = 0; j < n; j++) {
+        w[j] = (float)(w[j] * (1 - lr * weight_decay));            /* p.mul_(1 - lr * weight_decay) */
+        m[j] = (float)(beta1 * m[j] + (1 - beta1) * g[j]);         /* exp_avg.lerp_(grad, 1 - beta1) */
+        v[j] = (float)(beta2 * v[j] + (1 - beta2) * (double)g[j] * g[j]);   /* exp_avg_sq */
+        double mhat = m[j] / bias_correction1, vhat = v[j] / bias_correction2;
+        w[j] = (float)(w[j] - lr * mhat / (sqrt(vhat) + eps));     /* p -= lr * mhat / (sqrt(vhat) + eps) */
+    }
 }

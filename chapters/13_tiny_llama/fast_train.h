@@ -29,4 +29,11 @@ void sigmoid_row(const float *x, float *s, int64_t n);
 void rope_pairs(const float *x, float *y, int64_t bsz, int64_t seqlen, int64_t heads, int64_t head_dim,
                 const float *cos, const float *sin, float sin_sign);
 
+/* AdamW's update of one parameter tensor of n numbers, in place (train.c's adamw_step says
+ * which PyTorch lines): w, the moments m and v, the gradient g; the arithmetic in double
+ * as adamw_step wrote it element by element, eight at a time here (IEEE operations, no
+ * fused multiply-add: the same numbers bit for bit). */
+void adamw_update(float *w, float *m, float *v, const float *g, int64_t n, double lr, double weight_decay,
+                  double beta1, double beta2, double bias_correction1, double bias_correction2, double eps);
+
 #endif

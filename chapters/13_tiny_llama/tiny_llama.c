@@ -373,9 +373,15 @@ Tensor *rope_backward(const Tensor *dy, const Tensor *freqs_cos, const Tensor *f
 Tensor *repeat_kv_backward(const Tensor *dy, int64_t n_rep) {
     if (n_rep == 1) return (Tensor *)dy;
     int64_t bs = dy->shape[0], T = dy->shape[1], hkv = dy->shape[2] / n_rep, hd = dy->shape[3];
-    /* x[:, :, :, None, :].expand(bs, slen, n_kv_heads, n_rep, head_dim): the gradient sums the copies */
-    Tensor *v = t_view(t_contiguous(dy), SHAPE(bs, T, hkv, n_rep, hd));
-    return t_sum_last(t_permute(v, SHAPE(0, 1, 2, 4, 3)));   /* (bs, T, n_kv_heads, head_dim) */
+    /* x[:, :, :, None, :].expand(bs, slen, n_kv_heads, n_rep, head_dim): the gradient sums the copies,
+     * dx[b, t, g, :] = Σ_r dy[b, t, g * n_rep + r, :], in order r = 0, 1, ... */
+    const float *d = t_data(t_contiguous(dy));              /* (bs, T, n_kv_heads * n_rep, head_dim) */
+    Tensor *dx = t_zeros(SHAPE(bs, T, hkv, hd));             /* (bs, T, n_kv_heads, head_dim)     */
+    float *o = t_data(dx);
+    for (int64_t row = 0; row < bs * T * hkv; row++)          /* (b, t, g) */
+        for (int64_t r = 0; r < n_rep; r++)
+            for (int64_t j = 0; j < hd; j++) o[row * hd + j] += d[(row * n_rep + r) * hd + j];
+    return dx;
 }
 
 /* g += d (same shape), in place. */
