@@ -123,6 +123,14 @@ $(foreach f,$(CH11_FAST),$(BUILD)/obj/chapters/11_llama_attention/$(f).o): \
 $(BUILD)/obj/chapters/11_%.o: chapters/11_%.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(STRICT) $(FAST_OPT) $(EXTRA_CFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+# Chapter 13's row kernels (the loss's softmax, the SwiGLU's sigmoid, RoPE, AdamW's update)
+# likewise: the part of its training step that is about speed. -fno-math-errno: sqrt never
+# writes errno there (its argument is never negative), so AdamW's loop can vectorise.
+CH13_FAST := fast_train
+$(foreach f,$(CH13_FAST),$(BUILD)/obj/chapters/13_tiny_llama/$(f).o): \
+$(BUILD)/obj/chapters/13_%.o: chapters/13_%.c $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(STRICT) $(FAST_OPT) -fno-math-errno $(EXTRA_CFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
 # (after the rules above: GNU Make 3.81 takes the first pattern rule that matches,
 # 3.82 and later the one with the shortest stem; in this order both take the same)

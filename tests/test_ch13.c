@@ -2,13 +2,15 @@
  * path) and every gradient against PyTorch (tests/fixtures/ch13, scripts/golden/ch13.py: MHA
  * with a tied head, GQA with an unshared head, MQA), a finite-difference check of the
  * hand-written backward, llama2.c's .bin written byte for byte as its export.py writes it,
- * k_model.py's hidden_dim rule, and the error sentences of the pieces. */
+ * k_model.py's hidden_dim rule, the row kernels of fast_train.c against the plain loops they
+ * replace, and the error sentences of the pieces. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tests/harness.h"
 #include "chapters/13_tiny_llama/checkpoint.h"
+#include "chapters/13_tiny_llama/fast_train.h"
 #include "chapters/13_tiny_llama/inspect.h"
 #include "chapters/13_tiny_llama/train.h"
 
@@ -300,6 +302,57 @@ static void test_text_and_training_pieces(void) {
     CHECK_CLOSE(t_flat_get(gt, 0), 0.6, 1e-6);
 }
 
+/* fast_train.c's kernels equal the plain loops they replace, at lengths that leave every
+ * tail of their 16 and 64 partial results (1, 37, 2,500), and past exp's clamp (±100). */
+static void test_row_kernels(void) {
+    static const int64_t lens[3] = {1, 37, 2500};
+    for (int k = 0; k < 3; k++) {
+        int64_t n = lens[k];
+        Tensor *x = t_mul_scalar(t_randn(SHAPE(n)), 4.0f);
+        float *xd = t_data(x), *e = (float *)t_alloc(sizeof(float) * (size_t)n);
+        if (n > 1) xd[n - 1] = 9.5f, xd[0] = -100.0f;
+        float mx = xd[0];
+        double sum = 0;
+        for (int64_t j = 1; j < n; j++) mx = xd[j] > mx ? xd[j] : mx;
+        CHECK(row_max(xd, n) == mx);
+        for (int64_t j = 0; j < n; j++) sum += expf(xd[j] - mx);
+        float got = row_exp_sum(xd, e, n, mx);
+        CHECK_MSG(fabs(got - sum) <= 1e-6 * sum, "row_exp_sum of %lld: %.9g, expf's %.9g", (long long)n, got, sum);
+        for (int64_t j = 0; j < n; j++)
+            CHECK_MSG(fabsf(e[j] - expf(xd[j] - mx)) <= 2.5e-7f * expf(xd[j] - mx) + 1e-38f, "exp %lld", (long long)j);
+        sigmoid_row(xd, e, n);
+        for (int64_t j = 0; j < n; j++) {
+            float want = 1.0f / (1.0f + expf(-xd[j]));
+            CHECK_MSG(fabsf(e[j] - want) <= 3e-7f * want + 1e-30f, "sigmoid(%g): %.9g, not %.9g", xd[j], e[j], want);
+        }
+    }
+    float big[2] = {100.0f, -100.0f}, s2[2];
+    sigmoid_row(big, s2, 2);
+    CHECK(s2[0] == 1.0f && s2[1] >= 0.0f && s2[1] < 1e-37f);
+    /* RoPE's turn by -θ: chapter 11's rotary_emb with -sin (itself tested against PyTorch) */
+    FreqsCis f = precompute_freqs_cis(8, 5, 10000.0);
+    Tensor *dy = t_randn(SHAPE(2, 5, 3, 8));
+    CHECK_TENSOR_CLOSE(rope_backward(dy, f.cos, f.sin), rotary_emb(dy, f.cos, t_mul_scalar(f.sin, -1.0f)), 1e-6, 1e-7);
+    Tensor *dyt = t_transpose(t_randn(SHAPE(2, 3, 5, 8)), 1, 2);      /* strided, as the backward passes it */
+    CHECK_TENSOR_CLOSE(rope_backward(dyt, f.cos, f.sin), rotary_emb(dyt, f.cos, t_mul_scalar(f.sin, -1.0f)), 1e-6,
+                       1e-7);
+    CHECK_ERROR(rope_backward(t_randn(SHAPE(2, 4, 3, 8)), f.cos, f.sin),
+                "rope: x must be (bsz, seqlen, heads, head_dim) and freqs_cos, freqs_sin (seqlen, head_dim / 2)");
+    /* AdamW's update, element by element as adamw_step wrote it */
+    float w[19], m[19], v[19], g[19], w2[19], m2[19], v2[19];
+    for (int j = 0; j < 19; j++) w[j] = w2[j] = 0.1f * (float)j - 0.9f, m[j] = m2[j] = 0.01f * (float)(j % 5),
+                                 v[j] = v2[j] = 0.001f * (float)j, g[j] = 0.3f - 0.05f * (float)j;
+    adamw_update(w, m, v, g, 19, 3e-3, 0.1, 0.9, 0.95, 1 - 0.9 * 0.9, 1 - 0.95 * 0.95, 1e-8);
+    for (int j = 0; j < 19; j++) {
+        w2[j] = (float)(w2[j] * (1 - 3e-3 * 0.1));
+        m2[j] = (float)(0.9 * m2[j] + (1 - 0.9) * g[j]);
+        v2[j] = (float)(0.95 * v2[j] + (1 - 0.95) * (double)g[j] * g[j]);
+        w2[j] = (float)(w2[j] - 3e-3 * (m2[j] / (1 - 0.9 * 0.9)) / (sqrt(v2[j] / (1 - 0.95 * 0.95)) + 1e-8));
+        CHECK_MSG(fabsf(w[j] - w2[j]) <= 1e-7f && fabsf(m[j] - m2[j]) <= 1e-9f && fabsf(v[j] - v2[j]) <= 1e-10f,
+                  "adamw_update %d: w %.9g m %.9g v %.9g, not %.9g %.9g %.9g", j, w[j], m[j], v[j], w2[j], m2[j], v2[j]);
+    }
+}
+
 /* A few steps on a tiny model lower the loss of the batch they train on, and the same seed
  * gives the same weights. */
 static void test_training_steps(void) {
@@ -420,6 +473,7 @@ int main(void) {
     RUN(test_generation);
     RUN(test_sampling);
     RUN(test_text_and_training_pieces);
+    RUN(test_row_kernels);
     RUN(test_training_steps);
     RUN(test_line_start_windows);
     RUN(test_head_roles_uniform);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "tiny_llama.h"
+#include "fast_train.h"
 #include "chapters/05_multi_head/multi_head.h"
 #include "chapters/08_fast_attention/fast_attention.h"
 #include "chapters/12_flash_backward/flash_backward.h"
@@ -134,13 +135,13 @@ Tensor *rms_norm(const Tensor *x, const Tensor *w, double eps, Tensor **rstd) {
     return y;
 }
 
-static float silu(float a) { return a / (1.0f + expf(-a)); }
-
 Tensor *swiglu(const Tensor *a, const Tensor *b) {
     Tensor *ac = t_contiguous(a), *bc = t_contiguous(b), *y = t_zeros(t_shape(a));
     const float *ad = t_data(ac), *bd = t_data(bc);
     float *yd = t_data(y);
-    for (int64_t i = 0; i < t_numel(a); i++) yd[i] = silu(ad[i]) * bd[i];  /* F.silu(w1(x)) * w3(x) */
+    int64_t n = t_numel(a);
+    sigmoid_row(ad, yd, n);                             /* y = sigmoid(a), every row at once */
+    for (int64_t i = 0; i < n; i++) yd[i] = ad[i] * yd[i] * bd[i];  /* F.silu(w1(x)) * w3(x), silu(a) = a sigmoid(a) */
     return y;
 }
 
@@ -223,6 +224,31 @@ static void linear_bwd(const Linear *l, const Tensor *x, const Tensor *dy, Tenso
     t_work_add(4.0 * (double)rows * (double)out * (double)in);
 }
 
+/* a.add_(b): a += b in place, a contiguous and b of its shape; returns a. The residual
+ * sums of the training step, without a new tensor each (the same sums: a + b = b + a). */
+static Tensor *add_(Tensor *a, const Tensor *b) {
+    float *ad = t_data(a);
+    const float *bd = t_data(t_contiguous(b));
+    for (int64_t i = 0, n = t_numel(a); i < n; i++) ad[i] += bd[i];
+    return a;
+}
+
+/* apply_rotary_emb on neighbouring pairs (chapter 11's rotary_emb, the book's layout) turned
+ * by sin_sign · θ, through fast_train.c's one loop: x (bsz, seqlen, heads, head_dim). */
+static Tensor *rope_turn(const Tensor *x, const Tensor *freqs_cos, const Tensor *freqs_sin, float sin_sign) {
+    if (x->ndim != 4 || freqs_cos->ndim != 2 || t_size(freqs_cos, 0) != x->shape[1] ||
+        2 * t_size(freqs_cos, 1) != x->shape[3] || !t_same_shape(freqs_cos, freqs_sin))
+        t_error("rope: x must be (bsz, seqlen, heads, head_dim) and freqs_cos, freqs_sin (seqlen, head_dim / 2)");
+    Tensor *y = t_zeros(t_shape(x));
+    rope_pairs(t_data(t_contiguous(x)), t_data(y), x->shape[0], x->shape[1], x->shape[2], x->shape[3],
+               t_data(t_contiguous(freqs_cos)), t_data(t_contiguous(freqs_sin)), sin_sign);
+    return y;
+}
+
+static Tensor *rope(const Tensor *x, const Tensor *freqs_cos, const Tensor *freqs_sin) {
+    return rope_turn(x, freqs_cos, freqs_sin, 1.0f);
+}
+
 Tensor *transformer_forward_train(const Transformer *m, const int32_t *tokens, int64_t bsz, int64_t seqlen,
                                   ModelCache *c) {
     check_tokens(m, seqlen);
@@ -242,8 +268,8 @@ Tensor *transformer_forward_train(const Transformer *m, const int32_t *tokens, i
         Tensor *xq = t_view(linear(A->wq, k->xn), SHAPE(bsz, seqlen, H, hd));
         Tensor *xk = t_view(linear(A->wk, k->xn), SHAPE(bsz, seqlen, Hkv, hd));
         Tensor *xv = t_view(linear(A->wv, k->xn), SHAPE(bsz, seqlen, Hkv, hd));
-        xq = llama_rope(A, xq, cos, sin);                              /* apply_rotary_emb */
-        xk = llama_rope(A, xk, cos, sin);
+        xq = rope(xq, cos, sin);                                       /* apply_rotary_emb */
+        xk = rope(xk, cos, sin);
         k->xq = t_contiguous(t_transpose(xq, 1, 2));                   /* (bsz, n_heads, seqlen, hd) */
         k->xk = xk, k->xv = xv;                                        /* (bsz, seqlen, n_kv_heads, hd) */
         k->keys = t_contiguous(t_transpose(repeat_kv(xk, A->n_rep), 1, 2));    /* (bsz, n_heads, seqlen, hd) */
@@ -252,12 +278,12 @@ Tensor *transformer_forward_train(const Transformer *m, const int32_t *tokens, i
         k->out = flash_forward(k->xq, k->keys, k->values, true, &k->lse);
         k->merged = merge_heads(k->out);                               /* (bsz, seqlen, dim)        */
         /* h = x + self.wo(output) */
-        k->h = t_add(h, linear(A->wo, k->merged));
+        k->h = add_(linear(A->wo, k->merged), h);
         k->hn = rms_norm(k->h, L->ffn_norm, eps, &k->rstd2);           /* self.ffn_norm(h)          */
         k->a = linear(L->w1, k->hn);                        /* (bsz, seqlen, hidden_dim) */
         k->b = linear(L->w3, k->hn);
         k->g = swiglu(k->a, k->b);
-        h = t_add(k->h, linear(L->w2, k->g));               /* out = h + w2(g)           */
+        h = add_(linear(L->w2, k->g), k->h);                /* out = h + w2(g)           */
     }
     c->h = h;
     c->hn = rms_norm(h, m->norm, eps, &c->rstd);
@@ -269,23 +295,19 @@ double cross_entropy(const Tensor *logits, const int32_t *targets, Tensor **dlog
     int64_t V = t_size(logits, -1), N = t_numel(logits) / V;
     const float *z = t_data(t_contiguous(logits));
     Tensor *d = dlogits ? t_zeros(t_shape(logits)) : NULL;
+    float *row = dlogits ? NULL : (float *)t_alloc(sizeof(float) * (size_t)V);   /* e, when no gradient */
     double loss = 0;
     for (int64_t i = 0; i < N; i++) {
         const float *zi = z + i * V;
         if (targets[i] < 0 || targets[i] >= V)
             t_error("target %lld is %d, outside the vocabulary 0..%lld", (long long)i, targets[i], (long long)(V - 1));
-        float mx = zi[0];
-        for (int64_t j = 1; j < V; j++) mx = zi[j] > mx ? zi[j] : mx;
-        /* e = exp(z - max), in float as PyTorch's float32 log_softmax takes it, each once: a
-         * quarter of a training step went to this loss over 2,500 characters, most of it in
-         * exp. The gradient's softmax is e / sum, so e waits in dlogits' row. */
-        float *di = d ? t_data(d) + i * V : NULL;
-        double sum = 0;                                /* the sum in double */
-        for (int64_t j = 0; j < V; j++) {
-            float e = expf(zi[j] - mx);
-            sum += e;
-            if (di) di[j] = e;
-        }
+        float mx = row_max(zi, V);
+        /* e = exp(z - max), in float as PyTorch's float32 log_softmax takes it, each once,
+         * through fast_train.c's row kernels (chapter 8's exp, sixteen at a time): this loss
+         * over 2,500 characters was a quarter of a training step with expf and a running
+         * sum. The gradient's softmax is e / sum, so e waits in dlogits' row. */
+        float *di = d ? t_data(d) + i * V : row;
+        double sum = row_exp_sum(zi, di, V, mx);
         double lse = mx + log(sum);
         loss += lse - zi[targets[i]];                  /* -log softmax(z)[target] */
         if (di) {                                      /* (softmax(z) - onehot(target)) / N */
@@ -330,9 +352,11 @@ void swiglu_backward(const Tensor *a, const Tensor *b, const Tensor *dy, Tensor 
     const float *ad = t_data(t_contiguous(a)), *bd = t_data(t_contiguous(b)), *g = t_data(t_contiguous(dy));
     *da = t_zeros(t_shape(a)), *db = t_zeros(t_shape(b));
     float *dad = t_data(*da), *dbd = t_data(*db);
-    for (int64_t i = 0; i < t_numel(a); i++) {
+    int64_t n = t_numel(a);
+    sigmoid_row(ad, dad, n);                            /* da = sigmoid(a) first, every row at once */
+    for (int64_t i = 0; i < n; i++) {
         /* BEGIN BLANK swiglu_backward */
-        float s = 1.0f / (1.0f + expf(-ad[i]));         /* sigmoid(a) */
+        float s = dad[i];                               /* sigmoid(a) */
         dbd[i] = g[i] * ad[i] * s;                      /* d/db: silu(a)                     */
         dad[i] = g[i] * bd[i] * s * (1.0f + ad[i] * (1.0f - s));  /* silu'(a) = s (1 + a (1 - s)) */
         /* END BLANK */
@@ -342,23 +366,29 @@ void swiglu_backward(const Tensor *a, const Tensor *b, const Tensor *dy, Tensor 
 Tensor *rope_backward(const Tensor *dy, const Tensor *freqs_cos, const Tensor *freqs_sin) {
     /* a turn by angle θ is orthogonal: its transpose is the turn by -θ (sin -> -sin) */
     /* BEGIN BLANK rope_backward */
-    return rotary_emb(dy, freqs_cos, t_mul_scalar(freqs_sin, -1.0f));
+    return rope_turn(dy, freqs_cos, freqs_sin, -1.0f);
     /* END BLANK */
 }
 
 Tensor *repeat_kv_backward(const Tensor *dy, int64_t n_rep) {
     if (n_rep == 1) return (Tensor *)dy;
     int64_t bs = dy->shape[0], T = dy->shape[1], hkv = dy->shape[2] / n_rep, hd = dy->shape[3];
-    /* x[:, :, :, None, :].expand(bs, slen, n_kv_heads, n_rep, head_dim): the gradient sums the copies */
-    Tensor *v = t_view(t_contiguous(dy), SHAPE(bs, T, hkv, n_rep, hd));
-    return t_sum_last(t_permute(v, SHAPE(0, 1, 2, 4, 3)));   /* (bs, T, n_kv_heads, head_dim) */
+    /* x[:, :, :, None, :].expand(bs, slen, n_kv_heads, n_rep, head_dim): the gradient sums the copies,
+     * dx[b, t, g, :] = Σ_r dy[b, t, g * n_rep + r, :], in order r = 0, 1, ... */
+    const float *d = t_data(t_contiguous(dy));              /* (bs, T, n_kv_heads * n_rep, head_dim) */
+    Tensor *dx = t_zeros(SHAPE(bs, T, hkv, hd));             /* (bs, T, n_kv_heads, head_dim)     */
+    float *o = t_data(dx);
+    for (int64_t row = 0; row < bs * T * hkv; row++)          /* (b, t, g) */
+        for (int64_t r = 0; r < n_rep; r++)
+            for (int64_t j = 0; j < hd; j++) o[row * hd + j] += d[(row * n_rep + r) * hd + j];
+    return dx;
 }
 
 /* g += d (same shape), in place. */
 static void acc(Tensor *g, const Tensor *d) {
     float *gd = t_data(g);
     const float *dd = t_data(t_contiguous(d));
-    for (int64_t i = 0; i < t_numel(g); i++) gd[i] += dd[i];
+    for (int64_t i = 0, n = t_numel(g); i < n; i++) gd[i] += dd[i];
 }
 
 Tensor **transformer_backward(const Transformer *m, const ModelCache *c, const Tensor *dlogits) {
@@ -383,7 +413,7 @@ Tensor **transformer_backward(const Transformer *m, const ModelCache *c, const T
         swiglu_backward(k->a, k->b, dg, &da, &db);
         linear_bwd(L->w1, k->hn, da, &dhn1, &g[4]);
         linear_bwd(L->w3, k->hn, db, &dhn2, &g[6]);
-        Tensor *dh_mid = t_add(dh, rms_norm_backward(k->h, k->rstd2, L->ffn_norm, t_add(dhn1, dhn2), &g[8]));
+        Tensor *dh_mid = add_(rms_norm_backward(k->h, k->rstd2, L->ffn_norm, add_(dhn1, dhn2), &g[8]), dh);
         /* h = x + wo(attention(xn)) */
         Tensor *dmerged;
         linear_bwd(A->wo, k->merged, dh_mid, &dmerged, &g[3]);
@@ -400,8 +430,8 @@ Tensor **transformer_backward(const Transformer *m, const ModelCache *c, const T
         linear_bwd(A->wq, k->xn, dxq, &dxn_q, &g[0]);
         linear_bwd(A->wk, k->xn, dxk, &dxn_k, &g[1]);
         linear_bwd(A->wv, k->xn, dxv, &dxn_v, &g[2]);
-        Tensor *dxn = t_add(t_add(dxn_q, dxn_k), dxn_v);                   /* xn feeds wq, wk and wv */
-        dh = t_add(dh_mid, rms_norm_backward(k->x, k->rstd1, L->attention_norm, dxn, &g[7]));
+        Tensor *dxn = add_(add_(dxn_q, dxn_k), dxn_v);                     /* xn feeds wq, wk and wv */
+        dh = add_(rms_norm_backward(k->x, k->rstd1, L->attention_norm, dxn, &g[7]), dh_mid);
         for (int i = 0; i < 9; i++) grads[1 + 9 * l + i] = g[i];
     }
     gi = 1 + 9 * (int)m->args.n_layers;

@@ -139,7 +139,7 @@ double cross_entropy(const Tensor *logits, const int32_t *targets, Tensor **dlog
 Tensor *rms_norm_backward(const Tensor *x, const Tensor *rstd, const Tensor *w, const Tensor *dy, Tensor **dw);
 /* y = silu(a) * b: da = dy * b * silu'(a), db = dy * silu(a). */
 void swiglu_backward(const Tensor *a, const Tensor *b, const Tensor *dy, Tensor **da, Tensor **db);
-/* RoPE's backward: each pair turned back by its angle, rotary_emb with -sin.
+/* RoPE's backward: each pair turned back by its angle (rotary_emb's turn with -sin).
  * dy (bsz, seqlen, heads, head_dim). */
 Tensor *rope_backward(const Tensor *dy, const Tensor *freqs_cos, const Tensor *freqs_sin);
 /* repeat_kv's backward: (bsz, T, n_kv_heads * n_rep, hd) -> (bsz, T, n_kv_heads, hd), each group summed. */

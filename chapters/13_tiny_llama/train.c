@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "train.h"
+#include "fast_train.h"
 
 /* ---- UTF-8 ----------------------------------------------------------------------------------- */
 
@@ -241,7 +242,7 @@ double clip_grad_norm(Tensor **grads, int n, double clip) {
     double ss = 0;
     for (int i = 0; i < n; i++) {
         const float *g = t_data(grads[i]);
-        for (int64_t j = 0; j < t_numel(grads[i]); j++) ss += (double)g[j] * g[j];
+        for (int64_t j = 0, n_i = t_numel(grads[i]); j < n_i; j++) ss += (double)g[j] * g[j];
     }
     double norm = sqrt(ss);
     /* clip_coef = max_norm / (total_norm + 1e-6); grads *= clamp(clip_coef, max=1.0) */
@@ -249,7 +250,7 @@ double clip_grad_norm(Tensor **grads, int n, double clip) {
     if (coef < 1)
         for (int i = 0; i < n; i++) {
             float *g = t_data(grads[i]);
-            for (int64_t j = 0; j < t_numel(grads[i]); j++) g[j] = (float)(g[j] * coef);
+            for (int64_t j = 0, n_i = t_numel(grads[i]); j < n_i; j++) g[j] = (float)(g[j] * coef);
         }
     return norm;
 }
@@ -262,13 +263,9 @@ void adamw_step(AdamW *o, Transformer *model, Tensor **grads, const TrainConfig 
         float *w = t_data(p), *m = t_data(o->m[i]), *v = t_data(o->v[i]);
         const float *g = t_data(grads[i]);
         double wd = p->ndim == 2 ? tc->weight_decay : 0;   /* decay the matrices only */
-        for (int64_t j = 0; j < t_numel(p); j++) {
-            w[j] = (float)(w[j] * (1 - lr * wd));            /* p.mul_(1 - lr * weight_decay) */
-            m[j] = (float)(tc->beta1 * m[j] + (1 - tc->beta1) * g[j]);
-            v[j] = (float)(tc->beta2 * v[j] + (1 - tc->beta2) * (double)g[j] * g[j]);
-            double mhat = m[j] / bc1, vhat = v[j] / bc2;
-            w[j] = (float)(w[j] - lr * mhat / (sqrt(vhat) + tc->eps));
-        }
+        /* per element: w *= 1 - lr wd; m = b1 m + (1 - b1) g; v = b2 v + (1 - b2) g²;
+         * w -= lr (m / bc1) / (sqrt(v / bc2) + eps)   (fast_train.c, eight at a time) */
+        adamw_update(w, m, v, g, t_numel(p), lr, wd, tc->beta1, tc->beta2, bc1, bc2, tc->eps);
     }
 }
 
