@@ -715,8 +715,9 @@ Tensor *attention_online(const Tensor *query, const Tensor *key, const Tensor *v
  * polynomial). FlashAttention-2 does the same (exp2f of x·scale·log2 e -
  * max·scale·log2 e). The coefficients are a minimax fit of the relative error of 2^f
  * on [-1/2, 1/2] (scripts/fit_exp2.py prints them and their error); over every float
- * in [-126, 0] the result is within 1.75e-7 of 2^x, relative (about 1.5 ulp; tested
- * through attn_exp2). Its arguments are s - m_new <= 0 (or -inf for the first
+ * in [-126, 0] the result is within 1.75e-7 of 2^x, relative (2^-23 = 1.19e-7 is the
+ * gap between 1 and the next float; test_ch08 checks a sample through attn_exp2). Its
+ * arguments are s - m_new <= 0 (or -inf for the first
  * tile's alpha), never NaN (the exact path takes those slices), so no upper clamp
  * and no NaN care, and below -126 it returns 2^-126 = 1.2e-38 instead of 0: next
  * to a row sum >= 1 that is nothing, and the masked keys are set to 0 apart. 11

@@ -281,7 +281,7 @@ const LangPair chapter9_zh[] = {
     {"the backward moves more than the forward: the ring sends every row of dK and dV home besides the "
      "K/V rows, and every mode but heads sums the weights' gradients over the ranks (an all-reduce of all "
      "four weights, counted once: what the rank hands to MPI).",
-     "反向传播比前向传得多：环除了 K/V 的行，还要把 dK、dV 的每一行送回家；"
+     "反向传播比前向传得多：环除了 K/V 的行，还要把 dK、dV 的每一行送回所属进程；"
      "除 heads 外，每种模式都要把权重梯度在各进程间求和（四个权重的 all-red"
      "uce，只计一次：即进程交给 MPI 的量）。"},
     {"Chapter 9: attention across %d process with MPI, --parallel %s",
