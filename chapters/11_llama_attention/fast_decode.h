@@ -6,11 +6,12 @@
  * it through nn.Linear's general matmul; here the projections go through a blocked
  * matrix-vector kernel (sixteen independent sums per weight row, for as many rows at a
  * time as the vector unit's registers hold: 8 with AVX-512, 4 with AVX2, 6 with NEON;
- * a block of weight rows serves every row of the batch while it is in the L1 cache), and the attention is the cache's own
- * (kv_cache_attend: the n_rep query heads of a group read each cached key and value
- * once, in one pass, chapter 8's online softmax). This file and kv_cache.c are built
- * like chapter 8, -O3 -march=native. The numbers are llama_attention_step's to
- * rounding: the sums run in another order (tested within 1e-6).
+ * a block of weight rows serves every row of the batch while it is in the L1 cache),
+ * and the attention is the cache's own (kv_cache_attend: the n_rep query heads of a
+ * group read each cached key and value once, in one pass, chapter 8's online
+ * softmax). This file and kv_cache.c are built like chapter 8, -O3 -march=native.
+ * The numbers are llama_attention_step's to rounding: the sums run in another order
+ * (tested within 1e-6).
  *
  * make bench-chapter11 times it against a PyTorch decode loop (scripts/bench_ch11.py).
  */
