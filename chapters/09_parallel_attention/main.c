@@ -824,9 +824,17 @@ static void narrate_backward(const ParallelRun *run) {
     for (int r = 0; r < P; r++)
         narrate_result_text("rank %d sent %lld bytes in the backward (model: %lld)", r, (long long)sent[r],
                             (long long)parallel_backward_bytes_sent(run->mode, dims, P, r));
-    narrate_why("the backward moves more than the forward: the ring sends every row of dK and dV home "
-                "besides the K/V rows, and every mode but heads sums the weights' gradients over the ranks "
-                "(an all-reduce of all four weights, counted once: what the rank hands to MPI).");
+    if (run->mode == PARALLEL_HEADS)
+        narrate_why("the backward sums grad_x (B x T x d_in) where the forward summed the output "
+                    "(B x T x d_out), and every rank but 0 sends rank 0 its shards of the weights' gradients.");
+    else if (run->mode == PARALLEL_SEQUENCE)
+        narrate_why("the backward moves more than the forward: the ring sends every row of dK and dV home "
+                    "besides the K/V rows, and the weights' gradients are summed over the ranks (an all-reduce "
+                    "of all four weights, counted once: what the rank hands to MPI).");
+    else
+        narrate_why("the backward moves more than the forward: the all-to-alls carry dout, dq, dk and dv, "
+                    "and the weights' gradients are summed over the ranks (an all-reduce of all four weights, "
+                    "counted once: what the rank hands to MPI).");
 }
 
 int main(int argc, char **argv) {

@@ -278,12 +278,20 @@ const LangPair chapter9_zh[] = {
      "max |grad_x - chapter 10's| = %.2g；"
      "grad_wq、grad_wk、grad_wv、"
      "grad_wo 中的最大值 = %.2g"},
+    {"the backward sums grad_x (B x T x d_in) where the forward summed the output (B x T x d_out), and "
+     "every rank but 0 sends rank 0 its shards of the weights' gradients.",
+     "反向传播求和的是 grad_x（B x T x d_in），前向求和的是输出（B x T x d_out）；"
+     "除 rank 0 外，每个进程还要把自己那份权重梯度分片发给 rank 0。"},
     {"the backward moves more than the forward: the ring sends every row of dK and dV home besides the "
-     "K/V rows, and every mode but heads sums the weights' gradients over the ranks (an all-reduce of all "
-     "four weights, counted once: what the rank hands to MPI).",
+     "K/V rows, and the weights' gradients are summed over the ranks (an all-reduce of all four weights, "
+     "counted once: what the rank hands to MPI).",
      "反向传播比前向传得多：环除了 K/V 的行，还要把 dK、dV 的每一行送回所属进程；"
-     "除 heads 外，每种模式都要把权重梯度在各进程间求和（四个权重的 all-red"
-     "uce，只计一次：即进程交给 MPI 的量）。"},
+     "权重梯度还要在各进程间求和（四个权重的 all-reduce，只计一次：即进程交给 MPI 的量）。"},
+    {"the backward moves more than the forward: the all-to-alls carry dout, dq, dk and dv, and the "
+     "weights' gradients are summed over the ranks (an all-reduce of all four weights, counted once: what "
+     "the rank hands to MPI).",
+     "反向传播比前向传得多：全对全要传 dout、dq、dk 和 dv，"
+     "权重梯度还要在各进程间求和（四个权重的 all-reduce，只计一次：即进程交给 MPI 的量）。"},
     {"Chapter 9: attention across %d process with MPI, --parallel %s",
      "第 9 章：用 MPI 在 %d 个进程上计算注意力，--parallel %s"},
     {"Chapter 9: attention across %d processes with MPI, --parallel %s",
