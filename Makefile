@@ -491,7 +491,8 @@ test-posix:
 # programs as .wasm, the page's HTML/JS/CSS, the chapters' C sources, and chapter 13's
 # checkpoint trained here by the native program (WEB_TRAIN_STEPS steps: 1200, the default run's).
 # make test-web: each .wasm under node against the native program, byte for byte
-# (tests/test_web.sh, which make test runs too once build/web/ exists), then the page
+# (tests/test_web.sh, which make test runs too once build/web/ exists and was built from
+# these sources: scripts/web/sources_sum.sh), then the page
 # in headless Chromium (tests/web/, playwright-core from npm: npm ci there first).
 # make bench-web: chapter 8's flash, wasm and native, timed in one browser session.
 WASM_CC    ?= clang --target=wasm32-wasi

@@ -8,7 +8,8 @@
 # (fixtures), --dump, and usage errors (exit 2). Chapter 8's and 12's narration
 # holds times: there the quiet results and the dumped arrays are compared, and the
 # narration with its times set aside. Chapter 9 runs on MPI: not built for the web.
-# Without make web's output (or without node) the suite is skipped, by name, unless
+# Without make web's output (or without node), or with one built from older sources
+# than these (scripts/web/sources_sum.sh), the suite is skipped, by name, unless
 # WEB_REQUIRED=1 (make test-web), when that is a failure.
 . tests/lib.sh
 suite test_web
@@ -19,9 +20,26 @@ sh scripts/web/check_toolchain.sh 'clang --target=wasm32-nowhere-at-all' llvm-ar
 status=$?
 expect_status 1 "make web without a wasm32 C library"
 expect_err_contains "install the Debian packages clang, lld, wasi-libc and libclang-rt-14-dev-wasm32" "make web names what to install"
+# the sum of the sources make web compiled (scripts/web/sources_sum.sh): the same
+# files give the same sum, one changed byte another
+_cmd="sh scripts/web/sources_sum.sh (in a copy of a small tree)"
+mkdir -p "$TMP/tree/common" "$TMP/tree/chapters/00_x"
+printf 'all:\n' >"$TMP/tree/Makefile"
+printf 'int a;\n' >"$TMP/tree/common/a.c"
+printf 'int b;\n' >"$TMP/tree/chapters/00_x/b.h"
+s1=$(cd "$TMP/tree" && sh "$OLDPWD/scripts/web/sources_sum.sh")
+s2=$(cd "$TMP/tree" && sh "$OLDPWD/scripts/web/sources_sum.sh")
+printf 'int c;\n' >"$TMP/tree/chapters/00_x/b.h"
+s3=$(cd "$TMP/tree" && sh "$OLDPWD/scripts/web/sources_sum.sh")
+if [ -n "$s1" ] && [ "$s1" = "$s2" ] && [ "$s1" != "$s3" ]; then _ok; else _bad "sources_sum.sh: '$s1' '$s2' '$s3'"; fi
 M=build/web-files/model
+why=
 if ! command -v node >/dev/null 2>&1 || [ ! -f "$W/chapter13.wasm" ] || [ ! -s "$M/tang.bin" ]; then
     why="the chapters' WebAssembly: make web has not run here (it needs clang, lld, wasi-libc and node)"
+elif [ "$(cat build/web-files/sources.sum 2>/dev/null)" != "$(sh scripts/web/sources_sum.sh)" ]; then
+    why="the chapters' WebAssembly: build/web was made from older sources than these (make web builds it again)"
+fi
+if [ -n "$why" ]; then
     if [ -n "${WEB_REQUIRED:-}" ]; then
         echo "FAIL: $why"
         _failed=1

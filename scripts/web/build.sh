@@ -40,6 +40,7 @@ for n in "$@"; do
     rm -f "$files/src/chapter$n/zh.c" # the Chinese sentences: not the concept
 done
 node "$src/bundle.mjs" "$files" "$out.tmp" "$@"
+sh "$src/sources_sum.sh" >"$files/sources.sum" # what the wasm was built from (tests/test_web.sh)
 rm -rf "$out"
 mv "$out.tmp" "$out"
 echo "make web: $out/ $(du -sb --exclude=model "$out" | cut -f1) bytes, and chapter 13's checkpoint $(du -sb "$out/model" | cut -f1) bytes; open $out/index.html"
