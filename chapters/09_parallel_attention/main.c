@@ -501,7 +501,7 @@ static void narrate_chunks_owned(const ParallelRun *run) {
         narrate_why("an early chunk and a late one: under the causal mask an early query sees few keys and "
                     "a late one many, so every rank gets about the same work. Every rank has every weight.");
     else
-        narrate_why("chunks differ by at most one position (T %% P = %lld ranks get one more)%s. Every "
+        narrate_why("chunks differ by at most one position: the first T %% P = %lld ranks own one more%s. Every "
                     "rank has every weight; what is split is the sequence, and with it the (T, T) scores.",
                     (long long)(T % P), tr(T < P ? "; with T < P some ranks own none" : ""));
 }

@@ -94,9 +94,9 @@ const LangPair chapter9_zh[] = {
      "many, so every rank gets about the same work. Every rank has every weight.",
      "一段靠前、一段靠后：在因果掩码下，靠前的查询看到的键少，靠后的看到的多，"
      "所以每个进程的工作量差不多。每个进程都有全部权重。"},
-    {"chunks differ by at most one position (T %% P = %lld ranks get one more)%s. Every rank has every "
+    {"chunks differ by at most one position: the first T %% P = %lld ranks own one more%s. Every rank has every "
      "weight; what is split is the sequence, and with it the (T, T) scores.",
-     "各段长度最多相差一个位置（T %% P = %lld 个进程多一个）%s。"
+     "各段长度最多相差一个位置：前 T %% P = %lld 个进程各多一个%s。"
      "每个进程都有全部权重；切分的是序列，随之切分的还有 (T, T) 的分数。"},
     {"; with T < P some ranks own none",
      "；T < P 时有的进程没有位置"},
