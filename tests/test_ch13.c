@@ -438,6 +438,21 @@ static void test_head_roles_uniform(void) {
     CHECK_CLOSE(r[0].uniform[ROLE_SAME_POS], 1.0 / 4.0, 1e-12);   /* c is at t = 3: 4 keys */
     CHECK(r[0].queries[ROLE_PREV] == 15);                         /* t = 1..3 of 5 windows */
     CHECK(r[0].queries[ROLE_LINE_START] == 4);                     /* b, h, j, l: after their line's start */
+    CHECK(r[0].queries[ROLE_SAME_IN] == 1 && r[0].queries[ROLE_SAME_ACROSS] == 0); /* a's line ends in , */
+    /* after a line that ends in . and a line break: c and d look back across, c's next place is b */
+    Corpus c2 = corpus_of("text", "ab.\ncd", 6);
+    LlamaConfig lc2 = {8, 16, 1, 2, 1, c2.vocab_size, 6, true, 1e-5};
+    Transformer *m2 = transformer_new(lc2);
+    transformer_init(m2);
+    q = t_data(m2->layers[0].attention->wq->weight);
+    for (int64_t i = 0; i < t_numel(m2->layers[0].attention->wq->weight); i++) q[i] = 0;
+    head_roles(m2, c2.ids, c2.cps, c2.n, 6, 100, r);
+    CHECK_MSG(r[0].queries[ROLE_SAME_ACROSS] == 2 && r[0].queries[ROLE_SAME_IN] == 0, "%lld across, %lld within",
+              (long long)r[0].queries[ROLE_SAME_ACROSS], (long long)r[0].queries[ROLE_SAME_IN]);
+    CHECK(r[0].queries[ROLE_NEXT_ACROSS] == 1 && r[0].queries[ROLE_NEXT_IN] == 0);
+    CHECK(r[0].queries[ROLE_SAME_POS] == 2 && r[0].queries[ROLE_NEXT_POS] == 1);
+    CHECK_CLOSE(head_role_ratio(&r[0], ROLE_SAME_ACROSS), 1.0, 1e-6);
+    CHECK_CLOSE(head_role_ratio(&r[0], ROLE_SAME_IN), 0.0, 0);     /* no query: 0 */
 }
 
 /* llama2.c's BPE encode against run.c's (restated in scripts/golden/ch13.py), byte fallback and

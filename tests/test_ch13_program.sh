@@ -99,6 +99,7 @@ run "$P" --checkpoint "$TMP/m.bin" --corpus "$TMP/poem.txt"
 expect_status 0 "--checkpoint --corpus looks inside"
 expect_out_contains "same place" "the head roles table"
 expect_out_contains "looks back to the previous line most" "names the head that looks back most"
+expect_out_contains "within a couplet (the line before ends in a comma):" "splits that head's numbers by couplet"
 
 # ---- resuming: --stop-at or a signal writes OUT.state beside OUT.bin; --resume continues ----------------
 R="--corpus $TMP/poem.txt --train-steps 7 --seed 5 --quiet"

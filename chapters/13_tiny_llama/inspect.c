@@ -92,6 +92,20 @@ bool is_punct(int32_t cp) {
     return false;
 }
 
+/* the weight row[key] on role k of query t, beside a uniform head's u */
+static void add_role(HeadRole *r, int k, double w, double u) {
+    r->mass[k] += w, r->uniform[k] += u, r->queries[k]++;
+}
+
+/* Does the line before the one starting at `start` (it started at prev) end in a comma? */
+static bool after_comma(const int32_t *c, int64_t prev, int64_t start) {
+    for (int64_t j = start - 1; j > prev && is_punct(c[j]); j--)
+        if (c[j] == 0xff0c || c[j] == ',') return true;
+    return false;
+}
+
+double head_role_ratio(const HeadRole *r, int k) { return r->uniform[k] > 0 ? r->mass[k] / r->uniform[k] : 0; }
+
 void head_roles(const Transformer *m, const int32_t *ids, const int32_t *cps, int64_t n, int64_t seq_len,
                 int64_t max_windows, HeadRole *roles) {
     int64_t H = m->args.n_heads, NL = m->args.n_layers;
@@ -117,27 +131,25 @@ void head_roles(const Transformer *m, const int32_t *ids, const int32_t *cps, in
                 for (int64_t t = 1; t < seq_len; t++) {
                     const float *row = a + (h * seq_len + t) * seq_len;
                     double u = 1.0 / (double)(t + 1);           /* a uniform causal head: 1 / (t + 1) per key */
-                    r->mass[ROLE_PREV] += row[t - 1], r->uniform[ROLE_PREV] += u, r->queries[ROLE_PREV]++;
+                    add_role(r, ROLE_PREV, row[t - 1], u);
                     if (is_punct(c[t]) || line_start[t] < 0) continue;   /* the line roles: characters, not marks */
                     int64_t k = t - line_start[t];              /* place in the line */
+                    bool in = prev_start[t] >= 0 && after_comma(c, prev_start[t], line_start[t]); /* in a couplet */
                     if (prev_start[t] >= 0 && prev_start[t] + k < line_start[t] && !is_punct(c[prev_start[t] + k])) {
-                        r->mass[ROLE_SAME_POS] += row[prev_start[t] + k];
-                        r->uniform[ROLE_SAME_POS] += u, r->queries[ROLE_SAME_POS]++;
+                        add_role(r, ROLE_SAME_POS, row[prev_start[t] + k], u);
+                        add_role(r, in ? ROLE_SAME_IN : ROLE_SAME_ACROSS, row[prev_start[t] + k], u);
                     }
                     int64_t nx = prev_start[t] + k + 1;        /* the previous line's character facing t + 1 */
                     if (prev_start[t] >= 0 && nx < line_start[t] && !is_punct(c[nx]) && t + 1 < seq_len &&
                         !is_punct(c[t + 1])) {
-                        r->mass[ROLE_NEXT_POS] += row[nx];
-                        r->uniform[ROLE_NEXT_POS] += u, r->queries[ROLE_NEXT_POS]++;
+                        add_role(r, ROLE_NEXT_POS, row[nx], u);
+                        add_role(r, in ? ROLE_NEXT_IN : ROLE_NEXT_ACROSS, row[nx], u);
                     }
-                    if (k > 0) {
-                        r->mass[ROLE_LINE_START] += row[line_start[t]];
-                        r->uniform[ROLE_LINE_START] += u, r->queries[ROLE_LINE_START]++;
-                    }
+                    if (k > 0) add_role(r, ROLE_LINE_START, row[line_start[t]], u);
                     double pm = 0, pk = 0;
                     for (int64_t j = 0; j <= t; j++)
                         if (is_punct(c[j])) pm += row[j], pk += 1;
-                    r->mass[ROLE_PUNCT] += pm, r->uniform[ROLE_PUNCT] += pk * u, r->queries[ROLE_PUNCT]++;
+                    add_role(r, ROLE_PUNCT, pm, pk * u);
                 }
             }
         }

@@ -45,12 +45,18 @@ void generate(const Transformer *m, const int32_t *prompt, int64_t n, int64_t n_
 /* Is code point cp punctuation or a line break (， 。 ？ ！ ； ： 、 and ASCII's)? */
 bool is_punct(int32_t cp);
 
-enum { ROLE_PREV, ROLE_SAME_POS, ROLE_NEXT_POS, ROLE_LINE_START, ROLE_PUNCT, N_ROLES };
+/* The table's five places (ROLE_PREV .. ROLE_PUNCT), then same place and next place again,
+ * split by how the line before ends: in a comma (， or ,: it is the first line of a couplet,
+ * 联, and the query's line its second) or in another mark (。 ！ ？ ； a line break ...). */
+enum { ROLE_PREV, ROLE_SAME_POS, ROLE_NEXT_POS, ROLE_LINE_START, ROLE_PUNCT, N_TABLE_ROLES,
+       ROLE_SAME_IN = N_TABLE_ROLES, ROLE_NEXT_IN, ROLE_SAME_ACROSS, ROLE_NEXT_ACROSS, N_ROLES };
 typedef struct {
     double mass[N_ROLES];      /* mean attention mass of the head's queries on each */
     double uniform[N_ROLES];   /* the same for a head spreading evenly over the keys it sees */
     int64_t queries[N_ROLES];  /* how many queries each mean is over */
 } HeadRole;
+/* mass over uniform: how many times an even spread the head puts on role k (0: no query) */
+double head_role_ratio(const HeadRole *r, int k);
 
 /* roles[l * n_heads + h] over windows of seq_len (at most max_windows) of ids, whose code
  * points are cps (for punctuation and lines). */

@@ -656,7 +656,7 @@ static int run_generate(const Args *args, const Transformer *m, const Tokenizer 
     return 0;
 }
 
-static const char *const ROLE_NAMES[N_ROLES] = {"prev char", "same place", "next place", "line start", "punct"};
+static const char *const ROLE_NAMES[N_TABLE_ROLES] = {"prev char", "same place", "next place", "line start", "punct"};
 
 /* The default run's look inside: heads over a real line, the roles table, a generated poem. */
 static void look_inside(const Args *args, const Transformer *m, const Tokenizer *tok, uint64_t seed) {
@@ -694,9 +694,9 @@ static void look_inside(const Args *args, const Transformer *m, const Tokenizer 
     {   /* the header, each name padded to its column by display width (a Chinese character is 2) */
         char header[160];
         size_t used = 0;
-        const char *name[1 + N_ROLES] = {tr("head"), tr(ROLE_NAMES[0]), tr(ROLE_NAMES[1]), tr(ROLE_NAMES[2]),
-                                         tr(ROLE_NAMES[3]), tr(ROLE_NAMES[4])};
-        for (int k = 0; k <= N_ROLES; k++) {
+        const char *name[1 + N_TABLE_ROLES] = {tr("head"), tr(ROLE_NAMES[0]), tr(ROLE_NAMES[1]), tr(ROLE_NAMES[2]),
+                                               tr(ROLE_NAMES[3]), tr(ROLE_NAMES[4])};
+        for (int k = 0; k <= N_TABLE_ROLES; k++) {
             int width = k == 0 ? 6 : 13, pad = width - lang_columns(name[k], strlen(name[k]));
             int wrote = snprintf(header + used, sizeof header - used, "%s%*s", name[k], pad > 1 ? pad : 1, "");
             if (wrote > 0 && (size_t)wrote < sizeof header - used) used += (size_t)wrote;
@@ -707,15 +707,13 @@ static void look_inside(const Args *args, const Transformer *m, const Tokenizer 
     int best = 0, best_role = ROLE_SAME_POS;
     for (int i = 0; i < (int)(m->args.n_layers * m->args.n_heads); i++) {
         HeadRole *r = &roles[i];
-        char cell[N_ROLES][40];
-        for (int k = 0; k < N_ROLES; k++)
-            snprintf(cell[k], sizeof cell[k], "%.2f %.1fx", r->mass[k], r->uniform[k] > 0 ? r->mass[k] / r->uniform[k] : 0);
+        char cell[N_TABLE_ROLES][40];
+        for (int k = 0; k < N_TABLE_ROLES; k++)
+            snprintf(cell[k], sizeof cell[k], "%.2f %.1fx", r->mass[k], head_role_ratio(r, k));
         narrate_say("%lld.%lld   %-12s %-12s %-12s %-12s %-12s", (long long)(i / m->args.n_heads),
                     (long long)(i % m->args.n_heads), cell[0], cell[1], cell[2], cell[3], cell[4]);
         for (int k = ROLE_SAME_POS; k <= ROLE_NEXT_POS; k++)
-            if (r->uniform[k] > 0 &&
-                r->mass[k] / r->uniform[k] > roles[best].mass[best_role] / roles[best].uniform[best_role])
-                best = i, best_role = k;
+            if (head_role_ratio(r, k) > head_role_ratio(&roles[best], best_role)) best = i, best_role = k;
     }
     narrate_say("(the mean weight of the head's queries on each place, then that over what a head spreading its "
                 "weight evenly over the keys it sees puts there; same place: the query's place in the line before; "
@@ -726,9 +724,14 @@ static void look_inside(const Args *args, const Transformer *m, const Tokenizer 
                         b->mass[best_role] / b->uniform[best_role]);
     narrate_say(best_role == ROLE_SAME_POS ? "(on the same place in the previous line)"
                                            : "(on the previous line's character facing the one to predict)");
+    narrate_say("within a couplet (the line before ends in a comma): %.1fx on the same place, %.1fx on the next "
+                "place; after any other mark: %.1fx and %.1fx",
+                head_role_ratio(b, ROLE_SAME_IN), head_role_ratio(b, ROLE_NEXT_IN),
+                head_role_ratio(b, ROLE_SAME_ACROSS), head_role_ratio(b, ROLE_NEXT_ACROSS));
     narrate_why("a line of a poem answers the line before it character by character (对仗): a head that looks "
                 "back to the facing place has learned where the character to answer stands; the table says how far "
-                "each head got.");
+                "each head got. 对仗 pairs the two lines of a couplet (联), the one ending in a comma and the next; "
+                "the last line says how much more the head looks back within a couplet than across one.");
     /* a poem from the first character of the validation text */
     narrate_step("A poem through the KV cache (temperature %g, top_p %g)", temperature, top_p);
     int32_t *out = (int32_t *)t_alloc(sizeof *out * (size_t)(m->args.max_seq_len));

@@ -157,9 +157,15 @@ const LangPair chapter13_zh[] = {
      "最常回看上一句的是头 %lld.%lld：%.2f 的权重，是均匀分配的 %.1f 倍"},
     {"(on the same place in the previous line)", "（放在上一句的同一位置）"},
     {"(on the previous line's character facing the one to predict)", "（放在上一句中与要预测的字相对的字上）"},
+    {"within a couplet (the line before ends in a comma): %.1fx on the same place, %.1fx on the next place; after "
+     "any other mark: %.1fx and %.1fx",
+     "一联之内（上一句以逗号结尾）：上句同位 %.1f 倍，上句下一位 %.1f 倍；上一句以别的标点结尾时：%.1f 倍和 %.1f 倍"},
     {"a line of a poem answers the line before it character by character (对仗): a head that looks back to the facing "
-     "place has learned where the character to answer stands; the table says how far each head got.",
+     "place has learned where the character to answer stands; the table says how far each head got. 对仗 pairs the "
+     "two lines of a couplet (联), the one ending in a comma and the next; the last line says how much more the head "
+     "looks back within a couplet than across one.",
      "对仗的两句逐字相对，后一句的每个字回应上一句同一位置的字：回看相对位置的头，学会了要回应的字在哪里；"
-     "表里是每个头学到的程度。"},
+     "表里是每个头学到的程度。对仗的是一联的两句，即以逗号结尾的出句和它后面的对句；最后一行说明这个头"
+     "在一联之内比跨联时多回看多少。"},
     {"A poem through the KV cache (temperature %g, top_p %g)", "经 KV 缓存生成的一首诗（温度 %g，top_p %g）"},
     {NULL, NULL}};
