@@ -49,6 +49,9 @@ expect_out_contains "dim 16, hidden_dim 48, n_layers 2, n_heads 4, n_kv_heads 4,
 expect_out_contains "tied to tok_embeddings" "says the head is tied"
 expect_out_contains "layer 0: batch 0, head 3" "a heatmap per head"
 expect_out_contains "春" "the tokenizer's pieces label the heatmap"
+expect_out_contains "legend: ░ " "one scale for the whole grid"
+run "$P" --checkpoint "$FX/mha_shared/model.bin" --tokenizer "$FX/mha_shared/tokenizer.bin" --tokens 4,5,6,7,8,2 --row-scale
+expect_out_contains "legend: per row" "--row-scale shades each row on its own"
 run "$P" --checkpoint "$FX/gqa_unshared/model.bin" --batch-tokens "$FX/gqa_unshared/batch.npy" --lang zh
 expect_status 0 "narrated gradients, zh"
 expect_out_contains "layers.1.feed_forward.w3.weight" "names every gradient by its state-dict key"
@@ -97,6 +100,9 @@ last=$(tail -n 1 "$TMP/out")
 case $last in "val loss "[0-9]*) _ok ;; *) _bad "with --prompt, the last line is '$last', not 'val loss V'" ;; esac
 run "$P" --checkpoint "$TMP/m.bin" --corpus "$TMP/poem.txt"
 expect_status 0 "--checkpoint --corpus looks inside"
+# (its validation text, the poem's second line, is shorter than seq_len: one window of it is measured)
+if grep -q nan "$TMP/out"; then _bad "--checkpoint --corpus of a short text prints nan: $(grep nan "$TMP/out" | head -n 2)"; else _ok; fi
+if grep -Eq '^ +0\.0 +0\.00 0\.0x' "$TMP/out"; then _bad "a validation text shorter than seq_len is not measured (head 0.0: 0.00)"; else _ok; fi
 expect_out_contains "same place" "the head roles table"
 expect_out_contains "looks back to the previous line most" "names the head that looks back most"
 expect_out_contains "within a couplet (the line before ends in a comma):" "splits that head's numbers by couplet"
@@ -130,6 +136,42 @@ expect_status 0 "the default run beside a checkpoint of another configuration"
 said_once() { tr '\n' ' ' <"$TMP/out" | tr -s ' ' | grep -qF -- "$1"; }
 if said_once "was not trained by this program's default run"; then _ok; else _bad "says the checkpoint is not the default run's"; fi
 expect_out_contains "stopped after step 1 of" "and trains the default configuration again"
+expect_out_contains "the next run continues" "a stopped default run says the next run continues (it resumes by itself)"
+# the default run trains only its own checkpoint: --corpus and --train-steps without --save are a
+# usage error, before anything is written beside the program
+mkdir -p "$TMP/def2"
+cp "$P" "$TMP/def2/chapter13"
+for f in "--train-steps 5" "--corpus $TMP/poem.txt"; do
+    # shellcheck disable=SC2086  # a flag and its value
+    run "$TMP/def2/chapter13" $f
+    expect_usage_error "give --save OUT.bin to keep it" "the default run with ${f%% *} and no --save"
+    if [ ! -s "$TMP/out" ]; then _ok; else _bad "the default run with ${f%% *}: printed before its usage error"; fi
+    expect_no_file "$TMP/def2/ch13" "the default run with ${f%% *}: nothing written beside the program"
+done
+# the whole default run, twice: the first trains (about half a minute here) to a validation loss below
+# the unigram entropy and names a head; the second looks inside the checkpoint the first saved, and
+# --dump or --stop-at, which are for a training run, are usage errors beside it
+if [ -n "$RUNNER" ] || sanitized; then
+    skip 8 "the default run trains for half a minute: not under $RUNNER or a sanitizer"
+else
+    mkdir -p "$TMP/def3"
+    cp "$P" "$TMP/def3/chapter13"
+    run "$TMP/def3/chapter13"
+    expect_status 0 "the default run"
+    v=$(sed -n 's/^val loss \([0-9.]*\)$/\1/p' "$TMP/out")
+    h=$(sed -n 's/^unigram entropy of the training text \([0-9.]*\) .*/\1/p' "$TMP/out")
+    if [ -n "$v" ] && [ -n "$h" ] && awk -v v="$v" -v h="$h" 'BEGIN { exit !(v < h) }'; then _ok; else
+        _bad "the default run: val loss '$v' is not below the unigram entropy '$h'"; fi
+    expect_out_contains "looks back to the previous line most" "the default run names the head that looks back most"
+    run "$TMP/def3/chapter13"
+    expect_status 0 "the default run again"
+    expect_out_contains "the chapter's checkpoint: " "the second default run looks inside the saved checkpoint"
+    run "$TMP/def3/chapter13" --stop-at 1
+    expect_usage_error "the chapter's checkpoint is trained already" "--stop-at beside the trained default checkpoint"
+    run "$TMP/def3/chapter13" --dump "$TMP/def3/d"
+    expect_usage_error "the chapter's checkpoint is trained already" "--dump beside the trained default checkpoint"
+    expect_no_file "$TMP/def3/d" "--dump beside the trained default checkpoint writes nothing"
+fi
 # SIGTERM while training (the corpus a FIFO: the run holds its handler once it opens it): the step under
 # way ends, the state is written, exit 143; resumed to step K + 2 it equals a run stopped at K + 2
 if mkfifo "$TMP/fifo" 2>/dev/null; then
@@ -205,15 +247,28 @@ expect_usage_error "--train-steps" "negative step count"
 run "$P" --checkpoint "$TMP/m.bin" --prompt "白" --generate 2 --temperature -0.5 --quiet
 expect_usage_error "--temperature" "negative temperature"
 run "$P" --checkpoint "$TMP/m.bin" --prompt "白" --generate 2 --top-p 0 --quiet
-expect_usage_error "--top-p" "top-p 0"
+expect_usage_error "--top-p 0: must be a number above 0 and at most 1" "top-p 0"
 run "$P" --checkpoint "$TMP/m.bin" --prompt "白" --quiet
 expect_usage_error "go together" "--prompt without --generate"
 run "$P" --checkpoint "$TMP/m.bin" --corpus "$TMP/poem.txt" --dump "$TMP/nodump"
 expect_usage_error "--dump writes the forward of --tokens or of --prompt" "--dump with neither --tokens nor --prompt"
 run "$P" --checkpoint "$TMP/m.bin" --prompt "白" --generate 100 --quiet
 expect_usage_error "pass the model's seq_len" "--generate past seq_len"
+run "$P" --checkpoint "$TMP/m.bin" --prompt "白" --generate 100
+expect_usage_error "pass the model's seq_len" "--generate past seq_len, narrated"
+if [ ! -s "$TMP/out" ]; then _ok; else _bad "--generate past seq_len: the narration began before the usage error"; fi
+run "$P" --checkpoint "$TMP/m.bin" --tokens 0,1,99
+expect_usage_error "token 99 is outside the vocabulary 0..22" "--tokens past the vocabulary, narrated"
+if [ ! -s "$TMP/out" ]; then _ok; else _bad "--tokens past the vocabulary: the narration began before the usage error"; fi
+run "$P" --checkpoint "$TMP/m.bin" --prompt "猫" --generate 2
+expect_runtime_error "is not in the model's vocabulary" "a character outside the vocabulary, narrated"
+if [ ! -s "$TMP/out" ]; then _ok; else _bad "a prompt outside the vocabulary: the narration began before the error"; fi
 run "$P" --checkpoint "$TMP/m.bin" --prompt "猫" --generate 2 --quiet
 expect_runtime_error "'猫' (U+732B), is not in the model's vocabulary of 23 characters" "a character outside the vocabulary"
+printf '白日依山尽，黄河入海流。' >"$TMP/short.txt"
+run "$P" --corpus "$TMP/short.txt" --train-steps 2 --save "$TMP/x.bin" --quiet
+expect_runtime_error "the validation text, must hold at least 2" "a text whose last tenth is 1 character"
+expect_no_file "$TMP/x.bin" "a text too short to validate on"
 printf 'ab\377cd\n' >"$TMP/bad.txt"
 run "$P" --corpus "$TMP/bad.txt" --train-steps 2 --save "$TMP/x.bin" --quiet
 expect_runtime_error "byte 2 is not valid UTF-8" "a corpus that is not UTF-8"

@@ -664,6 +664,34 @@ static void test_extra_flags_in_usage(void)
     CHECK_MSG(steps && help && steps < help, "extras not before --help:\n%s", u);
 }
 
+/* A number with an exclusive least value and a greatest (top-p's (0, 1]) says both in its error; an
+ * integer whose value is below the least it takes (0 for --generate N: off) shows no default. */
+static double X_TOP;
+static int64_t X_GEN;
+static const CliExtra EXTRA_BOUNDS[] = {
+    {"--top-p", "P", CLI_EXTRA_REAL, &X_TOP, "nucleus", 0, 1, true, NULL},
+    {"--generate", "N", CLI_EXTRA_INT, &X_GEN, "tokens to add", 1, 100, false, NULL},
+    {NULL, NULL, CLI_EXTRA_FLAG, NULL, NULL, 0, 0, false, NULL}};
+
+static void test_extra_bounds_in_words(void)
+{
+    CliSpec s = ch1_spec();
+    const char *u;
+    s.extra = EXTRA_BOUNDS;
+    X_TOP = 0.9;
+    X_GEN = 0;
+    CHECK_EQ_INT(PARSE(&s, "--top-p", "0"), 2);
+    CHECK_STR_CONTAINS(ERR, "--top-p 0: must be a number above 0 and at most 1");
+    CHECK_EQ_INT(PARSE(&s, "--top-p", "1.5"), 2);
+    CHECK_STR_CONTAINS(ERR, "--top-p 1.5: must be a number above 0 and at most 1");
+    CHECK_EQ_INT(PARSE(&s, "--top-p", "1"), 0);
+    CHECK(X_TOP == 1.0);
+    X_TOP = 0.9;
+    u = usage_text(&s);
+    CHECK_STR_CONTAINS(u, "  --top-p P        nucleus (default 0.9)\n");
+    CHECK_STR_CONTAINS(u, "  --generate N     tokens to add\n");
+}
+
 static void test_program_start_opens_a_run(void)
 {
     CliSpec s = ch1_spec();
@@ -733,6 +761,7 @@ int main(void)
     RUN(test_extra_flags_refuse_bad_values);
     RUN(test_extra_flag_may_take_a_shared_name_the_chapter_does_not_use);
     RUN(test_extra_flags_in_usage);
+    RUN(test_extra_bounds_in_words);
     RUN(test_program_start_opens_a_run);
     return harness_finish("test_common_cli");
 }

@@ -65,7 +65,7 @@ static const CliExtra chapter13_flags[] = {
     {.name = "--corpus", .metavar = "FILE", .kind = CLI_EXTRA_TEXT, .value = &corpus_file,
      .help = "UTF-8 text to train on (default: tang300)"},
     {.name = "--train-steps", .metavar = "N", .kind = CLI_EXTRA_INT, .value = &train_steps, .min = 1, .max = 1e7,
-     .help = "training steps (default 0: the default run's)"},
+     .help = "training steps (without it: the default run's)"},
     {.name = "--save", .metavar = "FILE", .kind = CLI_EXTRA_TEXT, .value = &save_file,
      .help = "train, write FILE (.bin) and its .tok"},
     {.name = "--stop-at", .metavar = "K", .kind = CLI_EXTRA_INT, .value = &stop_at, .min = 1, .max = 1e7,
@@ -105,6 +105,14 @@ static void narrate_model(const Transformer *m) {
                           : tr("its own matrix (vocab_size < 0 in the header)"));
     narrate_why("each layer is RMSNorm, chapter 11's Attention (RoPE, n_kv_heads), a residual, RMSNorm, "
                 "the SwiGLU MLP w2(silu(w1 x) * w3 x) and a residual; no attention code is new here.");
+}
+
+/* The title and the model, once the run's arguments are known to be right (nothing is printed
+ * before a usage error). */
+static void narrate_header(const Transformer *m) {
+    if (narrate_quiet()) return;
+    narrate_title("Chapter 13: a tiny LLaMA2 (Happy-LLM 5.1) in C");
+    narrate_model(m);
 }
 
 /* The causal mask in the weights' shape (1, n_heads, T, T): the heatmap's · above the diagonal. */
@@ -155,6 +163,7 @@ static int run_tokens(const Args *args, const Transformer *m, const Tokenizer *t
                 "chapter13", (long long)T, (long long)m->args.max_seq_len);
         return EXIT_USAGE;
     }
+    narrate_header(m);
     Tensor **attn = (Tensor **)t_alloc(sizeof *attn * (size_t)m->args.n_layers);
     Tensor *logits = transformer_forward(m, ids, 1, T, attn);   /* (1, T, vocab) */
     Tensor *l0 = t_select(logits, 0, 0);                         /* (T, vocab)    */
@@ -173,7 +182,7 @@ static int run_tokens(const Args *args, const Transformer *m, const Tokenizer *t
         for (int64_t t = 0; t < T; t++) labels[t] = label_of(tok, ids[t]);
         narrate_step("Every head's attention weights, layer 0 (rows: queries, columns: keys)");
         HeatmapOptions o = {.title = tr("layer 0"), .rows = labels, .cols = labels, .ascii = args->ascii,
-                            .scores = masked_like(attn[0])};
+                            .row_scale = args->row_scale, .scores = masked_like(attn[0])};
         heatmap_print_all(attn[0], &o);   /* (1, n_heads, T, T): one grid per head */
         narrate_why("each row sums to 1 over the keys at or before its query (the causal mask of chapter 4).");
     }
@@ -189,8 +198,9 @@ static int run_grads(const Transformer *m) {
     int32_t *batch = load_batch_tokens(batch_file, m->args.vocab_size, &B, &cols);
     int64_t T = cols - 1;
     if (T > m->args.max_seq_len)
-        t_error("%s: the batch has %lld inputs per row, more than the model's seq_len %lld", batch_file, (long long)T,
-                (long long)m->args.max_seq_len);
+        t_error(t_tr("%s: the batch has %lld inputs per row, more than the model's seq_len %lld"), batch_file,
+                (long long)T, (long long)m->args.max_seq_len);
+    narrate_header(m);
     /* inputs = batch[:, :-1], targets = batch[:, 1:] */
     int32_t *inputs = (int32_t *)t_alloc(sizeof *inputs * (size_t)(B * T));
     int32_t *targets = (int32_t *)t_alloc(sizeof *targets * (size_t)(B * T));
@@ -236,8 +246,9 @@ static int run_bench(Transformer *m) {
     int32_t *batch = load_batch_tokens(batch_file, m->args.vocab_size, &B, &cols);
     int64_t T = cols - 1;
     if (T > m->args.max_seq_len)
-        t_error("%s: the batch has %lld inputs per row, more than the model's seq_len %lld", batch_file, (long long)T,
-                (long long)m->args.max_seq_len);
+        t_error(t_tr("%s: the batch has %lld inputs per row, more than the model's seq_len %lld"), batch_file,
+                (long long)T, (long long)m->args.max_seq_len);
+    narrate_header(m);
     int32_t *inputs = (int32_t *)t_alloc(sizeof *inputs * (size_t)(B * T));
     int32_t *targets = (int32_t *)t_alloc(sizeof *targets * (size_t)(B * T));
     for (int64_t b = 0; b < B; b++)
@@ -329,6 +340,19 @@ static void progress(int64_t step, int64_t steps, double loss, double tok_s, dou
     fflush(stderr);
 }
 
+/* Where the validation text begins: the last tenth of the text, from a line start (or the tenth
+ * as it falls, when no line starts there). what names the text; a validation text of fewer than 2
+ * characters (no character with one after it to predict) is a sentence. */
+static int64_t validation_start(const char *what, const int32_t *cps, int64_t n) {
+    int64_t split = n - n / 10;
+    while (split > 1 && cps[split - 1] != '\n') split--;
+    if (split < 2 || n - split < 2) split = n - n / 10;
+    if (n - split < 2)
+        t_error(t_tr("%s: the text has %lld characters; its last tenth, the validation text, must hold at least 2 "
+                     "(a character and the one after it to predict)"), what, (long long)n);
+    return split;
+}
+
 /* The real lines the heads are drawn over: the first two lines of the validation text, at most
  * 24 characters. Returns how many characters. */
 static int64_t two_lines(const int32_t *cps, int64_t n) {
@@ -360,6 +384,7 @@ static void dump_training(const char *dir, const Transformer *m, const Tensor *t
 static Transformer *trained;   /* what run_train made, and its tokenizer */
 static Tokenizer *trained_tok;
 static double trained_val;
+static bool default_run;       /* run_train trains the default run's checkpoint (it resumes by itself) */
 
 /* Ctrl-C (SIGINT) or SIGTERM while training: the step under way finishes, then the run writes
  * OUT.bin, OUT.tok and OUT.state and ends; a second signal, or one outside training, ends the
@@ -410,7 +435,7 @@ static int file_is(const char *path, const char *line) {
 
 /* The default run's checkpoint at path (ch13/tang.bin beside the program): 1 when it is there and
  * *run_path (ch13/tang.run) holds want, this program's default run line; 0 when there is none (or
- * check is 0: a resumed run); -1, said in a sentence, when something else trained it. */
+ * check is 0: a resumed run); -1 when something else trained it. */
 static int default_checkpoint(const Args *args, const char *path, bool check, char **run_path, char *want,
                               size_t cap) {
     size_t n = strlen(path);
@@ -421,10 +446,7 @@ static int default_checkpoint(const Args *args, const char *path, bool check, ch
     FILE *f = check ? fopen(path, "rb") : NULL;
     if (!f) return 0;
     fclose(f);
-    if (file_is(*run_path, want)) return 1;
-    narrate_say("%s was not trained by this program's default run (%s is missing or says another "
-                "configuration or text): training it again", path, *run_path);
-    return -1;
+    return file_is(*run_path, want) ? 1 : -1;
 }
 
 /* Trains (or, with --resume, continues from save_to's .state) and saves. Returns 0, or when
@@ -436,15 +458,12 @@ static int run_train(const Args *args, const char *save_to) {
     const char *source;
     char *text = training_text(args->seed, &len, &source);
     Corpus c = corpus_of(source ? source : "generated poems", text, len);
-    /* the last tenth (from a line start) is the validation text */
-    int64_t split = c.n - c.n / 10;
-    while (split > 1 && c.cps[split - 1] != '\n') split--;
-    if (split < 2 || c.n - split < 2) split = c.n - c.n / 10;
+    int64_t split = validation_start(source ? source : "corpus", c.cps, c.n);   /* the last tenth validates */
     TrainConfig tc = default_train();
     if (split - 1 <= tc.seq_len) tc.seq_len = split - 2 > 1 ? split - 2 : 1;
     LlamaConfig lc = default_model(c.vocab_size);
     if (tc.seq_len < 1 || split - tc.seq_len - 1 < 1)
-        t_error("%s: the text has %lld characters; training needs more than %lld", source ? source : "corpus",
+        t_error(t_tr("%s: the text has %lld characters; training needs more than %lld"), source ? source : "corpus",
                 (long long)c.n, (long long)(tc.seq_len + 2));
     /* what a run holds, before anything is made: the weights, their gradients and AdamW's two moments,
      * and per position the logits and their gradient and every layer's activations (LayerCache) and
@@ -468,8 +487,8 @@ static int run_train(const Args *args, const char *save_to) {
         if (m->args.dim != lc.dim || m->args.n_layers != lc.n_layers || m->args.vocab_size != lc.vocab_size ||
             m->args.n_heads != lc.n_heads || m->args.n_kv_heads != lc.n_kv_heads || !m->args.shared ||
             m->args.hidden_dim != lc.hidden_dim || m->args.max_seq_len != lc.max_seq_len)
-            t_error("%s: not the model this run trains (dim %lld, vocab_size %lld): resume with the corpus it was "
-                    "started with", save_to, (long long)lc.dim, (long long)lc.vocab_size);
+            t_error(t_tr("%s: not the model this run trains (dim %lld, vocab_size %lld): resume with the corpus it "
+                         "was started with"), save_to, (long long)lc.dim, (long long)lc.vocab_size);
     } else {
         m = transformer_new(lc);
         transformer_init(m);                               /* after torch.manual_seed(seed) */
@@ -478,14 +497,14 @@ static int run_train(const Args *args, const char *save_to) {
     if (resume) {
         FILE *st = fopen(state_path_of(save_to), "rb");
         if (!st)
-            t_error("%s: cannot open it: --resume continues a run that --stop-at or Ctrl-C stopped, which wrote it "
-                    "beside %s", state_path_of(save_to), save_to);
+            t_error(t_tr("%s: cannot open it: --resume continues a run that --stop-at or Ctrl-C stopped, which "
+                         "wrote it beside %s"), state_path_of(save_to), save_to);
         fclose(st);
         load_train_state(state_path_of(save_to), opt, m, &id);   /* m, v, step, the generator */
     }
     int64_t start = opt->step, end = stop_at && stop_at < tc.steps ? stop_at : tc.steps;
     if (end <= start)
-        t_error("%s: the state is at step %lld; --stop-at %lld is not after it", state_path_of(save_to),
+        t_error(t_tr("%s: the state is at step %lld; --stop-at %lld is not after it"), state_path_of(save_to),
                 (long long)start, (long long)stop_at);
     double H = unigram_entropy(c.ids, split, c.vocab_size);
     if (!narrate_quiet()) {
@@ -543,14 +562,14 @@ static int run_train(const Args *args, const char *save_to) {
         save_checkpoint(save_to, m);
         save_tokenizer(tok_path_of(save_to), char_tokenizer(&c));
         save_train_state(state_path_of(save_to), opt, m, &id);
+        const char *then = default_run ? tr("the next run continues") : tr("--resume continues");
         if (stop_signal) {
-            fprintf(stderr, tr("%s: stopped by a signal after step %lld of %lld: %s and %s written; --resume "
-                               "continues\n"), "chapter13", (long long)it, (long long)tc.steps, save_to,
-                    state_path_of(save_to));
+            fprintf(stderr, tr("%s: stopped by a signal after step %lld of %lld: %s and %s written; %s\n"),
+                    "chapter13", (long long)it, (long long)tc.steps, save_to, state_path_of(save_to), then);
             return 128 + stop_signal;
         }
-        narrate_result_text("stopped after step %lld of %lld: %s and %s written; --resume continues", (long long)it,
-                            (long long)tc.steps, save_to, state_path_of(save_to));
+        narrate_result_text("stopped after step %lld of %lld: %s and %s written; %s", (long long)it,
+                            (long long)tc.steps, save_to, state_path_of(save_to), then);
         return 0;
     }
     double secs = stopwatch_seconds() - t0;
@@ -615,7 +634,8 @@ static int32_t *encode_prompt(const Tokenizer *tok, const char *text, int64_t *n
     return corpus_encode(&c, "--prompt", text, strlen(text), n);
 }
 
-static int run_generate(const Args *args, const Transformer *m, const Tokenizer *tok) {
+/* header: the title and the model first (not after a training run, which said them) */
+static int run_generate(const Args *args, const Transformer *m, const Tokenizer *tok, bool header) {
     int64_t n;
     int32_t *prompt = encode_prompt(tok, prompt_text, &n);
     if (n < 1) return usage("--prompt is empty: give at least one character");
@@ -624,6 +644,7 @@ static int run_generate(const Args *args, const Transformer *m, const Tokenizer 
                 "chapter13", (long long)n, (long long)n_generate, (long long)m->args.max_seq_len);
         return EXIT_USAGE;
     }
+    if (header) narrate_header(m);
     int32_t *out = (int32_t *)t_alloc(sizeof *out * (size_t)n_generate);
     generate(m, prompt, n, n_generate, temperature, top_p, out);
     if (!narrate_quiet()) {
@@ -649,8 +670,8 @@ static int run_generate(const Args *args, const Transformer *m, const Tokenizer 
         const char **labels = (const char **)t_alloc(sizeof *labels * (size_t)T);
         for (int64_t t = 0; t < T; t++) labels[t] = label_of(tok, all[t]);
         narrate_step("Every head's attention weights, layer 0 (rows: queries, columns: keys)");
-        HeatmapOptions o = {.title = tr("layer 0"), .rows = labels, .cols = labels,
-                            .scores = masked_like(attn[0])};
+        HeatmapOptions o = {.title = tr("layer 0"), .rows = labels, .cols = labels, .ascii = args->ascii,
+                            .row_scale = args->row_scale, .scores = masked_like(attn[0])};
         heatmap_print_all(attn[0], &o);
     }
     return 0;
@@ -667,8 +688,7 @@ static void look_inside(const Args *args, const Transformer *m, const Tokenizer 
     int64_t n;
     int32_t *ids = corpus_encode(&c, source ? source : "generated poems", text, len, &n);
     int32_t *cps = utf8_decode("text", (const unsigned char *)text, len, &n);
-    int64_t split = n - n / 10;
-    while (split > 1 && cps[split - 1] != '\n') split--;
+    int64_t split = validation_start(source ? source : "generated poems", cps, n);
     int64_t T = two_lines(cps + split, n - split);   /* a real line, and the next */
     const char **labels = (const char **)t_alloc(sizeof *labels * (size_t)T);
     for (int64_t t = 0; t < T; t++) {
@@ -679,18 +699,20 @@ static void look_inside(const Args *args, const Transformer *m, const Tokenizer 
     }
     Tensor **attn = (Tensor **)t_alloc(sizeof *attn * (size_t)m->args.n_layers);
     transformer_forward(m, ids + split, 1, T, attn);
-    narrate_step("Every head's attention over a line it never trained on");
+    narrate_step("Every head's attention over two lines it never trained on");
     say_lines(text_of(tok, -1, ids + split, T));
     for (int64_t l = 0; l < m->args.n_layers && !narrate_quiet(); l++) {
         char title[32];
         snprintf(title, sizeof title, tr("layer %lld"), (long long)l);
         HeatmapOptions o = {.title = title, .rows = labels, .cols = labels, .ascii = args->ascii,
-                            .scores = masked_like(attn[l])};
+                            .row_scale = args->row_scale, .scores = masked_like(attn[l])};
         heatmap_print_all(attn[l], &o);
     }
     narrate_step("What each head looks at, measured on the validation text");
     HeadRole *roles = (HeadRole *)t_alloc(sizeof *roles * (size_t)(m->args.n_layers * m->args.n_heads));
-    head_roles(m, ids + split, cps + split, n - split, m->args.max_seq_len, 1000000, roles);
+    /* in windows of seq_len (one window of the whole text when it is shorter) */
+    int64_t window = n - split < m->args.max_seq_len ? n - split : m->args.max_seq_len;
+    head_roles(m, ids + split, cps + split, n - split, window, 1000000, roles);
     {   /* the header, each name padded to its column by display width (a Chinese character is 2) */
         char header[160];
         size_t used = 0;
@@ -721,7 +743,7 @@ static void look_inside(const Args *args, const Transformer *m, const Tokenizer 
     HeadRole *b = &roles[best];
     narrate_result_text("head %lld.%lld looks back to the previous line most: %.2f of its weight, %.1fx uniform",
                         (long long)(best / m->args.n_heads), (long long)(best % m->args.n_heads), b->mass[best_role],
-                        b->mass[best_role] / b->uniform[best_role]);
+                        head_role_ratio(b, best_role));
     narrate_say(best_role == ROLE_SAME_POS ? "(on the same place in the previous line)"
                                            : "(on the previous line's character facing the one to predict)");
     narrate_say("within a couplet (the line before ends in a comma): %.1fx on the same place, %.1fx on the next "
@@ -740,6 +762,56 @@ static void look_inside(const Args *args, const Transformer *m, const Tokenizer 
     char *first = text_of(tok, -1, ids + split, 1), *rest = text_of(tok, ids[split], out, gen);
     char *poem = (char *)t_alloc(strlen(first) + strlen(rest) + 1);
     say_lines(strcat(strcpy(poem, first), rest));
+}
+
+/* The default run: the chapter's checkpoint beside the program (ch13/tang.bin), trained on the
+ * first run (or when another configuration trained it), then looked inside. */
+static int run_default(const Args *args, const char *argv0) {
+    size_t n = strlen(argv0);
+    while (n > 0 && argv0[n - 1] != '/') n--;
+    char *path = (char *)t_alloc(n + 32);
+    memcpy(path, argv0, n);
+    strcpy(path + n, "ch13/tang.bin");
+    /* a run stopped by Ctrl-C left tang.bin and tang.state: this one continues it */
+    FILE *st = fopen(state_path_of(path), "rb");
+    if (st) fclose(st), resume = true;
+    char want[1024], *run_path;
+    int have = default_checkpoint(args, path, !resume, &run_path, want, sizeof want);
+    if (have == 1 && (args->dump || stop_at))
+        return usage("--dump and --stop-at are for a training run, and the chapter's checkpoint is trained "
+                     "already: delete ch13/tang.bin beside the program to train it again, or train your own "
+                     "with --save OUT.bin");
+    narrate_title("Chapter 13: a tiny LLaMA2 (Happy-LLM 5.1) in C");
+    if (have == -1)
+        narrate_say("%s was not trained by this program's default run (%s is missing or says another "
+                    "configuration or text): training it again", path, run_path);
+    Transformer *m;
+    Tokenizer *tok;
+    if (have == 1) {
+        m = llama2c_load(path);
+        tok = tokenizer_load(tok_path_of(path), m->args.vocab_size);
+        narrate_say("the chapter's checkpoint: %s (delete it to train again)", path);
+        narrate_model(m);
+    } else {
+        char *dir = (char *)t_alloc(n + 8);
+        memcpy(dir, path, n + 4);
+        dir[n + 4] = 0;
+        out_make_dir(dir);
+        if (!resume && have == 0)
+            narrate_say("no checkpoint at %s yet: training the default configuration first (under 3 minutes on "
+                        "2 cores), then saving it there", path);
+        default_run = true;
+        int rc = run_train(args, path);
+        if (rc != 0 || !trained) return rc;
+        narrate_result_text("val loss %.4f", trained_val);
+        OutFile *rf = out_open(run_path);   /* what it was trained with (written whole, as the checkpoint) */
+        fputs(want, out_stream(rf));
+        out_close(rf, ferror(out_stream(rf)) ? EIO : 0);
+        m = trained, tok = trained_tok;
+    }
+    tokenizer_file = tok_path_of(path);
+    look_inside(args, m, tok, args->seed);
+    return 0;
 }
 
 int main(int argc, char **argv) {
@@ -769,7 +841,7 @@ int main(int argc, char **argv) {
         int rc = run_train(&args, save_file);
         if (rc == 0 && trained && prompt_text) {
             tokenizer_file = tok_path_of(save_file);
-            rc = run_generate(&args, trained, trained_tok);
+            rc = run_generate(&args, trained, trained_tok, false);
         }
         if (rc == 0 && trained) narrate_result_text("val loss %.4f", trained_val);
         t_scope_end();
@@ -780,48 +852,13 @@ int main(int argc, char **argv) {
     if (!checkpoint_file) {
         if (tokens_text || batch_file || prompt_text)
             return usage("--tokens, --batch-tokens and --prompt need --checkpoint M.bin (or --save to train)");
-        /* the default run: the chapter's checkpoint beside the program, trained on the first run */
-        size_t n = strlen(argv[0]);
-        while (n > 0 && argv[0][n - 1] != '/') n--;
-        char *path = (char *)t_alloc(n + 32);
-        memcpy(path, argv[0], n);
-        strcpy(path + n, "ch13/tang.bin");
-        narrate_title("Chapter 13: a tiny LLaMA2 (Happy-LLM 5.1) in C");
-        /* a run stopped by Ctrl-C left tang.bin and tang.state: this one continues it */
-        FILE *st = fopen(state_path_of(path), "rb");
-        if (st) fclose(st), resume = true;
-        char want[1024], *run_path;
-        int have = default_checkpoint(&args, path, !resume, &run_path, want, sizeof want);
-        Transformer *m;
-        Tokenizer *tok;
-        if (have == 1) {
-            m = llama2c_load(path);
-            tok = tokenizer_load(tok_path_of(path), m->args.vocab_size);
-            narrate_say("the chapter's checkpoint: %s (delete it to train again)", path);
-            narrate_model(m);
-        } else {
-            char *dir = (char *)t_alloc(n + 8);
-            memcpy(dir, path, n + 4);
-            dir[n + 4] = 0;
-            out_make_dir(dir);
-            if (!resume && have == 0)
-                narrate_say("no checkpoint at %s yet: training the default configuration first (under 3 minutes on "
-                            "2 cores), then saving it there", path);
-            int rc = run_train(&args, path);
-            if (rc != 0 || !trained) {
-                t_scope_end();
-                return rc;
-            }
-            narrate_result_text("val loss %.4f", trained_val);
-            OutFile *rf = out_open(run_path);   /* what it was trained with (written whole, as the checkpoint) */
-            fputs(want, out_stream(rf));
-            out_close(rf, ferror(out_stream(rf)) ? EIO : 0);
-            m = trained, tok = trained_tok;
-        }
-        tokenizer_file = tok_path_of(path);
-        look_inside(&args, m, tok, args.seed);
+        if (corpus_file || train_steps)
+            return usage("--corpus and --train-steps train a model of your own: give --save OUT.bin to keep it "
+                         "(the default run keeps its own checkpoint); --checkpoint M.bin --corpus FILE looks "
+                         "inside a model on that text");
+        int rc = run_default(&args, argv[0]);
         t_scope_end();
-        return 0;
+        return rc;
     }
     if (prompt_text && (tokens_text || batch_file)) return usage("--prompt is its own run; give it without --tokens or --batch-tokens");
     if (batch_file && tokens_text) return usage("--tokens and --batch-tokens are two runs; give one");
@@ -838,17 +875,14 @@ int main(int argc, char **argv) {
     Transformer *m = llama2c_load(checkpoint_file);
     if ((prompt_text || corpus_file) && !tokenizer_file) tokenizer_file = tok_path_of(checkpoint_file);
     Tokenizer *tok = tokenizer_file ? tokenizer_load(tokenizer_file, m->args.vocab_size) : NULL;
-    if (!narrate_quiet()) {
-        narrate_title("Chapter 13: a tiny LLaMA2 (Happy-LLM 5.1) in C");
-        narrate_model(m);
-    }
     if (corpus_file) {
+        narrate_header(m);
         look_inside(&args, m, tok, args.seed);   /* the heads on --corpus's validation tenth */
         t_scope_end();
         return 0;
     }
     if (prompt_text) {
-        int rc = run_generate(&args, m, tok);
+        int rc = run_generate(&args, m, tok, true);
         t_scope_end();
         return rc;
     }

@@ -421,6 +421,8 @@ static void apply_extra(const CliExtra *x, const char *val, Err *e)
             (x->min_exclusive && v <= x->min)) {
             if (x->min_exclusive && x->min == 0 && x->max >= 1e300)
                 fail(e, "%s %s: must be a positive number", x->name, show(sv, val));
+            else if (x->min_exclusive)
+                fail(e, "%s %s: must be a number above %g and at most %g", x->name, show(sv, val), x->min, x->max);
             else
                 fail(e, "%s %s: must be a number from %g to %g", x->name, show(sv, val), x->min, x->max);
             return;
@@ -769,8 +771,9 @@ static void usage_extra(const CliSpec *spec, FILE *f)
         if (x->metavar) snprintf(lhs, sizeof lhs, "%s %s", x->name, x->metavar);
         else snprintf(lhs, sizeof lhs, "%s", x->name);
         switch (x->kind) {
-        case CLI_EXTRA_INT:
-            snprintf(def, sizeof def, tr(" (default %lld)"), (long long)*(const int64_t *)x->value);
+        case CLI_EXTRA_INT: /* a value below the least it takes (0 for --generate N): off unless given */
+            if ((double)*(const int64_t *)x->value >= x->min)
+                snprintf(def, sizeof def, tr(" (default %lld)"), (long long)*(const int64_t *)x->value);
             break;
         case CLI_EXTRA_REAL: snprintf(def, sizeof def, tr(" (default %g)"), *(const double *)x->value); break;
         case CLI_EXTRA_FLAG:

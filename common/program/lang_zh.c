@@ -85,6 +85,7 @@ const LangPair lang_common_zh[] = {
     {"%s %s: must be a number from %g to %g", "%s %s：必须是 %g 到 %g 之间的数"},
     {"%s %s: must be a number from 0 to 1", "%s %s：必须是 0 到 1 之间的数"},
     {"%s %s: must be a positive number", "%s %s：必须是正数"},
+    {"%s %s: must be a number above %g and at most %g", "%s %s：必须大于 %g 且不超过 %g"},
     {"%s %s: must be an integer from %.0f to %.0f", "%s %s：必须是 %.0f 到 %.0f 之间的整数"},
     {"%s %s: must be an integer from 0 to 18446744073709551615",
      "%s %s：必须是 0 到 18446744073709551615 之间的整数"},
