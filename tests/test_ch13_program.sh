@@ -152,7 +152,7 @@ done
 # the unigram entropy and names a head; the second looks inside the checkpoint the first saved, and
 # --dump or --stop-at, which are for a training run, are usage errors beside it
 if [ -n "$RUNNER" ] || sanitized; then
-    skip 8 "the default run trains for half a minute: not under $RUNNER or a sanitizer"
+    skip 13 "the default run trains for half a minute: not under $RUNNER or a sanitizer"
 else
     mkdir -p "$TMP/def3"
     cp "$P" "$TMP/def3/chapter13"
@@ -163,9 +163,13 @@ else
     if [ -n "$v" ] && [ -n "$h" ] && awk -v v="$v" -v h="$h" 'BEGIN { exit !(v < h) }'; then _ok; else
         _bad "the default run: val loss '$v' is not below the unigram entropy '$h'"; fi
     expect_out_contains "looks back to the previous line most" "the default run names the head that looks back most"
+    sed -n '/A poem through the KV cache/,$p' "$TMP/out" >"$TMP/poem1"
     run "$TMP/def3/chapter13"
     expect_status 0 "the default run again"
     expect_out_contains "the chapter's checkpoint: " "the second default run looks inside the saved checkpoint"
+    sed -n '/A poem through the KV cache/,$p' "$TMP/out" >"$TMP/poem2"
+    if [ -s "$TMP/poem1" ] && cmp -s "$TMP/poem1" "$TMP/poem2"; then _ok; else
+        _bad "the poem after training differs from the poem of the saved model: $(head -c 300 "$TMP/poem1")"; fi
     run "$TMP/def3/chapter13" --stop-at 1
     expect_usage_error "the chapter's checkpoint is trained already" "--stop-at beside the trained default checkpoint"
     run "$TMP/def3/chapter13" --dump "$TMP/def3/d"

@@ -754,8 +754,10 @@ static void look_inside(const Args *args, const Transformer *m, const Tokenizer 
                 "back to the facing place has learned where the character to answer stands; the table says how far "
                 "each head got. 对仗 pairs the two lines of a couplet (联), the one ending in a comma and the next; "
                 "the last line says how much more the head looks back within a couplet than across one.");
-    /* a poem from the first character of the validation text */
+    /* a poem from the first character of the validation text, drawn after torch.manual_seed(seed)
+     * again: the same poem whether this run trained the model first or loaded it */
     narrate_step("A poem through the KV cache (temperature %g, top_p %g)", temperature, top_p);
+    t_manual_seed(seed);
     int32_t *out = (int32_t *)t_alloc(sizeof *out * (size_t)(m->args.max_seq_len));
     int64_t gen = m->args.max_seq_len - 1 < 48 ? m->args.max_seq_len - 1 : 48;
     generate(m, ids + split, 1, gen, temperature, top_p, out);
