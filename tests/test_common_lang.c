@@ -26,6 +26,7 @@ extern const LangPair chapter8_zh[];
 extern const LangPair chapter10_zh[];
 extern const LangPair chapter12_zh[];
 extern const LangPair chapter9_zh[];
+extern const LangPair chapter13_zh[];
 
 static const struct {
     const char *name;
@@ -45,6 +46,7 @@ static const struct {
     {"chapter10_zh", chapter10_zh},
     {"chapter12_zh", chapter12_zh},
     {"chapter9_zh", chapter9_zh},
+    {"chapter13_zh", chapter13_zh},
 };
 #define N_TABLES (sizeof TABLES / sizeof TABLES[0])
 

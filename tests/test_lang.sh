@@ -468,6 +468,58 @@ run "$B/chapter10" --input "$TMP/w7/x.npy" --weights "$TMP/w7" --grad-output "$T
 expect_runtime_error "$TMP/k.npy 的形状是 (2, 5, 3)，但输出 y 是 (B, T, d_out) = (3, 5, 8)" \
     "chapter 10's --grad-output of the wrong shape, in Chinese"
 
+# chapter 13's files (checkpoint.c, tiny_llama_setup.c): each sentence in Chinese, and in English
+# as tests/test_ch13_program.sh expects it. A Chinese line passes no_english_left whole (the 错误
+# before the sentence is Chinese), so the check is run on the line with the tokens it keeps as
+# they are (file names, the np.save call, a flag, llama2.c, int32, the program's name; taken out in
+# that order) and its Chinese characters taken out; the same check on the English line finds its words.
+err13() { # en|zh DESC TEXT KEEP... -- ARGS...: the run names TEXT; KEEP and CJK taken out, words left in en only
+    lang=$1 desc="$2, in $1" text=$3
+    shift 3
+    : > "$TMP/keep"
+    while [ "$1" != "--" ]; do printf '%s\n' "$1" >> "$TMP/keep"; shift; done
+    shift
+    echo chapter13 >> "$TMP/keep"
+    run "$B/chapter13" "$@" --lang "$lang"
+    case $lang in zh) expect_runtime_error "chapter13：错误：$text" "$desc" ;;
+        *) expect_runtime_error "chapter13: error: $text" "$desc" ;; esac
+    LC_ALL=C awk 'NR == FNR { k[++n] = $0; next }
+        { for (i = 1; i <= n; i++)
+              while ((j = index($0, k[i])) > 0) $0 = substr($0, 1, j - 1) " " substr($0, j + length(k[i]))
+          gsub(/[\343-\351][\200-\277][\200-\277]/, " "); print }' "$TMP/keep" "$TMP/err" > "$TMP/err_words"
+    case $lang in zh) no_english_left "$desc: no English word left" "$TMP/err_words" ;;
+        *) awk -f tests/lang_english_lines.awk "$TMP/err_words" > "$TMP/english"
+           if [ -s "$TMP/english" ]; then _ok; else _bad "$desc: the check finds no English in $(cat "$TMP/err")"; fi ;;
+    esac
+}
+M13="$F13/mha_shared/model.bin"
+head -c 20 "$M13" > "$TMP/short13.bin"
+head -c 30 "$F13/mha_shared/tokenizer.bin" > "$TMP/short13.tok"
+for l in zh en; do
+    case $l in
+        zh) s1="$TMP/none13.bin：无法打开检查点：没有这个文件或文件夹"
+            s2="$TMP/short13.bin：文件只有 20 字节，比 llama2.c 28 字节的文件头（七个 int32）还短"
+            s3="$TMP/short13.tok：文件在词元 2 处就结束了，但检查点的 vocab_size 是 11"
+            s4="$TMP/none13.txt：无法打开文件：没有这个文件或文件夹"
+            s5="$F13/mha_shared/logits.npy：--batch-tokens 需要 1.0 版的 int32（'<i4'）.npy 文件，即 np.save(F, np.asarray(b, dtype=np.int32)) 写出的那种" ;;
+        *) s1="$TMP/none13.bin: cannot open the checkpoint: No such file or directory"
+            s2="$TMP/short13.bin: the file is 20 bytes, shorter than llama2.c's 28-byte header (seven int32)"
+            s3="$TMP/short13.tok: the file ends at token 2, but the checkpoint's vocab_size is 11"
+            s4="$TMP/none13.txt: cannot open: No such file or directory"
+            s5="$F13/mha_shared/logits.npy: --batch-tokens needs a version 1.0 .npy of int32 ('<i4'), as np.save(F, np.asarray(b, dtype=np.int32)) writes" ;;
+    esac
+    err13 $l "chapter13: a missing checkpoint" "$s1" "$TMP/none13.bin" -- --checkpoint "$TMP/none13.bin" --tokens 1
+    err13 $l "chapter13: a checkpoint cut in its header" "$s2" "$TMP/short13.bin" llama2.c int32 -- \
+        --checkpoint "$TMP/short13.bin" --tokens 1
+    err13 $l "chapter13: a tokenizer cut short" "$s3" "$TMP/short13.tok" vocab_size -- --checkpoint "$M13" \
+        --tokenizer "$TMP/short13.tok" --tokens 1
+    err13 $l "chapter13: a missing --corpus" "$s4" "$TMP/none13.txt" -- --corpus "$TMP/none13.txt" --train-steps 2 \
+        --save "$TMP/x13.bin" --quiet
+    err13 $l "chapter13: a --batch-tokens of floats" "$s5" "$F13/mha_shared/logits.npy" \
+        "np.save(F, np.asarray(b, dtype=np.int32))" --batch-tokens int32 "'<i4'" .npy -- --checkpoint "$M13" --batch-tokens "$F13/mha_shared/logits.npy" \
+        --grad-dump "$TMP/bg13" --quiet
+done
+
 # the long-run notice (at a fixed rate: nothing is timed): wait for it, then stop the run
 if [ -z "$RUNNER" ]; then
     "$B/chapter8" --quiet --seq-len 30000 --heads 2 --lang zh >/dev/null 2>"$TMP/longerr" &

@@ -56,16 +56,16 @@ static void read_floats(Reader *r, float *dst, int64_t n, const char *what) {
         size_t k = fread(buf, 1, want, r->f);
         r->got += (double)k;
         if (k != want) {
-            if (ferror(r->f)) t_error("%s: reading %s: %s", r->path, what, strerror(errno));
-            t_error("%s: the file is truncated: its header says %.0f bytes, but it ends after %.0f (in %s)", r->path,
-                    r->need, r->got, what);
+            if (ferror(r->f)) t_error(t_tr("%s: reading %s: %s"), r->path, what, t_strerror(errno));
+            t_error(t_tr("%s: the file is truncated: its header says %.0f bytes, but it ends after %.0f (in %s)"),
+                    r->path, r->need, r->got, what);
         }
         for (size_t i = 0; i + 3 < k; i += 4, done++) {
             if (!dst) continue;
             float v = lef32(buf + i);
             if (!isfinite(v))
-                t_error("%s: %s holds %s at element %lld: a checkpoint's weights must be finite numbers", r->path, what,
-                        isnan(v) ? "NaN" : "an infinity", (long long)done);
+                t_error(t_tr("%s: %s holds %s at element %lld: a checkpoint's weights must be finite numbers"),
+                        r->path, what, isnan(v) ? "NaN" : t_tr("an infinity"), (long long)done);
             dst[done] = v;
         }
     }
@@ -75,24 +75,24 @@ static void read_into(Reader *r, Tensor *t, const char *what) { read_floats(r, t
 
 Transformer *llama2c_load(const char *path) {
     FILE *f = fopen(path, "rb");
-    if (!f) t_error("%s: cannot open the checkpoint: %s", path, strerror(errno));
+    if (!f) t_error(t_tr("%s: cannot open the checkpoint: %s"), path, t_strerror(errno));
     unsigned char hb[HEADER_BYTES];
     size_t k = fread(hb, 1, HEADER_BYTES, f);
     if (k != HEADER_BYTES) {
         fclose(f);
-        t_error("%s: the file is %zu bytes, shorter than llama2.c's 28-byte header (seven int32)", path, k);
+        t_error(t_tr("%s: the file is %zu bytes, shorter than llama2.c's 28-byte header (seven int32)"), path, k);
     }
     Llama2cHeader h = {le32(hb), le32(hb + 4), le32(hb + 8), le32(hb + 12), le32(hb + 16), le32(hb + 20),
                        le32(hb + 24)};
     if (h.vocab_size == 0 || h.vocab_size == INT32_MIN) {
         fclose(f);
-        t_error("%s: the header's vocab_size is %d; it must be a positive number (negative: an unshared head)", path,
-                h.vocab_size);
+        t_error(t_tr("%s: the header's vocab_size is %d; it must be a positive number (negative: an unshared head)"),
+                path, h.vocab_size);
     }
     LlamaConfig c = {h.dim, h.hidden_dim, h.n_layers, h.n_heads, h.n_kv_heads,
                      h.vocab_size < 0 ? -(int64_t)h.vocab_size : h.vocab_size, h.seq_len, h.vocab_size > 0, 1e-5};
     char what[600];
-    snprintf(what, sizeof what, "%s: the header", path);
+    snprintf(what, sizeof what, t_tr("%s: the header"), path);
     /* check_llama_config exits through t_error: close first on any of its failures */
     if (c.dim < 1 || c.hidden_dim < 1 || c.n_layers < 1 || c.n_heads < 1 || c.n_kv_heads < 1 || c.max_seq_len < 1 ||
         c.n_heads % c.n_kv_heads != 0 || c.dim % c.n_heads != 0 || (c.dim / c.n_heads) % 2 != 0)
@@ -105,8 +105,8 @@ Transformer *llama2c_load(const char *path) {
         char a[32], b[32];
         fclose(f);
         t_format_bytes_over(bytes, (double)t_max_bytes(), a, b, sizeof a);
-        t_error("%s: the header (dim %d, hidden_dim %d, n_layers %d, vocab_size %d) needs %s of weights, over the "
-                "memory limit of %s (ATTN_MAX_BYTES)", path, h.dim, h.hidden_dim, h.n_layers, h.vocab_size, a, b);
+        t_error(t_tr("%s: the header (dim %d, hidden_dim %d, n_layers %d, vocab_size %d) needs %s of weights, over the "
+                "memory limit of %s (ATTN_MAX_BYTES)"), path, h.dim, h.hidden_dim, h.n_layers, h.vocab_size, a, b);
     }
     Transformer *m = transformer_new(c);
     read_into(&r, m->tok_embeddings, "tok_embeddings");
@@ -121,13 +121,13 @@ Transformer *llama2c_load(const char *path) {
     for (int64_t l = 0; l < c.n_layers; l++) read_into(&r, m->layers[l].w3->weight, "w3");
     read_into(&r, m->norm, "norm");
     /* ptr += p->seq_len * head_size / 2, twice: what used to be freq_cis_real and freq_cis_imag */
-    read_floats(&r, NULL, c.max_seq_len * m->head_dim, "freq_cis_real and freq_cis_imag");
+    read_floats(&r, NULL, c.max_seq_len * m->head_dim, t_tr("freq_cis_real and freq_cis_imag"));
     if (!c.shared) read_into(&r, m->output->weight, "output (wcls)");
     int extra = fgetc(f);
     fclose(f);
     if (extra != EOF)
-        t_error("%s: the file is longer than its header says (%.0f bytes): the header does not describe these weights",
-                path, r.need);
+        t_error(t_tr("%s: the file is longer than its header says (%.0f bytes): the header does not describe these "
+                     "weights"), path, r.need);
     return m;
 }
 
@@ -178,18 +178,19 @@ int llama2c_write(FILE *f, const Transformer *m) {
 
 Tokenizer *tokenizer_load(const char *path, int64_t vocab_size) {
     FILE *f = fopen(path, "rb");
-    if (!f) t_error("%s: cannot open the tokenizer: %s", path, strerror(errno));
+    if (!f) t_error(t_tr("%s: cannot open the tokenizer: %s"), path, t_strerror(errno));
     unsigned char b[8];
     if (fread(b, 1, 4, f) != 4) {
         fclose(f);
-        t_error("%s: the file is shorter than tokenizer.bin's 4-byte max_token_length", path);
+        t_error(t_tr("%s: the file is shorter than tokenizer.bin's 4-byte max_token_length"), path);
     }
     Tokenizer *t = (Tokenizer *)t_alloc(sizeof *t);
     t->vocab_size = (int32_t)vocab_size;
     t->max_token_length = le32(b);
     if (t->max_token_length < 1 || t->max_token_length > 65536) {
         fclose(f);
-        t_error("%s: max_token_length is %d; a tokenizer.bin's is between 1 and 65536", path, t->max_token_length);
+        t_error(t_tr("%s: max_token_length is %d; a tokenizer.bin's is between 1 and 65536"), path,
+                t->max_token_length);
     }
     t->vocab = (char **)t_alloc(sizeof *t->vocab * (size_t)vocab_size);
     t->lens = (int32_t *)t_alloc(sizeof *t->lens * (size_t)vocab_size);
@@ -197,32 +198,32 @@ Tokenizer *tokenizer_load(const char *path, int64_t vocab_size) {
     for (int64_t i = 0; i < vocab_size; i++) {
         if (fread(b, 1, 8, f) != 8) {
             fclose(f);
-            t_error("%s: the file ends at token %lld, but the checkpoint's vocab_size is %lld", path, (long long)i,
-                    (long long)vocab_size);
+            t_error(t_tr("%s: the file ends at token %lld, but the checkpoint's vocab_size is %lld"), path,
+                    (long long)i, (long long)vocab_size);
         }
         t->scores[i] = lef32(b);
         int32_t len = le32(b + 4);
         if (len < 0 || len > t->max_token_length) {
             fclose(f);
-            t_error("%s: token %lld has length %d, outside 0..max_token_length = %d", path, (long long)i, len,
+            t_error(t_tr("%s: token %lld has length %d, outside 0..max_token_length = %d"), path, (long long)i, len,
                     t->max_token_length);
         }
         t->lens[i] = len;
         t->vocab[i] = (char *)t_alloc((size_t)len + 1);
         if (fread(t->vocab[i], 1, (size_t)len, f) != (size_t)len) {
             fclose(f);
-            t_error("%s: the file ends inside token %lld's %d bytes", path, (long long)i, len);
+            t_error(t_tr("%s: the file ends inside token %lld's %d bytes"), path, (long long)i, len);
         }
         if (memchr(t->vocab[i], 0, (size_t)len)) {
             fclose(f);
-            t_error("%s: token %lld holds a NUL byte, which no piece of llama2.c's tokenizer holds", path,
+            t_error(t_tr("%s: token %lld holds a NUL byte, which no piece of llama2.c's tokenizer holds"), path,
                     (long long)i);
         }
     }
     int extra = fgetc(f);
     fclose(f);
     if (extra != EOF)
-        t_error("%s: the file has bytes after its %lld tokens: it belongs to a model of another vocab_size", path,
+        t_error(t_tr("%s: the file has bytes after its %lld tokens: it belongs to a model of another vocab_size"), path,
                 (long long)vocab_size);
     return t;
 }
@@ -270,8 +271,8 @@ int32_t *bpe_encode(const Tokenizer *t, const char *text, bool bos, int64_t *n) 
             for (size_t j = 0; j < cl; j++) {
                 int32_t b = (int32_t)(unsigned char)text[i + j] + 3;
                 if (b >= t->vocab_size)
-                    t_error("--prompt: the tokenizer has no piece for byte 0x%02X and no byte pieces (ids 3..258)",
-                            (unsigned)(unsigned char)text[i + j]);
+                    t_error(t_tr("--prompt: the tokenizer has no piece for byte 0x%02X and no byte pieces (ids "
+                                 "3..258)"), (unsigned)(unsigned char)text[i + j]);
                 tokens[k++] = b;
             }
         }

@@ -17,7 +17,7 @@ ModelKV *model_kv_new(const Transformer *m) {
 
 Tensor *transformer_step(const Transformer *m, ModelKV *kv, const int32_t *tokens, int64_t n) {
     if (kv->pos + n > m->args.max_seq_len)
-        t_error("generation: %lld positions would pass the model's seq_len %lld", (long long)(kv->pos + n),
+        t_error(t_tr("generation: %lld positions would pass the model's seq_len %lld"), (long long)(kv->pos + n),
                 (long long)m->args.max_seq_len);
     double eps = m->args.norm_eps;
     Tensor *h = embedding(m->tok_embeddings, tokens, 1, n);   /* (1, n, dim) */

@@ -23,21 +23,21 @@ int64_t llama_hidden_dim(int64_t dim, int64_t multiple_of) {
 void check_llama_config(const char *what, const LlamaConfig *c) {
     if (c->dim < 1 || c->hidden_dim < 1 || c->n_layers < 1 || c->n_heads < 1 || c->n_kv_heads < 1 ||
         c->vocab_size < 1 || c->max_seq_len < 1)
-        t_error("%s: dim %lld, hidden_dim %lld, n_layers %lld, n_heads %lld, n_kv_heads %lld, vocab_size %lld and "
-                "seq_len %lld must all be at least 1",
+        t_error(t_tr("%s: dim %lld, hidden_dim %lld, n_layers %lld, n_heads %lld, n_kv_heads %lld, vocab_size %lld and "
+                "seq_len %lld must all be at least 1"),
                 what, (long long)c->dim, (long long)c->hidden_dim, (long long)c->n_layers, (long long)c->n_heads,
                 (long long)c->n_kv_heads, (long long)c->vocab_size, (long long)c->max_seq_len);
     if (c->n_heads % c->n_kv_heads != 0)
-        t_error("%s: n_kv_heads %lld does not divide n_heads %lld (each key/value head serves n_heads / n_kv_heads "
-                "query heads)", what, (long long)c->n_kv_heads, (long long)c->n_heads);
+        t_error(t_tr("%s: n_kv_heads %lld does not divide n_heads %lld (each key/value head serves n_heads / "
+                     "n_kv_heads query heads)"), what, (long long)c->n_kv_heads, (long long)c->n_heads);
     if (c->dim % c->n_heads != 0)
-        t_error("%s: dim %lld is not a multiple of n_heads %lld (head_dim = dim / n_heads)", what, (long long)c->dim,
-                (long long)c->n_heads);
+        t_error(t_tr("%s: dim %lld is not a multiple of n_heads %lld (head_dim = dim / n_heads)"), what,
+                (long long)c->dim, (long long)c->n_heads);
     if ((c->dim / c->n_heads) % 2 != 0)
-        t_error("%s: head_dim = dim / n_heads = %lld is odd, but RoPE turns pairs of numbers", what,
+        t_error(t_tr("%s: head_dim = dim / n_heads = %lld is odd, but RoPE turns pairs of numbers"), what,
                 (long long)(c->dim / c->n_heads));
     if (!(c->norm_eps > 0))
-        t_error("%s: norm_eps %g must be positive", what, c->norm_eps);
+        t_error(t_tr("%s: norm_eps %g must be positive"), what, c->norm_eps);
 }
 
 static void add_param(Transformer *m, const char *name, Tensor *p) {
@@ -47,7 +47,7 @@ static void add_param(Transformer *m, const char *name, Tensor *p) {
 }
 
 Transformer *transformer_new(LlamaConfig c) {
-    check_llama_config("model", &c);
+    check_llama_config(t_tr("model"), &c);
     Transformer *m = (Transformer *)t_alloc(sizeof *m);
     int64_t D = c.dim, Hd = c.hidden_dim, V = c.vocab_size;
     m->args = c;
@@ -151,7 +151,8 @@ Tensor *embedding(const Tensor *table, const int32_t *tokens, int64_t bsz, int64
     const float *w = t_data(t_contiguous(table));
     for (int64_t i = 0; i < bsz * seqlen; i++) {
         if (tokens[i] < 0 || tokens[i] >= V)
-            t_error("token %lld is %d, outside the vocabulary 0..%lld", (long long)i, tokens[i], (long long)(V - 1));
+            t_error(t_tr("token %lld is %d, outside the vocabulary 0..%lld"), (long long)i, tokens[i],
+                    (long long)(V - 1));
         memcpy(t_data(h) + i * D, w + (int64_t)tokens[i] * D, sizeof(float) * (size_t)D);  /* row tokens[i] */
     }
     return h;
@@ -159,7 +160,7 @@ Tensor *embedding(const Tensor *table, const int32_t *tokens, int64_t bsz, int64
 
 static void check_tokens(const Transformer *m, int64_t seqlen) {
     if (seqlen < 1 || seqlen > m->args.max_seq_len)
-        t_error("the model reads 1 to seq_len = %lld tokens at once, not %lld", (long long)m->args.max_seq_len,
+        t_error(t_tr("the model reads 1 to seq_len = %lld tokens at once, not %lld"), (long long)m->args.max_seq_len,
                 (long long)seqlen);
 }
 
@@ -238,7 +239,8 @@ static Tensor *add_(Tensor *a, const Tensor *b) {
 static Tensor *rope_turn(const Tensor *x, const Tensor *freqs_cos, const Tensor *freqs_sin, float sin_sign) {
     if (x->ndim != 4 || freqs_cos->ndim != 2 || t_size(freqs_cos, 0) != x->shape[1] ||
         2 * t_size(freqs_cos, 1) != x->shape[3] || !t_same_shape(freqs_cos, freqs_sin))
-        t_error("rope: x must be (bsz, seqlen, heads, head_dim) and freqs_cos, freqs_sin (seqlen, head_dim / 2)");
+        t_error("%s", t_tr("rope: x must be (bsz, seqlen, heads, head_dim) and freqs_cos, freqs_sin (seqlen, "
+                           "head_dim / 2)"));
     Tensor *y = t_zeros(t_shape(x));
     rope_pairs(t_data(t_contiguous(x)), t_data(y), x->shape[0], x->shape[1], x->shape[2], x->shape[3],
                t_data(t_contiguous(freqs_cos)), t_data(t_contiguous(freqs_sin)), sin_sign);
@@ -300,7 +302,8 @@ double cross_entropy(const Tensor *logits, const int32_t *targets, Tensor **dlog
     for (int64_t i = 0; i < N; i++) {
         const float *zi = z + i * V;
         if (targets[i] < 0 || targets[i] >= V)
-            t_error("target %lld is %d, outside the vocabulary 0..%lld", (long long)i, targets[i], (long long)(V - 1));
+            t_error(t_tr("target %lld is %d, outside the vocabulary 0..%lld"), (long long)i, targets[i],
+                    (long long)(V - 1));
         float mx = row_max(zi, V);
         /* e = exp(z - max), in float as PyTorch's float32 log_softmax takes it, each once,
          * through fast_train.c's row kernels (chapter 8's exp, sixteen at a time): this loss

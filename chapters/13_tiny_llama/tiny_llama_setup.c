@@ -11,13 +11,13 @@
 
 int32_t *load_batch_tokens(const char *path, int64_t vocab, int64_t *bsz, int64_t *cols) {
     FILE *f = fopen(path, "rb");
-    if (!f) t_error("%s: cannot open the batch: %s", path, strerror(errno));
+    if (!f) t_error(t_tr("%s: cannot open the batch: %s"), path, t_strerror(errno));
     unsigned char *buf = (unsigned char *)t_alloc(MAX_BATCH_FILE + 1);
     size_t len = fread(buf, 1, MAX_BATCH_FILE + 1, f);
     bool bad = ferror(f) != 0;
     fclose(f);
-    if (bad) t_error("%s: reading the batch failed", path);
-    if (len > MAX_BATCH_FILE) t_error("%s: the batch file is over 16 MiB; a batch of token ids is smaller", path);
+    if (bad) t_error(t_tr("%s: reading the batch failed"), path);
+    if (len > MAX_BATCH_FILE) t_error(t_tr("%s: the batch file is over 16 MiB; a batch of token ids is smaller"), path);
     /* The header's dtype must be '<i4'. npy_parse reads only floats, and int32 and float32 are
      * both 4 bytes: the same header with '<f4' describes the same bytes, read as they are, and
      * each 4-byte element is then taken back as the int32 it is. */
@@ -28,22 +28,22 @@ int32_t *load_batch_tokens(const char *path, int64_t vocab, int64_t *bsz, int64_
             if (memcmp(buf + i, "'<i4'", 5) == 0 || memcmp(buf + i, "\"<i4\"", 5) == 0) d = (char *)buf + i + 1;
     }
     if (!d)
-        t_error("%s: --batch-tokens needs a version 1.0 .npy of int32 ('<i4'), as np.save(F, np.asarray(b, "
-                "dtype=np.int32)) writes", path);
+        t_error(t_tr("%s: --batch-tokens needs a version 1.0 .npy of int32 ('<i4'), as np.save(F, np.asarray(b, "
+                "dtype=np.int32)) writes"), path);
     d[1] = 'f';
     Tensor *t;
     char err[300];
     if (npy_parse(buf, len, &t, err, sizeof err) != 0) t_error("%s: %s", path, err);
     char ss[T_SHAPE_STR];
     if (t->ndim != 2 || t->shape[1] < 2 || t->shape[0] < 1)
-        t_error("%s: the batch has shape %s; it must be (B, T + 1) with B >= 1 and T >= 1: inputs [:, :-1], "
-                "targets [:, 1:]", path, t_shape_str(t, ss));
+        t_error(t_tr("%s: the batch has shape %s; it must be (B, T + 1) with B >= 1 and T >= 1: inputs [:, :-1], "
+                "targets [:, 1:]"), path, t_shape_str(t, ss));
     int64_t n = t_numel(t);
     int32_t *ids = (int32_t *)t_alloc(sizeof *ids * (size_t)n);
     memcpy(ids, t_data(t_contiguous(t)), sizeof *ids * (size_t)n);
     for (int64_t i = 0; i < n; i++)
         if (ids[i] < 0 || ids[i] >= vocab)
-            t_error("%s: element %lld is %d, outside the model's vocabulary 0..%lld", path, (long long)i, ids[i],
+            t_error(t_tr("%s: element %lld is %d, outside the model's vocabulary 0..%lld"), path, (long long)i, ids[i],
                     (long long)(vocab - 1));
     *bsz = t->shape[0], *cols = t->shape[1];
     return ids;
@@ -78,7 +78,7 @@ void save_tokenizer(const char *path, const Tokenizer *t) {
 
 char *read_whole_file(const char *path, size_t *len) {
     FILE *f = fopen(path, "rb");
-    if (!f) t_error("%s: cannot open: %s", path, strerror(errno));
+    if (!f) t_error(t_tr("%s: cannot open: %s"), path, t_strerror(errno));
     size_t cap = 1 << 16, n = 0;
     char *buf = (char *)malloc(cap);
     for (size_t k; buf && (k = fread(buf + n, 1, cap - n, f)) > 0;) {
@@ -93,7 +93,7 @@ char *read_whole_file(const char *path, size_t *len) {
     fclose(f);
     if (bad) {
         free(buf);
-        t_error("%s: reading failed (or the file is over 1 GiB)", path);
+        t_error(t_tr("%s: reading failed (or the file is over 1 GiB)"), path);
     }
     char *out = (char *)t_alloc(n + 1);   /* owned by the scope, as everything else */
     memcpy(out, buf, n);
@@ -177,8 +177,8 @@ void load_train_state(const char *path, AdamW *o, const Transformer *m, const Ru
     int64_t numel = numel_of(m);
     size_t fixed = 8 + 9 * 8 + 8 + RNG_MT_N * 4 + 4 + 8 + 4 + 8;
     if (len < fixed || memcmp(buf, STATE_MAGIC, 8) != 0)
-        t_error("%s: not a training state of this chapter (it begins with CH13ST01 and is at least %zu bytes)", path,
-                fixed);
+        t_error(t_tr("%s: not a training state of this chapter (it begins with CH13ST01 and is at least %zu bytes)"),
+                path, fixed);
     int64_t head[9];
     memcpy(head, buf + 8, sizeof head);
     static const char *const what[6] = {"--train-steps", "batch", "seq_len", "--seed", "text length", "text"};
@@ -186,20 +186,20 @@ void load_train_state(const char *path, AdamW *o, const Transformer *m, const Ru
     for (int k = 0; k < 6; k++)
         if (head[k] != want[k]) {
             if (k == 5)
-                t_error("%s: the state is of a run on another text (same length, other characters); resume with "
-                        "the corpus it was trained on", path);
-            t_error("%s: the state is of a run with %s %lld, this run has %lld; resume with the flags it was "
-                    "started with", path, what[k], (long long)head[k], (long long)want[k]);
+                t_error(t_tr("%s: the state is of a run on another text (same length, other characters); resume with "
+                        "the corpus it was trained on"), path);
+            t_error(t_tr("%s: the state is of a run with %s %lld, this run has %lld; resume with the flags it was "
+                    "started with"), path, t_tr(what[k]), (long long)head[k], (long long)want[k]);
         }
     if (head[6] != m->n_params || head[7] != numel)
-        t_error("%s: the state holds %lld tensors of %lld numbers, the model %d of %lld", path, (long long)head[6],
-                (long long)head[7], m->n_params, (long long)numel);
+        t_error(t_tr("%s: the state holds %lld tensors of %lld numbers, the model %d of %lld"), path,
+                (long long)head[6], (long long)head[7], m->n_params, (long long)numel);
     if (len != fixed + 2 * sizeof(float) * (size_t)numel)
-        t_error("%s: the file is %zu bytes, a state of this model is %zu (truncated or longer)", path, len,
+        t_error(t_tr("%s: the file is %zu bytes, a state of this model is %zu (truncated or longer)"), path, len,
                 fixed + 2 * sizeof(float) * (size_t)numel);
     if ((uint64_t)head[8] != hash_weights(m))
-        t_error("%s: the state is not of the weights in the checkpoint beside it (another run wrote it since); "
-                "train again without --resume", path);
+        t_error(t_tr("%s: the state is not of the weights in the checkpoint beside it (another run wrote it since); "
+                "train again without --resume"), path);
     const char *p = buf + 8 + sizeof head;
     Rng *r = t_default_rng();
     int32_t next, has;
@@ -211,7 +211,8 @@ void load_train_state(const char *path, AdamW *o, const Transformer *m, const Ru
     memcpy(&has, p, 4), p += 4;
     memcpy(&r->next_normal, p, 8), p += 8;
     if (o->step < 0 || o->step > id->steps || next < 0 || next > RNG_MT_N)
-        t_error("%s: the state's step %lld or generator position %d is out of range", path, (long long)o->step, next);
+        t_error(t_tr("%s: the state's step %lld or generator position %d is out of range"), path, (long long)o->step,
+                next);
     r->next = next, r->seed = seed, r->has_next_normal = has != 0;
     for (int k = 0; k < 2; k++)
         for (int i = 0; i < m->n_params; i++) {

@@ -25,7 +25,7 @@ int32_t *utf8_decode(const char *what, const unsigned char *s, size_t len, int64
         /* shortest form only, no surrogates, at most U+10FFFF */
         static const int32_t least[4] = {0, 0x80, 0x800, 0x10000};
         ok = ok && cp >= least[extra < 0 ? 0 : extra] && cp <= 0x10ffff && !(cp >= 0xd800 && cp <= 0xdfff);
-        if (!ok) t_error("%s: byte %zu is not valid UTF-8 (the chapter reads text as UTF-8 characters)", what, i);
+        if (!ok) t_error(t_tr("%s: byte %zu is not valid UTF-8 (the chapter reads text as UTF-8 characters)"), what, i);
         out[k++] = cp;
         i += (size_t)extra + 1;
     }
@@ -145,7 +145,7 @@ static int64_t find_cp(const int32_t *vocab, int64_t n, int32_t cp) {
 Corpus corpus_of(const char *what, const char *text, size_t len) {
     Corpus c;
     c.cps = utf8_decode(what, (const unsigned char *)text, len, &c.n);
-    if (c.n < 2) t_error("%s: the text has %lld characters; training needs at least 2", what, (long long)c.n);
+    if (c.n < 2) t_error(t_tr("%s: the text has %lld characters; training needs at least 2"), what, (long long)c.n);
     int32_t *sorted = (int32_t *)t_alloc(sizeof *sorted * (size_t)c.n);
     memcpy(sorted, c.cps, sizeof *sorted * (size_t)c.n);
     qsort(sorted, (size_t)c.n, sizeof *sorted, cmp_i32);
@@ -166,8 +166,8 @@ int32_t *corpus_encode(const Corpus *c, const char *what, const char *text, size
         if (id < 0) {
             char u[5] = {0};
             utf8_encode(cps[i], u);
-            t_error("%s: character %lld, '%s' (U+%04X), is not in the model's vocabulary of %lld characters", what,
-                    (long long)i, cps[i] >= 0x20 ? u : "?", (unsigned)cps[i], (long long)c->vocab_size);
+            t_error(t_tr("%s: character %lld, '%s' (U+%04X), is not in the model's vocabulary of %lld characters"),
+                    what, (long long)i, cps[i] >= 0x20 ? u : "?", (unsigned)cps[i], (long long)c->vocab_size);
         }
         ids[i] = (int32_t)id;
     }
@@ -182,8 +182,8 @@ Corpus corpus_from_tokenizer(const char *what, const Tokenizer *t) {
         int64_t n = 0;
         int32_t *cp = utf8_decode(what, (const unsigned char *)t->vocab[i], (size_t)t->lens[i], &n);
         if (n != 1 || (i > 0 && cp[0] <= c.vocab[i - 1]))
-            t_error("%s: token %d is not one character in code point order: this is not a character tokenizer "
-                    "(the chapter's .tok)", what, i);
+            t_error(t_tr("%s: token %d is not one character in code point order: this is not a character tokenizer "
+                    "(the chapter's .tok)"), what, i);
         c.vocab[i] = cp[0];
     }
     return c;
