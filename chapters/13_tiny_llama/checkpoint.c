@@ -86,7 +86,8 @@ Transformer *llama2c_load(const char *path) {
                        le32(hb + 24)};
     if (h.vocab_size == 0 || h.vocab_size == INT32_MIN) {
         fclose(f);
-        t_error(t_tr("%s: the header's vocab_size is %d; it must be a positive number (negative: an unshared head)"),
+        t_error(t_tr("%s: the header's vocab_size is %d; it must be the vocabulary's size, positive when the "
+                     "output head is tied to tok_embeddings, negative when it is not"),
                 path, h.vocab_size);
     }
     LlamaConfig c = {h.dim, h.hidden_dim, h.n_layers, h.n_heads, h.n_kv_heads,

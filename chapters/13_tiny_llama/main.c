@@ -458,13 +458,14 @@ static int run_train(const Args *args, const char *save_to) {
     const char *source;
     char *text = training_text(args->seed, &len, &source);
     Corpus c = corpus_of(source ? source : "generated poems", text, len);
-    int64_t split = validation_start(source ? source : "corpus", c.cps, c.n);   /* the last tenth validates */
+    const char *name = source ? source : tr("generated poems");
+    int64_t split = validation_start(name, c.cps, c.n);   /* the last tenth validates */
     TrainConfig tc = default_train();
     if (split - 1 <= tc.seq_len) tc.seq_len = split - 2 > 1 ? split - 2 : 1;
     LlamaConfig lc = default_model(c.vocab_size);
     if (tc.seq_len < 1 || split - tc.seq_len - 1 < 1)
-        t_error(t_tr("%s: the text has %lld characters; training needs more than %lld"), source ? source : "corpus",
-                (long long)c.n, (long long)(tc.seq_len + 2));
+        t_error(t_tr("%s: the text has %lld characters; training needs more than %lld"), name, (long long)c.n,
+                (long long)(tc.seq_len + 2));
     /* what a run holds, before anything is made: the weights, their gradients and AdamW's two moments,
      * and per position the logits and their gradient and every layer's activations (LayerCache) and
      * their gradients, with a factor 2 for the temporaries of the backward */
@@ -688,7 +689,7 @@ static void look_inside(const Args *args, const Transformer *m, const Tokenizer 
     int64_t n;
     int32_t *ids = corpus_encode(&c, source ? source : "generated poems", text, len, &n);
     int32_t *cps = utf8_decode("text", (const unsigned char *)text, len, &n);
-    int64_t split = validation_start(source ? source : "generated poems", cps, n);
+    int64_t split = validation_start(source ? source : tr("generated poems"), cps, n);
     int64_t T = two_lines(cps + split, n - split);   /* a real line, and the next */
     const char **labels = (const char **)t_alloc(sizeof *labels * (size_t)T);
     for (int64_t t = 0; t < T; t++) {

@@ -202,8 +202,9 @@ const LangPair chapter13_zh[] = {
     {"%s: cannot open the checkpoint: %s", "%s：无法打开检查点：%s"},
     {"%s: the file is %zu bytes, shorter than llama2.c's 28-byte header (seven int32)",
      "%s：文件只有 %zu 字节，比 llama2.c 28 字节的文件头（七个 int32）还短"},
-    {"%s: the header's vocab_size is %d; it must be a positive number (negative: an unshared head)",
-     "%s：文件头里的 vocab_size 是 %d；它必须是正数（为负表示输出层不共享权重）"},
+    {"%s: the header's vocab_size is %d; it must be the vocabulary's size, positive when the "
+     "output head is tied to tok_embeddings, negative when it is not",
+     "%s：文件头里的 vocab_size 是 %d；它必须是词表大小：输出层与 tok_embeddings 共享权重时为正，不共享时为负"},
     {"%s: the header", "%s 的文件头"},
     {"%s: the header (dim %d, hidden_dim %d, n_layers %d, vocab_size %d) needs %s of weights, over the "
      "memory limit of %s (ATTN_MAX_BYTES)",
