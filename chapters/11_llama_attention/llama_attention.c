@@ -112,8 +112,8 @@ LlamaAttention *llama_attention_from(ModelConfig args, Tensor *wq, Tensor *wk, T
     Linear *k = linear_checked("wk", wk, args.n_kv_heads * hd, D, "n_kv_heads * head_dim");
     Linear *v = linear_checked("wv", wv, args.n_kv_heads * hd, D, "n_kv_heads * head_dim");
     if (wo->ndim != 2 || wo->shape[0] != D || wo->shape[1] != args.n_heads * hd)
-        t_error(t_tr("wo.npy has shape %s but must be (dim, n_heads * head_dim) = (%lld, %lld) here"), t_shape_str(wo, ws),
-                (long long)D, (long long)(args.n_heads * hd));
+        t_error(t_tr("wo.npy has shape %s but must be (dim, n_heads * head_dim) = (%lld, %lld) here"),
+                t_shape_str(wo, ws), (long long)D, (long long)(args.n_heads * hd));
     return build(args, q, k, v, nn_linear_from("wo", wo, NULL));
 }
 
