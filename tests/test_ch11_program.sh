@@ -256,8 +256,12 @@ fi
 bad_usage "n_kv_heads = 3 must divide n_heads = 4" "n_kv_heads not dividing n_heads" --n-kv-heads 3
 bad_usage "head_dim must be even and at least 2, but it is 3" "odd head_dim" --dim 12 --n-heads 4
 bad_usage "dim = 2 is smaller than n_heads = 4" "dim smaller than n_heads" --dim 2
-bad_runtime "sequence length 40 is longer than max_seq_len 32, the size of the causal mask buffer" \
-    "prompt longer than max_seq_len" --seq-len 40
+bad_usage "--seq-len 40 is longer than --max-seq-len 32, the size of the causal mask buffer" \
+    "a --seq-len longer than --max-seq-len" --seq-len 40
+expect_no_stdout "--seq-len past --max-seq-len is refused before the title"
+bad_usage "--seq-len 6 is longer than --max-seq-len 3" "a --max-seq-len shorter than --seq-len" --max-seq-len 3
+expect_no_stdout "--max-seq-len under --seq-len is refused before the title"
+bad_usage "--n-heads 3: n_kv_heads = 2 must divide n_heads = 3" "names --n-heads, the flag typed" --n-heads 3
 bad_runtime "sequence length 7 is longer than max_seq_len 5, the size of the causal mask buffer" \
     "an input longer than max_seq_len" \
     --input "$F/gqa/x.npy" --weights "$F/gqa" --max-seq-len 5
@@ -304,5 +308,47 @@ bad_runtime "must both be (T, head_dim / 2) = (7, 2)" "tables of the wrong shape
 bad_runtime "wq.npy has shape (16, 16) but must be (n_heads * head_dim, dim) = (10, 10)" "x narrower than the weights" \
     --input "$F/odd/x.npy" --weights "$F/gqa" --n-heads 5 --n-kv-heads 5
 bad_runtime "--input must be (bsz, seqlen, dim)" "an input that is not 3-D" --input "$F/gqa/wq.npy" --weights "$F/gqa"
+expect_no_stdout "a bad --input is refused before the title"
+bad_runtime "no_such.npy" "a missing --input" --input "$TMP/no_such.npy" --weights "$F/gqa"
+expect_no_stdout "a missing --input is refused before the title"
+fresh_weights; rm "$W/wo.npy"
+bad_runtime "wo.npy" "a missing wo.npy" --input "$F/gqa/x.npy" --weights "$W" --n-heads 4
+expect_no_stdout "a missing wo.npy is refused before the title"
+
+# non-finite numbers in the files: one sentence, as chapter 12 does
+poke_value() { # FILE INDEX BYTES: one float32 of a .npy
+    hl=$(od -An -tu2 -j8 -N2 "$1" | tr -d ' ')
+    printf "$3" | dd of="$1" bs=1 seek=$((10 + hl + 4 * $2)) conv=notrunc 2>/dev/null
+}
+cp "$F/gqa/x.npy" "$TMP/x_nan.npy"; poke_value "$TMP/x_nan.npy" 5 '\000\000\300\177'
+bad_runtime "x_nan.npy holds NaN at flat index 5: the attention needs finite numbers" "NaN in --input" \
+    --input "$TMP/x_nan.npy" --weights "$F/gqa" --n-heads 4
+fresh_weights; poke_value "$W/wv.npy" 3 '\000\000\200\177'
+bad_runtime "wv.npy holds inf at flat index 3" "inf in wv.npy" --input "$F/gqa/x.npy" --weights "$W" --n-heads 4
+
+# flags that would be ignored are refused (exit 2, nothing on stdout)
+for flag in "--dim 32" "--n-kv-heads 1" "--decode 2" "--rope-theta 500000" "--input $F/gqa/x.npy --weights $F/gqa" "--seq-len 4" \
+    "--output $TMP/b.npy" "--dump $TMP/bd"; do
+    # shellcheck disable=SC2086
+    run "$P" --bench $flag
+    expect_usage_error "${flag%% *} does not apply to --bench" "--bench refuses $flag, which it would ignore"
+    expect_no_stdout "--bench $flag"
+done
+expect_no_file "$TMP/b.npy" "--bench --output writes nothing"
+expect_no_file "$TMP/bd" "--bench --dump writes nothing"
+for flag in "--dim 32" "--batch 3" "--seq-len 4"; do
+    # shellcheck disable=SC2086
+    bad_usage "${flag%% *} does not apply with --input, whose file gives bsz, seqlen and dim" \
+        "--input refuses $flag" --input "$F/gqa/x.npy" --weights "$F/gqa" --n-heads 4 $flag
+    expect_no_stdout "--input with $flag"
+done
+# an output folder that cannot be written: refused before any work
+if [ -d /proc ]; then
+    run "$P" --dump /proc/attn_no_such/d
+    expect_status 2 "--dump in a folder nothing can be made in"
+    expect_no_stdout "--dump /proc/...: refused before the title"
+else
+    skip 2 "no /proc here"
+fi
 
 finish

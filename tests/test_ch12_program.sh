@@ -140,6 +140,21 @@ expect_usage_error "--bench draws its own inputs and writes nothing" "--bench wi
 run "$P" --bench --dump "$TMP/bd"
 expect_usage_error "--bench draws its own inputs" "--bench with --dump"
 expect_no_file "$TMP/bd" "--bench --dump writes no folder"
+# sizes --bench fixes itself, and --impl (it times both): refused, not ignored
+for flag in "--seq-len 64" "--batch 2" "--heads 3" "--impl reference"; do
+    # shellcheck disable=SC2086
+    run "$P" --bench $flag
+    expect_usage_error "${flag%% *} does not apply to --bench" "--bench refuses $flag, which it would ignore"
+    expect_no_stdout "--bench $flag"
+done
+# an output folder that cannot be written: refused before any work
+if [ -d /proc ]; then
+    run "$P" --dump /proc/attn_no_such/d
+    expect_status 2 "--dump in a folder nothing can be made in"
+    expect_no_stdout "--dump /proc/...: refused before the title"
+else
+    skip 2 "no /proc here"
+fi
 
 # ---- bad input: one sentence, exit 1 or 2, no --dump folder left -----------------------
 bad() { # CODE TEXT DESC ARGS...
@@ -162,6 +177,12 @@ bad 1 "grad_output holds NaN" "NaN in grad_output" --q $F8/nf_knan_q.npy --k $F8
     --grad-output $F8/nf_knan_k.npy
 bad 1 "key holds NaN" "NaN in k" --q $F8/nf_knan_q.npy --k $F8/nf_knan_k.npy --v $F8/nf_knan_v.npy
 bad 1 "query holds inf" "inf in q" --q $F8/nf_qinf_q.npy --k $F8/nf_qinf_k.npy --v $F8/nf_qinf_v.npy
+for flag in "--seq-len 5" "--d-k 4" "--heads 1" "--batch 1"; do
+    # shellcheck disable=SC2086
+    bad 2 "${flag%% *} does not apply with --q, --k and --v, whose files give every size" "--q/--k/--v refuse $flag" \
+        --q $FX/prog_q.npy --k $FX/prog_k.npy --v $FX/prog_v.npy $flag
+    expect_no_stdout "--q/--k/--v with $flag"
+done
 bad 1 "no-such.npy" "missing file" --q "$TMP/no-such.npy" --k $FX/prog_k.npy --v $FX/prog_v.npy
 
 finish

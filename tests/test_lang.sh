@@ -520,6 +520,47 @@ for l in zh en; do
         --grad-dump "$TMP/bg13" --quiet
 done
 
+# chapters 11 and 12: every sentence of their refusals in Chinese (flags, files, the backward's checks)
+# (no_english_left passes a line with any Chinese character in it, and the program's name and 错误
+# come first: so the sentence after the first colon must hold Chinese and differ from the English run's)
+zh_refusal() { # CODE DESC ARGS...
+    _code=$1 _desc=$2
+    shift 2
+    run "$@" --lang zh
+    expect_status "$_code" "$_desc, in Chinese"
+    expect_one_line "$_desc, in Chinese"
+    no_english_left "$_desc, in Chinese" "$TMP/err"
+    _zh=$(sed 's/^[^：]*：//; s/^错误：//' "$TMP/err")
+    run "$@" --lang en
+    _en=$(sed 's/^[^:]*: //; s/^error: //' "$TMP/err")
+    if printf '%s' "$_zh" | LC_ALL=C grep -q "$(printf '[\343-\351]')" && [ "$_zh" != "$_en" ]; then _ok; else
+        _bad "$_desc: the sentence is not translated: '$_zh' (English: '$_en')"; fi
+}
+F11=${FIXTURES:-tests/fixtures}/ch11/gqa F12=${FIXTURES:-tests/fixtures}/ch12 F8=${FIXTURES:-tests/fixtures}/ch08
+for flags in "--n-kv-heads 3" "--n-heads 3" "--dim 12" "--dim 2" "--decode 7" "--prefill-chunk 7" "--prompt X" \
+    "--tokens 8" "--generate tiny --seed 3" "--seq-len 40" "--bench --dim 8" "--input $F11/x.npy --weights $F11 --dim 32"; do
+    # shellcheck disable=SC2086
+    zh_refusal 2 "chapter11 $flags" "$B/chapter11" $flags
+done
+mkdir -p "$TMP/w11" && cp "$F11"/*.npy "$TMP/w11/" && cp "$F11/wq.npy" "$TMP/w11/wk.npy"
+zh_refusal 1 "chapter11: a wk.npy of the wrong shape" "$B/chapter11" --input "$F11/x.npy" --weights "$TMP/w11" --n-heads 4
+zh_refusal 1 "chapter11: --rope-theta beside the folder's tables" "$B/chapter11" --input "$F11/x.npy" --weights "$F11" \
+    --n-heads 4 --rope-theta 500000
+zh_refusal 1 "chapter11: --decode past the T of a file" "$B/chapter11" --input "$F11/x.npy" --weights "$F11" \
+    --n-heads 4 --decode 9
+cp "$F11/x.npy" "$TMP/x11nan.npy"
+printf '\000\000\300\177' | dd of="$TMP/x11nan.npy" bs=1 conv=notrunc \
+    seek=$((10 + $(od -An -tu2 -j8 -N2 "$TMP/x11nan.npy" | tr -d ' ') + 4)) 2>/dev/null  # x[0, 0, 1] = nan
+zh_refusal 1 "chapter11: a file holding NaN" "$B/chapter11" --input "$TMP/x11nan.npy" --weights "$F11" --n-heads 4
+zh_refusal 2 "chapter12 --q alone" "$B/chapter12" --q "$F12/prog_q.npy"
+zh_refusal 2 "chapter12 --bench --seq-len" "$B/chapter12" --bench --seq-len 64
+zh_refusal 1 "chapter12: NaN in k" "$B/chapter12" --q "$F8/nf_knan_q.npy" --k "$F8/nf_knan_k.npy" --v "$F8/nf_knan_v.npy"
+"$B/randnpy" 1 "$TMP/do7.npy" 1 2 40 7 >/dev/null 2>&1
+zh_refusal 1 "chapter12: a grad_output of the wrong shape" "$B/chapter12" --q "$F12/prog_q.npy" --k "$F12/prog_k.npy" \
+    --v "$F12/prog_v.npy" --grad-output "$TMP/do7.npy"
+zh_refusal 1 "chapter12: causal with T != S" "$B/chapter12" --q "$F12/ns_q.npy" --k "$F12/ns_k.npy" \
+    --v "$F12/ns_v.npy" --causal
+
 # the long-run notice (at a fixed rate: nothing is timed): wait for it, then stop the run
 if [ -z "$RUNNER" ]; then
     "$B/chapter8" --quiet --seq-len 30000 --heads 2 --lang zh >/dev/null 2>"$TMP/longerr" &

@@ -24,8 +24,8 @@ int64_t kv_head_of(int64_t h, int64_t n_rep) {
 int64_t n_rep_of(int64_t n_heads, int64_t n_kv_heads) {
     /* assert args.n_heads % self.n_kv_heads == 0 */
     if (n_kv_heads < 1 || n_heads < 1 || n_heads % n_kv_heads != 0)
-        t_error("n_kv_heads = %lld must divide n_heads = %lld: each key/value head serves a whole group of "
-                "query heads",
+        t_error(t_tr("n_kv_heads = %lld must divide n_heads = %lld: each key/value head serves a whole group of "
+                "query heads"),
                 (long long)n_kv_heads, (long long)n_heads);
     return n_heads / n_kv_heads;  /* self.n_rep = self.n_local_heads // self.n_local_kv_heads */
 }

@@ -57,16 +57,16 @@ Tensor *llama_attention_forward(const LlamaAttention *m, const Tensor *x, const 
 
 void check_model_config(const ModelConfig *a) {
     if (a->dim < 1 || a->n_heads < 1 || a->n_kv_heads < 1 || a->max_seq_len < 1)
-        t_error("ModelConfig: dim = %lld, n_heads = %lld, n_kv_heads = %lld and max_seq_len = %lld must all be at "
-                "least 1",
+        t_error(t_tr("ModelConfig: dim = %lld, n_heads = %lld, n_kv_heads = %lld and max_seq_len = %lld must all be at "
+                "least 1"),
                 (long long)a->dim, (long long)a->n_heads, (long long)a->n_kv_heads, (long long)a->max_seq_len);
     n_rep_of(a->n_heads, a->n_kv_heads);  /* assert args.n_heads % self.n_kv_heads == 0 */
     if (a->dim < a->n_heads)
-        t_error("ModelConfig: dim = %lld is smaller than n_heads = %lld, so head_dim = dim // n_heads is 0",
+        t_error(t_tr("ModelConfig: dim = %lld is smaller than n_heads = %lld, so head_dim = dim // n_heads is 0"),
                 (long long)a->dim, (long long)a->n_heads);
     check_rope_dim(a->dim / a->n_heads);  /* RoPE turns pairs: head_dim even */
     if (!(a->dropout >= 0.0 && a->dropout <= 1.0))
-        t_error("ModelConfig: dropout = %g is not a probability; it must be between 0 and 1", a->dropout);
+        t_error(t_tr("ModelConfig: dropout = %g is not a probability; it must be between 0 and 1"), a->dropout);
 }
 
 /* Everything but the weights: the head counts, the two dropouts, the mask buffer. */
@@ -99,7 +99,7 @@ LlamaAttention *llama_attention_new(ModelConfig args) {
 static Linear *linear_checked(const char *name, Tensor *w, int64_t rows, int64_t cols, const char *rows_are) {
     char ws[T_SHAPE_STR];
     if (w->ndim != 2 || w->shape[0] != rows || w->shape[1] != cols)
-        t_error("%s.npy has shape %s but must be (%s, dim) = (%lld, %lld) here", name, t_shape_str(w, ws),
+        t_error(t_tr("%s.npy has shape %s but must be (%s, dim) = (%lld, %lld) here"), name, t_shape_str(w, ws),
                 rows_are, (long long)rows, (long long)cols);
     return nn_linear_from(name, w, NULL);
 }
@@ -112,8 +112,8 @@ LlamaAttention *llama_attention_from(ModelConfig args, Tensor *wq, Tensor *wk, T
     Linear *k = linear_checked("wk", wk, args.n_kv_heads * hd, D, "n_kv_heads * head_dim");
     Linear *v = linear_checked("wv", wv, args.n_kv_heads * hd, D, "n_kv_heads * head_dim");
     if (wo->ndim != 2 || wo->shape[0] != D || wo->shape[1] != args.n_heads * hd)
-        t_error("wo.npy has shape %s but must be (dim, n_heads * head_dim) = (%lld, %lld) here", t_shape_str(wo, ws),
-                (long long)D, (long long)(args.n_heads * hd));
+        t_error(t_tr("wo.npy has shape %s but must be (dim, n_heads * head_dim) = (%lld, %lld) here"),
+                t_shape_str(wo, ws), (long long)D, (long long)(args.n_heads * hd));
     return build(args, q, k, v, nn_linear_from("wo", wo, NULL));
 }
 

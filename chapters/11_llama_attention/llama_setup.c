@@ -1,6 +1,8 @@
 /* llama_setup.c — chapter 11's module and input: the book's test or files. */
 #include "llama_setup.h"
 
+#include <math.h>
+
 #include "chapters/05_multi_head/multi_head_setup.h"
 
 static LlamaRun from_defaults(const Args *a, const LlamaFlags *f) {
@@ -17,18 +19,32 @@ static LlamaRun from_defaults(const Args *a, const LlamaFlags *f) {
 }
 
 /* freqs_cos.npy and freqs_sin.npy of the folder, (>= T, head_dim / 2), cut to T rows. */
+static void check_finite(const char *file, const Tensor *x);
+
 static bool load_freqs(const char *dir, int64_t T, int64_t half, FreqsCis *f) {
     char cs[T_SHAPE_STR], ss[T_SHAPE_STR];
     Tensor *cos = state_load_optional(dir, "freqs_cos"), *sin = state_load_optional(dir, "freqs_sin");
     if (!cos && !sin) return false;
     if (!cos || !sin)
-        t_error("weights folder '%s' has only one of freqs_cos.npy and freqs_sin.npy: give both or neither", dir);
+        t_error(t_tr("weights folder '%s' has only one of freqs_cos.npy and freqs_sin.npy: give both or neither"), dir);
     if (!t_same_shape(cos, sin) || cos->ndim != 2 || cos->shape[0] < T || cos->shape[1] != half)
-        t_error("%s: freqs_cos.npy %s and freqs_sin.npy %s must both be (T, head_dim / 2) = (%lld, %lld)", dir,
+        t_error(t_tr("%s: freqs_cos.npy %s and freqs_sin.npy %s must both be (T, head_dim / 2) = (%lld, %lld)"), dir,
                 t_shape_str(cos, cs), t_shape_str(sin, ss), (long long)T, (long long)half);
+    check_finite(dir, cos);  /* the folder's tables */
+    check_finite(dir, sin);
     f->cos = t_slice(cos, 0, 0, T);
     f->sin = t_slice(sin, 0, 0, T);
     return true;
+}
+
+/* A NaN or an infinity in a file is refused: every row it reaches would be NaN. */
+static void check_finite(const char *file, const Tensor *x) {
+    const Tensor *c = t_contiguous(x);  /* a copy only when x is a strided view */
+    const float *d = t_numel(c) > 0 ? t_data(c) : NULL;
+    for (int64_t i = 0; i < t_numel(c); i++)
+        if (!isfinite(d[i]))
+            t_error(t_tr("%s holds %s at flat index %lld: the attention needs finite numbers"), file,
+                    d[i] != d[i] ? "NaN" : d[i] > 0 ? "inf" : "-inf", (long long)i);
 }
 
 static LlamaRun from_files(const Args *a, const LlamaFlags *f) {
@@ -36,18 +52,26 @@ static LlamaRun from_files(const Args *a, const LlamaFlags *f) {
     LlamaRun r;
     r.x = npy_load(a->input);  /* x = torch.from_numpy(np.load(input)) */
     if (r.x->ndim != 3 || t_numel(r.x) == 0)
-        t_error("%s has shape %s but --input must be (bsz, seqlen, dim) with every size at least 1", a->input,
+        t_error(t_tr("%s has shape %s but --input must be (bsz, seqlen, dim) with every size at least 1"), a->input,
                 t_shape_str(r.x, xs));
+    check_finite(a->input, r.x);
     int64_t T = r.x->shape[1], dim = r.x->shape[2];
     Tensor *wq = state_load(a->weights, "wq"), *wk = state_load(a->weights, "wk");
     Tensor *wv = state_load(a->weights, "wv"), *wo = state_load(a->weights, "wo");
+    static const char *const names[] = {"wq.npy", "wk.npy", "wv.npy", "wo.npy"};
+    const Tensor *w[] = {wq, wk, wv, wo};
+    for (int i = 0; i < 4; i++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", a->weights, names[i]);
+        check_finite(path, w[i]);
+    }
     int64_t hd = dim / f->n_heads;  /* self.head_dim = args.dim // args.n_heads */
     int64_t n_kv_heads = f->n_kv_heads;
     if (!f->n_kv_heads_given && wk->ndim == 2 && hd > 0 && wk->shape[0] % hd == 0 && wk->shape[0] >= hd)
         n_kv_heads = wk->shape[0] / hd;  /* wk: (n_kv_heads * head_dim, dim) */
     else if (!f->n_kv_heads_given)
-        t_error("%s/wk.npy has shape %s: its rows must be n_kv_heads * head_dim with head_dim = dim // n_heads = "
-                "%lld // %lld",
+        t_error(t_tr("%s/wk.npy has shape %s: its rows must be n_kv_heads * head_dim with head_dim = dim // n_heads = "
+                "%lld // %lld"),
                 a->weights, t_shape_str(wk, ks), (long long)dim, (long long)f->n_heads);
     int64_t L = (a->given & CLI_MAX_SEQ_LEN) ? a->max_seq_len : T;
     check_seq_len(T, L);  /* chapter 4 */
@@ -57,8 +81,8 @@ static LlamaRun from_files(const Args *a, const LlamaFlags *f) {
     if (!load_freqs(a->weights, T, r.m->head_dim / 2, &r.freqs))
         r.freqs = precompute_freqs_cis(r.m->head_dim, T, f->rope_theta);
     else if (f->rope_theta_given)
-        t_error("weights folder '%s' has its own freqs_cos.npy and freqs_sin.npy, so --rope-theta %g would not be "
-                "used: remove the tables or the flag", a->weights, f->rope_theta);
+        t_error(t_tr("weights folder '%s' has its own freqs_cos.npy and freqs_sin.npy, so --rope-theta %g would not be "
+                "used: remove the tables or the flag"), a->weights, f->rope_theta);
     else
         r.rope_theta = 10000.0;  /* the folder's tables: their theta is not known, the narration uses the book's */
     return r;
@@ -68,11 +92,11 @@ LlamaRun llama_from_args(const Args *args, const LlamaFlags *f) {
     LlamaRun r = args->input ? from_files(args, f) : from_defaults(args, f);
     int64_t T = t_size(r.x, 1);
     if (f->decode_given && f->decode > T)
-        t_error("--decode %lld asks for more steps than the %lld positions of the sequence", (long long)f->decode,
+        t_error(t_tr("--decode %lld asks for more steps than the %lld positions of the sequence"), (long long)f->decode,
                 (long long)T);
     int64_t prompt = T - (f->decode_given ? f->decode : 0);
     if (f->prefill_chunk > prompt)
-        t_error("--prefill-chunk %lld is longer than the %lld positions to prefill (T = %lld, --decode %lld)",
+        t_error(t_tr("--prefill-chunk %lld is longer than the %lld positions to prefill (T = %lld, --decode %lld)"),
                 (long long)f->prefill_chunk, (long long)prompt, (long long)T, (long long)(T - prompt));
     return r;
 }

@@ -72,36 +72,62 @@ static const char *flags_that_clash(const CliSpec *spec, const Args *a, char *bu
     if (generate) {  /* chapter 10's model: its folder gives every size, greedy decoding draws nothing */
         for (size_t i = 0; i < sizeof module_flags / sizeof *module_flags; i++)
             if (cli_extra_given(spec, a, module_flags[i]))
-                return snprintf(buf, n, "%s does not apply to --generate, which runs chapter 10's tiny model "
-                                "as its folder holds it", module_flags[i]), buf;
+                return snprintf(buf, n, tr("%s does not apply to --generate, which runs chapter 10's tiny model "
+                                           "as its folder holds it"), module_flags[i]), buf;
         for (size_t i = 0; i < sizeof shared / sizeof *shared; i++)
             if (a->given & shared[i].bit)
-                return snprintf(buf, n, "%s does not apply to --generate, which runs chapter 10's tiny model "
-                                "as its folder holds it", shared[i].name), buf;
+                return snprintf(buf, n, tr("%s does not apply to --generate, which runs chapter 10's tiny model "
+                                           "as its folder holds it"), shared[i].name), buf;
         return NULL;
     }
     if (cli_extra_given(spec, a, "--prompt") || cli_extra_given(spec, a, "--tokens"))
-        return snprintf(buf, n, "%s applies only with --generate DIR",
+        return snprintf(buf, n, tr("%s applies only with --generate DIR"),
                         cli_extra_given(spec, a, "--prompt") ? "--prompt" : "--tokens"), buf;
-    if ((!a->input || cli_extra_given(spec, a, "--n-kv-heads")) && n_heads % n_kv_heads != 0)
-        /* assert args.n_heads % self.n_kv_heads == 0 */
-        return snprintf(buf, n, "--n-kv-heads %lld: n_kv_heads = %lld must divide n_heads = %lld: each key/value "
-                        "head serves a whole group of query heads", (long long)n_kv_heads, (long long)n_kv_heads,
-                        (long long)n_heads), buf;
+    if (bench) {  /* llama_bench times its own fixed sizes and writes nothing */
+        for (size_t i = 0; i < sizeof module_flags / sizeof *module_flags - 1; i++)
+            if (cli_extra_given(spec, a, module_flags[i]))
+                return snprintf(buf, n, tr("%s does not apply to --bench, which times sizes of its own and writes "
+                                           "nothing"), module_flags[i]), buf;
+        for (size_t i = 0; i < sizeof shared / sizeof *shared; i++)
+            if (a->given & shared[i].bit)
+                return snprintf(buf, n, tr("%s does not apply to --bench, which times sizes of its own and writes "
+                                           "nothing"), shared[i].name), buf;
+        return NULL;
+    }
+    if (a->input) {  /* bsz, seqlen and dim are the file's */
+        const char *unused = cli_extra_given(spec, a, "--dim") ? "--dim"
+                             : (a->given & CLI_BATCH)          ? "--batch"
+                             : (a->given & CLI_SEQ_LEN)        ? "--seq-len"
+                                                               : NULL;
+        if (unused)
+            return snprintf(buf, n, tr("%s does not apply with --input, whose file gives bsz, seqlen and dim"),
+                            unused), buf;
+    }
+    if ((!a->input || cli_extra_given(spec, a, "--n-kv-heads")) && n_heads % n_kv_heads != 0) {
+        /* assert args.n_heads % self.n_kv_heads == 0; the flag named is the one typed */
+        bool kv = cli_extra_given(spec, a, "--n-kv-heads") || !cli_extra_given(spec, a, "--n-heads");
+        return snprintf(buf, n, tr("%s %lld: n_kv_heads = %lld must divide n_heads = %lld: each key/value "
+                                   "head serves a whole group of query heads"),
+                        kv ? "--n-kv-heads" : "--n-heads", (long long)(kv ? n_kv_heads : n_heads),
+                        (long long)n_kv_heads, (long long)n_heads), buf;
+    }
     if (a->input) return NULL;  /* dim and T come from the file */
     if (dim < n_heads)
-        return snprintf(buf, n, "--dim %lld: dim = %lld is smaller than n_heads = %lld, so head_dim = dim // n_heads "
-                        "is 0", (long long)dim, (long long)dim, (long long)n_heads), buf;
+        return snprintf(buf, n, tr("--dim %lld: dim = %lld is smaller than n_heads = %lld, so head_dim = dim // "
+                                   "n_heads is 0"), (long long)dim, (long long)dim, (long long)n_heads), buf;
     if ((dim / n_heads) % 2 != 0)
-        return snprintf(buf, n, "--dim %lld --n-heads %lld: RoPE rotates pairs of numbers, so head_dim must be even "
-                        "and at least 2, but it is %lld", (long long)dim, (long long)n_heads,
+        return snprintf(buf, n, tr("--dim %lld --n-heads %lld: RoPE rotates pairs of numbers, so head_dim must be "
+                                   "even and at least 2, but it is %lld"), (long long)dim, (long long)n_heads,
                         (long long)(dim / n_heads)), buf;
+    if (a->seq_len > a->max_seq_len)  /* check_seq_len (chapter 4), here from flags */
+        return snprintf(buf, n, tr("--seq-len %lld is longer than --max-seq-len %lld, the size of the causal mask "
+                                   "buffer"), (long long)a->seq_len, (long long)a->max_seq_len), buf;
     if (cli_extra_given(spec, a, "--decode") && decode > a->seq_len)
-        return snprintf(buf, n, "--decode %lld asks for more steps than the %lld positions of the sequence",
+        return snprintf(buf, n, tr("--decode %lld asks for more steps than the %lld positions of the sequence"),
                         (long long)decode, (long long)a->seq_len), buf;
     if (cli_extra_given(spec, a, "--prefill-chunk") && prefill_chunk > a->seq_len - decode)
-        return snprintf(buf, n, "--prefill-chunk %lld is longer than the %lld positions to prefill (T = %lld, "
-                        "--decode %lld)", (long long)prefill_chunk, (long long)(a->seq_len - decode),
+        return snprintf(buf, n, tr("--prefill-chunk %lld is longer than the %lld positions to prefill (T = %lld, "
+                                   "--decode %lld)"), (long long)prefill_chunk, (long long)(a->seq_len - decode),
                         (long long)a->seq_len, (long long)decode), buf;
     return NULL;
 }
@@ -109,13 +135,15 @@ static const char *flags_that_clash(const CliSpec *spec, const Args *a, char *bu
 static void show_module(const LlamaRun *r, const Args *args) {
     const LlamaAttention *m = r->m;
     char s1[T_SHAPE_STR], s2[T_SHAPE_STR], s3[T_SHAPE_STR];
-    narrate_step("The module and a random input, as in the book's test (5.1.3.3)");
     if (!args->input) {
+        narrate_step("The module and a random input, as in the book's test (5.1.3.3)");
         narrate_torch_seed(args->seed);
         narrate_torch("m = Attention(ModelConfig(dim, n_heads, n_kv_heads, max_seq_len, dropout))");
         narrate_torch("x = torch.rand(batch_size, seq_len, dim)");
     } else {
-        narrate_say("x from %s, wq wk wv wo from %s (--dim is the width of x)", args->input, args->weights);
+        narrate_step("The module, and x from --input instead of the book's torch.rand (5.1.3.3)");
+        narrate_say("x from %s, wq wk wv wo from %s: their shapes give bsz, seqlen and dim", args->input,
+                    args->weights);
     }
     narrate_say("dim = %lld, n_heads = %lld, n_kv_heads = %lld, n_rep = %lld, head_dim = %lld, max_seq_len = "
                 "%lld, dropout = %g (%s)",
@@ -144,7 +172,7 @@ static void show_rope(const LlamaRun *r, const LlamaTrace *tr) {
     narrate_say("theta = %g (--rope-theta X; the book's is 10000; Code Llama uses 1e6, Llama 3 500000)", r->rope_theta);
     narrate_show("freqs_cos", r->freqs.cos);
     narrate_torch("xq, xk = apply_rotary_emb(xq, xk, freqs_cos, freqs_sin)");
-    narrate_show("xq[0, :, 0] after RoPE", t_select(t_select(tr->xq, 0, 0), 1, 0));
+    narrate_show("xq[0, :, 0]", t_select(t_select(tr->xq, 0, 0), 1, 0));
     narrate_why("pair i of a head, (x[2i], x[2i+1]), is turned by the angle m * theta^(-2i/head_dim) at "
                 "position m; row 0 is not turned (cos 1, sin 0), the first pair turns fastest.");
     /* the same q and k vectors (token 0, head 0), turned to several positions */
@@ -335,7 +363,7 @@ int main(int argc, char **argv) {
     Args args = program_start(&spec, argc, argv);
     char clash[320];
     if (flags_that_clash(&spec, &args, clash, sizeof clash)) {
-        fprintf(stderr, "chapter11: %s (see --help)\n", clash);
+        fprintf(stderr, tr("%s: %s (see --help)\n"), "chapter11", clash);
         return EXIT_USAGE;
     }
     LlamaFlags f = {dim, n_heads, n_kv_heads, decode, cli_extra_given(&spec, &args, "--decode"),
@@ -353,9 +381,9 @@ int main(int argc, char **argv) {
         return 0;
     }
     llama_refuse_past_budget(&args, &f);
+    LlamaRun r = llama_from_args(&args, &f);  /* the files are read and checked before any narration */
     narrate_title("Chapter 11: LLaMA2's attention: RoPE, grouped-query heads, the KV cache (5.1.3)");
 
-    LlamaRun r = llama_from_args(&args, &f);
     if (args.eval || cached_output) llama_attention_eval(r.m);  /* model.eval(): the cache runs in eval */
     show_module(&r, &args);
     LlamaTrace tr;

@@ -6,7 +6,7 @@
 
 void check_rope_dim(int64_t head_dim) {
     if (head_dim < 2 || head_dim % 2 != 0)
-        t_error("RoPE rotates pairs of numbers, so head_dim must be even and at least 2, but it is %lld",
+        t_error(t_tr("RoPE rotates pairs of numbers, so head_dim must be even and at least 2, but it is %lld"),
                 (long long)head_dim);
 }
 

@@ -26,7 +26,7 @@ void flash_backward_check_finite(const char *op, const char *name, const Tensor 
     for (int64_t i = 0; i < n; i++) {
         float f = d[i];
         if (!isfinite(f))
-            t_error("%s: %s holds %s at flat index %lld: the backward needs finite numbers", op, name,
+            t_error(t_tr("%s: %s holds %s at flat index %lld: the backward needs finite numbers"), op, t_tr(name),
                     f != f ? "NaN" : f > 0 ? "inf" : "-inf", (long long)i);
     }
 }
@@ -40,25 +40,30 @@ static void check_inputs(const char *op, const Tensor *q, const Tensor *k, const
     bool same = q->ndim == k->ndim && k->ndim == v->ndim;
     for (int i = 0; same && i < q->ndim - 2; i++) same = q->shape[i] == k->shape[i] && k->shape[i] == v->shape[i];
     if (!same)
-        t_error("%s: query %s, key %s and value %s must have the same leading dims (the backward of a broadcast "
-                "is left out: expand them first)",
+        t_error(t_tr("%s: query %s, key %s and value %s must have the same leading dims (the backward of a broadcast "
+                "is left out: expand them first)"),
                 op, t_shape_str(q, qs), t_shape_str(k, ks), t_shape_str(v, vs));
     int64_t T = t_size(q, -2), S = t_size(k, -2);
     if (causal && T != S)
-        t_error("%s: query %s and key %s have T %lld != S %lld, but a causal mask needs T == S", op,
+        t_error(t_tr("%s: query %s and key %s have T %lld != S %lld, but a causal mask needs T == S"), op,
                 t_shape_str(q, qs), t_shape_str(k, ks), (long long)T, (long long)S);
     bool ok = dout->ndim == q->ndim && t_size(dout, -2) == T && t_size(dout, -1) == t_size(v, -1);
     for (int i = 0; ok && i < q->ndim - 2; i++) ok = dout->shape[i] == q->shape[i];
     if (!ok) {
         Shape want = t_shape(q);
         want.dims[want.ndim - 1] = t_size(v, -1);
-        t_error("%s: grad_output %s must have the output's shape %s (..., T, d_v)", op, t_shape_str(dout, ds),
+        t_error(t_tr("%s: grad_output %s must have the output's shape %s (..., T, d_v)"), op, t_shape_str(dout, ds),
                 shape_str(want, qs));
     }
     flash_backward_check_finite(op, "query", q);
     flash_backward_check_finite(op, "key", k);
     flash_backward_check_finite(op, "value", v);
     flash_backward_check_finite(op, "grad_output", dout);
+}
+
+void attention_backward_check(const Tensor *query, const Tensor *key, const Tensor *value,
+                              const Tensor *grad_output, bool is_causal) {
+    check_inputs("attention_backward_flash", query, key, value, grad_output, is_causal);
 }
 
 /* ---- the forward that keeps O and lse ------------------------------------------- */

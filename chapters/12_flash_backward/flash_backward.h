@@ -71,6 +71,12 @@ Tensor *attention_backward_delta(const Tensor *grad_output, const Tensor *output
 AttnGrads attention_backward_reference(const Tensor *query, const Tensor *key, const Tensor *value,
                                        const Tensor *grad_output, bool is_causal);
 
+/* The checks both backwards make of their inputs (chapter 1's shapes, the same leading dims, T == S when
+ * causal, grad_output (..., T, d_v), finite numbers), each failure one sentence: a program calls it
+ * first, before the forward's work. */
+void attention_backward_check(const Tensor *query, const Tensor *key, const Tensor *value,
+                              const Tensor *grad_output, bool is_causal);
+
 /* FlashAttention-2's backward: tile by tile (chapter 8's tiles, ATTN_BLOCK_Q queries
  * x ATTN_BLOCK_K keys), p_attn recomputed from lse, D instead of the row sums.
  * output and lse are flash_forward's; grad_output is (..., T, d_v). Causal key

@@ -43,7 +43,7 @@ static const CliExtra chapter12_flags[] = {
     {.name = "--impl", .metavar = "NAME", .kind = CLI_EXTRA_CHOICE, .value = &impl, .choices = "flash|reference",
      .help = "--quiet/--dump backward: flash or reference"},
     {.name = "--bench", .kind = CLI_EXTRA_FLAG, .value = &bench_mode,
-     .help = "time both backwards at T = 1024..4096"},
+     .help = "time both backwards at T = 1024, 2048, 4096"},
     {.name = NULL}};
 
 /* The reference's (..., T, S) buffers held at once, measured (t_peak_bytes, 10.3 causal): the
@@ -252,6 +252,7 @@ static int run(const Args *args) {
     Tensor *q, *k, *v, *dout, *lse;
     load_or_draw(args, &q, &k, &v, &dout);
     bool causal = args->causal, use_flash = strcmp(impl, "flash") == 0;
+    attention_backward_check(q, k, v, dout, causal);   /* every refusal before the forward's work */
     double t0 = stopwatch_seconds();
     Tensor *out = flash_forward(q, k, v, causal, &lse);
     double fwd_ms = 1e3 * (stopwatch_seconds() - t0);
@@ -334,7 +335,7 @@ static int run(const Args *args) {
 
 /* ---- --bench: the backwards timed in one run (make bench-chapter12) --------------------------- */
 
-#define BENCH_REF_MAX_T 2048 /* the reference past this takes minutes and gigabytes */
+#define BENCH_REF_MAX_T 4096 /* the reference at every T of the bench (its peak: about 11 T² floats) */
 
 /* The best of `runs` calls of what (0 forward, 1 flash backward, 2 reference), in ms. */
 static double bench_ms(int what, int runs, const Tensor *q, const Tensor *k, const Tensor *v, const Tensor *dout,
@@ -438,6 +439,27 @@ int main(int argc, char **argv) {
         fprintf(stderr, tr("%s: %s (see --help)\n"), "chapter12",
                 tr("--bench draws its own inputs and writes nothing; it does not take --q, --k, --v, --grad-output, "
                    "--dump or --quiet"));
+        return EXIT_USAGE;
+    }
+    /* the sizes --bench and the files fix themselves: a flag for them would be ignored */
+    static const struct { unsigned bit; const char *name; } sizes[] = {
+        {CLI_BATCH, "--batch"}, {CLI_HEADS, "--heads"}, {CLI_SEQ_LEN, "--seq-len"}, {CLI_D_K, "--d-k"}};
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+        const char *why = NULL;
+        if (bench_mode && sizes[i].bit != CLI_D_K)
+            why = tr("%s does not apply to --bench, which times one head of its own T = 1024, 2048 and 4096");
+        else if (args.q)
+            why = tr("%s does not apply with --q, --k and --v, whose files give every size");
+        if (why && (args.given & sizes[i].bit)) {
+            char sentence[256];
+            snprintf(sentence, sizeof sentence, why, sizes[i].name);
+            fprintf(stderr, tr("%s: %s (see --help)\n"), "chapter12", sentence);
+            return EXIT_USAGE;
+        }
+    }
+    if (bench_mode && cli_extra_given(&spec, &args, "--impl")) {
+        fprintf(stderr, tr("%s: %s (see --help)\n"), "chapter12",
+                tr("--impl does not apply to --bench, which times both backwards"));
         return EXIT_USAGE;
     }
     refuse_past_budget(&args); /* before any work: memory */

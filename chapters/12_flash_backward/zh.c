@@ -19,7 +19,12 @@ const LangPair chapter12_zh[] = {
      "grad_q.npy grad_k.npy grad_v.npy；--quiet 只运行 --impl 指定的反向传播。"},
     {"dloss/doutput .npy (..., T, d_v); else torch.randn", "dloss/doutput .npy (..., T, d_v)；不给时用 torch.randn"},
     {"--quiet/--dump backward: flash or reference", "--quiet/--dump 用的反向传播：flash 或 reference"},
-    {"time both backwards at T = 1024..4096", "在 T = 1024..4096 上给两种反向传播计时"},
+    {"time both backwards at T = 1024, 2048, 4096", "在 T = 1024、2048、4096 上给两种反向传播计时"},
+    {"%s does not apply to --bench, which times one head of its own T = 1024, 2048 and 4096",
+     "%s 不适用于 --bench：它用自己的一个头、T = 1024、2048 和 4096 计时"},
+    {"%s does not apply with --q, --k and --v, whose files give every size",
+     "%s 不能和 --q、--k、--v 一起用：所有大小都由它们的文件决定"},
+    {"--impl does not apply to --bench, which times both backwards", "--impl 不适用于 --bench：它给两种反向传播都计时"},
     {"--bench draws its own inputs and writes nothing; it does not take --q, --k, --v, --grad-output, "
      "--dump or --quiet",
      "--bench 自己生成输入，也不写任何文件；不接受 --q、--k、--v、--grad-output、--dump 或 --quiet"},
@@ -126,4 +131,17 @@ const LangPair chapter12_zh[] = {
     {"the reference backward's (..., T, S) matrices", "参考实现反向传播的 (..., T, S) 矩阵"},
     {"q, k, v, the output, its gradient and the three input gradients", "q、k、v、输出、输出的梯度和三个输入的梯度"},
     {"the sizes of --q/--k/--v", "--q/--k/--v 的大小"},
+
+    /* the backward's errors about the files (exit 1) */
+    {"%s: %s holds %s at flat index %lld: the backward needs finite numbers",
+     "%s：%s 含有 %s（展平下标 %lld）：反向传播需要有限的数"},
+    {"%s: query %s, key %s and value %s must have the same leading dims (the backward of a broadcast is left out: "
+     "expand them first)",
+     "%s：查询 %s、键 %s 和值 %s 的前面几维必须相同（这里不做广播的反向传播：先把它们 expand）"},
+    {"%s: query %s and key %s have T %lld != S %lld, but a causal mask needs T == S",
+     "%s：查询 %s 和键 %s 的 T %lld != S %lld，但因果掩码要求 T == S"},
+    {"%s: grad_output %s must have the output's shape %s (..., T, d_v)",
+     "%s：grad_output %s 必须和输出的形状 %s (..., T, d_v) 相同"},
+    {"output", "输出"},
+    {"lse (a score overflowed in the forward)", "lse（前向传播里有分数溢出）"},
     {NULL, NULL}};

@@ -471,7 +471,7 @@ static void check_pairs(const Args *a, bool saw_qkv, bool saw_input, Err *e)
         if (!a->k) names[n++] = "--k";
         if (!a->v) names[n++] = "--v";
         for (j = 0; j < n; j++) {
-            if (j > 0) strcat(missing, j == n - 1 ? " and " : ", ");
+            if (j > 0) strcat(missing, j == n - 1 ? tr(" and ") : tr(", "));
             strcat(missing, names[j]);
         }
         fail(e, "--q, --k and --v go together: missing %s", missing);
