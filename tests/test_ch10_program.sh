@@ -48,9 +48,8 @@ expect_out_contains "masked (-inf in the scores)" "the causal mask's cells are d
 expect_out_lacks "exactly 0 where no mask put -inf" "no masked cell is called an unmasked 0"
 
 run "$P" --input "$F/rand_00/x.npy" --weights "$F/rand_00/weights" --heads 2 --bias --d-in 3
-expect_status 0 "--bias and --d-in with files"
-expect_out_contains "(--d-in and --bias are not used: --input and --weights give" \
-    "says which flags the files override, only those given"
+expect_usage_error "it does not take --d-in and --bias" "--bias and --d-in with files: refused, naming only those given"
+expect_no_stdout "--bias and --d-in with files: nothing on stdout"
 
 run "$P" --help
 expect_status 0 "--help"
@@ -121,6 +120,16 @@ bad 2 "--steps and --lr go with --train" "--lr without --train" --lr 0.1
 bad 2 "flag '--grad-output' needs a value" "--grad-output without a file" --input "$G/x.npy" --weights "$G/weights" --grad-output
 bad 2 "does not take --input, --weights or --output" "--train with --output" --train --output "$TMP/ytrain.npy"
 expect_no_file "$TMP/ytrain.npy" "no output from a usage error"
+# a flag the run would ignore is refused: --train's model and --input's module fix these themselves
+for f in "--batch 4" "--seq-len 6" "--d-in 16" "--d-out 16" "--dropout 0.5" "--eval" "--bias"; do
+    bad 2 "it does not take ${f%% *}" "--train $f" --train --steps 2 $f
+    expect_no_stdout "--train $f: nothing on stdout"
+done
+bad 2 "it does not take --no-causal" "--train --no-causal" --train --steps 2 --no-causal
+for f in "--batch 4" "--d-in 16" "--d-out 16" "--dropout 0.5" "--bias" "--seed 7"; do
+    bad 2 "it does not take ${f%% *}" "--input $f" --input "$G/x.npy" --weights "$G/weights" --heads 2 $f
+    expect_no_stdout "--input $f: nothing on stdout"
+done
 bad 1 "training stopped at step" "a huge --lr makes the loss NaN" --train --lr 1e30 --steps 50
 expect_err_contains "try a smaller --lr" "the NaN sentence says what to do"
 

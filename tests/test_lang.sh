@@ -145,8 +145,8 @@ same_but_words "chapter10 --train --steps 20" "$B/chapter10" --train --steps 20
 run "$B/chapter7" --quiet --eval --dump "$TMP/w7"
 expect_status 0 "chapter7 --dump for chapter 10's files runs"
 "$B/randnpy" 4 "$TMP/dy.npy" 3 5 8 >/dev/null 2>&1
-same_but_words "chapter10 --input --weights --dropout 0.2" "$B/chapter10" --input "$TMP/w7/x.npy" --weights "$TMP/w7" \
-    --dropout 0.2
+same_but_words "chapter10 --input --weights --eval" "$B/chapter10" --input "$TMP/w7/x.npy" --weights "$TMP/w7" \
+    --eval
 same_but_words "chapter10 --input --weights --grad-output" "$B/chapter10" --input "$TMP/w7/x.npy" \
     --weights "$TMP/w7" --grad-output "$TMP/dy.npy"
 

@@ -48,15 +48,39 @@ static const CliExtra chapter10_flags[] = {
      .min = 0, .max = 1e308, .min_exclusive = true},
     {.name = NULL}};
 
-/* The flags that do not go together, as a usage sentence; NULL when they are fine. */
-static const char *flags_that_clash(const CliSpec *spec, const Args *args) {
+/* The tiny model of --train (run 2 below): its task fixes these. */
+enum { VOCAB = 8, SEQ_LEN = 8, DIM = 32, BATCH = 32, N_TRAIN = 2048, N_HELD = 512, N_SNAPSHOTS = 6 };
+
+/* The flags that do not go together, as a usage sentence in buf (in the run's language);
+ * NULL when they are fine. A flag that would change nothing is refused, not ignored. */
+static const char *flags_that_clash(const CliSpec *spec, const Args *args, char *buf, size_t len) {
+    char names[128];
+    /* what --train's model and --input's module fix themselves (--input: --seq-len sets
+     * max_seq_len, --causal and --heads are chapter 7's, --eval is what runs anyway) */
+    unsigned train_fixed = args->given & (CLI_BATCH | CLI_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_BIAS | CLI_DROPOUT |
+                                          CLI_EVAL);
+    unsigned files_fixed = args->given & (CLI_BATCH | CLI_D_IN | CLI_D_OUT | CLI_BIAS | CLI_DROPOUT | CLI_SEED);
     if (train_mode && (args->input || args->output))
-        return "--train trains its own model; it does not take --input, --weights or --output";
-    if (grad_output_file && !args->input)
-        return "--grad-output needs --input and --weights (the module it is the gradient for)";
-    if (!train_mode && (cli_extra_given(spec, args, "--steps") || cli_extra_given(spec, args, "--lr")))
-        return "--steps and --lr go with --train";
-    return NULL;
+        snprintf(buf, len, "%s", tr("--train trains its own model; it does not take --input, --weights or --output"));
+    else if (train_mode && !args->causal)
+        snprintf(buf, len, "%s", tr("--train's tiny model is causal; it does not take --no-causal"));
+    else if (train_mode && train_fixed)
+        snprintf(buf, len,
+                 tr("--train's tiny model has its own sizes and settings (batch %d, %d tokens, width %d, no dropout, "
+                    "no biases on W_q, W_k, W_v); it does not take %s (--heads, --steps, --lr and --seed change it)"),
+                 BATCH, SEQ_LEN, DIM, cli_flag_names(train_fixed, names, sizeof names));
+    else if (args->input && files_fixed)
+        snprintf(buf, len,
+                 tr("--input and --weights give the module's sizes and biases, and it runs in eval mode with "
+                    "nothing random; it does not take %s"),
+                 cli_flag_names(files_fixed, names, sizeof names));
+    else if (grad_output_file && !args->input)
+        snprintf(buf, len, "%s", tr("--grad-output needs --input and --weights (the module it is the gradient for)"));
+    else if (!train_mode && (cli_extra_given(spec, args, "--steps") || cli_extra_given(spec, args, "--lr")))
+        snprintf(buf, len, "%s", tr("--steps and --lr go with --train"));
+    else
+        return NULL;
+    return buf;
 }
 
 /* ---- run 1: the narrated backward and the gradient check ----------------------------- */
@@ -65,15 +89,10 @@ static const char *flags_that_clash(const CliSpec *spec, const Args *args) {
  * dy = dloss/dy from --grad-output (ones without it). */
 static MultiHeadAttention *module_from_files(const Args *args, Tensor **x, Tensor **dy) {
     char s1[T_SHAPE_STR];
-    char names[64];
     MultiHeadAttention *m = mha_from_args(args, x);   /* chapter 7's loading (its step): x (B, T, d_in), the module */
     mha_eval(m);   /* model.eval(): gradients of the deterministic module, as autograd sees it */
     narrate_torch("model.eval(); x.requires_grad_(True)");
-    if (args->given & (CLI_DROPOUT | CLI_EVAL))
-        narrate_say((args->given & CLI_DROPOUT) && (args->given & CLI_EVAL)
-                        ? "(%s change nothing here: the gradients are those of eval mode)"
-                        : "(%s changes nothing here: the gradients are those of eval mode)",
-                    cli_flag_names(args->given & (CLI_DROPOUT | CLI_EVAL), names, sizeof names));
+    if (args->eval) narrate_say("(--eval changes nothing here: the gradients are those of eval mode)");
     int64_t B = (*x)->shape[0], T = (*x)->shape[1], d_out = m->args.d_out;
     if (!grad_output_file) {
         *dy = t_ones(SHAPE(B, T, d_out));   /* (B, T, d_out) */
@@ -281,7 +300,6 @@ static int run_backward(const Args *args) {
 
 /* ---- run 2: training ------------------------------------------------------------------ */
 
-enum { VOCAB = 8, SEQ_LEN = 8, DIM = 32, BATCH = 32, N_TRAIN = 2048, N_HELD = 512, N_SNAPSHOTS = 6 };
 static const char *const TOKEN_NAMES[VOCAB] = {"A", "B", "C", "D", "E", "F", "G", "H"};
 
 /* n sequences of uniform tokens from r; with `avoid` (n_avoid of them), a sequence equal to one of
@@ -318,10 +336,6 @@ static void say_task_and_model(const Args *args, const ParamList *params) {
     narrate_torch("loss.backward(); opt.step()   # by hand; Adam");
     narrate_say("dim %d, %lld heads, batch %d, Adam lr %g, %lld steps, seed %llu", DIM, (long long)args->heads,
                 BATCH, train_lr, (long long)train_steps, (unsigned long long)args->seed);
-    if (args->given & (CLI_BATCH | CLI_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_BIAS | CLI_DROPOUT | CLI_EVAL |
-                       CLI_CAUSAL))
-        narrate_say("(--batch, --seq-len, --d-in, --d-out, --bias, --dropout, --eval and --causal are not used "
-                    "by --train: the task fixes the model; --heads, --steps, --lr and --seed change it)");
 }
 
 /* What training leaves for the heatmaps, the log and --dump. */
@@ -530,9 +544,10 @@ int main(int argc, char **argv) {
     lang_add(chapter5_zh); /* chapters 5 and 7's steps (the files' input) in Chinese too */
     lang_add(chapter7_zh);
     Args args = program_start(&spec, argc, argv);
-    const char *clash = flags_that_clash(&spec, &args);
+    char clash_buf[512];
+    const char *clash = flags_that_clash(&spec, &args, clash_buf, sizeof clash_buf);
     if (clash) {
-        fprintf(stderr, tr("%s: %s (see --help)\n"), "chapter10", tr(clash));
+        fprintf(stderr, tr("%s: %s (see --help)\n"), "chapter10", clash);
         return EXIT_USAGE;
     }
     refuse_past_budget(&args); /* before any work: memory */
