@@ -47,6 +47,13 @@ expect_out_contains "attention weights (forward): batch 1, head 1" "one heatmap 
 expect_out_contains "masked (-inf in the scores)" "the causal mask's cells are drawn as masked"
 expect_out_lacks "exactly 0 where no mask put -inf" "no masked cell is called an unmasked 0"
 
+run "$P" --heatmap --row-scale
+expect_status 0 "--heatmap --row-scale"
+expect_out_contains "legend: per row" "--row-scale shades each row of the forward's heatmap on its own"
+run "$P" --train --steps 2 --row-scale --ascii
+expect_status 0 "--train --row-scale --ascii"
+expect_out_contains "legend: per row" "--row-scale shades each row of --train's heatmaps on its own"
+
 run "$P" --input "$F/rand_00/x.npy" --weights "$F/rand_00/weights" --heads 2 --bias --d-in 3
 expect_usage_error "it does not take --d-in and --bias" "--bias and --d-in with files: refused, naming only those given"
 expect_no_stdout "--bias and --d-in with files: nothing on stdout"

@@ -146,6 +146,7 @@ static Tensor *forward_keeping_activations(const Args *args, const MultiHeadAtte
         HeatmapOptions opt = {0};
         opt.title = "attention weights (forward)";
         opt.ascii = args->ascii;
+        opt.row_scale = args->row_scale;   /* --row-scale: each row on its own min..max */
         opt.scores = cache->trace.scores;   /* (B, H, T, T) after the mask: -inf is drawn '·' */
         heatmap_print_all(cache->trace.attn_weights, &opt);   /* one grid per (batch, head) */
     }
@@ -407,7 +408,7 @@ static TrainingRecord train_model(const Args *args, TinyModel *model, Adam *opt,
     return rec;
 }
 
-static void show_heatmap(const Tensor *weights, const int32_t *seq, const char *title, bool ascii) {
+static void show_heatmap(const Tensor *weights, const int32_t *seq, const char *title, const Args *args) {
     static char labels[SEQ_LEN][16];
     const char *names[SEQ_LEN];
     for (int t = 0; t < SEQ_LEN; t++) {
@@ -418,7 +419,8 @@ static void show_heatmap(const Tensor *weights, const int32_t *seq, const char *
     opt.title = title;
     opt.rows = names;
     opt.cols = names;
-    opt.ascii = ascii;
+    opt.ascii = args->ascii;
+    opt.row_scale = args->row_scale;   /* --row-scale: each row on its own min..max */
     /* the tiny model is causal: torch.triu(torch.full((T, T), float("-inf")), diagonal=1) */
     opt.scores = t_triu(t_full(t_shape(weights), -INFINITY), 1);
     heatmap_print_all(weights, &opt);   /* (1, H, T, T): one grid per head */
@@ -435,10 +437,10 @@ static double show_what_was_learned(const Args *args, const TinyModel *model, co
     task_attention_on_target(hc.attn.trace.attn_weights, on_target);
 
     narrate_step("Attention before training (held-out sequence 0)");
-    if (!args->quiet) show_heatmap(t_slice(rec->snaps, 0, 0, 1), held, "before training", args->ascii);
+    if (!args->quiet) show_heatmap(t_slice(rec->snaps, 0, 0, 1), held, "before training", args);
     narrate_step("Attention after training (the same sequence)");
     if (!args->quiet)
-        show_heatmap(t_slice(rec->snaps, 0, rec->n_snaps - 1, rec->n_snaps), held, "after training", args->ascii);
+        show_heatmap(t_slice(rec->snaps, 0, rec->n_snaps - 1, rec->n_snaps), held, "after training", args);
     narrate_why("row t is the query at position t; the ink two columns left of the diagonal is t looking "
                 "at t - 2, the token it has to output.");
     for (int64_t h = 0; h < args->heads; h++)
