@@ -161,7 +161,8 @@ unset ATTN_MAX_BYTES
 
 if [ -z "$RUNNER" ]; then # the real size of the chapter's memory target
     run "$P" --quiet --impl naive --causal --heads 1 --d-k 64 --seq-len 16384 --output "$TMP/bad4.npy"
-    expect_runtime_error "the scores (1, 1, 16384, 16384) would take 1.0 GiB, more than the 512.0 MiB this chapter allows" "naive at T = 16384"
+    expect_usage_error "the scores (1, 1, 16384, 16384) would take 1.0 GiB, more than the 512.0 MiB this chapter allows" "naive at T = 16384: the flags alone decide it"
+    expect_no_stdout "naive at T = 16384: refused before any work"
     expect_err_contains "attention_flash (--impl flash) never stores them" "naive at T = 16384 points to flash"
     expect_no_file "$TMP/bad4.npy" "naive at T = 16384"
 fi
@@ -188,6 +189,24 @@ run "$P" $QKV --quiet --dump "$TMP/plainfile" --output "$TMP/bad9.npy"
 expect_status 2 "--dump into a file that is not a folder"
 expect_one_line "--dump into a file that is not a folder"
 expect_no_file "$TMP/bad9.npy" "--dump failed, so no --output"
+
+# refused before any work: q, k and v past the memory budget (the budget's sentence, not
+# randn's), and output places nothing can be made in (/proc and /sys take no new files,
+# not even root's, whose access() says yes)
+run "$P" --seq-len 1000000 --heads 1000 --quiet
+expect_runtime_error "this run needs about" "q, k, v past the budget"
+expect_err_contains "lower --seq-len" "q, k, v past the budget: the budget's sentence"
+expect_no_stdout "q, k, v past the budget: nothing on stdout"
+if [ -d /proc ] && [ -d /sys ]; then
+    run "$P" --quiet $SMALL --dump /proc/x
+    expect_usage_error "--dump /proc/x" "--dump in /proc"
+    expect_no_stdout "--dump in /proc: refused before any work"
+    run "$P" --quiet $SMALL --output /sys/out.npy
+    expect_usage_error "--output /sys/out.npy" "--output in /sys"
+    expect_no_stdout "--output in /sys: refused before any work"
+else
+    skip 6 "no /proc and /sys on this system"
+fi
 
 run "$P" --q "$FX/prog_q.npy" --output "$TMP/bad10.npy"
 expect_usage_error "--k and --v" "--q without --k and --v"

@@ -149,6 +149,27 @@ run "$P" --train --steps 3 --dump "$TMP/afile/train" --quiet
 expect_usage_error "afile is not a folder" "--train --dump under a file"
 expect_no_file "$TMP/afile/train" "no training dump under a file"
 
+# refused before any work: scores past the memory limit (chapter 5's sentence), and --dump
+# folders nothing can be made in (/proc and /sys take no new folders, not even root's)
+run "$P" --seq-len 1000000
+expect_runtime_error "the scores (2, 2, 1000000, 1000000) need" "scores past the memory limit"
+expect_no_stdout "scores past the memory limit: nothing on stdout"
+if [ -d /proc ] && [ -d /sys ]; then
+    run "$P" --dump /proc/x
+    expect_usage_error "--dump /proc/x" "--dump in /proc"
+    expect_no_stdout "--dump in /proc: refused before any work"
+    run "$P" --input "$G/x.npy" --weights "$G/weights" --heads 2 --dump /sys/gg
+    expect_usage_error "--dump /sys/gg" "--input --dump in /sys"
+    expect_no_stdout "--input --dump in /sys: refused before any work"
+else
+    skip 6 "no /proc and /sys on this system"
+fi
+rm -rf "$TMP/probe_dump"
+mkdir "$TMP/probe_dir"
+run "$P" --quiet --dump "$TMP/probe_dir/d"
+expect_status 0 "--dump in a folder that can be written"
+if [ "$(ls -A "$TMP/probe_dir")" = d ]; then _ok; else _bad "the check of the --dump folder left $(ls -A "$TMP/probe_dir")"; fi
+
 # ---- training ----------------------------------------------------------------------------
 run "$P" --train --steps 20 --quiet --seed 5
 expect_status 0 "short training"

@@ -135,6 +135,10 @@ double attention_score_bytes(const Tensor *query, const Tensor *key);
  * t_max_bytes() (env ATTN_MAX_BYTES) when that is smaller. Above it they refuse with
  * one sentence that points to attention_flash (--impl flash). */
 size_t attention_scores_budget(void);
+/* That sentence, for version impl and scores of shape (..., T, S), into err: 1 when impl
+ * stores its scores and they would take more than attention_scores_budget(), else 0.
+ * The program says it before any work (main.c); the versions refuse with it. */
+int attention_scores_refusal(AttnImpl impl, Shape scores, char *err, size_t n);
 
 /* Extra memory the last call of a version allocated (scores, transposed keys, tiles,
  * rows; not the inputs or the output). Nothing is freed during a call, so this is

@@ -20,6 +20,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/program/program.h"
@@ -450,6 +451,21 @@ static double stored_score_bytes(const Args *a, double B, double T, double S, bo
     return 2 * BUDGET_F4 * B * T * S; /* the scores and the weights */
 }
 
+/* --quiet with a version that stores its scores: refused before any work when they would
+ * not fit. From the flags alone (random inputs, the chapter's fixed 512 MiB) it is a
+ * usage error; under a lower ATTN_MAX_BYTES, or with files, the run's (exit 1). */
+static void refuse_scores_over_cap(const Args *a, int impl) {
+    char err[512];
+    if (!a->quiet || a->q ||
+        !attention_scores_refusal((AttnImpl)impl, SHAPE(a->batch, a->heads, a->seq_len, a->seq_len), err, sizeof err))
+        return;
+    if (t_max_bytes() > attention_scores_budget()) {
+        fprintf(stderr, tr("%s: %s (see --help)\n"), "chapter8", err);
+        exit(EXIT_USAGE);
+    }
+    t_error("%s", err);
+}
+
 static void refuse_past_budget(const Args *a) {
     /* (B, H, T, d) random or loaded q, k, v; the reference (chapters 2/4) and the
      * score-storing versions only when their (..., T, S) scores fit in 512 MiB. */
@@ -490,9 +506,13 @@ static void refuse_past_budget(const Args *a) {
              B, a->quiet ? "" : tr(", every version timed"));
     e.what = what;
     e.flag = a->q ? tr("the sizes of --q/--k/--v") : a->quiet ? "--seq-len" : tr("--seq-len (or add --quiet)");
+    /* random inputs come from the flags alone: a q, k or v too big for the budget is the
+     * budget's sentence, which says what to lower (not randn's, after the start) */
+    if (!a->q) e.largest = 0;
     /* with --quiet it ticks budget_progress after each piece, when run_chosen cuts the
      * run in pieces (a causal run cuts only between slices) */
     budget_own_progress(true);
+    refuse_scores_over_cap(a, impl);
     budget_refuse(&e, a->quiet);
 }
 

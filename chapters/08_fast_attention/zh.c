@@ -139,6 +139,11 @@ const LangPair chapter8_zh[] = {
      "chapter8：注意：--dump 写出 output.npy，但不写 attn_weights.npy：参考实现的注意力"
      "权重要占 %s，超过了本章给它们留的 %s\n"},
 
+    /* a score-storing version over its cap (fast_attention.c) */
+    {"attention_%s: the scores %s would take %s, more than the %s this chapter allows for them; "
+     "attention_flash (--impl flash) never stores them",
+     "attention_%s：注意力分数 %s 要占 %s，超过了本章给分数留的 %s；attention_flash（--impl flash）从不存储它们"},
+
     /* the memory refusal's parts (budget.h) */
     {"%.3g GFLOP of attention over T = %.0f, S = %.0f, %.0f slices%s",
      "%.3g GFLOP 的注意力计算，T = %.0f，S = %.0f，%.0f 个切片%s"},

@@ -508,6 +508,8 @@ static void refuse_past_budget(const Args *a) {
                       .mask_buffers = a->causal ? MASK_BUFFERS : 0};
     if (a->input) budget_peek_input(a->input, a->weights, &m.B, &m.T, &m.d_in, &m.d_out);
     m.L = a->input ? m.T : 2 * m.T; /* chapter 7's max_seq_len */
+    /* the (B, H, T, T) scores alone past the limit: chapter 5's sentence, before any work */
+    check_scores_fit((int64_t)m.B, (int64_t)m.H, (int64_t)m.T, (int64_t)m.T);
     BudgetEstimate e = budget_attention_module(&m, what, sizeof what);
     e.flops *= 3; /* the forward, the backward (about twice the forward) */
     if (!a->input) {
