@@ -69,6 +69,7 @@ run "$P" --help
 expect_status 0 "--help"
 expect_out_contains "--impl NAME" "--help lists --impl"
 expect_out_contains "naive, reordered, tiled, online or flash (default flash)" "--help names the versions"
+expect_out_contains "with --impl flash, lse.npy" "--help says --dump writes lse.npy with flash"
 expect_out_contains "--causal" "--help lists --causal"
 expect_out_contains "--q FILE" "--help lists --q"
 expect_out_contains "--d-k" "--help lists --d-k"

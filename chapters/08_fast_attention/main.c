@@ -521,7 +521,9 @@ int main(int argc, char **argv) {
                     .summary = "Fast attention: naive, reordered, tiled, online softmax and flash (streaming)\n"
                                "attention, timed against the cost model.\n"
                                "Random (--batch, --heads, --seq-len, --d-k) inputs, or --q/--k/--v files (then\n"
-                               "those four are ignored); --quiet runs only --impl.",
+                               "those four are ignored); --quiet runs only --impl. --dump DIR writes output.npy,\n"
+                               "attn_weights.npy (the reference's) and, with --impl flash, lse.npy (the\n"
+                               "logsumexp of each row, (..., T)).",
                     .flags = CLI_SEED | CLI_BATCH | CLI_SEQ_LEN | CLI_D_K | CLI_HEADS | CLI_CAUSAL | CLI_QUIET |
                              CLI_DUMP | CLI_QKV | CLI_OUTPUT | CLI_IMPL,
                     .defaults = {.seed = 123, .batch = 1, .heads = 8, .seq_len = 512, .d_k = 64, .causal = false,

@@ -8,11 +8,15 @@ const LangPair chapter8_zh[] = {
     {"Fast attention: naive, reordered, tiled, online softmax and flash (streaming)\n"
      "attention, timed against the cost model.\n"
      "Random (--batch, --heads, --seq-len, --d-k) inputs, or --q/--k/--v files (then\n"
-     "those four are ignored); --quiet runs only --impl.",
+     "those four are ignored); --quiet runs only --impl. --dump DIR writes output.npy,\n"
+     "attn_weights.npy (the reference's) and, with --impl flash, lse.npy (the\n"
+     "logsumexp of each row, (..., T)).",
      "快速注意力：朴素（naive）、调换循环顺序（reordered）、分块（tiled）、在线\n"
      "softmax（online）和流式的 flash 注意力，逐个计时，并与成本模型对照。\n"
      "输入为随机张量（--batch、--heads、--seq-len、--d-k），或 --q/--k/--v 文件\n"
-     "（此时忽略前面四个参数）；--quiet 只运行 --impl 指定的版本。"},
+     "（此时忽略前面四个参数）；--quiet 只运行 --impl 指定的版本。--dump DIR 写出\n"
+     "output.npy、attn_weights.npy（参考实现的）以及（--impl flash 时）lse.npy\n"
+     "（每一行的 logsumexp，(..., T)）。"},
     {"Chapter 8: fast attention -- from naive to streaming (flash) attention%s",
      "第 8 章：快速注意力——从朴素实现到流式（flash）注意力%s"},
     {" (causal)", "（因果）"},
