@@ -185,6 +185,19 @@ run "$P" --q "$TMP/text.npy" --k "$FX/prog_k.npy" --v "$FX/prog_v.npy" --output 
 expect_runtime_error "text.npy" "not a .npy file"
 expect_no_file "$TMP/bad8.npy" "not a .npy file"
 
+"$BUILD/randnpy" 1 "$TMP/one.npy" 8 >/dev/null 2>&1
+run "$P" --q "$TMP/one.npy" --k "$FX/prog_k.npy" --v "$FX/prog_v.npy" --output "$TMP/bad11.npy"
+expect_runtime_error "--q $TMP/one.npy has shape (8,): it needs at least 2 dims, (..., T, d_k)" "a 1-D --q names the file"
+expect_no_file "$TMP/bad11.npy" "a 1-D --q"
+run "$P" --q "$FX/prog_q.npy" --k "$FX/prog_k.npy" --v "$TMP/one.npy" --output "$TMP/bad12.npy"
+expect_runtime_error "--v $TMP/one.npy has shape (8,): it needs at least 2 dims, (..., S, d_v)" "a 1-D --v names the file"
+"$BUILD/randnpy" 2 "$TMP/b3.npy" 3 2 40 8 >/dev/null 2>&1
+"$BUILD/randnpy" 3 "$TMP/b2.npy" 2 2 40 8 >/dev/null 2>&1
+run "$P" --q "$TMP/b2.npy" --k "$TMP/b3.npy" --v "$TMP/b3.npy" --output "$TMP/bad13.npy"
+expect_runtime_error "the batch dims of --q $TMP/b2.npy (2, 2, 40, 8), --k $TMP/b3.npy (3, 2, 40, 8) and --v" \
+    "batch dims that do not broadcast name the files"
+expect_no_file "$TMP/bad13.npy" "batch dims that do not broadcast"
+
 printf 'x' >"$TMP/plainfile"
 run "$P" $QKV --quiet --dump "$TMP/plainfile" --output "$TMP/bad9.npy"
 expect_status 2 "--dump into a file that is not a folder"
