@@ -468,6 +468,19 @@ run "$B/chapter10" --input "$TMP/w7/x.npy" --weights "$TMP/w7" --grad-output "$T
 expect_runtime_error "$TMP/k.npy 的形状是 (2, 5, 3)，但输出 y 是 (B, T, d_out) = (3, 5, 8)" \
     "chapter 10's --grad-output of the wrong shape, in Chinese"
 
+# PyTorch lines keep their code, but their words and comments are Chinese too (chapters 8, 10)
+run "$B/chapter8" --seq-len 32 --heads 1 --lang zh
+expect_status 0 "chapter8 --lang zh"
+for words in "independent floats" "each block of" "over one row, read once" "chapter 5's shapes" \
+    "every inner loop walks" "fused kernel" "成本模型" ; do
+    case $words in 成本模型) expect_out_contains "$words" "chapter8 --lang zh says the glossary's term for the cost model" ;;
+    *) expect_out_lacks "$words" "chapter8 --lang zh: no '$words' left in English" ;; esac
+done
+run "$B/chapter10" --lang zh
+for words in "the same dropout masks" ; do expect_out_lacks "$words" "chapter10 --lang zh: no '$words' left in English"; done
+run "$B/chapter10" --train --steps 2 --lang zh
+for words in "attn: chapter 7" "by hand; Adam" ; do expect_out_lacks "$words" "chapter10 --train --lang zh: no '$words' left in English"; done
+
 # chapter 8's --q, --k and --v that cannot make one attention call: the files named, in Chinese
 for spec in "q8 1 2 16 8" "k8 1 2 16 8" "v8 1 2 12 8" "kd8 1 2 16 4" "b8 3 2 16 8" "one8 8"; do
     set -- $spec

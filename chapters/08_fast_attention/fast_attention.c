@@ -494,6 +494,27 @@ const char *attn_register_tile(void) { return TILE_NAME; }
 
 int attn_flash_block_q(void) { return FLASH_Q; }
 
+int attn_tile_rows(void) { return MR; }
+
+int attn_tile_cols(void) { return NR; }
+
+int attn_max_partials(void) { return 4 * LANES; }
+
+int attn_sum_partials(void) { return LANES; }
+
+/* The widest vector of floats the compiler may use here, from its own macros. */
+int attn_vector_floats(void) {
+#if defined(__AVX512F__)
+    return 16;
+#elif defined(__AVX__)
+    return 8;
+#elif defined(__SSE2__) || defined(__ARM_NEON) || defined(__wasm_simd128__)
+    return 4;
+#else
+    return 1;
+#endif
+}
+
 /* The same, for the chapters after this one (chapter 12's backward multiplies its tiles
  * with it): packed holds ATTN_MATMUL_PACKED(kdim) floats. */
 void attn_matmul(int64_t m, int64_t n, int64_t kdim, const float *a, int64_t lda, const float *b, int64_t ldb,

@@ -117,7 +117,8 @@ static void say_result(const char *name, const Result *r, const Tensor *q, const
     if (r->max_diff >= 0) narrate_say("max |output - reference| = %.3g", r->max_diff);
 }
 
-/* The idea of each version, in the order of AttnImpl. */
+/* The idea of each version, in the order of AttnImpl. The numbers in them are this
+ * build's (step_torch, step_why): its register tile and vectors differ per build. */
 static const char *const STEP_TITLE[ATTN_N_IMPLS] = {
     "naive: the three lines as loops, the whole (..., T, S) score matrix in memory",
     "reordered: the same loops in an order whose inner loops run over contiguous memory",
@@ -129,8 +130,9 @@ static const char *const STEP_TORCH[ATTN_N_IMPLS] = {
     ("scores = torch.matmul(query, key.transpose(-2, -1)) / math.sqrt(d_k); p_attn = scores.softmax(dim=-1); "
      "torch.matmul(p_attn, value)"),
     "kt = key.transpose(-2, -1).contiguous()   # then every inner loop walks a row",
-    "for each block of 64 queries and 256 keys: scores[i0:i1, j0:j1] = q[i0:i1] @ kt[:, j0:j1]",
-    "m, l = running max and sum of exp(s - m) over one row, read once (Milakov & Gimelshein 2018)",
+    "scores[i0:i1, j0:j1] = q[i0:i1] @ kt[:, j0:j1]   # each block of %d queries x %d keys, in cache",
+    ("m_new = max(m, s_j); l = l * exp(m - m_new) + exp(s_j - m_new)   # over one row, read once "
+     "(Milakov & Gimelshein 2018)"),
     "F.scaled_dot_product_attention(query, key, value, is_causal=causal)   # PyTorch 2's fused kernel",
 };
 static const char *const STEP_WHY[ATTN_N_IMPLS] = {
@@ -138,18 +140,19 @@ static const char *const STEP_WHY[ATTN_N_IMPLS] = {
      "in order, one add at a time; output = p_attn · v walks down a column of v, d_v floats apart. "
      "And the scores take 4·T·S bytes per head: 1 GiB at T = 16384."),
     ("key is transposed once, so a row of scores is built as q[i][c] · kt[c][:] summed over c: the "
-     "inner loop writes S different scores, which the compiler does 16 at a time; the output row "
-     "is p[i][j] · v[j][:] summed over j, again along a row. The softmax's max and sum keep 16 "
-     "partial results and exp is a polynomial, so they vectorise too."),
+     "inner loop writes S independent scores, which the compiler can compute a vector at a time "
+     "(%d floats in this build); the output row is p[i][j] · v[j][:] summed over j, again along a "
+     "row. The softmax's max keeps %d partial results and its sum %d, and exp is a polynomial, so "
+     "they vectorise too."),
     ("reordered reloads every partial sum from memory for each of the d_k steps and streams all of "
-     "kt through the cache for every query. Here 8 query rows x 32 keys of sums stay in 16 vector "
-     "registers for the whole sum, and a block of 64 queries meets a panel of 256 keys while both "
-     "are in cache. The scores are still all stored."),
+     "kt through the cache for every query. Here a tile of %d query rows x %d keys of sums (this "
+     "build's register tile, %s) stays in registers for the whole sum, and a block of %d queries "
+     "meets a panel of %d keys while both are in cache. The scores are still all stored."),
     ("one query row at a time: that alone takes the memory from O(T·S) to one row, O(S). The online "
      "softmax makes the row one pass: a running max m, sum l and output acc, one exp per key, and "
      "acc and l shrink by exp(m_old - m_new) when the max grows; output = acc / l. Key by key, so "
      "about as fast as reordered. Causal rows stop at their own position."),
-    ("online's update applied to tiles of %d queries x 256 keys (o = o·exp(m_old - m_new) + P·V), "
+    ("online's update applied to tiles of %d queries x %d keys (o = o·exp(m_old - m_new) + P·V), "
      "divided by l once at the end: the speed of tiled with no (T, S) matrix and no row, extra "
      "memory O(S·d) for the packed keys and O(tile) for the rest. Causal runs skip the key tiles "
      "wholly above the diagonal instead of computing and masking them."),
@@ -268,7 +271,9 @@ static void narrate_cost_model(const Tensor *q, const Tensor *k, const Tensor *v
 /* Step 2: this core's ceiling, which every share of it below is measured against. */
 static void measure_ceiling(void) {
     narrate_step("This core's ceiling: a loop of fused multiply-adds and nothing else");
-    narrate_torch("(no PyTorch line: acc = fmaf(acc, a, b) on 256 independent floats, over and over)");
+    /* as many floats as this build's vector registers hold (measure.c) */
+    narrate_say("(no PyTorch line: acc = fmaf(acc, a, b) on %d independent floats, over and over)",
+                fma_peak_accumulators());
     ceiling_gflops = fma_peak_gflops(0.4);
     narrate_say("ceiling = %.1f GFLOP/s on one core (2 FLOPs per fused multiply-add)", ceiling_gflops);
     narrate_why("no attention can beat the rate at which this core multiplies and adds; the share of "
@@ -331,12 +336,19 @@ static void compare_all(const Args *args, AttnImpl chosen, const Tensor *q, cons
     Result ref, res[ATTN_N_IMPLS];
     Tensor *reference = time_reference(q, k, v, causal, &ref);
     for (int i = 0; i < ATTN_N_IMPLS; i++) {
+        char torch[200];
         narrate_step("%s", tr(STEP_TITLE[i]));
-        narrate_torch(STEP_TORCH[i]);
+        snprintf(torch, sizeof torch, tr(STEP_TORCH[i]), ATTN_BLOCK_Q, ATTN_BLOCK_K); /* tiled's blocks */
+        narrate_torch(torch);
         res[i] = measure(i, q, k, v, causal, NULL, reference);
         say_result(attn_impl_name((AttnImpl)i), &res[i], q, k);
-        if (i == ATTN_FLASH) /* its block of queries depends on the register tile */
-            narrate_why(tr(STEP_WHY[i]), attn_flash_block_q());
+        if (i == ATTN_REORDERED) /* the vectors and partial results of this build */
+            narrate_why(tr(STEP_WHY[i]), attn_vector_floats(), attn_max_partials(), attn_sum_partials());
+        else if (i == ATTN_TILED) /* its register tile and blocks */
+            narrate_why(tr(STEP_WHY[i]), attn_tile_rows(), attn_tile_cols(), attn_register_tile(), ATTN_BLOCK_Q,
+                        ATTN_BLOCK_K);
+        else if (i == ATTN_FLASH) /* its block of queries depends on the register tile */
+            narrate_why(tr(STEP_WHY[i]), attn_flash_block_q(), ATTN_BLOCK_K);
         else
             narrate_why("%s", tr(STEP_WHY[i]));
     }
@@ -429,7 +441,7 @@ static void narrate_inputs(const Args *args, const Tensor *q, const Tensor *k, c
         narrate_torch("query, key, value = np.load(Q), np.load(K), np.load(V)");
         narrate_say("query %s, key %s, value %s", t_shape_str(q, qs), t_shape_str(k, ks), t_shape_str(v, vs));
     } else {
-        narrate_torch("xq = torch.randn(bsz, n_heads, seqlen, head_dim)   # and xk, xv: chapter 5's shapes");
+        narrate_torch(tr("xq = torch.randn(bsz, n_heads, seqlen, head_dim)   # and xk, xv: chapter 5's shapes"));
         narrate_layout("xq", q);
         narrate_show("xq[0, 0, :3, :6]", corner(q));
     }

@@ -232,7 +232,7 @@ static void step_gradient_check(const MultiHeadAttention *m, const MhaCache *cac
     narrate_step("Gradient check: float64 central differences for every entry");
     narrate_torch("def f(x, *w): torch.manual_seed(S); "
                   "return functional_call(model.double(), dict(zip(names, w)), (x,))");
-    narrate_torch("torch.autograd.gradcheck(f, (x.double(), *params))   # the same dropout masks every call");
+    narrate_torch(tr("torch.autograd.gradcheck(f, (x.double(), *params))   # the same dropout masks every call"));
     narrate_say("the reference is chapter 7's forward again, on double arrays (grad_check.c): for "
                 "every number v of x and of every parameter, (loss(v + h) - loss(v - h)) / 2h with "
                 "h = %g (gradcheck's default eps), all in float64, the dropout masks this forward drew held fixed. It is "
@@ -332,9 +332,9 @@ static void say_task_and_model(const Args *args, const ParamList *params) {
     narrate_step("The model: embeddings, chapter 7's attention, a linear head (%lld parameters)",
                  (long long)n_params);
     narrate_torch("x = tok_emb(idx) + pos_emb(torch.arange(T))");
-    narrate_torch("logits = head(attn(x))        # attn: chapter 7, causal");
+    narrate_torch(tr("logits = head(attn(x))        # attn: chapter 7, causal"));
     narrate_torch("loss = F.cross_entropy(logits[:, 2:].reshape(-1, 8), idx[:, :-2].reshape(-1))");
-    narrate_torch("loss.backward(); opt.step()   # by hand; Adam");
+    narrate_torch(tr("loss.backward(); opt.step()   # by hand; Adam"));
     narrate_say("dim %d, %lld heads, batch %d, Adam lr %g, %lld steps, seed %llu", DIM, (long long)args->heads,
                 BATCH, train_lr, (long long)train_steps, (unsigned long long)args->seed);
 }

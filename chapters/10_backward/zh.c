@@ -51,6 +51,8 @@ const LangPair chapter10_zh[] = {
     {"Chapter 10: the backward pass of MultiHeadAttention, by hand", "第 10 章：手写 MultiHeadAttention 的反向传播"},
     {"(--eval changes nothing here: the gradients are those of eval mode)",
      "（--eval 在这里不起作用：梯度是评估模式下的）"},
+    {"torch.autograd.gradcheck(f, (x.double(), *params))   # the same dropout masks every call",
+     "torch.autograd.gradcheck(f, (x.double(), *params))   # 每次调用都用同样的 dropout 掩码"},
     {"no --grad-output: dy = ones, that is loss = y.sum()", "没有 --grad-output：dy = ones（全一张量），即 loss = y.sum()"},
     {"%s has shape %s but the output y is (B, T, d_out) = (%lld, %lld, %lld): --grad-output "
      "must be dloss/dy, the shape of y",
@@ -175,6 +177,8 @@ const LangPair chapter10_zh[] = {
      "The attention weights that solve it are a stripe two below the diagonal.",
      "没有哪个词元会告诉你它前面第二个是什么：位置 t 必须去看位置 t - 2。能解决这个任务的"
      "注意力权重，是对角线下方第二条斜线。"},
+    {"logits = head(attn(x))        # attn: chapter 7, causal", "logits = head(attn(x))        # attn：第 7 章的注意力，因果"},
+    {"loss.backward(); opt.step()   # by hand; Adam", "loss.backward(); opt.step()   # 手写反向传播；Adam"},
     {"The model: embeddings, chapter 7's attention, a linear head (%lld parameters)",
      "模型：嵌入、第 7 章的注意力和一个线性输出层（%lld 个参数）"},
     {"dim %d, %lld heads, batch %d, Adam lr %g, %lld steps, seed %llu",
