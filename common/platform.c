@@ -409,7 +409,24 @@ void p_copy_mode_owner(int fd, const PFileInfo *was) {
 #endif
 
 int p_writable(const char *path) { return access(path, W_OK); }
-int p_dir_writable(const char *dir) { return access(dir, W_OK | X_OK); }
+/* access() reads the permission bits, which root passes everywhere, also in /proc
+ * and /sys where nothing can be made: so a folder is also tried, with a folder made
+ * in it and removed at once. */
+int p_dir_writable(const char *dir) {
+#ifndef __wasi__
+    char probe[4352];
+    int saved;
+#endif
+    if (access(dir, W_OK | X_OK) != 0) return -1;
+#ifndef __wasi__
+    if ((size_t)snprintf(probe, sizeof probe, "%s/.attn-probe-XXXXXX", dir) >= sizeof probe) return 0;
+    if (!mkdtemp(probe)) return -1; /* errno: why not */
+    saved = errno;
+    rmdir(probe);
+    errno = saved;
+#endif
+    return 0;
+}
 #ifndef __wasi__
 char *p_realpath(const char *path) { return realpath(path, NULL); }
 #endif

@@ -11,6 +11,7 @@
 # followed by "ms", "GFLOP/s", "%" or "x" (a ratio of times), even when the line
 # wraps between the number and its unit, chapter 12's "backward / forward = R"
 # and the rows of chapter 8's table.
+# A PyTorch line's comment ("# ...", to the end of the line) is words: it is left out.
 # (chapter 0's "PyTorch: RuntimeError: ..." is a sentence quoting PyTorch, not a PyTorch line)
 function flush(   line) {
     line = text
@@ -21,8 +22,8 @@ function flush(   line) {
         line = substr(line, RSTART + RLENGTH)
     }
 }
-/^    PyTorch: / && !/^    PyTorch: RuntimeError/ { flush(); print; cont = 1; next }
-cont && /^             [^ ]/ { print; next }
+/^    PyTorch: / && !/^    PyTorch: RuntimeError/ { flush(); sub(/ +#.*$/, ""); print; cont = 1; next }
+cont && /^             [^ ]/ { sub(/ *#.*$/, ""); if ($0 !~ /^ *$/) print; next }
 { cont = 0 }
 /tensor\(/ || /^  shape \(/ || /^ +\[/ && !/[\343-\351]/ { flush(); print; next }   # a row has no Chinese
 timed && /^    (reference|naive|reordered|tiled|online|flash) +[0-9]/ { next }

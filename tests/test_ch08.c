@@ -453,11 +453,28 @@ static void test_attn_matmul_is_a_matmul(void) {
     CHECK_TENSOR_CLOSE(c, t_mul_scalar(t_matmul(a, b), 2.0f), 1e-5, 1e-5);
 }
 
+/* What the narration says of this build (main.c prints these): the tile's rows and
+ * columns are those in its name, the max keeps four vectors of partial results and the
+ * sum one, and flash's block of queries is whole groups of the tile's rows. */
+static void test_the_build_figures_agree(void) {
+    char name[64];
+    snprintf(name, sizeof name, " %d x %d", attn_tile_rows(), attn_tile_cols());
+    const char *tile = attn_register_tile();
+    CHECK_MSG(strlen(tile) > strlen(name) && strcmp(tile + strlen(tile) - strlen(name), name) == 0,
+              "the tile %s is not%s", tile, name);
+    CHECK(attn_max_partials() == 4 * attn_sum_partials());
+    CHECK(attn_flash_block_q() % attn_tile_rows() == 0);
+    CHECK(attn_vector_floats() >= 1 && attn_vector_floats() <= 16);
+    CHECK(fma_peak_accumulators() >= 64);
+}
+
 #ifdef CH08_TILE_AVX2
 static void test_the_avx2_tile_ran(void) {
     /* this copy of the tests (test_ch08_avx2, the Makefile) is linked with chapter 8
      * built without AVX-512: every check above ran the AVX2 tile */
     CHECK_MSG(strcmp(attn_register_tile(), "AVX2 6 x 16") == 0, "the register tile is %s", attn_register_tile());
+    CHECK(attn_tile_rows() == 6 && attn_tile_cols() == 16 && attn_flash_block_q() == 96);
+    CHECK(attn_vector_floats() == 8); /* ymm: 8 floats */
 }
 #endif
 
@@ -632,6 +649,7 @@ int main(void) {
     RUN(test_merge_lse_of_two_halves_is_the_whole);
     RUN(test_merge_lse_rows_that_saw_no_key);
     RUN(test_attn_matmul_is_a_matmul);
+    RUN(test_the_build_figures_agree);
     RUN(test_score_storing_versions_refuse_over_the_budget); /* last: it lowers t_max_bytes() */
 #ifdef CH08_TILE_AVX2
     RUN(test_the_avx2_tile_ran);

@@ -33,6 +33,16 @@ for impl in naive reordered tiled online flash; do
     expect_out_contains "$impl: " "times $impl"
 done
 expect_out_contains "online: one query row at a time, max and sum in one pass" "online step"
+# the numbers of this build (its register tile, vectors, accumulators), not one build's
+tr -s ' \n' ' ' <"$TMP/out" >"$TMP/flat"
+tile=$(sed -n 's/.*this build.s register tile, [A-Za-z0-9-]* \([0-9]*\) x \([0-9]*\)).*/\1 \2/p' "$TMP/flat")
+set -- $tile
+if [ $# -eq 2 ] && grep -q "Here a tile of $1 query rows x $2 keys of sums" "$TMP/flat"; then _ok; else
+    _bad "tiled's why names its register tile and the same rows and keys: '$tile'"; fi
+parts=$(sed -n 's/.*max keeps \([0-9]*\) partial results and its sum \([0-9]*\),.*/\1 \2/p' "$TMP/flat")
+set -- $parts
+if [ $# -eq 2 ] && [ "$1" -eq $(($2 * 4)) ]; then _ok; else _bad "reordered's why: the max keeps 4 vectors, the sum 1: '$parts'"; fi
+if grep -q "on [0-9]* independent floats, over and over" "$TMP/flat"; then _ok; else _bad "the ceiling's line names its floats"; fi
 expect_out_contains "max |output - reference| = " "compares with the reference"
 expect_out_lacks "max |output - reference| = nan" "no NaN differences"
 expect_out_contains "why:" "explains each step"
@@ -69,6 +79,7 @@ run "$P" --help
 expect_status 0 "--help"
 expect_out_contains "--impl NAME" "--help lists --impl"
 expect_out_contains "naive, reordered, tiled, online or flash (default flash)" "--help names the versions"
+expect_out_contains "with --impl flash, lse.npy" "--help says --dump writes lse.npy with flash"
 expect_out_contains "--causal" "--help lists --causal"
 expect_out_contains "--q FILE" "--help lists --q"
 expect_out_contains "--d-k" "--help lists --d-k"
@@ -161,7 +172,8 @@ unset ATTN_MAX_BYTES
 
 if [ -z "$RUNNER" ]; then # the real size of the chapter's memory target
     run "$P" --quiet --impl naive --causal --heads 1 --d-k 64 --seq-len 16384 --output "$TMP/bad4.npy"
-    expect_runtime_error "the scores (1, 1, 16384, 16384) would take 1.0 GiB, more than the 512.0 MiB this chapter allows" "naive at T = 16384"
+    expect_usage_error "the scores (1, 1, 16384, 16384) would take 1.0 GiB, more than the 512.0 MiB this chapter allows" "naive at T = 16384: the flags alone decide it"
+    expect_no_stdout "naive at T = 16384: refused before any work"
     expect_err_contains "attention_flash (--impl flash) never stores them" "naive at T = 16384 points to flash"
     expect_no_file "$TMP/bad4.npy" "naive at T = 16384"
 fi
@@ -183,11 +195,42 @@ run "$P" --q "$TMP/text.npy" --k "$FX/prog_k.npy" --v "$FX/prog_v.npy" --output 
 expect_runtime_error "text.npy" "not a .npy file"
 expect_no_file "$TMP/bad8.npy" "not a .npy file"
 
+"$BUILD/randnpy" 1 "$TMP/one.npy" 8 >/dev/null 2>&1
+run "$P" --q "$TMP/one.npy" --k "$FX/prog_k.npy" --v "$FX/prog_v.npy" --output "$TMP/bad11.npy"
+expect_runtime_error "--q $TMP/one.npy has shape (8,): it needs at least 2 dims, (..., T, d_k)" "a 1-D --q names the file"
+expect_no_file "$TMP/bad11.npy" "a 1-D --q"
+run "$P" --q "$FX/prog_q.npy" --k "$FX/prog_k.npy" --v "$TMP/one.npy" --output "$TMP/bad12.npy"
+expect_runtime_error "--v $TMP/one.npy has shape (8,): it needs at least 2 dims, (..., S, d_v)" "a 1-D --v names the file"
+"$BUILD/randnpy" 2 "$TMP/b3.npy" 3 2 40 8 >/dev/null 2>&1
+"$BUILD/randnpy" 3 "$TMP/b2.npy" 2 2 40 8 >/dev/null 2>&1
+run "$P" --q "$TMP/b2.npy" --k "$TMP/b3.npy" --v "$TMP/b3.npy" --output "$TMP/bad13.npy"
+expect_runtime_error "the batch dims of --q $TMP/b2.npy (2, 2, 40, 8), --k $TMP/b3.npy (3, 2, 40, 8) and --v" \
+    "batch dims that do not broadcast name the files"
+expect_no_file "$TMP/bad13.npy" "batch dims that do not broadcast"
+
 printf 'x' >"$TMP/plainfile"
 run "$P" $QKV --quiet --dump "$TMP/plainfile" --output "$TMP/bad9.npy"
 expect_status 2 "--dump into a file that is not a folder"
 expect_one_line "--dump into a file that is not a folder"
 expect_no_file "$TMP/bad9.npy" "--dump failed, so no --output"
+
+# refused before any work: q, k and v past the memory budget (the budget's sentence, not
+# randn's), and output places nothing can be made in (/proc and /sys take no new files,
+# not even root's, whose access() says yes)
+run "$P" --seq-len 1000000 --heads 1000 --quiet
+expect_runtime_error "this run needs about" "q, k, v past the budget"
+expect_err_contains "lower --seq-len" "q, k, v past the budget: the budget's sentence"
+expect_no_stdout "q, k, v past the budget: nothing on stdout"
+if [ -d /proc ] && [ -d /sys ]; then
+    run "$P" --quiet $SMALL --dump /proc/x
+    expect_usage_error "--dump /proc/x" "--dump in /proc"
+    expect_no_stdout "--dump in /proc: refused before any work"
+    run "$P" --quiet $SMALL --output /sys/out.npy
+    expect_usage_error "--output /sys/out.npy" "--output in /sys"
+    expect_no_stdout "--output in /sys: refused before any work"
+else
+    skip 6 "no /proc and /sys on this system"
+fi
 
 run "$P" --q "$FX/prog_q.npy" --output "$TMP/bad10.npy"
 expect_usage_error "--k and --v" "--q without --k and --v"

@@ -47,10 +47,16 @@ expect_out_contains "attention weights (forward): batch 1, head 1" "one heatmap 
 expect_out_contains "masked (-inf in the scores)" "the causal mask's cells are drawn as masked"
 expect_out_lacks "exactly 0 where no mask put -inf" "no masked cell is called an unmasked 0"
 
+run "$P" --heatmap --row-scale
+expect_status 0 "--heatmap --row-scale"
+expect_out_contains "legend: per row" "--row-scale shades each row of the forward's heatmap on its own"
+run "$P" --train --steps 2 --row-scale --ascii
+expect_status 0 "--train --row-scale --ascii"
+expect_out_contains "legend: per row" "--row-scale shades each row of --train's heatmaps on its own"
+
 run "$P" --input "$F/rand_00/x.npy" --weights "$F/rand_00/weights" --heads 2 --bias --d-in 3
-expect_status 0 "--bias and --d-in with files"
-expect_out_contains "(--d-in and --bias are not used: --input and --weights give" \
-    "says which flags the files override, only those given"
+expect_usage_error "it does not take --d-in and --bias" "--bias and --d-in with files: refused, naming only those given"
+expect_no_stdout "--bias and --d-in with files: nothing on stdout"
 
 run "$P" --help
 expect_status 0 "--help"
@@ -121,6 +127,16 @@ bad 2 "--steps and --lr go with --train" "--lr without --train" --lr 0.1
 bad 2 "flag '--grad-output' needs a value" "--grad-output without a file" --input "$G/x.npy" --weights "$G/weights" --grad-output
 bad 2 "does not take --input, --weights or --output" "--train with --output" --train --output "$TMP/ytrain.npy"
 expect_no_file "$TMP/ytrain.npy" "no output from a usage error"
+# a flag the run would ignore is refused: --train's model and --input's module fix these themselves
+for f in "--batch 4" "--seq-len 6" "--d-in 16" "--d-out 16" "--dropout 0.5" "--eval" "--bias"; do
+    bad 2 "it does not take ${f%% *}" "--train $f" --train --steps 2 $f
+    expect_no_stdout "--train $f: nothing on stdout"
+done
+bad 2 "it does not take --no-causal" "--train --no-causal" --train --steps 2 --no-causal
+for f in "--batch 4" "--d-in 16" "--d-out 16" "--dropout 0.5" "--bias" "--seed 7"; do
+    bad 2 "it does not take ${f%% *}" "--input $f" --input "$G/x.npy" --weights "$G/weights" --heads 2 $f
+    expect_no_stdout "--input $f: nothing on stdout"
+done
 bad 1 "training stopped at step" "a huge --lr makes the loss NaN" --train --lr 1e30 --steps 50
 expect_err_contains "try a smaller --lr" "the NaN sentence says what to do"
 
@@ -132,6 +148,27 @@ expect_no_file "$TMP/afile/out" "no dump under a file"
 run "$P" --train --steps 3 --dump "$TMP/afile/train" --quiet
 expect_usage_error "afile is not a folder" "--train --dump under a file"
 expect_no_file "$TMP/afile/train" "no training dump under a file"
+
+# refused before any work: scores past the memory limit (chapter 5's sentence), and --dump
+# folders nothing can be made in (/proc and /sys take no new folders, not even root's)
+run "$P" --seq-len 1000000
+expect_runtime_error "the scores (2, 2, 1000000, 1000000) need" "scores past the memory limit"
+expect_no_stdout "scores past the memory limit: nothing on stdout"
+if [ -d /proc ] && [ -d /sys ]; then
+    run "$P" --dump /proc/x
+    expect_usage_error "--dump /proc/x" "--dump in /proc"
+    expect_no_stdout "--dump in /proc: refused before any work"
+    run "$P" --input "$G/x.npy" --weights "$G/weights" --heads 2 --dump /sys/gg
+    expect_usage_error "--dump /sys/gg" "--input --dump in /sys"
+    expect_no_stdout "--input --dump in /sys: refused before any work"
+else
+    skip 6 "no /proc and /sys on this system"
+fi
+rm -rf "$TMP/probe_dump"
+mkdir "$TMP/probe_dir"
+run "$P" --quiet --dump "$TMP/probe_dir/d"
+expect_status 0 "--dump in a folder that can be written"
+if [ "$(ls -A "$TMP/probe_dir")" = d ]; then _ok; else _bad "the check of the --dump folder left $(ls -A "$TMP/probe_dir")"; fi
 
 # ---- training ----------------------------------------------------------------------------
 run "$P" --train --steps 20 --quiet --seed 5

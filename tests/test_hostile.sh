@@ -403,7 +403,8 @@ for v in 64M 1e9 3GiB; do
     expect_status 0 "ATTN_MAX_BYTES=$v"
 done
 ATTN_MAX_BYTES=1G run "$C8" --seq-len 1000000 --quiet --output "$TMP/big8.npy"
-expect_runtime_error "more than the 1.0 GiB limit (ATTN_MAX_BYTES)" "chapter 8 at T = 10^6 past 1 GiB"
+expect_runtime_error "more than the budget of 1.0 GiB (ATTN_MAX_BYTES); lower --seq-len" "chapter 8 at T = 10^6 past 1 GiB"
+expect_no_stdout "chapter 8 at T = 10^6 past 1 GiB: refused before any work"
 expect_no_file "$TMP/big8.npy" "chapter 8 refused: no output"
 # short runs say nothing on stderr
 run "$C8" --quiet --seq-len 256 --heads 1

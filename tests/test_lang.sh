@@ -145,8 +145,8 @@ same_but_words "chapter10 --train --steps 20" "$B/chapter10" --train --steps 20
 run "$B/chapter7" --quiet --eval --dump "$TMP/w7"
 expect_status 0 "chapter7 --dump for chapter 10's files runs"
 "$B/randnpy" 4 "$TMP/dy.npy" 3 5 8 >/dev/null 2>&1
-same_but_words "chapter10 --input --weights --dropout 0.2" "$B/chapter10" --input "$TMP/w7/x.npy" --weights "$TMP/w7" \
-    --dropout 0.2
+same_but_words "chapter10 --input --weights --eval" "$B/chapter10" --input "$TMP/w7/x.npy" --weights "$TMP/w7" \
+    --eval
 same_but_words "chapter10 --input --weights --grad-output" "$B/chapter10" --input "$TMP/w7/x.npy" \
     --weights "$TMP/w7" --grad-output "$TMP/dy.npy"
 
@@ -467,6 +467,37 @@ expect_usage_error "--bench 自己生成输入" "chapter 12's flag clash, in Chi
 run "$B/chapter10" --input "$TMP/w7/x.npy" --weights "$TMP/w7" --grad-output "$TMP/k.npy" --lang zh
 expect_runtime_error "$TMP/k.npy 的形状是 (2, 5, 3)，但输出 y 是 (B, T, d_out) = (3, 5, 8)" \
     "chapter 10's --grad-output of the wrong shape, in Chinese"
+
+# PyTorch lines keep their code, but their words and comments are Chinese too (chapters 8, 10)
+run "$B/chapter8" --seq-len 32 --heads 1 --lang zh
+expect_status 0 "chapter8 --lang zh"
+for words in "independent floats" "each block of" "over one row, read once" "chapter 5's shapes" \
+    "every inner loop walks" "fused kernel" "成本模型" ; do
+    case $words in 成本模型) expect_out_contains "$words" "chapter8 --lang zh says the glossary's term for the cost model" ;;
+    *) expect_out_lacks "$words" "chapter8 --lang zh: no '$words' left in English" ;; esac
+done
+run "$B/chapter10" --lang zh
+for words in "the same dropout masks" ; do expect_out_lacks "$words" "chapter10 --lang zh: no '$words' left in English"; done
+run "$B/chapter10" --train --steps 2 --lang zh
+for words in "attn: chapter 7" "by hand; Adam" ; do expect_out_lacks "$words" "chapter10 --train --lang zh: no '$words' left in English"; done
+
+# chapter 8's --q, --k and --v that cannot make one attention call: the files named, in Chinese
+for spec in "q8 1 2 16 8" "k8 1 2 16 8" "v8 1 2 12 8" "kd8 1 2 16 4" "b8 3 2 16 8" "one8 8"; do
+    set -- $spec
+    name=$1
+    shift
+    "$B/randnpy" 5 "$TMP/$name.npy" "$@" >/dev/null 2>&1
+done
+"$B/randnpy" 6 "$TMP/q28.npy" 2 2 16 8 >/dev/null 2>&1
+run "$B/chapter8" --quiet --q "$TMP/q8.npy" --k "$TMP/k8.npy" --v "$TMP/v8.npy" --lang zh
+expect_runtime_error "--k $TMP/k8.npy (1, 2, 16, 8) 和 --v $TMP/v8.npy (1, 2, 12, 8) 的长度 S（倒数第 2 维）必须相同：16 != 12" \
+    "chapter 8's key and value of different lengths, in Chinese"
+run "$B/chapter8" --quiet --q "$TMP/q8.npy" --k "$TMP/kd8.npy" --v "$TMP/k8.npy" --lang zh
+expect_runtime_error "的最后一维 d_k 必须相同：8 != 4" "chapter 8's query and key of different d_k, in Chinese"
+run "$B/chapter8" --quiet --q "$TMP/q28.npy" --k "$TMP/b8.npy" --v "$TMP/b8.npy" --lang zh
+expect_runtime_error "的批维度无法广播" "chapter 8's batch dims that do not broadcast, in Chinese"
+run "$B/chapter8" --quiet --q "$TMP/one8.npy" --k "$TMP/k8.npy" --v "$TMP/k8.npy" --lang zh
+expect_runtime_error "--q $TMP/one8.npy 的形状是 (8,)：它至少要有 2 维，即 (..., T, d_k)" "chapter 8's 1-D --q, in Chinese"
 
 # chapter 13's files (checkpoint.c, tiny_llama_setup.c): each sentence in Chinese, and in English
 # as tests/test_ch13_program.sh expects it. A Chinese line passes no_english_left whole (the 错误

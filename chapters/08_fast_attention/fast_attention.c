@@ -110,7 +110,7 @@ typedef struct {
 
 /* What the five share, at the end of the file: shapes, budget, scratch memory. */
 static Problem make_problem(const char *op, const Tensor *query, const Tensor *key, const Tensor *value, bool causal);
-static void check_scores_budget(const char *op, const Problem *p);
+static void check_scores_budget(AttnImpl impl, const Problem *p);
 static float *scratch_floats(int64_t n);
 
 /* ======================================================================== */
@@ -157,7 +157,7 @@ static void naive_slice(const Problem *p, int64_t b, float *restrict scores) {
 
 Tensor *attention_naive(const Tensor *query, const Tensor *key, const Tensor *value, bool is_causal) {
     Problem p = make_problem("attention_naive", query, key, value, is_causal);
-    check_scores_budget("attention_naive", &p);
+    check_scores_budget(ATTN_NAIVE, &p);
     /* the whole (..., T, S) score tensor, as chapters 2 and 4 make it */
     float *scores = scratch_floats(p.n * p.T * p.S);
     for (int64_t b = 0; b < p.n; b++) naive_slice(&p, b, scores + b * p.T * p.S);
@@ -298,7 +298,7 @@ static void reordered_slice(const Problem *p, int64_t b, float *restrict scores,
 
 Tensor *attention_reordered(const Tensor *query, const Tensor *key, const Tensor *value, bool is_causal) {
     Problem p = make_problem("attention_reordered", query, key, value, is_causal);
-    check_scores_budget("attention_reordered", &p);
+    check_scores_budget(ATTN_REORDERED, &p);
     float *scores = scratch_floats(p.n * p.T * p.S);
     float *kt = scratch_floats(p.d_k * p.S);
     for (int64_t b = 0; b < p.n; b++) reordered_slice(&p, b, scores + b * p.T * p.S, kt);
@@ -494,6 +494,27 @@ const char *attn_register_tile(void) { return TILE_NAME; }
 
 int attn_flash_block_q(void) { return FLASH_Q; }
 
+int attn_tile_rows(void) { return MR; }
+
+int attn_tile_cols(void) { return NR; }
+
+int attn_max_partials(void) { return 4 * LANES; }
+
+int attn_sum_partials(void) { return LANES; }
+
+/* The widest vector of floats the compiler may use here, from its own macros. */
+int attn_vector_floats(void) {
+#if defined(__AVX512F__)
+    return 16;
+#elif defined(__AVX__)
+    return 8;
+#elif defined(__SSE2__) || defined(__ARM_NEON) || defined(__wasm_simd128__)
+    return 4;
+#else
+    return 1;
+#endif
+}
+
 /* The same, for the chapters after this one (chapter 12's backward multiplies its tiles
  * with it): packed holds ATTN_MATMUL_PACKED(kdim) floats. */
 void attn_matmul(int64_t m, int64_t n, int64_t kdim, const float *a, int64_t lda, const float *b, int64_t ldb,
@@ -562,7 +583,7 @@ static void tiled_slice(const Problem *p, int64_t b, float *restrict scores, flo
 
 Tensor *attention_tiled(const Tensor *query, const Tensor *key, const Tensor *value, bool is_causal) {
     Problem p = make_problem("attention_tiled", query, key, value, is_causal);
-    check_scores_budget("attention_tiled", &p);
+    check_scores_budget(ATTN_TILED, &p);
     float *scores = scratch_floats(p.n * p.T * p.S);
     float *kt = scratch_floats((p.S + BLOCK_K - 1) / BLOCK_K * BLOCK_K * p.d_k);
     float *q_blk = scratch_floats(BLOCK_Q * p.d_k);
@@ -1192,16 +1213,23 @@ static Problem make_problem(const char *op, const Tensor *query, const Tensor *k
     return p;
 }
 
+int attention_scores_refusal(AttnImpl impl, Shape scores, char *err, size_t n) {
+    double bytes = sizeof(float);
+    for (int i = 0; i < scores.ndim; i++) bytes *= (double)scores.dims[i];
+    if (!attn_impl_stores_scores(impl) || bytes <= (double)attention_scores_budget()) return 0;
+    char sb[T_SHAPE_STR], want[32], limit[32];
+    t_format_bytes_over(bytes, (double)attention_scores_budget(), want, limit, sizeof want);
+    snprintf(err, n,
+             t_tr("attention_%s: the scores %s would take %s, more than the %s this chapter allows for them; "
+                  "attention_flash (--impl flash) never stores them"),
+             attn_impl_name(impl), shape_str(scores, sb), want, limit);
+    return 1;
+}
+
 /* The versions that store the scores refuse, in one sentence, when they would not fit. */
-static void check_scores_budget(const char *op, const Problem *p) {
-    double bytes = (double)p->n * (double)p->T * (double)p->S * sizeof(float);
-    if (bytes > (double)attention_scores_budget()) {
-        char sb[T_SHAPE_STR], want[32], limit[32];
-        t_format_bytes_over(bytes, (double)attention_scores_budget(), want, limit, sizeof want);
-        t_error("%s: the scores %s would take %s, more than the %s this chapter allows for them; "
-                "attention_flash (--impl flash) never stores them",
-                op, shape_str(p->scores_shape, sb), want, limit);
-    }
+static void check_scores_budget(AttnImpl impl, const Problem *p) {
+    char err[512];
+    if (attention_scores_refusal(impl, p->scores_shape, err, sizeof err)) t_error("%s", err);
 }
 
 double attention_score_bytes(const Tensor *query, const Tensor *key) {

@@ -114,6 +114,16 @@ void online_row_finish(float *acc, int64_t d_v, float l);
 /* That kernel's register tile, chosen from the compiler's macros for the vector unit it
  * targets: "AVX-512 8 x 32", "AVX2 6 x 16", "NEON 8 x 8" or "portable 4 x 8". */
 const char *attn_register_tile(void);
+/* Its rows (queries) and columns (keys): 8 x 32, 6 x 16, 8 x 8 or 4 x 8. */
+int attn_tile_rows(void);
+int attn_tile_cols(void);
+/* The partial results of the vectorised max (4 vectors' worth) and sum (one) of a row of
+ * scores, and the widest vector of floats the compiler may use in this build (16 with
+ * AVX-512, 8 with AVX, 4 with SSE2, NEON or WebAssembly SIMD, else 1): what the
+ * narration says, read from the build. */
+int attn_max_partials(void);
+int attn_sum_partials(void);
+int attn_vector_floats(void);
 void attn_matmul(int64_t m, int64_t n, int64_t kdim, const float *a, int64_t lda, const float *b, int64_t ldb,
                  float *c, int64_t ldc, bool accumulate, float *packed);
 /* c (+)= aᵀ · b, a given as (kdim, m) row-major with leading dim lda (Pᵀ · dO from
@@ -135,6 +145,10 @@ double attention_score_bytes(const Tensor *query, const Tensor *key);
  * t_max_bytes() (env ATTN_MAX_BYTES) when that is smaller. Above it they refuse with
  * one sentence that points to attention_flash (--impl flash). */
 size_t attention_scores_budget(void);
+/* That sentence, for version impl and scores of shape (..., T, S), into err: 1 when impl
+ * stores its scores and they would take more than attention_scores_budget(), else 0.
+ * The program says it before any work (main.c); the versions refuse with it. */
+int attention_scores_refusal(AttnImpl impl, Shape scores, char *err, size_t n);
 
 /* Extra memory the last call of a version allocated (scores, transposed keys, tiles,
  * rows; not the inputs or the output). Nothing is freed during a call, so this is
@@ -178,5 +192,7 @@ double thread_cpu_seconds(void);
  * vectors of accumulators as stay in registers: 16 with AVX-512, 12 with AVX2;
  * nothing else), the best of 8 runs of about seconds/8 of this thread's CPU time. */
 double fma_peak_gflops(double seconds);
+/* Its independent accumulators (floats): 256 with AVX-512, 96 with AVX2, else 64. */
+int fma_peak_accumulators(void);
 
 #endif

@@ -20,6 +20,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/program/program.h"
@@ -116,7 +117,8 @@ static void say_result(const char *name, const Result *r, const Tensor *q, const
     if (r->max_diff >= 0) narrate_say("max |output - reference| = %.3g", r->max_diff);
 }
 
-/* The idea of each version, in the order of AttnImpl. */
+/* The idea of each version, in the order of AttnImpl. The numbers in them are this
+ * build's (step_torch, step_why): its register tile and vectors differ per build. */
 static const char *const STEP_TITLE[ATTN_N_IMPLS] = {
     "naive: the three lines as loops, the whole (..., T, S) score matrix in memory",
     "reordered: the same loops in an order whose inner loops run over contiguous memory",
@@ -128,8 +130,9 @@ static const char *const STEP_TORCH[ATTN_N_IMPLS] = {
     ("scores = torch.matmul(query, key.transpose(-2, -1)) / math.sqrt(d_k); p_attn = scores.softmax(dim=-1); "
      "torch.matmul(p_attn, value)"),
     "kt = key.transpose(-2, -1).contiguous()   # then every inner loop walks a row",
-    "for each block of 64 queries and 256 keys: scores[i0:i1, j0:j1] = q[i0:i1] @ kt[:, j0:j1]",
-    "m, l = running max and sum of exp(s - m) over one row, read once (Milakov & Gimelshein 2018)",
+    "scores[i0:i1, j0:j1] = q[i0:i1] @ kt[:, j0:j1]   # each block of %d queries x %d keys, in cache",
+    ("m_new = max(m, s_j); l = l * exp(m - m_new) + exp(s_j - m_new)   # over one row, read once "
+     "(Milakov & Gimelshein 2018)"),
     "F.scaled_dot_product_attention(query, key, value, is_causal=causal)   # PyTorch 2's fused kernel",
 };
 static const char *const STEP_WHY[ATTN_N_IMPLS] = {
@@ -137,18 +140,19 @@ static const char *const STEP_WHY[ATTN_N_IMPLS] = {
      "in order, one add at a time; output = p_attn · v walks down a column of v, d_v floats apart. "
      "And the scores take 4·T·S bytes per head: 1 GiB at T = 16384."),
     ("key is transposed once, so a row of scores is built as q[i][c] · kt[c][:] summed over c: the "
-     "inner loop writes S different scores, which the compiler does 16 at a time; the output row "
-     "is p[i][j] · v[j][:] summed over j, again along a row. The softmax's max and sum keep 16 "
-     "partial results and exp is a polynomial, so they vectorise too."),
+     "inner loop writes S independent scores, which the compiler can compute a vector at a time "
+     "(%d floats in this build); the output row is p[i][j] · v[j][:] summed over j, again along a "
+     "row. The softmax's max keeps %d partial results and its sum %d, and exp is a polynomial, so "
+     "they vectorise too."),
     ("reordered reloads every partial sum from memory for each of the d_k steps and streams all of "
-     "kt through the cache for every query. Here 8 query rows x 32 keys of sums stay in 16 vector "
-     "registers for the whole sum, and a block of 64 queries meets a panel of 256 keys while both "
-     "are in cache. The scores are still all stored."),
+     "kt through the cache for every query. Here a tile of %d query rows x %d keys of sums (this "
+     "build's register tile, %s) stays in registers for the whole sum, and a block of %d queries "
+     "meets a panel of %d keys while both are in cache. The scores are still all stored."),
     ("one query row at a time: that alone takes the memory from O(T·S) to one row, O(S). The online "
      "softmax makes the row one pass: a running max m, sum l and output acc, one exp per key, and "
      "acc and l shrink by exp(m_old - m_new) when the max grows; output = acc / l. Key by key, so "
      "about as fast as reordered. Causal rows stop at their own position."),
-    ("online's update applied to tiles of %d queries x 256 keys (o = o·exp(m_old - m_new) + P·V), "
+    ("online's update applied to tiles of %d queries x %d keys (o = o·exp(m_old - m_new) + P·V), "
      "divided by l once at the end: the speed of tiled with no (T, S) matrix and no row, extra "
      "memory O(S·d) for the packed keys and O(tile) for the rest. Causal runs skip the key tiles "
      "wholly above the diagonal instead of computing and masking them."),
@@ -267,7 +271,9 @@ static void narrate_cost_model(const Tensor *q, const Tensor *k, const Tensor *v
 /* Step 2: this core's ceiling, which every share of it below is measured against. */
 static void measure_ceiling(void) {
     narrate_step("This core's ceiling: a loop of fused multiply-adds and nothing else");
-    narrate_torch("(no PyTorch line: acc = fmaf(acc, a, b) on 256 independent floats, over and over)");
+    /* as many floats as this build's vector registers hold (measure.c) */
+    narrate_say("(no PyTorch line: acc = fmaf(acc, a, b) on %d independent floats, over and over)",
+                fma_peak_accumulators());
     ceiling_gflops = fma_peak_gflops(0.4);
     narrate_say("ceiling = %.1f GFLOP/s on one core (2 FLOPs per fused multiply-add)", ceiling_gflops);
     narrate_why("no attention can beat the rate at which this core multiplies and adds; the share of "
@@ -330,12 +336,19 @@ static void compare_all(const Args *args, AttnImpl chosen, const Tensor *q, cons
     Result ref, res[ATTN_N_IMPLS];
     Tensor *reference = time_reference(q, k, v, causal, &ref);
     for (int i = 0; i < ATTN_N_IMPLS; i++) {
+        char torch[200];
         narrate_step("%s", tr(STEP_TITLE[i]));
-        narrate_torch(STEP_TORCH[i]);
+        snprintf(torch, sizeof torch, tr(STEP_TORCH[i]), ATTN_BLOCK_Q, ATTN_BLOCK_K); /* tiled's blocks */
+        narrate_torch(torch);
         res[i] = measure(i, q, k, v, causal, NULL, reference);
         say_result(attn_impl_name((AttnImpl)i), &res[i], q, k);
-        if (i == ATTN_FLASH) /* its block of queries depends on the register tile */
-            narrate_why(tr(STEP_WHY[i]), attn_flash_block_q());
+        if (i == ATTN_REORDERED) /* the vectors and partial results of this build */
+            narrate_why(tr(STEP_WHY[i]), attn_vector_floats(), attn_max_partials(), attn_sum_partials());
+        else if (i == ATTN_TILED) /* its register tile and blocks */
+            narrate_why(tr(STEP_WHY[i]), attn_tile_rows(), attn_tile_cols(), attn_register_tile(), ATTN_BLOCK_Q,
+                        ATTN_BLOCK_K);
+        else if (i == ATTN_FLASH) /* its block of queries depends on the register tile */
+            narrate_why(tr(STEP_WHY[i]), attn_flash_block_q(), ATTN_BLOCK_K);
         else
             narrate_why("%s", tr(STEP_WHY[i]));
     }
@@ -349,10 +362,53 @@ static void compare_all(const Args *args, AttnImpl chosen, const Tensor *q, cons
     narrate_why("--output FILE writes it as .npy; --quiet prints only this and its time.");
 }
 
+/* The shapes of --q (..., T, d_k), --k (..., S, d_k) and --v (..., S, d_v), checked as the
+ * files are loaded (chapter 1's rules, said with the files' names, in the run's language):
+ * one sentence and exit 1 when they cannot make one attention call. */
+static void check_loaded_shapes(const Args *args, const Tensor *q, const Tensor *k, const Tensor *v) {
+    const char *flag[3] = {"--q", "--k", "--v"}, *path[3] = {args->q, args->k, args->v};
+    const char *want[3] = {"(..., T, d_k)", "(..., S, d_k)", "(..., S, d_v)"};
+    const Tensor *x[3] = {q, k, v};
+    char s0[T_SHAPE_STR], s1[T_SHAPE_STR], s2[T_SHAPE_STR];
+    for (int i = 0; i < 3; i++)
+        if (x[i]->ndim < 2)
+            t_error(tr("%s %s has shape %s: it needs at least 2 dims, %s"), flag[i], path[i], t_shape_str(x[i], s0),
+                    want[i]);
+    if (t_size(q, -1) != t_size(k, -1))
+        t_error(tr("--q %s %s and --k %s %s must share the last dim d_k: %lld != %lld"), args->q, t_shape_str(q, s0),
+                args->k, t_shape_str(k, s1), (long long)t_size(q, -1), (long long)t_size(k, -1));
+    if (t_size(k, -2) != t_size(v, -2))
+        t_error(tr("--k %s %s and --v %s %s must have the same length S (dim -2): %lld != %lld"), args->k,
+                t_shape_str(k, s0), args->v, t_shape_str(v, s1), (long long)t_size(k, -2), (long long)t_size(v, -2));
+    if (t_size(k, -2) == 0)
+        t_error(tr("--k %s %s has no positions (S = 0): there is nothing to attend to"), args->k, t_shape_str(k, s0));
+    if (args->causal && t_size(q, -2) != t_size(k, -2))
+        t_error(tr("--q %s %s and --k %s %s have T %lld != S %lld, but a causal mask needs T == S (queries and keys "
+                   "from the same sequence)"),
+                args->q, t_shape_str(q, s0), args->k, t_shape_str(k, s1), (long long)t_size(q, -2),
+                (long long)t_size(k, -2));
+    /* the batch dims (all but the last two), aligned from the right: equal, or 1 (torch.matmul) */
+    int lead = 0;
+    for (int i = 0; i < 3; i++) lead = x[i]->ndim - 2 > lead ? x[i]->ndim - 2 : lead;
+    for (int d = 1; d <= lead; d++) {
+        int64_t size = 1;
+        for (int i = 0; i < 3; i++) {
+            int at = x[i]->ndim - 2 - d;
+            int64_t n = at >= 0 ? x[i]->shape[at] : 1;
+            if (n != 1 && size != 1 && n != size)
+                t_error(tr("the batch dims of --q %s %s, --k %s %s and --v %s %s do not broadcast: each must be the "
+                           "same or 1, counted from the right, as in torch.matmul"),
+                        args->q, t_shape_str(q, s0), args->k, t_shape_str(k, s1), args->v, t_shape_str(v, s2));
+            if (n != 1) size = n;
+        }
+    }
+}
+
 /* --q/--k/--v files, or random (bsz, n_heads, seqlen, head_dim) as chapter 5 splits them. */
 static void load_or_draw_inputs(const Args *args, Tensor **q, Tensor **k, Tensor **v) {
     if (args->q) {
         *q = npy_load(args->q), *k = npy_load(args->k), *v = npy_load(args->v);
+        check_loaded_shapes(args, *q, *k, *v);
     } else {
         *q = t_randn(SHAPE(args->batch, args->heads, args->seq_len, args->d_k));
         *k = t_randn(SHAPE(args->batch, args->heads, args->seq_len, args->d_k));
@@ -385,7 +441,7 @@ static void narrate_inputs(const Args *args, const Tensor *q, const Tensor *k, c
         narrate_torch("query, key, value = np.load(Q), np.load(K), np.load(V)");
         narrate_say("query %s, key %s, value %s", t_shape_str(q, qs), t_shape_str(k, ks), t_shape_str(v, vs));
     } else {
-        narrate_torch("xq = torch.randn(bsz, n_heads, seqlen, head_dim)   # and xk, xv: chapter 5's shapes");
+        narrate_torch(tr("xq = torch.randn(bsz, n_heads, seqlen, head_dim)   # and xk, xv: chapter 5's shapes"));
         narrate_layout("xq", q);
         narrate_show("xq[0, 0, :3, :6]", corner(q));
     }
@@ -450,6 +506,21 @@ static double stored_score_bytes(const Args *a, double B, double T, double S, bo
     return 2 * BUDGET_F4 * B * T * S; /* the scores and the weights */
 }
 
+/* --quiet with a version that stores its scores: refused before any work when they would
+ * not fit. From the flags alone (random inputs, the chapter's fixed 512 MiB) it is a
+ * usage error; under a lower ATTN_MAX_BYTES, or with files, the run's (exit 1). */
+static void refuse_scores_over_cap(const Args *a, int impl) {
+    char err[512];
+    if (!a->quiet || a->q ||
+        !attention_scores_refusal((AttnImpl)impl, SHAPE(a->batch, a->heads, a->seq_len, a->seq_len), err, sizeof err))
+        return;
+    if (t_max_bytes() > attention_scores_budget()) {
+        fprintf(stderr, tr("%s: %s (see --help)\n"), "chapter8", err);
+        exit(EXIT_USAGE);
+    }
+    t_error("%s", err);
+}
+
 static void refuse_past_budget(const Args *a) {
     /* (B, H, T, d) random or loaded q, k, v; the reference (chapters 2/4) and the
      * score-storing versions only when their (..., T, S) scores fit in 512 MiB. */
@@ -490,9 +561,13 @@ static void refuse_past_budget(const Args *a) {
              B, a->quiet ? "" : tr(", every version timed"));
     e.what = what;
     e.flag = a->q ? tr("the sizes of --q/--k/--v") : a->quiet ? "--seq-len" : tr("--seq-len (or add --quiet)");
+    /* random inputs come from the flags alone: a q, k or v too big for the budget is the
+     * budget's sentence, which says what to lower (not randn's, after the start) */
+    if (!a->q) e.largest = 0;
     /* with --quiet it ticks budget_progress after each piece, when run_chosen cuts the
      * run in pieces (a causal run cuts only between slices) */
     budget_own_progress(true);
+    refuse_scores_over_cap(a, impl);
     budget_refuse(&e, a->quiet);
 }
 
@@ -501,7 +576,9 @@ int main(int argc, char **argv) {
                     .summary = "Fast attention: naive, reordered, tiled, online softmax and flash (streaming)\n"
                                "attention, timed against the cost model.\n"
                                "Random (--batch, --heads, --seq-len, --d-k) inputs, or --q/--k/--v files (then\n"
-                               "those four are ignored); --quiet runs only --impl.",
+                               "those four are ignored); --quiet runs only --impl. --dump DIR writes output.npy,\n"
+                               "attn_weights.npy (the reference's) and, with --impl flash, lse.npy (the\n"
+                               "logsumexp of each row, (..., T)).",
                     .flags = CLI_SEED | CLI_BATCH | CLI_SEQ_LEN | CLI_D_K | CLI_HEADS | CLI_CAUSAL | CLI_QUIET |
                              CLI_DUMP | CLI_QKV | CLI_OUTPUT | CLI_IMPL,
                     .defaults = {.seed = 123, .batch = 1, .heads = 8, .seq_len = 512, .d_k = 64, .causal = false,

@@ -30,6 +30,8 @@ double thread_cpu_seconds(void) { return p_thread_cpu_seconds(); }
 #define PEAK_ACC 64
 #endif
 
+int fma_peak_accumulators(void) { return PEAK_ACC; }
+
 static float fma_loop(long steps, float a, float b, float *acc) {
     for (long s = 0; s < steps; s++)
         for (int c = 0; c < PEAK_ACC; c++) acc[c] = fmaf(acc[c], a, b);

@@ -8,11 +8,15 @@ const LangPair chapter8_zh[] = {
     {"Fast attention: naive, reordered, tiled, online softmax and flash (streaming)\n"
      "attention, timed against the cost model.\n"
      "Random (--batch, --heads, --seq-len, --d-k) inputs, or --q/--k/--v files (then\n"
-     "those four are ignored); --quiet runs only --impl.",
+     "those four are ignored); --quiet runs only --impl. --dump DIR writes output.npy,\n"
+     "attn_weights.npy (the reference's) and, with --impl flash, lse.npy (the\n"
+     "logsumexp of each row, (..., T)).",
      "快速注意力：朴素（naive）、调换循环顺序（reordered）、分块（tiled）、在线\n"
      "softmax（online）和流式的 flash 注意力，逐个计时，并与成本模型对照。\n"
      "输入为随机张量（--batch、--heads、--seq-len、--d-k），或 --q/--k/--v 文件\n"
-     "（此时忽略前面四个参数）；--quiet 只运行 --impl 指定的版本。"},
+     "（此时忽略前面四个参数）；--quiet 只运行 --impl 指定的版本。--dump DIR 写出\n"
+     "output.npy、attn_weights.npy（参考实现的）以及（--impl flash 时）lse.npy\n"
+     "（每一行的 logsumexp，(..., T)）。"},
     {"Chapter 8: fast attention -- from naive to streaming (flash) attention%s",
      "第 8 章：快速注意力——从朴素实现到流式（flash）注意力%s"},
     {" (causal)", "（因果）"},
@@ -81,20 +85,22 @@ const LangPair chapter8_zh[] = {
      "output = p_attn · v 沿着 v 的一列往下走，每步跨过 d_v 个 float。而且分数每个头占 "
      "4·T·S 字节：1 GiB（T = 16384 时）。"},
     {"key is transposed once, so a row of scores is built as q[i][c] · kt[c][:] summed over c: the "
-     "inner loop writes S different scores, which the compiler does 16 at a time; the output row "
-     "is p[i][j] · v[j][:] summed over j, again along a row. The softmax's max and sum keep 16 "
-     "partial results and exp is a polynomial, so they vectorise too.",
+     "inner loop writes S independent scores, which the compiler can compute a vector at a time "
+     "(%d floats in this build); the output row is p[i][j] · v[j][:] summed over j, again along a "
+     "row. The softmax's max keeps %d partial results and its sum %d, and exp is a polynomial, so "
+     "they vectorise too.",
      "键先转置一次，于是一行分数按 q[i][c] · kt[c][:] 对 c 求和来构造：内层循环写 S 个"
-     "不同的分数，编译器一次处理 16 个；输出的一行是 p[i][j] · v[j][:] 对 j 求和，同样"
-     "沿着一行走。softmax 的最大值和求和保留 16 个部分结果，exp 用多项式计算，所以它们"
-     "也能向量化。"},
+     "互相独立的分数，编译器可以一次算一个向量（本次构建中是 %d 个 float）；输出的一行是 "
+     "p[i][j] · v[j][:] 对 j 求和，同样沿着一行走。softmax 的最大值保留 %d 个部分结果，"
+     "求和保留 %d 个，exp 用多项式计算，所以它们也能向量化。"},
     {"reordered reloads every partial sum from memory for each of the d_k steps and streams all of "
-     "kt through the cache for every query. Here 8 query rows x 32 keys of sums stay in 16 vector "
-     "registers for the whole sum, and a block of 64 queries meets a panel of 256 keys while both "
-     "are in cache. The scores are still all stored.",
+     "kt through the cache for every query. Here a tile of %d query rows x %d keys of sums (this "
+     "build's register tile, %s) stays in registers for the whole sum, and a block of %d queries "
+     "meets a panel of %d keys while both are in cache. The scores are still all stored.",
      "reordered 在 d_k 的每一步都要从内存重新读入每个部分和，并且每个查询都要让整个 kt "
-     "流过一遍缓存。这里 8 行查询 x 32 个键的部分和在整个求和过程中都留在 16 个向量寄存器"
-     "里，64 个查询的块和 256 个键的面板趁两者都在缓存里时相遇。分数仍然全部存储。"},
+     "流过一遍缓存。这里 %d 行查询 x %d 个键的一块部分和（本次构建的寄存器块，%s）在整个"
+     "求和过程中都留在寄存器里，%d 个查询的块和 %d 个键的面板趁两者都在缓存里时相遇。"
+     "分数仍然全部存储。"},
     {"one query row at a time: that alone takes the memory from O(T·S) to one row, O(S). The online "
      "softmax makes the row one pass: a running max m, sum l and output acc, one exp per key, and "
      "acc and l shrink by exp(m_old - m_new) when the max grows; output = acc / l. Key by key, so "
@@ -103,14 +109,30 @@ const LangPair chapter8_zh[] = {
      "算完：边走边维护最大值 m、和 l 与输出 acc，每个键一次 exp，最大值变大时 acc 和 l "
      "乘以 exp(m_old - m_new) 缩小；output = acc / l。逐个键计算，所以速度和 reordered "
      "差不多。因果注意力的行在自己的位置处停下。"},
-    {"online's update applied to tiles of %d queries x 256 keys (o = o·exp(m_old - m_new) + P·V), "
+    {"online's update applied to tiles of %d queries x %d keys (o = o·exp(m_old - m_new) + P·V), "
      "divided by l once at the end: the speed of tiled with no (T, S) matrix and no row, extra "
      "memory O(S·d) for the packed keys and O(tile) for the rest. Causal runs skip the key tiles "
      "wholly above the diagonal instead of computing and masking them.",
-     "把 online 的更新用在 %d 个查询 x 256 个键的块上（o = o·exp(m_old - m_new) + P·V），"
+     "把 online 的更新用在 %d 个查询 x %d 个键的块上（o = o·exp(m_old - m_new) + P·V），"
      "最后只除一次 l：有 tiled 的速度，却没有 (T, S) 矩阵，也没有整行；额外内存是打包"
      "键的 O(S·d) 加上其余的 O(tile)。因果注意力跳过完全位于对角线上方的键块，而不是先"
      "算出来再用掩码遮住。"},
+
+    /* the PyTorch lines (their comments and words; the code stays as it is) */
+    {"(no PyTorch line: acc = fmaf(acc, a, b) on %d independent floats, over and over)",
+     "（没有对应的 PyTorch 代码：acc = fmaf(acc, a, b)，在 %d 个互相独立的 float 上反复执行）"},
+    {"xq = torch.randn(bsz, n_heads, seqlen, head_dim)   # and xk, xv: chapter 5's shapes",
+     "xq = torch.randn(bsz, n_heads, seqlen, head_dim)   # xk、xv 同样：第 5 章的形状"},
+    {"kt = key.transpose(-2, -1).contiguous()   # then every inner loop walks a row",
+     "kt = key.transpose(-2, -1).contiguous()   # 之后每个内层循环都沿着一行走"},
+    {"scores[i0:i1, j0:j1] = q[i0:i1] @ kt[:, j0:j1]   # each block of %d queries x %d keys, in cache",
+     "scores[i0:i1, j0:j1] = q[i0:i1] @ kt[:, j0:j1]   # 每块 %d 个查询 x %d 个键，在缓存里"},
+    {"m_new = max(m, s_j); l = l * exp(m - m_new) + exp(s_j - m_new)   # over one row, read once "
+     "(Milakov & Gimelshein 2018)",
+     "m_new = max(m, s_j); l = l * exp(m - m_new) + exp(s_j - m_new)   # 沿一行，只读一遍"
+     "（Milakov & Gimelshein 2018）"},
+    {"F.scaled_dot_product_attention(query, key, value, is_causal=causal)   # PyTorch 2's fused kernel",
+     "F.scaled_dot_product_attention(query, key, value, is_causal=causal)   # PyTorch 2 的融合内核"},
 
     /* the summary table */
     {"What each step bought (T = %lld, S = %lld, %s)", "每一步换来了什么（T = %lld，S = %lld，%s）"},
@@ -138,6 +160,27 @@ const LangPair chapter8_zh[] = {
      "reference's weights would take %s, more than the %s this chapter allows for them\n",
      "chapter8：注意：--dump 写出 output.npy，但不写 attn_weights.npy：参考实现的注意力"
      "权重要占 %s，超过了本章给它们留的 %s\n"},
+
+    /* the shapes of --q, --k and --v (check_loaded_shapes) */
+    {"%s %s has shape %s: it needs at least 2 dims, %s", "%s %s 的形状是 %s：它至少要有 2 维，即 %s"},
+    {"--q %s %s and --k %s %s must share the last dim d_k: %lld != %lld",
+     "--q %s %s 和 --k %s %s 的最后一维 d_k 必须相同：%lld != %lld"},
+    {"--k %s %s and --v %s %s must have the same length S (dim -2): %lld != %lld",
+     "--k %s %s 和 --v %s %s 的长度 S（倒数第 2 维）必须相同：%lld != %lld"},
+    {"--k %s %s has no positions (S = 0): there is nothing to attend to",
+     "--k %s %s 没有任何位置（S = 0）：没有可以关注的东西"},
+    {"--q %s %s and --k %s %s have T %lld != S %lld, but a causal mask needs T == S (queries and keys "
+     "from the same sequence)",
+     "--q %s %s 和 --k %s %s 的 T %lld != S %lld，但因果掩码需要 T == S（查询和键来自同一个序列）"},
+    {"the batch dims of --q %s %s, --k %s %s and --v %s %s do not broadcast: each must be the "
+     "same or 1, counted from the right, as in torch.matmul",
+     "--q %s %s、--k %s %s 和 --v %s %s 的批维度无法广播：从右往左数，每一维都必须相同或为 1，"
+     "与 torch.matmul 一样"},
+
+    /* a score-storing version over its cap (fast_attention.c) */
+    {"attention_%s: the scores %s would take %s, more than the %s this chapter allows for them; "
+     "attention_flash (--impl flash) never stores them",
+     "attention_%s：注意力分数 %s 要占 %s，超过了本章给分数留的 %s；attention_flash（--impl flash）从不存储它们"},
 
     /* the memory refusal's parts (budget.h) */
     {"%.3g GFLOP of attention over T = %.0f, S = %.0f, %.0f slices%s",

@@ -48,15 +48,39 @@ static const CliExtra chapter10_flags[] = {
      .min = 0, .max = 1e308, .min_exclusive = true},
     {.name = NULL}};
 
-/* The flags that do not go together, as a usage sentence; NULL when they are fine. */
-static const char *flags_that_clash(const CliSpec *spec, const Args *args) {
+/* The tiny model of --train (run 2 below): its task fixes these. */
+enum { VOCAB = 8, SEQ_LEN = 8, DIM = 32, BATCH = 32, N_TRAIN = 2048, N_HELD = 512, N_SNAPSHOTS = 6 };
+
+/* The flags that do not go together, as a usage sentence in buf (in the run's language);
+ * NULL when they are fine. A flag that would change nothing is refused, not ignored. */
+static const char *flags_that_clash(const CliSpec *spec, const Args *args, char *buf, size_t len) {
+    char names[128];
+    /* what --train's model and --input's module fix themselves (--input: --seq-len sets
+     * max_seq_len, --causal and --heads are chapter 7's, --eval is what runs anyway) */
+    unsigned train_fixed = args->given & (CLI_BATCH | CLI_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_BIAS | CLI_DROPOUT |
+                                          CLI_EVAL);
+    unsigned files_fixed = args->given & (CLI_BATCH | CLI_D_IN | CLI_D_OUT | CLI_BIAS | CLI_DROPOUT | CLI_SEED);
     if (train_mode && (args->input || args->output))
-        return "--train trains its own model; it does not take --input, --weights or --output";
-    if (grad_output_file && !args->input)
-        return "--grad-output needs --input and --weights (the module it is the gradient for)";
-    if (!train_mode && (cli_extra_given(spec, args, "--steps") || cli_extra_given(spec, args, "--lr")))
-        return "--steps and --lr go with --train";
-    return NULL;
+        snprintf(buf, len, "%s", tr("--train trains its own model; it does not take --input, --weights or --output"));
+    else if (train_mode && !args->causal)
+        snprintf(buf, len, "%s", tr("--train's tiny model is causal; it does not take --no-causal"));
+    else if (train_mode && train_fixed)
+        snprintf(buf, len,
+                 tr("--train's tiny model has its own sizes and settings (batch %d, %d tokens, width %d, no dropout, "
+                    "no biases on W_q, W_k, W_v); it does not take %s (--heads, --steps, --lr and --seed change it)"),
+                 BATCH, SEQ_LEN, DIM, cli_flag_names(train_fixed, names, sizeof names));
+    else if (args->input && files_fixed)
+        snprintf(buf, len,
+                 tr("--input and --weights give the module's sizes and biases, and it runs in eval mode with "
+                    "nothing random; it does not take %s"),
+                 cli_flag_names(files_fixed, names, sizeof names));
+    else if (grad_output_file && !args->input)
+        snprintf(buf, len, "%s", tr("--grad-output needs --input and --weights (the module it is the gradient for)"));
+    else if (!train_mode && (cli_extra_given(spec, args, "--steps") || cli_extra_given(spec, args, "--lr")))
+        snprintf(buf, len, "%s", tr("--steps and --lr go with --train"));
+    else
+        return NULL;
+    return buf;
 }
 
 /* ---- run 1: the narrated backward and the gradient check ----------------------------- */
@@ -65,15 +89,10 @@ static const char *flags_that_clash(const CliSpec *spec, const Args *args) {
  * dy = dloss/dy from --grad-output (ones without it). */
 static MultiHeadAttention *module_from_files(const Args *args, Tensor **x, Tensor **dy) {
     char s1[T_SHAPE_STR];
-    char names[64];
     MultiHeadAttention *m = mha_from_args(args, x);   /* chapter 7's loading (its step): x (B, T, d_in), the module */
     mha_eval(m);   /* model.eval(): gradients of the deterministic module, as autograd sees it */
     narrate_torch("model.eval(); x.requires_grad_(True)");
-    if (args->given & (CLI_DROPOUT | CLI_EVAL))
-        narrate_say((args->given & CLI_DROPOUT) && (args->given & CLI_EVAL)
-                        ? "(%s change nothing here: the gradients are those of eval mode)"
-                        : "(%s changes nothing here: the gradients are those of eval mode)",
-                    cli_flag_names(args->given & (CLI_DROPOUT | CLI_EVAL), names, sizeof names));
+    if (args->eval) narrate_say("(--eval changes nothing here: the gradients are those of eval mode)");
     int64_t B = (*x)->shape[0], T = (*x)->shape[1], d_out = m->args.d_out;
     if (!grad_output_file) {
         *dy = t_ones(SHAPE(B, T, d_out));   /* (B, T, d_out) */
@@ -127,6 +146,7 @@ static Tensor *forward_keeping_activations(const Args *args, const MultiHeadAtte
         HeatmapOptions opt = {0};
         opt.title = "attention weights (forward)";
         opt.ascii = args->ascii;
+        opt.row_scale = args->row_scale;   /* --row-scale: each row on its own min..max */
         opt.scores = cache->trace.scores;   /* (B, H, T, T) after the mask: -inf is drawn '·' */
         heatmap_print_all(cache->trace.attn_weights, &opt);   /* one grid per (batch, head) */
     }
@@ -212,7 +232,7 @@ static void step_gradient_check(const MultiHeadAttention *m, const MhaCache *cac
     narrate_step("Gradient check: float64 central differences for every entry");
     narrate_torch("def f(x, *w): torch.manual_seed(S); "
                   "return functional_call(model.double(), dict(zip(names, w)), (x,))");
-    narrate_torch("torch.autograd.gradcheck(f, (x.double(), *params))   # the same dropout masks every call");
+    narrate_torch(tr("torch.autograd.gradcheck(f, (x.double(), *params))   # the same dropout masks every call"));
     narrate_say("the reference is chapter 7's forward again, on double arrays (grad_check.c): for "
                 "every number v of x and of every parameter, (loss(v + h) - loss(v - h)) / 2h with "
                 "h = %g (gradcheck's default eps), all in float64, the dropout masks this forward drew held fixed. It is "
@@ -281,7 +301,6 @@ static int run_backward(const Args *args) {
 
 /* ---- run 2: training ------------------------------------------------------------------ */
 
-enum { VOCAB = 8, SEQ_LEN = 8, DIM = 32, BATCH = 32, N_TRAIN = 2048, N_HELD = 512, N_SNAPSHOTS = 6 };
 static const char *const TOKEN_NAMES[VOCAB] = {"A", "B", "C", "D", "E", "F", "G", "H"};
 
 /* n sequences of uniform tokens from r; with `avoid` (n_avoid of them), a sequence equal to one of
@@ -313,15 +332,11 @@ static void say_task_and_model(const Args *args, const ParamList *params) {
     narrate_step("The model: embeddings, chapter 7's attention, a linear head (%lld parameters)",
                  (long long)n_params);
     narrate_torch("x = tok_emb(idx) + pos_emb(torch.arange(T))");
-    narrate_torch("logits = head(attn(x))        # attn: chapter 7, causal");
+    narrate_torch(tr("logits = head(attn(x))        # attn: chapter 7, causal"));
     narrate_torch("loss = F.cross_entropy(logits[:, 2:].reshape(-1, 8), idx[:, :-2].reshape(-1))");
-    narrate_torch("loss.backward(); opt.step()   # by hand; Adam");
+    narrate_torch(tr("loss.backward(); opt.step()   # by hand; Adam"));
     narrate_say("dim %d, %lld heads, batch %d, Adam lr %g, %lld steps, seed %llu", DIM, (long long)args->heads,
                 BATCH, train_lr, (long long)train_steps, (unsigned long long)args->seed);
-    if (args->given & (CLI_BATCH | CLI_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_BIAS | CLI_DROPOUT | CLI_EVAL |
-                       CLI_CAUSAL))
-        narrate_say("(--batch, --seq-len, --d-in, --d-out, --bias, --dropout, --eval and --causal are not used "
-                    "by --train: the task fixes the model; --heads, --steps, --lr and --seed change it)");
 }
 
 /* What training leaves for the heatmaps, the log and --dump. */
@@ -393,7 +408,7 @@ static TrainingRecord train_model(const Args *args, TinyModel *model, Adam *opt,
     return rec;
 }
 
-static void show_heatmap(const Tensor *weights, const int32_t *seq, const char *title, bool ascii) {
+static void show_heatmap(const Tensor *weights, const int32_t *seq, const char *title, const Args *args) {
     static char labels[SEQ_LEN][16];
     const char *names[SEQ_LEN];
     for (int t = 0; t < SEQ_LEN; t++) {
@@ -404,7 +419,8 @@ static void show_heatmap(const Tensor *weights, const int32_t *seq, const char *
     opt.title = title;
     opt.rows = names;
     opt.cols = names;
-    opt.ascii = ascii;
+    opt.ascii = args->ascii;
+    opt.row_scale = args->row_scale;   /* --row-scale: each row on its own min..max */
     /* the tiny model is causal: torch.triu(torch.full((T, T), float("-inf")), diagonal=1) */
     opt.scores = t_triu(t_full(t_shape(weights), -INFINITY), 1);
     heatmap_print_all(weights, &opt);   /* (1, H, T, T): one grid per head */
@@ -421,10 +437,10 @@ static double show_what_was_learned(const Args *args, const TinyModel *model, co
     task_attention_on_target(hc.attn.trace.attn_weights, on_target);
 
     narrate_step("Attention before training (held-out sequence 0)");
-    if (!args->quiet) show_heatmap(t_slice(rec->snaps, 0, 0, 1), held, "before training", args->ascii);
+    if (!args->quiet) show_heatmap(t_slice(rec->snaps, 0, 0, 1), held, "before training", args);
     narrate_step("Attention after training (the same sequence)");
     if (!args->quiet)
-        show_heatmap(t_slice(rec->snaps, 0, rec->n_snaps - 1, rec->n_snaps), held, "after training", args->ascii);
+        show_heatmap(t_slice(rec->snaps, 0, rec->n_snaps - 1, rec->n_snaps), held, "after training", args);
     narrate_why("row t is the query at position t; the ink two columns left of the diagonal is t looking "
                 "at t - 2, the token it has to output.");
     for (int64_t h = 0; h < args->heads; h++)
@@ -492,6 +508,8 @@ static void refuse_past_budget(const Args *a) {
                       .mask_buffers = a->causal ? MASK_BUFFERS : 0};
     if (a->input) budget_peek_input(a->input, a->weights, &m.B, &m.T, &m.d_in, &m.d_out);
     m.L = a->input ? m.T : 2 * m.T; /* chapter 7's max_seq_len */
+    /* the (B, H, T, T) scores alone past the limit: chapter 5's sentence, before any work */
+    check_scores_fit((int64_t)m.B, (int64_t)m.H, (int64_t)m.T, (int64_t)m.T);
     BudgetEstimate e = budget_attention_module(&m, what, sizeof what);
     e.flops *= 3; /* the forward, the backward (about twice the forward) */
     if (!a->input) {
@@ -530,9 +548,10 @@ int main(int argc, char **argv) {
     lang_add(chapter5_zh); /* chapters 5 and 7's steps (the files' input) in Chinese too */
     lang_add(chapter7_zh);
     Args args = program_start(&spec, argc, argv);
-    const char *clash = flags_that_clash(&spec, &args);
+    char clash_buf[512];
+    const char *clash = flags_that_clash(&spec, &args, clash_buf, sizeof clash_buf);
     if (clash) {
-        fprintf(stderr, tr("%s: %s (see --help)\n"), "chapter10", tr(clash));
+        fprintf(stderr, tr("%s: %s (see --help)\n"), "chapter10", clash);
         return EXIT_USAGE;
     }
     refuse_past_budget(&args); /* before any work: memory */

@@ -38,11 +38,21 @@ const LangPair chapter10_zh[] = {
     {"--grad-output needs --input and --weights (the module it is the gradient for)",
      "--grad-output 需要 --input 和 --weights（它是那个模块的梯度）"},
     {"--steps and --lr go with --train", "--steps 和 --lr 要和 --train 一起用"},
+    {"--train's tiny model is causal; it does not take --no-causal", "--train 的小模型是因果的；不接受 --no-causal"},
+    {"--train's tiny model has its own sizes and settings (batch %d, %d tokens, width %d, no dropout, "
+     "no biases on W_q, W_k, W_v); it does not take %s (--heads, --steps, --lr and --seed change it)",
+     "--train 的小模型有自己的尺寸和设置（批大小 %d，%d 个词元，宽度 %d，没有 dropout，"
+     "W_q、W_k、W_v 没有偏置）；不接受 %s（能改变它的是 --heads、--steps、--lr 和 --seed）"},
+    {"--input and --weights give the module's sizes and biases, and it runs in eval mode with "
+     "nothing random; it does not take %s",
+     "--input 和 --weights 决定模块的尺寸和偏置，并且它在评估模式下运行、没有任何随机性；不接受 %s"},
 
     /* run 1: the backward */
     {"Chapter 10: the backward pass of MultiHeadAttention, by hand", "第 10 章：手写 MultiHeadAttention 的反向传播"},
-    {"(%s change nothing here: the gradients are those of eval mode)", "（%s 在这里不起作用：梯度是评估模式下的）"},
-    {"(%s changes nothing here: the gradients are those of eval mode)", "（%s 在这里不起作用：梯度是评估模式下的）"},
+    {"(--eval changes nothing here: the gradients are those of eval mode)",
+     "（--eval 在这里不起作用：梯度是评估模式下的）"},
+    {"torch.autograd.gradcheck(f, (x.double(), *params))   # the same dropout masks every call",
+     "torch.autograd.gradcheck(f, (x.double(), *params))   # 每次调用都用同样的 dropout 掩码"},
     {"no --grad-output: dy = ones, that is loss = y.sum()", "没有 --grad-output：dy = ones（全一张量），即 loss = y.sum()"},
     {"%s has shape %s but the output y is (B, T, d_out) = (%lld, %lld, %lld): --grad-output "
      "must be dloss/dy, the shape of y",
@@ -167,14 +177,12 @@ const LangPair chapter10_zh[] = {
      "The attention weights that solve it are a stripe two below the diagonal.",
      "没有哪个词元会告诉你它前面第二个是什么：位置 t 必须去看位置 t - 2。能解决这个任务的"
      "注意力权重，是对角线下方第二条斜线。"},
+    {"logits = head(attn(x))        # attn: chapter 7, causal", "logits = head(attn(x))        # attn：第 7 章的注意力，因果"},
+    {"loss.backward(); opt.step()   # by hand; Adam", "loss.backward(); opt.step()   # 手写反向传播；Adam"},
     {"The model: embeddings, chapter 7's attention, a linear head (%lld parameters)",
      "模型：嵌入、第 7 章的注意力和一个线性输出层（%lld 个参数）"},
     {"dim %d, %lld heads, batch %d, Adam lr %g, %lld steps, seed %llu",
      "dim %d，%lld 个头，批大小 %d，Adam 学习率 %g，%lld 步，种子 %llu"},
-    {"(--batch, --seq-len, --d-in, --d-out, --bias, --dropout, --eval and --causal are not used "
-     "by --train: the task fixes the model; --heads, --steps, --lr and --seed change it)",
-     "（--train 不使用 --batch、--seq-len、--d-in、--d-out、--bias、--dropout、--eval 和 "
-     "--causal：模型由任务决定；能改变它的是 --heads、--steps、--lr 和 --seed）"},
     {"training stopped at step %lld: the loss is %s; the learning rate %g is too large "
      "(try a smaller --lr)",
      "训练在第 %lld 步停止：损失为 %s；学习率 %g 太大（试试更小的 --lr）"},
