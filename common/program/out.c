@@ -467,18 +467,6 @@ static int writable_folder(const char *flag, const char *path, const char *dir, 
         snprintf(err, n, tr("%s %s: the folder %s cannot be written (%s)"), flag, path, dir, t_strerror(errno));
         return 2;
     }
-    { /* access() says yes to root everywhere, /proc too: make and remove one file there to be sure */
-        char probe[4200];
-        int fd;
-        snprintf(probe, sizeof probe, "%s/.attn-XXXXXX", dir);
-        fd = p_mkstemp(probe);
-        if (fd < 0) {
-            snprintf(err, n, tr("%s %s: the folder %s cannot be written (%s)"), flag, path, dir, t_strerror(errno));
-            return 2;
-        }
-        p_close(fd);
-        p_unlink(probe);
-    }
     return 0;
 }
 
