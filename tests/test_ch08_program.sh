@@ -35,10 +35,12 @@ done
 expect_out_contains "online: one query row at a time, max and sum in one pass" "online step"
 # the numbers of this build (its register tile, vectors, accumulators), not one build's
 tr -s ' \n' ' ' <"$TMP/out" >"$TMP/flat"
-tile=$(sed -n 's/.*this build.s register tile, [A-Za-z0-9-]* \([0-9]*\) x \([0-9]*\)).*/\1 \2/p' "$TMP/flat")
+# (the tile's numbers only, no unit's name: the words are the same on every build, which
+# tests/cross_programs.sh and the page's test compare)
+tile=$(sed -n 's/.*Here a tile of \([0-9]*\) query rows x \([0-9]*\) keys of sums (this build.s register tile).*/\1 \2/p' "$TMP/flat")
 set -- $tile
-if [ $# -eq 2 ] && grep -q "Here a tile of $1 query rows x $2 keys of sums" "$TMP/flat"; then _ok; else
-    _bad "tiled's why names its register tile and the same rows and keys: '$tile'"; fi
+if [ $# -eq 2 ] && [ "$1" -ge 4 ] && [ "$2" -ge 8 ]; then _ok; else
+    _bad "tiled's why names this build's register tile, rows and keys: '$tile'"; fi
 parts=$(sed -n 's/.*max keeps \([0-9]*\) partial results and its sum \([0-9]*\),.*/\1 \2/p' "$TMP/flat")
 set -- $parts
 if [ $# -eq 2 ] && [ "$1" -eq $(($2 * 4)) ]; then _ok; else _bad "reordered's why: the max keeps 4 vectors, the sum 1: '$parts'"; fi

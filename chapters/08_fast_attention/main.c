@@ -146,7 +146,7 @@ static const char *const STEP_WHY[ATTN_N_IMPLS] = {
      "they vectorise too."),
     ("reordered reloads every partial sum from memory for each of the d_k steps and streams all of "
      "kt through the cache for every query. Here a tile of %d query rows x %d keys of sums (this "
-     "build's register tile, %s) stays in registers for the whole sum, and a block of %d queries "
+     "build's register tile) stays in registers for the whole sum, and a block of %d queries "
      "meets a panel of %d keys while both are in cache. The scores are still all stored."),
     ("one query row at a time: that alone takes the memory from O(T·S) to one row, O(S). The online "
      "softmax makes the row one pass: a running max m, sum l and output acc, one exp per key, and "
@@ -345,8 +345,7 @@ static void compare_all(const Args *args, AttnImpl chosen, const Tensor *q, cons
         if (i == ATTN_REORDERED) /* the vectors and partial results of this build */
             narrate_why(tr(STEP_WHY[i]), attn_vector_floats(), attn_max_partials(), attn_sum_partials());
         else if (i == ATTN_TILED) /* its register tile and blocks */
-            narrate_why(tr(STEP_WHY[i]), attn_tile_rows(), attn_tile_cols(), attn_register_tile(), ATTN_BLOCK_Q,
-                        ATTN_BLOCK_K);
+            narrate_why(tr(STEP_WHY[i]), attn_tile_rows(), attn_tile_cols(), ATTN_BLOCK_Q, ATTN_BLOCK_K);
         else if (i == ATTN_FLASH) /* its block of queries depends on the register tile */
             narrate_why(tr(STEP_WHY[i]), attn_flash_block_q(), ATTN_BLOCK_K);
         else

@@ -95,10 +95,10 @@ const LangPair chapter8_zh[] = {
      "求和保留 %d 个，exp 用多项式计算，所以它们也能向量化。"},
     {"reordered reloads every partial sum from memory for each of the d_k steps and streams all of "
      "kt through the cache for every query. Here a tile of %d query rows x %d keys of sums (this "
-     "build's register tile, %s) stays in registers for the whole sum, and a block of %d queries "
+     "build's register tile) stays in registers for the whole sum, and a block of %d queries "
      "meets a panel of %d keys while both are in cache. The scores are still all stored.",
      "reordered 在 d_k 的每一步都要从内存重新读入每个部分和，并且每个查询都要让整个 kt "
-     "流过一遍缓存。这里 %d 行查询 x %d 个键的一块部分和（本次构建的寄存器块，%s）在整个"
+     "流过一遍缓存。这里 %d 行查询 x %d 个键的一块部分和（本次构建的寄存器块）在整个"
      "求和过程中都留在寄存器里，%d 个查询的块和 %d 个键的面板趁两者都在缓存里时相遇。"
      "分数仍然全部存储。"},
     {"one query row at a time: that alone takes the memory from O(T·S) to one row, O(S). The online "
