@@ -58,6 +58,11 @@ for span in 'mask[:, :seqlen, :seqlen]' 'mask[:, :, :seqlen, :seqlen]' '(B, n_he
     'torch.full((1, L, L), ...)'; do
     if grep -q -F -- "$span" "$TMP/out"; then _ok; else _bad "chapter4 --lang zh cuts '$span' across two lines"; fi
 done
+# a PyTorch line with a Chinese comment is measured in columns, not bytes: this one is
+# 72 columns (82 bytes) and stays whole
+run "$BUILD/chapter10" --train --steps 1 --lang zh
+expect_out_contains "    PyTorch: logits = head(attn(x))        # attn：第 7 章的注意力，因果" \
+    "chapter10 --train --lang zh: a PyTorch line that fits 80 columns is not cut"
 run "$BUILD/chapter1" --lang zh --seq-len 3 --d-k 2
 expect_out_contains "    (3, 2) (..., S, d_v)" "chapter1 --lang zh: the shape (3, 2) stays whole"
 

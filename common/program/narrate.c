@@ -168,8 +168,9 @@ void narrate_step(const char *fmt, ...) {
     va_end(ap);
 }
 
-/* One PyTorch line, split to fit 80 columns: at "; " (one statement per
- * line), then before a "#" comment, then at spaces. */
+/* One PyTorch line, split to fit 80 columns (a Chinese comment's characters take
+ * two each): at "; " (one statement per line), then before a "#" comment, then at
+ * spaces. */
 void narrate_torch(const char *line) {
     if (quiet) return;
     const char *first = "    PyTorch: ", *indent = "             ";
@@ -179,14 +180,15 @@ void narrate_torch(const char *line) {
     while (*p) {
         size_t len = strlen(p), take = len;
         const char *semi = strstr(p, "; ");
-        if (semi && (int)len > avail) take = (size_t)(semi - p) + 1;  /* keep the ';' */
-        if ((int)take > avail) {  /* still long: cut before a comment, else at a space */
+        if (semi && columns(p, len) > avail) take = (size_t)(semi - p) + 1;  /* keep the ';' */
+        if (columns(p, take) > avail) {  /* still long: cut before a comment, else at a space */
             const char *hash = strstr(p, "  #");
-            if (hash && hash > p && (size_t)(hash - p) < take && (int)(hash - p) <= avail) take = (size_t)(hash - p);
+            if (hash && hash > p && (size_t)(hash - p) < take && columns(p, (size_t)(hash - p)) <= avail)
+                take = (size_t)(hash - p);
             else {  /* a space outside [ ], so `mask[:, :seqlen]` stays on one line; else any space */
                 size_t cut = 0, cut_inside = 0;
                 int depth = 0;
-                for (size_t i = 1; i < take && (int)i <= avail; i++) {
+                for (size_t i = 1; i < take && columns(p, i) <= avail; i++) {
                     if (p[i - 1] == '[') depth++;
                     if (p[i - 1] == ']' && depth > 0) depth--;
                     if (p[i] == ' ') {
