@@ -45,6 +45,11 @@ expect_status 0 "--help"
 expect_out_contains "--n-kv-heads" "--help lists --n-kv-heads"
 expect_out_contains "--decode" "--help lists --decode"
 expect_out_contains "--weights" "--help lists --weights"
+# chapter 11's files are the book's (dim, GQA widths, wo), not chapters 3-7's d_in and d_out
+expect_out_contains "input .npy, shape (B, T, dim); needs --weights" "--help: --input's shape names dim"
+expect_out_contains "folder with wq wk wv wo.npy in nn.Linear's (out, in)" "--help: --weights names wo"
+run "$P" --help --lang zh
+expect_out_contains "含 wq wk wv wo.npy 的文件夹" "--help --lang zh: --weights names wo"
 
 # ---- the book's test, with no input file, == PyTorch -------------------------------
 # default/s<S>_b<B>_t<T>_d<D>_h<H>_k<K>_L<L>_p<P>_<train|eval>:

@@ -359,7 +359,9 @@ int main(int argc, char **argv) {
                              CLI_QUIET | CLI_DUMP | CLI_INPUT | CLI_OUTPUT,
                     .defaults = {.seed = 123, .batch = 2, .seq_len = 6, .max_seq_len = 32, .dropout = 0.0},
                     .extra = extra,
-                    .messages = chapter11_zh}; /* zh.c: the narration in Chinese (--lang zh) */
+                    .messages = chapter11_zh, /* zh.c: the narration in Chinese (--lang zh) */
+                    .input_help = "input .npy, shape (B, T, dim); needs --weights",
+                    .weights_help = "folder with wq wk wv wo.npy in nn.Linear's (out, in)"};
     Args args = program_start(&spec, argc, argv);
     char clash[320];
     if (flags_that_clash(&spec, &args, clash, sizeof clash)) {

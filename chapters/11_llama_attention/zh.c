@@ -213,4 +213,7 @@ const LangPair chapter11_zh[] = {
      "不用缓存则要算整个前缀。"},
     {"generated: %s", "生成结果：%s"},
     {"with the cache == without it: %s", "用缓存 == 不用缓存：%s"},
+    {"input .npy, shape (B, T, dim); needs --weights", "输入 .npy，形状 (B, T, dim)；需要 --weights"},
+    {"folder with wq wk wv wo.npy in nn.Linear's (out, in)",
+     "含 wq wk wv wo.npy 的文件夹，nn.Linear 的 (out, in) 布局"},
     {NULL, NULL}};

@@ -802,6 +802,15 @@ static const char usage_footer[] =
     "at a fixed rate (the notice names it) says so first and shows its progress\n"
     "on a terminal; Ctrl-C stops it.\n";
 
+/* A flag's line in --help: the chapter's own where it has one (chapter 11's files
+ * hold dim and GQA's widths, not d_in and d_out), else the shared one. */
+static const char *own_help(const CliSpec *spec, const Flag *fl)
+{
+    if (spec && fl->id == F_INPUT && spec->input_help) return spec->input_help;
+    if (spec && fl->id == F_WEIGHTS && spec->weights_help) return spec->weights_help;
+    return fl->help;
+}
+
 void cli_usage(const CliSpec *spec, FILE *f)
 {
     size_t i;
@@ -825,7 +834,7 @@ void cli_usage(const CliSpec *spec, FILE *f)
         else
             snprintf(lhs, sizeof lhs, "%s", fl->name);
         default_text(fl, d, def, sizeof def);
-        fprintf(f, "  %-16s %s%s\n", lhs, tr(fl->help), def);
+        fprintf(f, "  %-16s %s%s\n", lhs, tr(own_help(spec, fl)), def);
     }
     fprintf(f, "%s", tr(usage_footer));
 }

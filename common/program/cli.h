@@ -107,6 +107,8 @@ typedef struct {
                               /* with name NULL; NULL when none          */
     const LangPair *messages; /* the chapter's (English, Chinese) pairs  */
                               /* (lang.h); NULL when none                */
+    const char *input_help;   /* --help's line for --input and --weights */
+    const char *weights_help; /* when the chapter's differ; NULL: shared */
 } CliSpec;
 
 /* Was extra flag `name` of spec given on the command line (after cli_parse)? */
