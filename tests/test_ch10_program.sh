@@ -64,6 +64,7 @@ for f in --grad-output --train --steps --lr --input --dump; do
     expect_out_contains "$f" "--help lists $f"
 done
 expect_out_contains "training steps (default 400)" "--help shows the default of --steps"
+expect_out_contains "folder with wq wk wv wo.npy (bq bk bv bo: optional)" "--help: --weights names wo (chapter 7's module)"
 expect_out_contains "Adam learning rate (default 0.001)" "--help shows the default of --lr"
 
 # ---- gradients against torch.autograd --------------------------------------------

@@ -544,6 +544,7 @@ int main(int argc, char **argv) {
                      .causal = true},
         .extra = chapter10_flags,
         .messages = chapter10_zh, /* zh.c: the narration in Chinese (--lang zh) */
+        .weights_help = "folder with wq wk wv wo.npy (bq bk bv bo: optional)",
     };
     lang_add(chapter5_zh); /* chapters 5 and 7's steps (the files' input) in Chinese too */
     lang_add(chapter7_zh);

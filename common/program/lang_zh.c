@@ -38,6 +38,7 @@ const LangPair lang_common_zh[] = {
     {"values .npy, shape (..., S, d_v)", "值 .npy，形状 (..., S, d_v)"},
     {"input .npy, shape (B, T, d_in); needs --weights", "输入 .npy，形状 (B, T, d_in)；需要 --weights"},
     {"folder with wq wk wv.npy (d_out, d_in), see the chapter", "含 wq wk wv.npy (d_out, d_in) 的文件夹，见本章"},
+    {"folder with wq wk wv wo.npy (bq bk bv bo: optional)", "含 wq wk wv wo.npy 的文件夹（bq bk bv bo 可选）"},
     {"write the attention output here as .npy", "把注意力输出以 .npy 写到这里"},
     {"naive, reordered, tiled, online or flash", "naive、reordered、tiled、online 或 flash"},
     {"language of the narration and --help", "讲解和 --help 的语言"},
