@@ -23,7 +23,7 @@ P7="$BUILD/chapter7"
 P10="$BUILD/chapter10"
 OUT="$TMP/out.npy"
 REF="$TMP/ref.npy"
-MPI_CHECKS=260  # the number of checks below but the last, which checks this number
+MPI_CHECKS=261  # the number of checks below but the last, which checks this number
 FULL_EXTRA=1333  # and how many more CH09_FULL=1 runs
 
 MPIRUN=${MPIRUN:-mpirun}
@@ -141,6 +141,7 @@ mp 1 --help
 expect_status 0 "--help"
 expect_out_contains "--parallel" "--help names --parallel"
 expect_out_contains "mpirun -np P" "--help says how to run it"
+expect_out_contains "folder with wq wk wv wo.npy (bq bk bv bo: optional)" "--help: --weights names wo (chapter 7's module)"
 
 # ---- random inputs and weights folders equal chapter 7 --eval, P = 1..4, both modes ------
 # weights ~ N(0, 1/d_in) (nn.Linear's scale), so outputs stay O(1) and 1e-5 means 1e-5.

@@ -107,7 +107,8 @@ static Args parse_flags_on_every_rank(int argc, char **argv, int rank) {
                              CLI_CAUSAL | CLI_BIAS | CLI_QUIET | CLI_INPUT | CLI_OUTPUT | CLI_DUMP,
                     .defaults = {.seed = 123, .batch = 3, .seq_len = 5, .d_in = 10, .d_out = 8, .heads = 2,
                                  .causal = true, .eval = true},
-                    .extra = PARALLEL_FLAG};
+                    .extra = PARALLEL_FLAG,
+                    .weights_help = "folder with wq wk wv wo.npy (bq bk bv bo: optional)"};  /* chapter 7's */
     Args args;
     char err[512] = "";
     lang_add(spec.messages);  /* what cli_parse does before it parses: the language first */
