@@ -23,7 +23,7 @@ P7="$BUILD/chapter7"
 P10="$BUILD/chapter10"
 OUT="$TMP/out.npy"
 REF="$TMP/ref.npy"
-MPI_CHECKS=261  # the number of checks below but the last, which checks this number
+MPI_CHECKS=276  # the number of checks below but the last, which checks this number
 FULL_EXTRA=1333  # and how many more CH09_FULL=1 runs
 
 MPIRUN=${MPIRUN:-mpirun}
@@ -535,6 +535,23 @@ rm -f "$OUT"
 mp 2 --input "$TMP/case_a/x.npy" --weights "$case_dir/w" --output "$OUT"
 expect_usage_error "--input/--weights need --heads H" "weights without --heads: the files do not store it"
 expect_no_file "$OUT" "weights without --heads"
+
+# in Chinese: the chapter's own refusals, the runtime error's label, chapter 7's step of the files
+mp 3 --parallel ulysses --lang zh
+expect_usage_error "chapter9：--parallel ulysses：n_heads = 2 不能被 3 个进程整除" "ulysses, H % P != 0, --lang zh"
+expect_err_contains "（见 --help）" "ulysses, H % P != 0, --lang zh: the usage error's ending"
+mp 2 --dump "$TMP/d9" --lang zh
+expect_usage_error "--dump 写出的是反向传播的梯度" "--dump without --grad-output, --lang zh"
+"$BUILD/randnpy" 4 "$TMP/dy_bad.npy" 2 2
+mp 2 --parallel sequence --input "$TMP/case_a/x.npy" --weights "$TMP/case_a/w" --heads 12 --lang zh \
+    --grad-output "$TMP/dy_bad.npy"
+expect_runtime_error "chapter9：错误：$TMP/dy_bad.npy 的形状是 (2, 2)" "a dy of the wrong shape, --lang zh"
+mp 1 --input "$TMP/case_a/x.npy" --weights "$TMP/case_a/w" --heads 12 --lang zh
+expect_out_contains "[1] 从 $TMP/case_a/x.npy 读入 x" "--input --lang zh: chapter 7's step in Chinese"
+# ATTN_MAX_BYTES is read as in every chapter: a bad value is a usage error before any output
+run env ATTN_MAX_BYTES=abc timeout 120 $MPIRUN $MPIRUN_FLAGS -np 2 "$P9"
+expect_usage_error "ATTN_MAX_BYTES='abc'" "a bad ATTN_MAX_BYTES"
+expect_no_stdout "a bad ATTN_MAX_BYTES"
 
 # More errors of chapter 7's loader, through the same path (make test-chapter9-full).
 if [ "${CH09_FULL:-0}" = 1 ]; then

@@ -30,10 +30,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "chapters/05_multi_head/multi_head_setup.h"  /* chapter5_zh */
 #include "chapters/07_output_projection/mha_setup.h"
+#include "common/program/budget.h"                   /* budget_check_env: ATTN_MAX_BYTES */
 #include "chapters/10_backward/backward.h"
 #include "chapters/12_flash_backward/flash_backward.h"
 #include "parallel_attention_mpi.h"
+
+extern const LangPair chapter7_zh[];  /* chapter 7's, for the module it loads (mha_from_args) */
 
 extern const LangPair chapter9_zh[];  /* zh.c */
 
@@ -112,29 +116,34 @@ static Args parse_flags_on_every_rank(int argc, char **argv, int rank) {
     Args args;
     char err[512] = "";
     lang_add(spec.messages);  /* what cli_parse does before it parses: the language first */
+    lang_add(chapter5_zh);    /* chapters 5 and 7's steps (the module from --seed or the files) */
+    lang_add(chapter7_zh);
     lang_set(lang_from_env());
     int status = cli_parse_args(&spec, argc, argv, &args, err, sizeof err);
     if (status != 2) lang_set((Lang)args.lang);  /* --lang en|zh */
+    t_set_error_label(tr("error"));
+    t_set_translator(tr);     /* common/'s own sentences (the .npy loader's) in the run's language */
+    if (status == 0) status = budget_check_env(err, sizeof err);  /* ATTN_MAX_BYTES */
     if (status == 1) {
         if (rank == 0) cli_usage(&spec, stdout);
         par_exit(EXIT_OK);
     }
     if (status == 0 && args.input && !(args.given & CLI_HEADS)) {
         /* a weights folder holds wq, wk, wv and wo: their widths, not how many heads they were made for */
-        snprintf(err, sizeof err, "--input/--weights need --heads H: the weight files give the widths, not the "
-                 "number of heads they were made for");
+        snprintf(err, sizeof err, tr("--input/--weights need --heads H: the weight files give the widths, not the "
+                 "number of heads they were made for"));
         status = 2;
     }
     if (status == 0 && grad_output_flag && !args.input) {
-        snprintf(err, sizeof err, "--grad-output needs --input and --weights (the module it is the gradient for)");
+        snprintf(err, sizeof err, "%s", tr("--grad-output needs --input and --weights (the module it is the gradient for)"));
         status = 2;
     }
     if (status == 0 && args.dump && !grad_output_flag) {
-        snprintf(err, sizeof err, "--dump writes the backward's gradients: give --grad-output FILE too");
+        snprintf(err, sizeof err, "%s", tr("--dump writes the backward's gradients: give --grad-output FILE too"));
         status = 2;
     }
     if (status == 0 && (layout_flag || no_overlap_flag) && strcmp(parallel_mode_flag, "sequence") != 0) {
-        snprintf(err, sizeof err, "%s applies to --parallel sequence only (the ring)",
+        snprintf(err, sizeof err, tr("%s applies to --parallel sequence only (the ring)"),
                  layout_flag ? "--layout" : "--no-overlap");
         status = 2;
     }
@@ -142,24 +151,26 @@ static Args parse_flags_on_every_rank(int argc, char **argv, int rank) {
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (status == 0 && layout_flag && strcmp(layout_flag, "zigzag") == 0 && !args.input &&
         args.seq_len < 2 * (int64_t)size) {
-        snprintf(err, sizeof err, "--layout zigzag cuts T into 2P = %d chunks and needs T >= %d, got --seq-len "
-                 "%lld (use --layout contiguous)", 2 * size, 2 * size, (long long)args.seq_len);
+        snprintf(err, sizeof err, tr("--layout zigzag cuts T into 2P = %d chunks and needs T >= %d, got --seq-len "
+                 "%lld (use --layout contiguous)"), 2 * size, 2 * size, (long long)args.seq_len);
         status = 2;
     }
     if (status == 0 && strcmp(parallel_mode_flag, "heads") == 0 && args.heads % size != 0) {
         /* Megatron-LM's divide(): each rank owns n_heads // P whole heads */
-        snprintf(err, sizeof err, "--parallel heads: n_heads = %lld is not divisible by model_parallel_size = %d "
-                 "(each process owns n_heads // P whole heads)", (long long)args.heads, size);
+        snprintf(err, sizeof err, tr("--parallel heads: n_heads = %lld is not divisible by model_parallel_size = %d "
+                 "(each process owns n_heads // P whole heads)"), (long long)args.heads, size);
         status = 2;
     }
     if (status == 0 && strcmp(parallel_mode_flag, "ulysses") == 0 && args.heads % size != 0) {
-        snprintf(err, sizeof err, "--parallel ulysses: n_heads = %lld is not divisible by %d processes (the "
-                 "all-to-all gives each process n_heads // P whole heads)", (long long)args.heads, size);
+        snprintf(err, sizeof err, tr("--parallel ulysses: n_heads = %lld is not divisible by %d processes (the "
+                 "all-to-all gives each process n_heads // P whole heads)"), (long long)args.heads, size);
         status = 2;
     }
     if (status == 0) status = cli_check_runnable(&spec, &args, err, sizeof err);  /* d_out % heads, --output */
     if (status == 2) {
-        if (rank == 0) fprintf(stderr, "chapter9: %s (see --help)\n", err);
+        char shown[sizeof err];
+        t_escape(shown, sizeof shown, err);  /* a file name with a newline or ESC: still one line */
+        if (rank == 0) fprintf(stderr, tr("%s: %s (see --help)\n"), "chapter9", shown);
         par_exit(EXIT_USAGE);
     }
     return args;
@@ -181,7 +192,7 @@ static void build_module_and_input(void *ctx) {
     } else if (run->mode == PARALLEL_ULYSSES) {
         (void)n_local_heads_of(H, P);                    /* checked with the flags; again for --input */
         if (3 * B * T * d_out > 2147483647LL)
-            t_error("MPI: (%lld, %lld, %lld) q, k, v are more floats than one all-to-all may carry (2^31 - 1)",
+            t_error(tr("MPI: (%lld, %lld, %lld) q, k, v are more floats than one all-to-all may carry (2^31 - 1)"),
                     (long long)B, (long long)T, (long long)d_out);
     } else {
         /* zigzag unless asked otherwise, when it can: causal, T >= 2P (2P chunks) */
@@ -190,14 +201,14 @@ static void build_module_and_input(void *ctx) {
         (void)owned_positions(run->layout, T, P, 0);     /* zigzag with T < 2P: a sentence */
     }
     if (2 * B * T * d_out > 2147483647LL)
-        t_error("MPI: (%lld, %lld, %lld) outputs are more floats than one MPI message may carry (2^31 - 1)",
+        t_error(tr("MPI: (%lld, %lld, %lld) outputs are more floats than one MPI message may carry (2^31 - 1)"),
                 (long long)B, (long long)T, (long long)d_out);
     if (run->backward) {  /* chapter 10's rule: dy has the shape of y */
         char s1[T_SHAPE_STR];
         run->dy = npy_load(grad_output_flag);
         if (run->dy->ndim != 3 || t_size(run->dy, 0) != B || t_size(run->dy, 1) != T || t_size(run->dy, 2) != d_out)
-            t_error("%s has shape %s but the output y is (B, T, d_out) = (%lld, %lld, %lld): --grad-output "
-                    "must be dloss/dy, the shape of y",
+            t_error(tr("%s has shape %s but the output y is (B, T, d_out) = (%lld, %lld, %lld): --grad-output "
+                    "must be dloss/dy, the shape of y"),
                     grad_output_flag, t_shape_str(run->dy, s1), (long long)B, (long long)T, (long long)d_out);
     }
 }

@@ -27,8 +27,8 @@ int parallel_mode_parse(const char *name) {
 int64_t n_local_heads_of(int64_t n_heads, int model_parallel_size) {
     if (model_parallel_size < 1) t_error("model_parallel_size must be at least 1, got %d", model_parallel_size);
     if (n_heads % model_parallel_size != 0)
-        t_error("--parallel heads: n_heads = %lld is not divisible by model_parallel_size = %d processes "
-                "(each process owns n_heads // model_parallel_size whole heads)",
+        t_error(t_tr("--parallel heads: n_heads = %lld is not divisible by model_parallel_size = %d processes "
+                "(each process owns n_heads // model_parallel_size whole heads)"),
                 (long long)n_heads, model_parallel_size);
     return n_heads / model_parallel_size;  /* self.n_local_heads = args.n_heads // model_parallel_size */
 }
@@ -171,8 +171,8 @@ Owned owned_positions(SeqLayout layout, int64_t seqlen, int P, int rank) {
         o.part[1] = o.part[0];
     } else {
         if (seqlen < 2 * (int64_t)P)
-            t_error("--layout zigzag cuts T into 2P = %d chunks and needs T >= %d, got T = %lld "
-                    "(use --layout contiguous)", 2 * P, 2 * P, (long long)seqlen);
+            t_error(t_tr("--layout zigzag cuts T into 2P = %d chunks and needs T >= %d, got T = %lld "
+                    "(use --layout contiguous)"), 2 * P, 2 * P, (long long)seqlen);
         o.n = 2;
         o.part[0] = chunk_of_rank(seqlen, 2 * P, rank);          /* an early chunk ... */
         o.part[1] = chunk_of_rank(seqlen, 2 * P, 2 * P - 1 - rank); /* ... and a late one */

@@ -399,10 +399,10 @@ void par_run_phase(void (*fn)(void *ctx), void *ctx) {
     phase_error[sizeof phase_error - 1] = '\0';
     if (rank == 0) {
         fflush(stdout);
-        if (first == 0)
-            fprintf(stderr, "chapter9: error: %s\n", phase_error);
+        if (first == 0)  /* as common/error.c prints it, in the run's language */
+            fprintf(stderr, t_tr("%s: %s: %s\n"), "chapter9", t_tr("error"), phase_error);
         else
-            fprintf(stderr, "chapter9: error on rank %d: %s\n", first, phase_error);
+            fprintf(stderr, t_tr("%s: error on rank %d: %s\n"), "chapter9", first, phase_error);
     }
     par_exit(EXIT_RUNTIME);
 }

@@ -296,4 +296,34 @@ const LangPair chapter9_zh[] = {
      "第 9 章：用 MPI 在 %d 个进程上计算注意力，--parallel %s"},
     {"Chapter 9: attention across %d processes with MPI, --parallel %s",
      "第 9 章：用 MPI 在 %d 个进程上计算注意力，--parallel %s"},
+    /* the chapter's own usage errors and file errors */
+    {"--input/--weights need --heads H: the weight files give the widths, not the number of heads they were made for",
+     "--input/--weights 需要 --heads H：权重文件给出宽度，不给出它们是为几个头做的"},
+    {"--grad-output needs --input and --weights (the module it is the gradient for)",
+     "--grad-output 需要 --input 和 --weights（它是哪个模块的梯度）"},
+    {"--dump writes the backward's gradients: give --grad-output FILE too",
+     "--dump 写出的是反向传播的梯度：还要给 --grad-output FILE"},
+    {"%s applies to --parallel sequence only (the ring)", "%s 只用于 --parallel sequence（环）"},
+    {"--layout zigzag cuts T into 2P = %d chunks and needs T >= %d, got --seq-len %lld (use --layout contiguous)",
+     "--layout zigzag 把 T 切成 2P = %d 块，需要 T >= %d，却给了 --seq-len %lld（请用 --layout contiguous）"},
+    {"--parallel heads: n_heads = %lld is not divisible by model_parallel_size = %d "
+     "(each process owns n_heads // P whole heads)",
+     "--parallel heads：n_heads = %lld 不能被 model_parallel_size = %d 整除（每个进程拥有 n_heads // P 个完整的头）"},
+    {"--parallel ulysses: n_heads = %lld is not divisible by %d processes "
+     "(the all-to-all gives each process n_heads // P whole heads)",
+     "--parallel ulysses：n_heads = %lld 不能被 %d 个进程整除（all-to-all 给每个进程 n_heads // P 个完整的头）"},
+    {"--parallel heads: n_heads = %lld is not divisible by model_parallel_size = %d processes "
+     "(each process owns n_heads // model_parallel_size whole heads)",
+     "--parallel heads：n_heads = %lld 不能被 model_parallel_size = %d 个进程整除"
+     "（每个进程拥有 n_heads // model_parallel_size 个完整的头）"},
+    {"--layout zigzag cuts T into 2P = %d chunks and needs T >= %d, got T = %lld (use --layout contiguous)",
+     "--layout zigzag 把 T 切成 2P = %d 块，需要 T >= %d，输入的 T = %lld（请用 --layout contiguous）"},
+    {"MPI: (%lld, %lld, %lld) q, k, v are more floats than one all-to-all may carry (2^31 - 1)",
+     "MPI：(%lld, %lld, %lld) 的 q、k、v 的浮点数超过一次 all-to-all 能携带的数量（2^31 - 1）"},
+    {"MPI: (%lld, %lld, %lld) outputs are more floats than one MPI message may carry (2^31 - 1)",
+     "MPI：(%lld, %lld, %lld) 的输出的浮点数超过一条 MPI 消息能携带的数量（2^31 - 1）"},
+    {"%s has shape %s but the output y is (B, T, d_out) = (%lld, %lld, %lld): --grad-output must be dloss/dy, "
+     "the shape of y",
+     "%s 的形状是 %s，但输出 y 是 (B, T, d_out) = (%lld, %lld, %lld)：--grad-output 必须是 dloss/dy，形状与 y 相同"},
+    {"%s: error on rank %d: %s\n", "%s：进程 %d 出错：%s\n"},
     {NULL, NULL}};
