@@ -33,6 +33,7 @@
 #include "chapters/05_multi_head/multi_head_setup.h"  /* chapter5_zh */
 #include "chapters/07_output_projection/mha_setup.h"
 #include "common/program/budget.h"                   /* budget_check_env: ATTN_MAX_BYTES */
+#include "common/program/out.h"
 #include "chapters/10_backward/backward.h"
 #include "chapters/12_flash_backward/flash_backward.h"
 #include "parallel_attention_mpi.h"
@@ -858,6 +859,7 @@ int main(int argc, char **argv) {
     run.log = comm_world();
     const int P = run.log.size, rank = run.log.rank;
     run.args = parse_flags_on_every_rank(argc, argv, rank);
+    out_run_begin();  /* as cli_parse does: outputs atomic, standard output checked at exit (out.h) */
     run.mode = (ParallelMode)parallel_mode_parse(parallel_mode_flag);  /* "heads" or "sequence": the CLI checked it */
     run.overlap = !no_overlap_flag;
     run.backward = grad_output_flag != NULL;

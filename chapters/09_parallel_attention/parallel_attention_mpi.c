@@ -4,6 +4,7 @@
 #include "parallel_attention_mpi.h"
 
 #include "chapters/12_flash_backward/flash_backward.h"
+#include "common/program/out.h"  /* out_fail: a failed run leaves nothing it wrote */
 
 #include <limits.h>
 #include <setjmp.h>
@@ -395,6 +396,7 @@ void par_run_phase(void (*fn)(void *ctx), void *ctx) {
     int mine = failed ? rank : size, first = size;
     MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     if (first == size) return;
+    out_fail();  /* the temporaries and --dump folders this rank made go, as t_error would remove them */
     MPI_Bcast(phase_error, (int)sizeof phase_error, MPI_CHAR, first, MPI_COMM_WORLD);
     phase_error[sizeof phase_error - 1] = '\0';
     if (rank == 0) {
