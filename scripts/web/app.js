@@ -152,6 +152,7 @@ async function showChapter(n) {
     stopRuns(); // (what another chapter was running)
     location.hash = 'chapter' + n;
     $('pictures').textContent = '';
+    $('tip').hidden = true;  // its canvas is gone: no mouseleave will hide it
     $('out').textContent = '';
     $('poem').hidden = n !== 13;
     if (n === 9) {
@@ -410,6 +411,7 @@ async function runChapter() {
     if (m13) args.unshift(...m13.ck);
     $('status').textContent = t('running');
     $('pictures').textContent = '';
+    $('tip').hidden = true;  // its canvas is gone: no mouseleave will hide it
     const r = await busy(() => run(n, [...args, '--lang', lang], m13 ? m13.files : null, liveOutput()));
     if (current.n !== n) return r; // another chapter was picked meanwhile
     showOutput(n, r);
@@ -462,6 +464,7 @@ async function generatePoem() {
     const text = d.stdout.replace(/\n+$/, '');
     $('poemText').textContent = text + '\n' + t('model', model.steps);
     $('pictures').textContent = '';
+    $('tip').hidden = true;  // its canvas is gone: no mouseleave will hide it
     if (r.code !== 0 || d.code !== 0 || !d.files.has('/out/tokens.npy')) return r;
     const pieces = parseTokenizer(tok, vocab);   // the labels: each id's piece, read from the tokenizer file
     const labels = Array.from(readNpy(d.files.get('/out/tokens.npy')).data, (i) => pieces[i]);

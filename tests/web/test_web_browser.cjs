@@ -4,8 +4,9 @@
 // It runs chapter 4 with --heatmap, hovers a cell and checks the tooltip against the
 // weights the native program dumps, checks the picture is not blank, switches to
 // Chinese and checks the narration is the native program's, runs chapter 13's
-// generation and checks every head is drawn, shows chapter 9's note, and fails on
-// any console error. Screenshots go to build/web-test/. Ends with the suite line
+// generation and checks every head is drawn, shows chapter 9's note, checks the layout
+// at a phone's width (the C below the narration, nothing cut off), and fails on any
+// console error. Screenshots go to build/web-test/. Ends with the suite line
 // "test_web_browser: N passed, M failed".
 //   node tests/web/test_web_browser.cjs [build]
 'use strict';
@@ -152,6 +153,25 @@ const canvasColours = (page, i) => page.evaluate((i) => {
         await page.selectOption('#chapter', '9');
         await page.waitForFunction(() => /MPI/.test(document.querySelector('#about').textContent));
         check(await page.isDisabled('#run'), "chapter 9 (MPI) is explained, and its Run is off");
+
+        // a phone's width (390 CSS pixels): the C goes below the narration, nothing is cut off
+        // at the right, and every flag's help is inside the page
+        await page.setViewportSize({ width: 390, height: 844 });
+        await page.selectOption('#chapter', '5');
+        check(await page.isHidden('#tip'), "another chapter's page hides the last chapter's tooltip");
+        await page.waitForFunction(() => document.querySelectorAll('#flags input').length > 0);
+        const phone = await page.evaluate(() => {
+            const r = (q) => document.querySelector(q).getBoundingClientRect();
+            const helps = [...document.querySelectorAll('#flags .help')].map((h) => h.getBoundingClientRect().right);
+            return { page: document.documentElement.scrollWidth, left: r('#left'), right: r('#right'),
+                     help: Math.max(...helps) };
+        });
+        check(phone.page <= 390, 'at 390 pixels the page is no wider than the screen', phone.page);
+        check(phone.right.top >= phone.left.bottom - 1 && phone.right.width > 300,
+              'at 390 pixels the C is below the narration, at full width', JSON.stringify(phone.right));
+        check(phone.help <= 390, "at 390 pixels every flag's help is on the screen", phone.help);
+        await page.screenshot({ path: path.join(shots, 'ch05_phone.png'), fullPage: true });
+        await page.setViewportSize({ width: 1400, height: 900 });
     } catch (e) {
         check(false, 'the page test ran to its end', e && e.stack ? e.stack : e);
     } finally {
