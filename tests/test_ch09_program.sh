@@ -23,7 +23,7 @@ P7="$BUILD/chapter7"
 P10="$BUILD/chapter10"
 OUT="$TMP/out.npy"
 REF="$TMP/ref.npy"
-MPI_CHECKS=282  # the number of checks below but the last, which checks this number
+MPI_CHECKS=283  # the number of checks below but the last, which checks this number
 FULL_EXTRA=1333  # and how many more CH09_FULL=1 runs
 
 MPIRUN=${MPIRUN:-mpirun}
@@ -549,8 +549,10 @@ expect_runtime_error "chapter9：错误：$TMP/dy_bad.npy 的形状是 (2, 2)" "
 mp 1 --input "$TMP/case_a/x.npy" --weights "$TMP/case_a/w" --heads 12 --lang zh
 expect_out_contains "[1] 从 $TMP/case_a/x.npy 读入 x" "--input --lang zh: chapter 7's step in Chinese"
 # standard output lost (a full disk) is a failed run, as in every chapter; --output /dev/full too
-run sh -c '"$0" --quiet >/dev/full' "$P9"
+rm -f "$OUT"
+run sh -c '"$0" --quiet --output "$1" >/dev/full' "$P9" "$OUT"
 expect_runtime_error "writing standard output: No space left on device" "standard output on a full disk"
+expect_no_file "$OUT" "standard output on a full disk: --output is not written"
 mp 2 --quiet --output /dev/full
 expect_runtime_error "No space left on device" "--output /dev/full"
 # ATTN_MAX_BYTES is read as in every chapter: a bad value is a usage error before any output

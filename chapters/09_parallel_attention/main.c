@@ -27,6 +27,7 @@
  * modes' cost) and writes --output. Any error on any rank ends every
  * rank with one sentence from rank 0 and exit status 1.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -414,6 +415,9 @@ static void backward_positions(void *ctx) {
 static void write_output(void *ctx) {
     ParallelRun *run = (ParallelRun *)ctx;
     if (run->log.rank != 0) return;
+    /* what rank 0 printed is all there: output lost on its way (a full disk) fails the run before any file */
+    if (fflush(stdout) != 0 || ferror(stdout))
+        t_error(tr("writing standard output: %s%s"), t_strerror(errno ? errno : EIO), "");
     if (run->args.output) npy_save(run->args.output, run->output);
     if (run->backward && run->args.dump) {  /* chapter 10's file names */
         const char *dir = run->args.dump;
@@ -859,7 +863,7 @@ int main(int argc, char **argv) {
     run.log = comm_world();
     const int P = run.log.size, rank = run.log.rank;
     run.args = parse_flags_on_every_rank(argc, argv, rank);
-    out_run_begin();  /* as cli_parse does: outputs atomic, standard output checked at exit (out.h) */
+    out_use_for_npy();  /* files written whole (a temporary, then rename) or not at all (out.h) */
     run.mode = (ParallelMode)parallel_mode_parse(parallel_mode_flag);  /* "heads" or "sequence": the CLI checked it */
     run.overlap = !no_overlap_flag;
     run.backward = grad_output_flag != NULL;
