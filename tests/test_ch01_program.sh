@@ -138,5 +138,22 @@ bad "--d-k abc" 2 "--d-k" --d-k abc
 bad "--seq-len with --q" 2 "--seq-len and --d-k size a random example" \
     --q "$FX/cross_q.npy" --k "$FX/cross_k.npy" --v "$FX/cross_v.npy" --seq-len 4
 bad "an unknown flag" 2 "--no-such-flag" --no-such-flag
+# a flag that would change nothing is refused, not ignored: --seed draws only the random example
+bad "--seed with --q" 2 "the files give the sizes and the numbers, so it does not take --seed" \
+    --q "$FX/cross_q.npy" --k "$FX/cross_k.npy" --v "$FX/cross_v.npy" --seed 5
+bad "--seed and --d-k with --q" 2 "so it does not take --seed and --d-k" \
+    --q "$FX/cross_q.npy" --k "$FX/cross_k.npy" --v "$FX/cross_v.npy" --d-k 4 --seed 5
+bad "--seed with the sentence" 2 "the default run (the sentence) has nothing random" --seed 5
+bad "--seed with the sentence, in Chinese" 2 "默认运行（那个句子）里没有随机的东西" --seed 5 --lang zh
+# the usage error comes before the memory refusal: q = k = v of shape (2500, 1) need 4 scores-sized
+# buffers of 24 MiB, past a budget of 80 MiB
+dict="{'descr': '<f4', 'fortran_order': False, 'shape': (2500, 1), }"
+{ printf '\223NUMPY\001\000\166\000%s' "$dict"; printf "%$((118 - ${#dict} - 1))s\n" ''
+  head -c 10000 /dev/zero; } >"$TMP/big.npy"
+ATTN_MAX_BYTES=80M
+export ATTN_MAX_BYTES
+bad "--seq-len with --q past the budget: a usage error first" 2 "--seq-len and --d-k size a random example" \
+    --q "$TMP/big.npy" --k "$TMP/big.npy" --v "$TMP/big.npy" --seq-len 4
+unset ATTN_MAX_BYTES
 
 finish
