@@ -122,6 +122,13 @@ bad_usage "--d-k" "--d-k abc" --d-k abc
 bad_usage "--batch" "--batch does not apply" --batch 2
 bad_usage "--input" "--input does not apply" --input "$FX/basic_q.npy"
 bad_usage "--frobnicate" "unknown flag" --frobnicate
+# a flag that would change nothing is refused, not ignored (with --q there is nothing random and no table)
+bad_usage "so it does not take --seq-len" "--seq-len with --q" \
+    --q "$FX/basic_q.npy" --k "$FX/basic_k.npy" --v "$FX/basic_v.npy" --seq-len 3
+bad_usage "so it does not take --seed and --d-k" "--d-k and --seed with --q" \
+    --q "$FX/basic_q.npy" --k "$FX/basic_k.npy" --v "$FX/basic_v.npy" --quiet --d-k 3 --seed 4
+bad_usage "所以不接受 --seed" "--seed with --q, in Chinese" \
+    --q "$FX/basic_q.npy" --k "$FX/basic_k.npy" --v "$FX/basic_v.npy" --seed 4 --lang zh
 
 run "$P" --quiet --q "$FX/basic_q.npy" --k "$FX/basic_k.npy" --v "$FX/basic_v.npy" --output "$TMP/no_such_dir/out.npy"
 expect_usage_error "no_such_dir does not exist" "--output into a missing folder"

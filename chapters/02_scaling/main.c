@@ -89,8 +89,6 @@ static void the_inputs(const Args *args, Tensor **query, Tensor **key, Tensor **
         load_qkv(args, "attention", query, key, value);
         narrate_say("query %s = (..., T, d_k), key %s = (..., S, d_k), value %s = (..., S, d_v)",
                     t_shape_str(*query, qs), t_shape_str(*key, ks), t_shape_str(*value, vs));
-        if (args->given & (CLI_D_K | CLI_SEQ_LEN))
-            narrate_say("(--d-k and --seq-len are not used: the shapes come from the files)");
     } else if (args->given & (CLI_D_K | CLI_SEQ_LEN)) {
         narrate_step("Random query, key and value: %lld tokens of width d_k = %lld", (long long)args->seq_len,
                      (long long)args->d_k);
@@ -206,6 +204,19 @@ static void refuse_past_budget(const Args *a) {
     budget_refuse(&e, a->quiet);
 }
 
+/* The flags this run would ignore, as a usage sentence in buf (in the run's language); NULL
+ * when every flag given changes the run. A flag that would change nothing is refused, not ignored. */
+static const char *flags_that_change_nothing(const Args *a, char *buf, size_t len) {
+    char names[64];
+    unsigned random_only = a->given & (CLI_SEQ_LEN | CLI_D_K | CLI_SEED);
+    if (!a->q || !random_only) return NULL;
+    snprintf(buf, len,
+             tr("--d-k and --seq-len size random q, k, v and --seed draws them and the d_k table; with --q, --k, "
+                "--v the files give the sizes and the numbers and there is no table, so it does not take %s"),
+             cli_flag_names(random_only, names, sizeof names));
+    return buf;
+}
+
 int main(int argc, char **argv) {
     CliSpec spec = {
         .program = "chapter2",
@@ -217,6 +228,11 @@ int main(int argc, char **argv) {
         .defaults = {.seed = 123, .seq_len = 6, .d_k = 3},
     };
     Args args = program_start(&spec, argc, argv);
+    char unused[320];
+    if (flags_that_change_nothing(&args, unused, sizeof unused)) { /* before any work or output */
+        fprintf(stderr, tr("%s: %s (see --help)\n"), "chapter2", unused);
+        return EXIT_USAGE;
+    }
     refuse_past_budget(&args);
     bool sentence = !args.q && !(args.given & (CLI_D_K | CLI_SEQ_LEN));
     const char *const *labels = sentence ? SENTENCE_WORDS : NULL;
