@@ -215,6 +215,12 @@ const LangPair lang_common_zh[] = {
      "(B, H, T, T) 的注意力分数和权重，B = %.0f，H = %.0f，T = %.0f；以及 (B, T, d) 的激活值"},
     {"the (..., T, S) scores and weights, T = %.0f, S = %.0f", "(..., T, S) 的注意力分数和权重，T = %.0f，S = %.0f"},
     {"the size of --input", "--input 的大小"},
+    /* what to lower: the flags the chapters' estimates name */
+    {"--batch, --seq-len, --d-in or --d-out", "--batch、--seq-len、--d-in 或 --d-out"},
+    {"--seq-len or --batch", "--seq-len 或 --batch"},
+    {"--d-in or --d-out", "--d-in 或 --d-out"},
+    {"--d-k or --seq-len", "--d-k 或 --seq-len"},
+    {"the sizes of --q/--k/--v", "--q/--k/--v 的大小"},
     {"raise", "调大"},
     {"set", "设置"},
 
