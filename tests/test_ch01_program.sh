@@ -125,6 +125,14 @@ export ATTN_MAX_BYTES
 bad "scores that do not fit in memory" 1 "the scores: shape (1, 1000, 1000) needs 3.8 MiB of float32, more than the 976.6 KiB limit (ATTN_MAX_BYTES)" \
     --q "$FX/long_q.npy" --k "$FX/long_q.npy" --v "$FX/long_q.npy"
 unset ATTN_MAX_BYTES
+ATTN_MAX_BYTES=100M
+export ATTN_MAX_BYTES
+bad "a wide random example past the budget" 1 \
+    "(the query, key, value and output, (..., T, d_k) and (..., S, d_v), d_k = 1000000, d_v = 1000000)" \
+    --seq-len 10 --d-k 1000000
+expect_err_contains "more than the budget of 100.0 MiB (ATTN_MAX_BYTES); lower --d-k or --seq-len" \
+    "a wide random example past the budget: what to lower"
+unset ATTN_MAX_BYTES
 bad "a random example too big for memory" 1 "the scores: shape (1000000, 1000000) needs" \
     --seq-len 1000000 --d-k 1
 : > "$TMP/a_file"

@@ -192,14 +192,22 @@ static void refuse_past_budget(const Args *a) {
     char what[160];
     QKVSizes s = qkv_sizes(a, (double)a->seq_len, (double)a->d_k);
     BudgetEstimate e = qkv_attention_estimate(a, &s, 7, what, sizeof what); /* unscaled and scaled */
+    double attention_bytes = e.bytes;
     e.flops *= 2;
     if (!a->q) {
-        /* the d_k table: 1000 pairs (q, k) and 200 rows of seq_len random keys for each
-         * d_k = 1, 2, 4, ..., 1024 and --d-k, one d_k at a time */
-        double T = s.T, dmax = s.d_k > 1024 ? s.d_k : 1024, draws = (200 * T + 2000) * (2047 + s.d_k);
-        e.bytes += BUDGET_F4 * (1.25 * 200 * T * dmax + 5 * 1000 * dmax);
-        e.flops += 30 * draws; /* a normal draw: a logarithm, a square root and a cosine */
-        if (BUDGET_F4 * 200 * T * dmax > e.largest) e.largest = BUDGET_F4 * 200 * T * dmax;
+        /* the d_k table: EXP_PAIRS pairs (q, k) and EXP_ROWS rows of seq_len random keys for
+         * each d_k of D_K_TABLE and --d-k, one d_k at a time */
+        double T = s.T, dmax = s.d_k > 1024 ? s.d_k : 1024, sum_dk = s.d_k;
+        for (int i = 0; i < N_D_K_TABLE; i++) sum_dk += (double)D_K_TABLE[i];
+        double table = BUDGET_F4 * (1.25 * EXP_ROWS * T * dmax + 5 * EXP_PAIRS * dmax);
+        e.bytes += table;
+        e.flops += 30 * (EXP_ROWS * T + 2 * EXP_PAIRS) * sum_dk; /* a normal draw: a log, a sqrt and a cosine */
+        if (BUDGET_F4 * EXP_ROWS * T * dmax > e.largest) e.largest = BUDGET_F4 * EXP_ROWS * T * dmax;
+        if (table > attention_bytes) { /* the table dominates: name it, and what lowers it */
+            snprintf(what, sizeof what, tr("the d_k table's random q and k: %d pairs and %d rows of %.0f keys, "
+                                           "of width up to %.0f"), EXP_PAIRS, EXP_ROWS, T, dmax);
+            e.flag = s.d_k > 1024 ? "--d-k or --seq-len" : "--seq-len";
+        }
     }
     budget_refuse(&e, a->quiet);
 }
@@ -234,6 +242,11 @@ int main(int argc, char **argv) {
         return EXIT_USAGE;
     }
     refuse_past_budget(&args);
+    if (!args.q) { /* a single buffer past the budget, which refuse_past_budget leaves to us: before any work */
+        if (args.given & (CLI_D_K | CLI_SEQ_LEN)) t_check_fits("randn", SHAPE(args.seq_len, args.d_k)); /* q, k, v */
+        t_check_fits("the d_k table's keys",
+                     SHAPE(EXP_ROWS, args.seq_len, args.d_k > 1024 ? args.d_k : D_K_TABLE[N_D_K_TABLE - 1]));
+    }
     bool sentence = !args.q && !(args.given & (CLI_D_K | CLI_SEQ_LEN));
     const char *const *labels = sentence ? SENTENCE_WORDS : NULL;
 

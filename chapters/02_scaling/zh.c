@@ -70,4 +70,6 @@ const LangPair chapter2_zh[] = {
     {"wrote scores, attn_weights, output, scores_unscaled, attn_weights_unscaled%s .npy to %s",
      "已把 scores、attn_weights、output、scores_unscaled、attn_weights_unscaled%s 的 .npy 写入 %s"},
     {"wrote output %s", "已写出 output %s"},
+    {"the d_k table's random q and k: %d pairs and %d rows of %.0f keys, of width up to %.0f",
+     "d_k 表格的随机 q 和 k：%d 对，以及 %d 行、每行 %.0f 个键，宽度最大 %.0f"},
     {NULL, NULL}};

@@ -214,6 +214,8 @@ const LangPair lang_common_zh[] = {
     {"the (B, H, T, T) scores and weights, B = %.0f, H = %.0f, T = %.0f; the (B, T, d) activations",
      "(B, H, T, T) 的注意力分数和权重，B = %.0f，H = %.0f，T = %.0f；以及 (B, T, d) 的激活值"},
     {"the (..., T, S) scores and weights, T = %.0f, S = %.0f", "(..., T, S) 的注意力分数和权重，T = %.0f，S = %.0f"},
+    {"the query, key, value and output, (..., T, d_k) and (..., S, d_v), d_k = %.0f, d_v = %.0f",
+     "查询、键、值和输出，(..., T, d_k) 和 (..., S, d_v)，d_k = %.0f，d_v = %.0f"},
     {"the size of --input", "--input 的大小"},
     /* what to lower: the flags the chapters' estimates name */
     {"--batch, --seq-len, --d-in or --d-out", "--batch、--seq-len、--d-in 或 --d-out"},
