@@ -118,6 +118,13 @@ bad "a malformed .npy" 1 "$TMP/garbage.npy" \
 head -c 100 "$FX/cross_k.npy" > "$TMP/truncated.npy"
 bad "a truncated .npy" 1 "$TMP/truncated.npy" \
     --q "$FX/cross_q.npy" --k "$TMP/truncated.npy" --v "$FX/cross_v.npy"
+bad "a truncated .npy, in Chinese" 1 "文件头不完整：它声明有 118 字节，但文件在开头之后只有 90 字节" \
+    --q "$FX/cross_q.npy" --k "$TMP/truncated.npy" --v "$FX/cross_v.npy" --lang zh
+ATTN_MAX_BYTES=lots
+export ATTN_MAX_BYTES
+bad "a bad ATTN_MAX_BYTES, in Chinese" 2 "ATTN_MAX_BYTES='lots'：必须是至少为 1 的字节数，例如 2000000000、512M 或 2G" \
+    --lang zh
+unset ATTN_MAX_BYTES
 bad "a missing file" 1 "$TMP/missing.npy" \
     --q "$FX/cross_q.npy" --k "$FX/cross_k.npy" --v "$TMP/missing.npy"
 ATTN_MAX_BYTES=1000000
