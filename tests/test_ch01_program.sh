@@ -91,6 +91,12 @@ expect_out_contains "query (2, 3, 4, 5) (..., T, d_k)" "names the loaded query s
 expect_out_contains "key (3, 6, 5)" "names the loaded key shape"
 expect_out_contains "shape (2, 3, 4, 6)" "the scores broadcast over the batch dims"
 
+# --output -: standard output holds the .npy alone (the narration goes to standard error)
+run "$P" --q "$FX/cross_q.npy" --k "$FX/cross_k.npy" --v "$FX/cross_v.npy" --output -
+expect_status 0 "--output -"
+expect_npy_close "$TMP/out" "$FX/cross_output.npy" 1e-5 1e-6 "--output -: standard output is the .npy"
+expect_err_contains "PyTorch: output = torch.matmul(p_attn, value)" "--output -: the narration on standard error"
+
 # ---- bad input: exit 1 or 2, one stderr line naming the problem, no output file ------------------
 bad() { # DESC EXPECTED_STATUS TEXT ARGS...   (adds --output $TMP/bad.npy)
     desc=$1; code=$2; text=$3; shift 3
