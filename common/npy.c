@@ -215,13 +215,15 @@ static int read_header(Source *s, Header *h, char *err, size_t errlen)
     if (get(s, pre, 10, &got, err, errlen) != 0) return -1;
     if (got == 0) return fail(err, errlen, "%s", t_tr("not a .npy file (bad magic bytes): the file is empty"));
     if (got < 6 || memcmp(pre, NPY_MAGIC, 6) != 0) return fail(err, errlen, "%s", t_tr("not a .npy file (bad magic bytes)"));
-    if (got < 8) return fail(err, errlen, "truncated header: the file ends inside the version bytes");
+    if (got < 8)
+        return fail(err, errlen, "%s", t_tr("truncated header: the file ends inside the version bytes"));
     if (pre[6] < 1 || pre[6] > 3 || pre[7] != 0)
         return fail(err, errlen, "unsupported .npy format version %d.%d (only 1.0, 2.0 and 3.0 are read)", pre[6],
                     pre[7]);
     start = pre[6] == 1 ? 10 : 12;
     if (got == 10 && start == 12 && get(s, pre + 10, 2, &more, err, errlen) != 0) return -1;
-    if (got + more < start) return fail(err, errlen, "truncated header: the file ends inside the header length");
+    if (got + more < start)
+        return fail(err, errlen, "%s", t_tr("truncated header: the file ends inside the header length"));
     hl = (size_t)pre[8] | (size_t)pre[9] << 8;
     if (start == 12) hl |= (size_t)pre[10] << 16 | (size_t)((uint32_t)pre[11] << 24);
     if (hl > NPY_HEADER_MAX && (s->left == UINT64_MAX || hl <= s->left))
@@ -229,8 +231,8 @@ static int read_header(Source *s, Header *h, char *err, size_t errlen)
                     NPY_HEADER_MAX);
     if (get(s, text, hl < NPY_HEADER_MAX ? hl : NPY_HEADER_MAX, &got, err, errlen) != 0) return -1;
     if (got < hl) /* the file ends first: what is left of a file of known size is got + s->left */
-        return fail(err, errlen, "truncated header: it claims %zu bytes but the file has only %llu after the "
-                    "preamble", hl, (unsigned long long)got + (s->left == UINT64_MAX ? 0 : s->left));
+        return fail(err, errlen, t_tr("truncated header: it claims %zu bytes but the file has only %llu after the "
+                                      "preamble"), hl, (unsigned long long)got + (s->left == UINT64_MAX ? 0 : s->left));
     for (i = 0; i < hl; i++) {
         unsigned char b = (unsigned char)text[i];
         if (b == 0) return fail(err, errlen, "header has a NUL byte at byte %zu of the header", i);

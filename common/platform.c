@@ -143,6 +143,7 @@ long p_read(int fd, void *buf, size_t n) {
 }
 int p_close(int fd) { return _close(fd); }
 int p_dup(int fd) { return _dup(fd); }
+int p_dup2(int fd, int fd2) { return _dup2(fd, fd2); }
 FILE *p_fdopen_write(int fd) {
     _setmode(fd, _O_BINARY);
     return _fdopen(fd, "wb");
@@ -369,6 +370,12 @@ int p_dup(int fd) {
     errno = ENOTSUP;
     return -1;
 }
+int p_dup2(int fd, int fd2) {
+    (void)fd;
+    (void)fd2;
+    errno = ENOTSUP;
+    return -1;
+}
 void p_copy_mode_owner(int fd, const PFileInfo *was) {
     (void)fd;
     (void)was;
@@ -383,6 +390,7 @@ char *p_realpath(const char *path) {
 #else
 int p_mkstemp(char *template_path) { return mkstemp(template_path); }
 int p_dup(int fd) { return dup(fd); }
+int p_dup2(int fd, int fd2) { return dup2(fd, fd2) < 0 ? -1 : 0; }
 #endif
 long p_read(int fd, void *buf, size_t n) { return (long)read(fd, buf, n); }
 int p_close(int fd) { return close(fd); }

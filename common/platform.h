@@ -58,6 +58,7 @@ int p_mkstemp(char *template_path);
 long p_read(int fd, void *buf, size_t n);
 int p_close(int fd);
 int p_dup(int fd);
+int p_dup2(int fd, int fd2); /* fd2 becomes a copy of fd; -1 where the system has none (WASI) */
 FILE *p_fdopen_write(int fd); /* binary */
 /* Give a file just made the mode and owner of the file it replaces (was), or
  * the mode a new file gets (was NULL); best effort, as cp does. */

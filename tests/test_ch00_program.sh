@@ -85,6 +85,22 @@ run "$P" --q x.npy
 expect_usage_error "--q" "--q does not apply"
 run "$P" extra
 expect_usage_error "extra" "a positional argument"
+# past the memory budget: the sentence names what this chapter holds (no scores here) and what to lower
+ATTN_MAX_BYTES=100M
+export ATTN_MAX_BYTES
+run "$P" --batch 50 --seq-len 100 --d-out 1000 --quiet
+expect_runtime_error "(the (bsz, seqlen, d) activations, bsz = 50, seqlen = 100), more than the budget of 100.0 MiB" \
+    "activations past the budget"
+expect_err_contains "lower --batch, --seq-len, --d-in or --d-out, or raise ATTN_MAX_BYTES" \
+    "activations past the budget: what to lower"
+run "$P" --batch 50 --seq-len 100 --d-out 1000 --quiet --lang zh
+expect_runtime_error "（(bsz, seqlen, d) 的激活值，bsz = 50，seqlen = 100）" "activations past the budget, in Chinese"
+expect_err_contains "请调小 --batch、--seq-len、--d-in 或 --d-out，或调大 ATTN_MAX_BYTES" \
+    "what to lower, in Chinese"
+run "$P" --seq-len 3000 --quiet
+expect_runtime_error "(the seqlen x seqlen mask buffers, seqlen = 3000)" "the mask past the budget"
+expect_err_contains "lower --seq-len, or raise" "the mask past the budget: what to lower"
+unset ATTN_MAX_BYTES
 # too big for memory: a runtime error, one line
 run "$P" --batch 1000000 --seq-len 1000000 --quiet
 expect_runtime_error "ATTN_MAX_BYTES" "sizes too big for memory"

@@ -91,6 +91,12 @@ expect_out_contains "query (2, 3, 4, 5) (..., T, d_k)" "names the loaded query s
 expect_out_contains "key (3, 6, 5)" "names the loaded key shape"
 expect_out_contains "shape (2, 3, 4, 6)" "the scores broadcast over the batch dims"
 
+# --output -: standard output holds the .npy alone (the narration goes to standard error)
+run "$P" --q "$FX/cross_q.npy" --k "$FX/cross_k.npy" --v "$FX/cross_v.npy" --output -
+expect_status 0 "--output -"
+expect_npy_close "$TMP/out" "$FX/cross_output.npy" 1e-5 1e-6 "--output -: standard output is the .npy"
+expect_err_contains "PyTorch: output = torch.matmul(p_attn, value)" "--output -: the narration on standard error"
+
 # ---- bad input: exit 1 or 2, one stderr line naming the problem, no output file ------------------
 bad() { # DESC EXPECTED_STATUS TEXT ARGS...   (adds --output $TMP/bad.npy)
     desc=$1; code=$2; text=$3; shift 3
@@ -118,12 +124,27 @@ bad "a malformed .npy" 1 "$TMP/garbage.npy" \
 head -c 100 "$FX/cross_k.npy" > "$TMP/truncated.npy"
 bad "a truncated .npy" 1 "$TMP/truncated.npy" \
     --q "$FX/cross_q.npy" --k "$TMP/truncated.npy" --v "$FX/cross_v.npy"
+bad "a truncated .npy, in Chinese" 1 "文件头不完整：它声明有 118 字节，但文件在开头之后只有 90 字节" \
+    --q "$FX/cross_q.npy" --k "$TMP/truncated.npy" --v "$FX/cross_v.npy" --lang zh
+ATTN_MAX_BYTES=lots
+export ATTN_MAX_BYTES
+bad "a bad ATTN_MAX_BYTES, in Chinese" 2 "ATTN_MAX_BYTES='lots'：必须是至少为 1 的字节数，例如 2000000000、512M 或 2G" \
+    --lang zh
+unset ATTN_MAX_BYTES
 bad "a missing file" 1 "$TMP/missing.npy" \
     --q "$FX/cross_q.npy" --k "$FX/cross_k.npy" --v "$TMP/missing.npy"
 ATTN_MAX_BYTES=1000000
 export ATTN_MAX_BYTES
 bad "scores that do not fit in memory" 1 "the scores: shape (1, 1000, 1000) needs 3.8 MiB of float32, more than the 976.6 KiB limit (ATTN_MAX_BYTES)" \
     --q "$FX/long_q.npy" --k "$FX/long_q.npy" --v "$FX/long_q.npy"
+unset ATTN_MAX_BYTES
+ATTN_MAX_BYTES=100M
+export ATTN_MAX_BYTES
+bad "a wide random example past the budget" 1 \
+    "(the query, key, value and output, (..., T, d_k) and (..., S, d_v), d_k = 1000000, d_v = 1000000)" \
+    --seq-len 10 --d-k 1000000
+expect_err_contains "more than the budget of 100.0 MiB (ATTN_MAX_BYTES); lower --d-k or --seq-len" \
+    "a wide random example past the budget: what to lower"
 unset ATTN_MAX_BYTES
 bad "a random example too big for memory" 1 "the scores: shape (1000000, 1000000) needs" \
     --seq-len 1000000 --d-k 1
@@ -138,5 +159,22 @@ bad "--d-k abc" 2 "--d-k" --d-k abc
 bad "--seq-len with --q" 2 "--seq-len and --d-k size a random example" \
     --q "$FX/cross_q.npy" --k "$FX/cross_k.npy" --v "$FX/cross_v.npy" --seq-len 4
 bad "an unknown flag" 2 "--no-such-flag" --no-such-flag
+# a flag that would change nothing is refused, not ignored: --seed draws only the random example
+bad "--seed with --q" 2 "the files give the sizes and the numbers, so it does not take --seed" \
+    --q "$FX/cross_q.npy" --k "$FX/cross_k.npy" --v "$FX/cross_v.npy" --seed 5
+bad "--seed and --d-k with --q" 2 "so it does not take --seed and --d-k" \
+    --q "$FX/cross_q.npy" --k "$FX/cross_k.npy" --v "$FX/cross_v.npy" --d-k 4 --seed 5
+bad "--seed with the sentence" 2 "the default run (the sentence) has nothing random" --seed 5
+bad "--seed with the sentence, in Chinese" 2 "默认运行（那个句子）里没有随机的东西" --seed 5 --lang zh
+# the usage error comes before the memory refusal: q = k = v of shape (2500, 1) need 4 scores-sized
+# buffers of 24 MiB, past a budget of 80 MiB
+dict="{'descr': '<f4', 'fortran_order': False, 'shape': (2500, 1), }"
+{ printf '\223NUMPY\001\000\166\000%s' "$dict"; printf "%$((118 - ${#dict} - 1))s\n" ''
+  head -c 10000 /dev/zero; } >"$TMP/big.npy"
+ATTN_MAX_BYTES=80M
+export ATTN_MAX_BYTES
+bad "--seq-len with --q past the budget: a usage error first" 2 "--seq-len and --d-k size a random example" \
+    --q "$TMP/big.npy" --k "$TMP/big.npy" --v "$TMP/big.npy" --seq-len 4
+unset ATTN_MAX_BYTES
 
 finish

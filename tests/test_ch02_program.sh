@@ -116,12 +116,31 @@ bad_runtime "$TMP/garbage.npy" "a file that is not .npy" \
     --q "$FX/basic_q.npy" --k "$TMP/garbage.npy" --v "$FX/basic_v.npy"
 bad_runtime "randn: shape (1000000, 1000000) needs" "q, k, v too big for memory" --seq-len 1000000 --d-k 1000000
 
+# past the memory budget: the sentence names what dominates (the d_k table's samples, at a wide --d-k) and what to
+# lower; a single buffer past it (the table's (200, T, 1024) keys at a long --seq-len) is named before any work
+ATTN_MAX_BYTES=100M
+export ATTN_MAX_BYTES
+bad_runtime "(the d_k table's random q and k: 1000 pairs and 200 rows of 6 keys, of width up to 20000)" \
+    "a wide --d-k past the budget" --d-k 20000 --quiet
+expect_err_contains "lower --d-k or --seq-len, or raise ATTN_MAX_BYTES" "a wide --d-k past the budget: what to lower"
+bad_runtime "the d_k table's keys: shape (200, 2000, 1024) needs" "a long --seq-len past the budget" \
+    --seq-len 2000 --quiet
+expect_no_stdout "a long --seq-len past the budget: nothing computed first"
+unset ATTN_MAX_BYTES
+
 bad_usage "--q, --k and --v go together: missing --k and --v" "--q alone" --q "$FX/basic_q.npy"
 bad_usage "--seq-len" "--seq-len 0" --seq-len 0
 bad_usage "--d-k" "--d-k abc" --d-k abc
 bad_usage "--batch" "--batch does not apply" --batch 2
 bad_usage "--input" "--input does not apply" --input "$FX/basic_q.npy"
 bad_usage "--frobnicate" "unknown flag" --frobnicate
+# a flag that would change nothing is refused, not ignored (with --q there is nothing random and no table)
+bad_usage "so it does not take --seq-len" "--seq-len with --q" \
+    --q "$FX/basic_q.npy" --k "$FX/basic_k.npy" --v "$FX/basic_v.npy" --seq-len 3
+bad_usage "so it does not take --seed and --d-k" "--d-k and --seed with --q" \
+    --q "$FX/basic_q.npy" --k "$FX/basic_k.npy" --v "$FX/basic_v.npy" --quiet --d-k 3 --seed 4
+bad_usage "所以不接受 --seed" "--seed with --q, in Chinese" \
+    --q "$FX/basic_q.npy" --k "$FX/basic_k.npy" --v "$FX/basic_v.npy" --seed 4 --lang zh
 
 run "$P" --quiet --q "$FX/basic_q.npy" --k "$FX/basic_k.npy" --v "$FX/basic_v.npy" --output "$TMP/no_such_dir/out.npy"
 expect_usage_error "no_such_dir does not exist" "--output into a missing folder"

@@ -89,11 +89,10 @@ for s in a b c; do
     expect_npy_close "$TMP/d/attn_weights.npy" "$FX/attn_weights_$s.npy" 1e-5 1e-6 "set $s: attn_weights"
     expect_npy_close "$TMP/d/xq.npy" "$FX/xq_$s.npy" 1e-5 1e-6 "set $s: xq"
 done
-run "$P" --input "$FX/input_a.npy" --weights "$FX/weights_a" --d-out 3
+run "$P" --input "$FX/input_a.npy" --weights "$FX/weights_a"
 expect_status 0 "narrated run on files"
 expect_out_contains "Load W_q, W_k, W_v from $FX/weights_a" "says where the weights come from"
 expect_out_contains "wq.bias =" "the biases of the folder are used"
-expect_out_contains "(--d-out is not used: --input and --weights give the shapes and biases)" "says that --d-out is not used, naming only the flag given"
 
 # ---- bad input: one sentence, exit 1 or 2, no output file --------------------
 
@@ -127,6 +126,13 @@ bad_usage "--d-out" "--d-out 0" --d-out 0
 bad_usage "--seq-len" "--seq-len -1" --seq-len -1
 bad_usage "--q" "--q does not apply" --q "$IN"
 bad_usage "--heads" "--heads does not apply" --heads 2
+# a flag that would change nothing is refused, not ignored: the files give x, the weights and biases
+bad_usage "nothing is random; it does not take --seed" "--seed with --input" \
+    --input "$IN" --weights "$FX/weights_a" --seed 4
+bad_usage "it does not take --batch, --seq-len, --d-in, --d-out and --bias" "the sizes and --bias with --input" \
+    --input "$IN" --weights "$FX/weights_a" --quiet --batch 2 --seq-len 5 --d-in 10 --d-out 8 --bias
+bad_usage "也没有随机的东西；不接受 --d-out" "--d-out with --input, in Chinese" \
+    --input "$IN" --weights "$FX/weights_a" --d-out 8 --lang zh
 
 run "$P" --quiet --output "$TMP/no_such_dir/out.npy"
 expect_usage_error "no_such_dir does not exist" "--output into a missing folder"

@@ -55,16 +55,30 @@ static void show_storage(const char *name, const Tensor *x) {
 }
 
 /* What this run holds (common/program/budget.h): refused, in one sentence,
- * before any work when it would not fit in memory. */
+ * before any work when it would not fit in memory. No scores here: every tensor
+ * stays alive to the layouts table, and the run holds at most (measured, t_peak_bytes)
+ * one x (bsz, seqlen, d_in), seven (bsz, seqlen, d_out) (xq, x @ W.T, + b, the
+ * storage offsets, output and its copy, the difference), the (d_out, d_in) weight and
+ * five (seqlen, seqlen) while the mask is made. */
 static void refuse_past_budget(const Args *a) {
     char what[160];
-    /* no (B, H, T, T) buffer, but five (T, T) at once, whatever B and H (measured,
-     * t_peak_bytes): the mask's making and matmul's demonstrations */
-    BudgetModule m = {(double)a->batch, (double)a->heads, (double)a->seq_len, (double)a->d_in, (double)a->d_out,
-                      0, 0, false, 0};
-    BudgetEstimate e = budget_attention_module(&m, what, sizeof what);
-    e.bytes += BUDGET_F4 * 5 * m.T * m.T;
-    e.largest = BUDGET_F4 * fmax(m.T * m.T, m.B * m.T * fmax(m.d_in, m.d_out));
+    double B = (double)a->batch, T = (double)a->seq_len, din = (double)a->d_in, dout = (double)a->d_out;
+    double rows = B * T * (din + 7 * dout + 4), weight = din * dout + 2 * dout, mask = 5 * T * T;
+    BudgetEstimate e = {0};
+    e.bytes = BUDGET_OVERHEAD + 1.01 * BUDGET_F4 * (rows + weight + mask);
+    e.largest = BUDGET_F4 * fmax(fmax(T * T, B * T * fmax(din, dout)), din * dout);
+    e.flops = 4 * B * T * din * dout + 30 * (B * T * din + din * dout); /* wq(x), x @ W.T; the draws */
+    e.what = what;
+    if (mask >= rows && mask >= weight) {
+        snprintf(what, sizeof what, tr("the seqlen x seqlen mask buffers, seqlen = %.0f"), T);
+        e.flag = "--seq-len";
+    } else if (weight > rows) {
+        snprintf(what, sizeof what, tr("the (d_out, d_in) weight of nn.Linear, d_in = %.0f, d_out = %.0f"), din, dout);
+        e.flag = "--d-in or --d-out";
+    } else {
+        snprintf(what, sizeof what, tr("the (bsz, seqlen, d) activations, bsz = %.0f, seqlen = %.0f"), B, T);
+        e.flag = "--batch, --seq-len, --d-in or --d-out";
+    }
     budget_refuse(&e, a->quiet);
 }
 

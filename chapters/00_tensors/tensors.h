@@ -7,7 +7,9 @@
  *     xq = xq.transpose(1, 2)                           # strides swap, not contiguous
  *     output.transpose(1, 2).contiguous().view(bsz, seqlen, -1)
  *
- * Later chapters call them when they split and merge heads (chapter 5).
+ * No later chapter calls them: chapter 5 splits and merges heads with the same
+ * view / transpose / contiguous of common/tensor.h, and storage_offsets(heads)
+ * there shows where each head lives, as step 7 of this chapter does.
  * (narrate_layout in common/program/narrate.h prints shape, strides, offset and
  * contiguity in one line; these functions explain what those numbers mean.)
  *

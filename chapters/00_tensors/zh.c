@@ -90,4 +90,9 @@ const LangPair chapter0_zh[] = {
      "token looks at a later one (chapter 4).",
      "大小为 1 的维度广播到 (bsz, n_heads)；对角线上方的 -inf 在 softmax 之后变成权重 0，所以没有哪个词元"
      "能看到排在它后面的词元（第 4 章）。"},
+    {"the seqlen x seqlen mask buffers, seqlen = %.0f", "seqlen x seqlen 的掩码缓冲区，seqlen = %.0f"},
+    {"the (d_out, d_in) weight of nn.Linear, d_in = %.0f, d_out = %.0f",
+     "nn.Linear 的 (d_out, d_in) 权重，d_in = %.0f，d_out = %.0f"},
+    {"the (bsz, seqlen, d) activations, bsz = %.0f, seqlen = %.0f",
+     "(bsz, seqlen, d) 的激活值，bsz = %.0f，seqlen = %.0f"},
     {NULL, NULL}};

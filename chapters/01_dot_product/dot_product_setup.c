@@ -27,13 +27,20 @@ BudgetEstimate qkv_attention_estimate(const Args *args, const QKVSizes *s, doubl
                                       size_t len) {
     /* (..., T, d_k) x (..., S, d_k): scores, weights, their copies */
     double B = s->B, T = s->T, S = s->S, dk = s->d_k, dv = s->d_v;
+    double scores = score_buffers * B * T * S, rows = 4 * B * (T * dk + S * dk + S * dv + T * dv);
     BudgetEstimate e = {0};
-    e.bytes = BUDGET_OVERHEAD + BUDGET_F4 * (score_buffers * B * T * S + 4 * B * (T * dk + S * dk + S * dv + T * dv));
+    e.bytes = BUDGET_OVERHEAD + BUDGET_F4 * (scores + rows);
     e.flops = 2 * B * T * S * (dk + dv); /* Q·Kᵀ, then weights·V */
     e.largest = BUDGET_F4 * B * (T * S > T * dk ? T * S : T * dk);
-    snprintf(what, len, tr("the (..., T, S) scores and weights, T = %.0f, S = %.0f"), T, S);
     e.what = what;
-    e.flag = args->q ? "the sizes of --q/--k/--v" : "--seq-len";
+    if (scores >= rows) { /* what dominates names itself, and what to lower */
+        snprintf(what, len, tr("the (..., T, S) scores and weights, T = %.0f, S = %.0f"), T, S);
+        e.flag = args->q ? "the sizes of --q/--k/--v" : "--seq-len";
+    } else {
+        snprintf(what, len, tr("the query, key, value and output, (..., T, d_k) and (..., S, d_v), d_k = %.0f, "
+                               "d_v = %.0f"), dk, dv);
+        e.flag = args->q ? "the sizes of --q/--k/--v" : "--d-k or --seq-len";
+    }
     return e;
 }
 

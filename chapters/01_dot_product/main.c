@@ -196,6 +196,25 @@ static void refuse_past_budget(const Args *a) {
     budget_refuse(&e, a->quiet);
 }
 
+/* The flags this run would ignore, as a usage sentence in buf (in the run's language); NULL
+ * when every flag given changes the run. A flag that would change nothing is refused, not ignored. */
+static const char *flags_that_change_nothing(const Args *a, char *buf, size_t len) {
+    char names[64];
+    unsigned random_only = a->given & (CLI_SEQ_LEN | CLI_D_K | CLI_SEED);
+    if (a->q && random_only)
+        snprintf(buf, len,
+                 tr("--seq-len and --d-k size a random example and --seed draws it; with --q, --k, --v the files "
+                    "give the sizes and the numbers, so it does not take %s"),
+                 cli_flag_names(random_only, names, sizeof names));
+    else if (!a->q && (a->given & CLI_SEED) && !(a->given & (CLI_SEQ_LEN | CLI_D_K)))
+        snprintf(buf, len, "%s",
+                 tr("--seed draws the random example of --seq-len and --d-k; the default run (the sentence) has "
+                    "nothing random, so give --seed with --seq-len or --d-k"));
+    else
+        return NULL;
+    return buf;
+}
+
 int main(int argc, char **argv) {
     CliSpec spec = {
         .program = "chapter1",
@@ -206,12 +225,12 @@ int main(int argc, char **argv) {
         .messages = chapter1_zh, /* zh.c: the narration in Chinese (--lang zh) */
     };
     Args args = program_start(&spec, argc, argv);
-    refuse_past_budget(&args);
-    if (args.q && (args.given & (CLI_SEQ_LEN | CLI_D_K))) {
-        fputs(tr("chapter1: --seq-len and --d-k size a random example; with --q, --k, --v the "
-                 "files give the sizes (see --help)\n"), stderr);
+    char unused[256];
+    if (flags_that_change_nothing(&args, unused, sizeof unused)) { /* before any work or output */
+        fprintf(stderr, tr("%s: %s (see --help)\n"), "chapter1", unused);
         return EXIT_USAGE;
     }
+    refuse_past_budget(&args);
     Tensor *query, *key, *value;
     bool is_sentence = take_inputs(&args, &query, &key, &value);
 

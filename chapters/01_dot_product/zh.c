@@ -70,8 +70,12 @@ const LangPair chapter1_zh[] = {
     {"query %s (..., T, d_k), key %s (..., S, d_k), value %s (..., S, d_v)",
      "查询 query %s (..., T, d_k)，键 key %s (..., S, d_k)，值 value %s (..., S, d_v)"},
     {"attention weights (rows: queries, columns: keys)", "注意力权重（行：查询，列：键）"},
-    {"chapter1: --seq-len and --d-k size a random example; with --q, --k, --v the files give the sizes "
-     "(see --help)\n",
-     "chapter1：--seq-len 和 --d-k 决定随机例子的大小；给了 --q、--k、--v 时由文件决定大小"
-     "（见 --help）\n"},
+    {"--seq-len and --d-k size a random example and --seed draws it; with --q, --k, --v the files give the "
+     "sizes and the numbers, so it does not take %s",
+     "--seq-len 和 --d-k 决定随机例子的大小，--seed 决定抽到哪些数；给了 --q、--k、--v 时大小和数都来自"
+     "文件，所以不接受 %s"},
+    {"--seed draws the random example of --seq-len and --d-k; the default run (the sentence) has nothing "
+     "random, so give --seed with --seq-len or --d-k",
+     "--seed 决定 --seq-len 和 --d-k 那个随机例子抽到哪些数；默认运行（那个句子）里没有随机的东西，所以 "
+     "--seed 要和 --seq-len 或 --d-k 一起给"},
     {NULL, NULL}};

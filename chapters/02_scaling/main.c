@@ -89,8 +89,6 @@ static void the_inputs(const Args *args, Tensor **query, Tensor **key, Tensor **
         load_qkv(args, "attention", query, key, value);
         narrate_say("query %s = (..., T, d_k), key %s = (..., S, d_k), value %s = (..., S, d_v)",
                     t_shape_str(*query, qs), t_shape_str(*key, ks), t_shape_str(*value, vs));
-        if (args->given & (CLI_D_K | CLI_SEQ_LEN))
-            narrate_say("(--d-k and --seq-len are not used: the shapes come from the files)");
     } else if (args->given & (CLI_D_K | CLI_SEQ_LEN)) {
         narrate_step("Random query, key and value: %lld tokens of width d_k = %lld", (long long)args->seq_len,
                      (long long)args->d_k);
@@ -194,16 +192,37 @@ static void refuse_past_budget(const Args *a) {
     char what[160];
     QKVSizes s = qkv_sizes(a, (double)a->seq_len, (double)a->d_k);
     BudgetEstimate e = qkv_attention_estimate(a, &s, 7, what, sizeof what); /* unscaled and scaled */
+    double attention_bytes = e.bytes;
     e.flops *= 2;
     if (!a->q) {
-        /* the d_k table: 1000 pairs (q, k) and 200 rows of seq_len random keys for each
-         * d_k = 1, 2, 4, ..., 1024 and --d-k, one d_k at a time */
-        double T = s.T, dmax = s.d_k > 1024 ? s.d_k : 1024, draws = (200 * T + 2000) * (2047 + s.d_k);
-        e.bytes += BUDGET_F4 * (1.25 * 200 * T * dmax + 5 * 1000 * dmax);
-        e.flops += 30 * draws; /* a normal draw: a logarithm, a square root and a cosine */
-        if (BUDGET_F4 * 200 * T * dmax > e.largest) e.largest = BUDGET_F4 * 200 * T * dmax;
+        /* the d_k table: EXP_PAIRS pairs (q, k) and EXP_ROWS rows of seq_len random keys for
+         * each d_k of D_K_TABLE and --d-k, one d_k at a time */
+        double T = s.T, dmax = s.d_k > 1024 ? s.d_k : 1024, sum_dk = s.d_k;
+        for (int i = 0; i < N_D_K_TABLE; i++) sum_dk += (double)D_K_TABLE[i];
+        double table = BUDGET_F4 * (1.25 * EXP_ROWS * T * dmax + 5 * EXP_PAIRS * dmax);
+        e.bytes += table;
+        e.flops += 30 * (EXP_ROWS * T + 2 * EXP_PAIRS) * sum_dk; /* a normal draw: a log, a sqrt and a cosine */
+        if (BUDGET_F4 * EXP_ROWS * T * dmax > e.largest) e.largest = BUDGET_F4 * EXP_ROWS * T * dmax;
+        if (table > attention_bytes) { /* the table dominates: name it, and what lowers it */
+            snprintf(what, sizeof what, tr("the d_k table's random q and k: %d pairs and %d rows of %.0f keys, "
+                                           "of width up to %.0f"), EXP_PAIRS, EXP_ROWS, T, dmax);
+            e.flag = s.d_k > 1024 ? "--d-k or --seq-len" : "--seq-len";
+        }
     }
     budget_refuse(&e, a->quiet);
+}
+
+/* The flags this run would ignore, as a usage sentence in buf (in the run's language); NULL
+ * when every flag given changes the run. A flag that would change nothing is refused, not ignored. */
+static const char *flags_that_change_nothing(const Args *a, char *buf, size_t len) {
+    char names[64];
+    unsigned random_only = a->given & (CLI_SEQ_LEN | CLI_D_K | CLI_SEED);
+    if (!a->q || !random_only) return NULL;
+    snprintf(buf, len,
+             tr("--d-k and --seq-len size random q, k, v and --seed draws them and the d_k table; with --q, --k, "
+                "--v the files give the sizes and the numbers and there is no table, so it does not take %s"),
+             cli_flag_names(random_only, names, sizeof names));
+    return buf;
 }
 
 int main(int argc, char **argv) {
@@ -217,7 +236,17 @@ int main(int argc, char **argv) {
         .defaults = {.seed = 123, .seq_len = 6, .d_k = 3},
     };
     Args args = program_start(&spec, argc, argv);
+    char unused[320];
+    if (flags_that_change_nothing(&args, unused, sizeof unused)) { /* before any work or output */
+        fprintf(stderr, tr("%s: %s (see --help)\n"), "chapter2", unused);
+        return EXIT_USAGE;
+    }
     refuse_past_budget(&args);
+    if (!args.q) { /* a single buffer past the budget, which refuse_past_budget leaves to us: before any work */
+        if (args.given & (CLI_D_K | CLI_SEQ_LEN)) t_check_fits("randn", SHAPE(args.seq_len, args.d_k)); /* q, k, v */
+        t_check_fits("the d_k table's keys",
+                     SHAPE(EXP_ROWS, args.seq_len, args.d_k > 1024 ? args.d_k : D_K_TABLE[N_D_K_TABLE - 1]));
+    }
     bool sentence = !args.q && !(args.given & (CLI_D_K | CLI_SEQ_LEN));
     const char *const *labels = sentence ? SENTENCE_WORDS : NULL;
 

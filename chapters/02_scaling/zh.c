@@ -27,8 +27,10 @@ const LangPair chapter2_zh[] = {
     {"Load query, key and value from .npy files", "从 .npy 文件读入查询、键和值"},
     {"query %s = (..., T, d_k), key %s = (..., S, d_k), value %s = (..., S, d_v)",
      "查询 query %s = (..., T, d_k)，键 key %s = (..., S, d_k)，值 value %s = (..., S, d_v)"},
-    {"(--d-k and --seq-len are not used: the shapes come from the files)",
-     "（不使用 --d-k 和 --seq-len：形状由文件决定）"},
+    {"--d-k and --seq-len size random q, k, v and --seed draws them and the d_k table; with --q, --k, --v the "
+     "files give the sizes and the numbers and there is no table, so it does not take %s",
+     "--d-k 和 --seq-len 决定随机 q、k、v 的大小，--seed 决定它们和 d_k 表格抽到哪些数；给了 --q、--k、--v "
+     "时大小和数都来自文件，也没有表格，所以不接受 %s"},
     {"Random query, key and value: %lld tokens of width d_k = %lld",
      "随机的查询、键和值：%lld 个词元，宽度 d_k = %lld"},
     {"entries with mean 0 and variance 1: the Transformer paper's assumption when it explains the sqrt(d_k).",
@@ -68,4 +70,6 @@ const LangPair chapter2_zh[] = {
     {"wrote scores, attn_weights, output, scores_unscaled, attn_weights_unscaled%s .npy to %s",
      "已把 scores、attn_weights、output、scores_unscaled、attn_weights_unscaled%s 的 .npy 写入 %s"},
     {"wrote output %s", "已写出 output %s"},
+    {"the d_k table's random q and k: %d pairs and %d rows of %.0f keys, of width up to %.0f",
+     "d_k 表格的随机 q 和 k：%d 对，以及 %d 行、每行 %.0f 个键，宽度最大 %.0f"},
     {NULL, NULL}};

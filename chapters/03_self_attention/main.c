@@ -57,15 +57,13 @@ static void draw(const char *title, const Tensor *w, const Args *args) {
 
 /* ---- the steps ------------------------------------------------------------- */
 
-static void *input_from_file(const Args *args, void *ctx) {
-    (void)ctx;
+static Tensor *input_from_file(const Args *args) {
     narrate_step("Load the input x from %s", args->input);
     narrate_torch("x = torch.from_numpy(np.load(...))   # (B, T, d_in)");
     return load_input(args->input); /* (B, T, d_in) */
 }
 
-static void *random_input(const Args *args, void *ctx) {
-    (void)ctx;
+static Tensor *random_input(const Args *args) {
     narrate_step("A random input x: batch %lld, %lld tokens, d_in = %lld features each", (long long)args->batch,
                  (long long)args->seq_len, (long long)args->d_in);
     narrate_torch("x = torch.randn(B, T, d_in)");
@@ -74,8 +72,7 @@ static void *random_input(const Args *args, void *ctx) {
 
 /* x from --input, or torch.randn(B, T, d_in). */
 static Tensor *the_input(const Args *args) {
-    Tensor *x = load_or_default(args, CLI_BATCH | CLI_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_BIAS, input_from_file,
-                                random_input, NULL);
+    Tensor *x = args->input ? input_from_file(args) : random_input(args); /* (B, T, d_in) */
     narrate_show("x", x);
     narrate_why("one sequence of token vectors; self-attention lets every token look at every token of the "
                 "same sequence.");
@@ -200,6 +197,19 @@ static void refuse_past_budget(const Args *a) {
     budget_refuse(&e, a->quiet);
 }
 
+/* The flags this run would ignore, as a usage sentence in buf (in the run's language); NULL
+ * when every flag given changes the run. A flag that would change nothing is refused, not ignored. */
+static const char *flags_that_change_nothing(const Args *a, char *buf, size_t len) {
+    char names[128];
+    unsigned files_fixed = a->given & (CLI_SEED | CLI_BATCH | CLI_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_BIAS);
+    if (!a->input || !files_fixed) return NULL;
+    snprintf(buf, len,
+             tr("--input and --weights give x, the weights and their biases, and nothing is random; it does not "
+                "take %s"),
+             cli_flag_names(files_fixed, names, sizeof names));
+    return buf;
+}
+
 int main(int argc, char **argv) {
     CliSpec spec = {
         .program = "chapter3",
@@ -211,6 +221,11 @@ int main(int argc, char **argv) {
         .messages = chapter3_zh,
     };
     Args args = program_start(&spec, argc, argv);
+    char unused[256];
+    if (flags_that_change_nothing(&args, unused, sizeof unused)) { /* before any work or output */
+        fprintf(stderr, tr("%s: %s (see --help)\n"), "chapter3", unused);
+        return EXIT_USAGE;
+    }
     refuse_past_budget(&args);
 
     narrate_title("Chapter 3: self-attention (Happy-LLM 2.1.4)");

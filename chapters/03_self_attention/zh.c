@@ -59,4 +59,6 @@ const LangPair chapter3_zh[] = {
     {"wrote x, wq, wk, wv, xq, xk, xv, scores, attn_weights, output (and plain_*) .npy to %s",
      "已把 x、wq、wk、wv、xq、xk、xv、scores、attn_weights、output（以及 plain_*）的 .npy 写入 %s"},
     {"wrote output %s", "已写出 output %s"},
+    {"--input and --weights give x, the weights and their biases, and nothing is random; it does not take %s",
+     "--input 和 --weights 给出 x、权重和偏置，也没有随机的东西；不接受 %s"},
     {NULL, NULL}};

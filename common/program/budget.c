@@ -35,7 +35,7 @@ int budget_check_env(char *err, size_t errlen)
     if (b && *b && !t_parse_bytes(b, &bytes)) {
         t_escape(shown, sizeof shown, b);
         snprintf(err, errlen,
-                 "ATTN_MAX_BYTES='%s': must be a number of bytes of at least 1, such as 2000000000, 512M or 2G",
+                 tr("ATTN_MAX_BYTES='%s': must be a number of bytes of at least 1, such as 2000000000, 512M or 2G"),
                  shown);
         return 2;
     }

@@ -706,6 +706,7 @@ Args cli_parse(const CliSpec *spec, int argc, char **argv)
         fprintf(stderr, tr("%s: %s (see --help)\n"), program_name(spec), shown);
         exit(EXIT_USAGE);
     }
+    if (spec && (spec->flags & CLI_OUTPUT)) out_stdout_for_data(a.output); /* --output -: the .npy alone */
     return a;
 }
 

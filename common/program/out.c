@@ -187,12 +187,16 @@ static void open_failed(OutFile *o, const char *path, const char *why)
     t_error("%s", msg);
 }
 
+/* Standard output as the run found it, once out_stdout_for_data gave it to the .npy
+ * (descriptor 1 then writes to standard error); -1 before. */
+static int data_stdout = -1;
+
 /* The descriptor behind "-", /dev/stdout, /dev/fd/N ...: -1 if path is not one. */
 static int std_stream_fd(const char *path)
 {
     static const char *const prefixes[] = {"/dev/fd/", "/proc/self/fd/"};
     size_t i;
-    if (strcmp(path, "-") == 0 || strcmp(path, "/dev/stdout") == 0) return 1;
+    if (strcmp(path, "-") == 0 || strcmp(path, "/dev/stdout") == 0) return data_stdout >= 0 ? data_stdout : 1;
     if (strcmp(path, "/dev/stderr") == 0) return 2;
     for (i = 0; i < 2; i++) {
         size_t n = strlen(prefixes[i]);
@@ -204,10 +208,24 @@ static int std_stream_fd(const char *path)
                 if (*p < '0' || *p > '9' || v > 100000) return -1;
                 v = v * 10 + (*p - '0');
             }
-            return (int)v;
+            return v == 1 && data_stdout >= 0 ? data_stdout : (int)v;
         }
     }
     return -1;
+}
+
+void out_stdout_for_data(const char *path)
+{
+    int saved;
+    if (!path || data_stdout >= 0 || std_stream_fd(path) != 1) return;
+    fflush(stdout);
+    saved = p_dup(1);
+    if (saved < 0) return; /* no dup (WASI): the text stays beside the data */
+    if (p_dup2(2, 1) != 0) {
+        p_close(saved);
+        return;
+    }
+    data_stdout = saved;
 }
 
 /* Write through to an existing descriptor or non-regular file. */

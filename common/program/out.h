@@ -67,6 +67,11 @@ void out_fail(void);
  * is not a folder or cannot be written, or path is a folder where a file is wanted. */
 int out_check_target(const char *flag, const char *path, int folder, char *err, size_t n);
 
+/* When path is standard output ("-", /dev/stdout, /dev/fd/1), give standard output to
+ * that file alone: the run's text (narration, results, heatmaps) goes to standard error
+ * from now on, so `--output - > out.npy` is a .npy and nothing else. */
+void out_stdout_for_data(const char *path);
+
 /* How many temporary files are waiting for the end of the run (tests). */
 int out_pending(void);
 
