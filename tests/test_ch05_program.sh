@@ -119,8 +119,19 @@ expect_one_line "a missing input file"
 expect_no_file "$TMP/bad.npy" "a missing input file"
 
 run "$P" --seq-len 6 --max-seq-len 4 --output "$TMP/bad.npy"
-expect_runtime_error "sequence length 6 is longer than max_seq_len 4, the size of the causal mask buffer" \
+expect_usage_error "--max-seq-len 4: sequence length 6 is longer than max_seq_len 4, the size of the causal mask buffer" \
     "--seq-len past --max-seq-len"
+expect_no_stdout "--seq-len past --max-seq-len: refused before the title"
+run "$P" --no-causal --max-seq-len 8
+expect_usage_error "--max-seq-len does not apply with --no-causal" "--max-seq-len with --no-causal"
+export ATTN_MAX_BYTES=100000
+run "$P" --seq-len 1000
+expect_runtime_error "chapter 8" "scores that do not fit, narrated run"
+expect_no_stdout "scores that do not fit: said before the title"
+run "$P" --max-seq-len 200
+expect_runtime_error "causal mask: the max_seq_len x max_seq_len buffer (1, 1, 200, 200)" "a mask that does not fit"
+expect_no_stdout "a mask that does not fit: said before the title"
+unset ATTN_MAX_BYTES
 expect_no_file "$TMP/bad.npy" "--seq-len past --max-seq-len"
 
 export ATTN_MAX_BYTES=100000   # a low memory limit, so that 1000 tokens are too many

@@ -116,6 +116,16 @@ run "$P" --seq-len 1000 --quiet --output "$TMP/bad.npy"
 unset ATTN_MAX_BYTES
 expect_runtime_error "chapter 8" "scores that do not fit in memory"
 expect_no_file "$TMP/bad.npy" "scores that do not fit in memory"
+export ATTN_MAX_BYTES=100000
+run "$P" --seq-len 1000
+unset ATTN_MAX_BYTES
+expect_runtime_error "chapter 8" "scores that do not fit, narrated run"
+expect_no_stdout "scores that do not fit: said before the title"
+run "$P" --seq-len 6 --max-seq-len 4
+expect_usage_error "--max-seq-len 4: sequence length 6 is longer than max_seq_len 4" "--seq-len past --max-seq-len"
+expect_no_stdout "--seq-len past --max-seq-len: refused before the title"
+run "$P" --no-causal --max-seq-len 8
+expect_usage_error "--max-seq-len does not apply with --no-causal" "--max-seq-len with --no-causal"
 
 # T = 43540 with the budget at this machine's memory: refused before any allocation.
 # Without --causal no mask is built; the estimate used to count one anyway, call it the

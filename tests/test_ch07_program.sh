@@ -158,15 +158,20 @@ expect_no_file "$OUT" "bq without bk and bv"
 
 run "$P" --input "$F/seed/x.npy" --weights "$F/seed/weights" --seq-len 3 --output "$OUT"
 expect_runtime_error "sequence length 5 is longer than max_seq_len 3, the size of the causal mask buffer" "seq longer than max_seq_len"
+expect_no_stdout "--input's T past max_seq_len: said before the title"
 expect_no_file "$OUT" "seq longer than max_seq_len"
 run "$P" --seq-len 6 --max-seq-len 4 --output "$OUT"
-expect_runtime_error "sequence length 6 is longer than max_seq_len 4, the size of the causal mask buffer" \
+expect_usage_error "--max-seq-len 4: sequence length 6 is longer than max_seq_len 4, the size of the causal mask buffer" \
     "the default run: --seq-len past --max-seq-len"
+expect_no_stdout "the default run: --seq-len past --max-seq-len, refused before the title"
+run "$P" --no-causal --max-seq-len 8
+expect_usage_error "--max-seq-len does not apply with --no-causal" "--max-seq-len with --no-causal"
 expect_no_file "$OUT" "the default run: --seq-len past --max-seq-len"
 
 run "$P" --batch 1000 --seq-len 100000 --output "$OUT"
 expect_runtime_error "chapter 8" "scores that do not fit in memory point to chapter 8"
 expect_err_contains "(1000, 2, 100000, 100000)" "names the scores' shape"
+expect_no_stdout "scores that do not fit: said before the title"
 expect_no_file "$OUT" "scores that do not fit in memory"
 
 run "$P" --input "$F/seed/x.npy" --weights "$F/seed/weights" --heads 1 --seq-len 60000 --output "$OUT"

@@ -101,6 +101,7 @@ if [ -f "$TMP/v.npy" ]; then
     same_but_words "chapter1 --q --k --v" "$B/chapter1" --q "$TMP/q.npy" --k "$TMP/k.npy" --v "$TMP/v.npy"
     same_but_words "chapter4 --q --k --v" "$B/chapter4" --q "$TMP/q.npy" --k "$TMP/k.npy" --v "$TMP/v.npy" \
         --no-causal
+    same_but_words "chapter4 --q --k --v, causal" "$B/chapter4" --q "$TMP/q.npy" --k "$TMP/q.npy" --v "$TMP/q.npy"
     same_but_words "chapter2 --q --k --v --heatmap" "$B/chapter2" --q "$TMP/q.npy" --k "$TMP/k.npy" \
         --v "$TMP/v.npy" --heatmap
 else
@@ -416,7 +417,12 @@ expect_runtime_error "multi-head attention：注意力分数 (1, 2, 2000, 2000) 
     "chapter 5's scores refusal in Chinese"
 unset ATTN_MAX_BYTES
 run "$B/chapter4" --max-seq-len 4 --lang zh
-expect_runtime_error "chapter4：错误：序列长度 6 超过了因果掩码缓冲区的大小 max_seq_len 4" "the mask buffer's sentence in Chinese"
+expect_usage_error "chapter4：--max-seq-len 4：序列长度 6 超过了因果掩码缓冲区的大小 max_seq_len 4" \
+    "the mask buffer's sentence in Chinese"
+run "$B/chapter4" --q "$TMP/q.npy" --k "$TMP/v.npy" --v "$TMP/v.npy" --lang zh
+expect_runtime_error "--q $TMP/q.npy (2, 4, 3) 和 --k $TMP/v.npy (2, 5, 2) 的最后一维 d_k 必须相同：3 != 2" \
+    "chapter 4's shape errors in Chinese, naming the files"
+expect_no_stdout "chapter 4's shape errors: before the title"
 run "$B/chapter1" --q "$TMP/missing.npy" --k "$TMP/k.npy" --v "$TMP/v.npy" --lang zh
 expect_runtime_error "chapter1：错误：$TMP/missing.npy: 无法打开文件：没有这个文件或文件夹" "a missing file in Chinese"
 run "$B/chapter1" --q "$TMP/missing.npy" --k "$TMP/k.npy" --v "$TMP/v.npy" --lang en

@@ -109,4 +109,9 @@ const LangPair chapter4_zh[] = {
     {"attention weights (no mask)", "注意力权重（不加掩码）"},
     {"attention weights (causal)", "注意力权重（因果掩码）"},
     {"attention weights", "注意力权重"},
-    {NULL, NULL}};
+    /* --q --k --v: the last why */
+    {"weights above the diagonal are 0: query t only sees keys 0..t.",
+     "对角线以上的权重都是 0：查询 t 只看得见键 0..t。"},
+    {"every query sees every key.", "每个查询都看得见每一个键。"},
+    {NULL, NULL}
+};

@@ -636,8 +636,9 @@ int cli_parse_args(const CliSpec *spec, int argc, char **argv, Args *out,
 }
 
 /* The combinations the flags' parser cannot see alone, before any work: --heads must divide
- * d_out (the --d-out flag's, or with --weights the rows of wq.npy), and --output and --dump
- * must name a place the run can write (out_check_target). */
+ * d_out (the --d-out flag's, or with --weights the rows of wq.npy), --max-seq-len needs the
+ * mask (not --no-causal) and at least the sequence's length, and --output and --dump must
+ * name a place the run can write (out_check_target). */
 int cli_check_runnable(const CliSpec *spec, const Args *a, char *err, size_t errlen)
 {
     if (spec && (spec->flags & CLI_HEADS) && (spec->flags & CLI_D_OUT) && a->heads > 0) {
@@ -659,6 +660,22 @@ int cli_check_runnable(const CliSpec *spec, const Args *a, char *err, size_t err
                         "heads cannot each get head_dim = d_out // n_heads columns"),
                      (long long)a->heads, (long long)d_out, from, (long long)a->heads, (long long)d_out,
                      (long long)a->heads, (long long)(d_out % a->heads));
+            return 2;
+        }
+    }
+    if (spec && (spec->flags & CLI_CAUSAL) && (spec->flags & CLI_MAX_SEQ_LEN) && (a->given & CLI_MAX_SEQ_LEN)) {
+        /* chapters 4-7: the mask buffer is made for max_seq_len and sliced to the sequence's length, which
+         * the flags give when no file does (--seq-len, or chapter 4's sentence: its default seq_len) */
+        if (!a->causal) {
+            snprintf(err, errlen, "%s",
+                     tr("--max-seq-len does not apply with --no-causal, which makes no mask buffer"));
+            return 2;
+        }
+        if (!a->input && !a->q && a->seq_len > a->max_seq_len) {
+            snprintf(err, errlen,
+                     tr("--max-seq-len %lld: sequence length %lld is longer than max_seq_len %lld, the size of the "
+                        "causal mask buffer"),
+                     (long long)a->max_seq_len, (long long)a->seq_len, (long long)a->max_seq_len);
             return 2;
         }
     }

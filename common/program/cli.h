@@ -127,7 +127,9 @@ int cli_parse_args(const CliSpec *spec, int argc, char **argv, Args *out,
 Args cli_parse(const CliSpec *spec, int argc, char **argv);
 
 /* What no single flag shows, checked before any work: --heads divides d_out (the flag's, or
- * the rows of --weights' wq.npy), --output and --dump can be written (out_check_target).
+ * the rows of --weights' wq.npy), --max-seq-len comes with the mask (not --no-causal) and,
+ * without input files, is at least seq_len (chapter 4: its sentence's 6 tokens, a default
+ * with no flag), --output and --dump can be written (out_check_target).
  * 0, or 2 with one sentence in err. cli_parse calls it; a program parsing with
  * cli_parse_args (chapter 9) calls it itself. */
 int cli_check_runnable(const CliSpec *spec, const Args *a, char *err, size_t errlen);
