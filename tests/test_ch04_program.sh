@@ -164,4 +164,12 @@ expect_usage_error "--heads" "--heads does not apply to chapter 4"
 run "$P" --max-seq-len 0
 expect_usage_error "--max-seq-len" "--max-seq-len 0"
 
+# The READMEs quote Happy-LLM 2.1.6's lines as the book writes them today (its text of
+# August 2025 on): the mask only when is_causal, and softmax's .type_as(xq).
+for readme in chapters/04_causal_mask/README.md chapters/04_causal_mask/README.zh-CN.md; do
+    for line in "if is_causal:" "if self.is_causal:" "scores = F.softmax(scores.float(), dim=-1).type_as(xq)"; do
+        if grep -qF -- "$line" "$readme"; then _ok; else _bad "$readme does not quote the book's line: $line"; fi
+    done
+done
+
 finish

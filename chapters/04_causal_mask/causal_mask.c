@@ -1,14 +1,16 @@
 /* causal_mask.c — chapter 4: the causal mask, added to the scores before softmax.
  *
- * Mirrors Happy-LLM 2.1.5 (and 2.1.6's MultiHeadAttention):
+ * Mirrors Happy-LLM 2.1.5, in the 4-D form of 2.1.6's MultiHeadAttention:
  *
- *     mask = torch.full((1, 1, args.max_seq_len, args.max_seq_len), float("-inf"))
- *     mask = torch.triu(mask, diagonal=1)
- *     self.register_buffer("mask", mask)
+ *     if is_causal:
+ *         mask = torch.full((1, 1, args.max_seq_len, args.max_seq_len), float("-inf"))
+ *         mask = torch.triu(mask, diagonal=1)
+ *         self.register_buffer("mask", mask)
  *     ...
  *     scores = torch.matmul(xq, xk.transpose(2, 3)) / math.sqrt(self.head_dim)
- *     scores = scores + self.mask[:, :, :seqlen, :seqlen]
- *     scores = F.softmax(scores.float(), dim=-1)
+ *     if self.is_causal:
+ *         scores = scores + self.mask[:, :, :seqlen, :seqlen]
+ *     scores = F.softmax(scores.float(), dim=-1).type_as(xq)   (float32 here throughout)
  *     output = torch.matmul(scores, xv)
  *
  * masked_attention first (the forward above), then the buffer it is given
