@@ -166,6 +166,10 @@ expect_usage_error "--max-seq-len 4: sequence length 6 is longer than max_seq_le
 expect_no_stdout "the default run: --seq-len past --max-seq-len, refused before the title"
 run "$P" --no-causal --max-seq-len 8
 expect_usage_error "--max-seq-len does not apply with --no-causal" "--max-seq-len with --no-causal"
+run "$P" --happy-llm --max-seq-len 3
+expect_usage_error "--happy-llm without --causal is is_causal=False" "--happy-llm (not causal) with --max-seq-len"
+run "$P" --happy-llm --causal --max-seq-len 5 --quiet
+expect_status 0 "--happy-llm --causal takes --max-seq-len"
 expect_no_file "$OUT" "the default run: --seq-len past --max-seq-len"
 
 run "$P" --batch 1000 --seq-len 100000 --output "$OUT"
@@ -214,10 +218,11 @@ for d in "$F"/happy_default/*/; do
     c=$(basename "$d")
     set -- $(echo "$c" | sed 's/^s\([0-9]*\)_b\([0-9]*\)_t\([0-9]*\)_i\([0-9]*\)_o\([0-9]*\)_h\([0-9]*\)_p\([0-9.]*\)_L\([0-9]*\).*/\1 \2 \3 \4 \5 \6 \7 \8/')
     extra=""
-    case $c in *_causal_*) extra="--causal" ;; esac
+    # max_seq_len sizes the mask buffer, which only is_causal=True makes (else refused, exit 2)
+    case $c in *_causal_*) extra="--causal --max-seq-len $8" ;; esac
     case $c in *_eval) extra="$extra --eval" ;; esac
     run "$P" --happy-llm --seed "$1" --batch "$2" --seq-len "$3" --d-in "$4" --d-out "$5" --heads "$6" \
-        --dropout "$7" --max-seq-len "$8" $extra --quiet --output "$OUT"
+        --dropout "$7" $extra --quiet --output "$OUT"
     expect_status 0 "--happy-llm $c"
     expect_npy_close "$OUT" "$d/out.npy" 1e-5 1e-6 "--happy-llm $c == the book's class in PyTorch"
     rm -f "$OUT"

@@ -327,11 +327,12 @@ int main(int argc, char **argv) {
                    "added to the scores before softmax. The sentence has 6 tokens (T); --max-seq-len\n"
                    "sets max_seq_len, the size of the mask buffer (with --q/--k/--v, T by default).",
         .flags = CLI_SEED | CLI_MAX_SEQ_LEN | CLI_CAUSAL | CLI_QUIET | CLI_DUMP | CLI_HEATMAP | CLI_QKV | CLI_OUTPUT,
-        /* seq_len: the sentence's T, no flag; cli_parse refuses a --max-seq-len below it (exit 2) */
+        /* seq_len: the sentence's T, no flag; cli_refuse_mask_flags refuses a --max-seq-len below it */
         .defaults = {.seed = 123, .seq_len = SENTENCE_TOKENS, .max_seq_len = 8, .causal = true},
         .messages = chapter4_zh,
     };
     Args args = program_start(&spec, argc, argv);
+    cli_refuse_mask_flags(&args); /* --max-seq-len with no mask, or shorter than the sentence */
     refuse_past_budget(&args);
 
     if (args.q) run_files(&args);

@@ -281,9 +281,16 @@ int main(int argc, char **argv) {
                     tr("--happy-llm is the book's class, which has no biases; it does not take --bias"));
             return EXIT_USAGE;
         }
+        if (!(args.given & CLI_CAUSAL) && (args.given & CLI_MAX_SEQ_LEN)) {
+            fprintf(stderr, tr("%s: %s (see --help)\n"), "chapter7",
+                    tr("--happy-llm without --causal is is_causal=False, which makes no mask buffer; it does not "
+                       "take --max-seq-len"));
+            return EXIT_USAGE;
+        }
         if (!(args.given & CLI_CAUSAL)) args.causal = false;  /* MultiHeadAttention(args, is_causal=False) */
         args.resid_dropout = true;                            /* self.resid_dropout = nn.Dropout(args.dropout) */
     }
+    cli_refuse_mask_flags(&args); /* --max-seq-len with no mask (--happy-llm: unless --causal), or < --seq-len */
     /* before any work: 6 (B, H, T, T) buffers at once with the mask, 5 without (measured) */
     multi_head_refuse_past_budget(&args, args.causal ? 6 : 5, 0, 1);
     narrate_title("Chapter 7: the output projection, the complete MultiHeadAttention (2.1.6)");

@@ -636,9 +636,8 @@ int cli_parse_args(const CliSpec *spec, int argc, char **argv, Args *out,
 }
 
 /* The combinations the flags' parser cannot see alone, before any work: --heads must divide
- * d_out (the --d-out flag's, or with --weights the rows of wq.npy), --max-seq-len needs the
- * mask (not --no-causal) and at least the sequence's length, and --output and --dump must
- * name a place the run can write (out_check_target). */
+ * d_out (the --d-out flag's, or with --weights the rows of wq.npy), and --output and --dump
+ * must name a place the run can write (out_check_target). */
 int cli_check_runnable(const CliSpec *spec, const Args *a, char *err, size_t errlen)
 {
     if (spec && (spec->flags & CLI_HEADS) && (spec->flags & CLI_D_OUT) && a->heads > 0) {
@@ -663,25 +662,33 @@ int cli_check_runnable(const CliSpec *spec, const Args *a, char *err, size_t err
             return 2;
         }
     }
-    if (spec && (spec->flags & CLI_CAUSAL) && (spec->flags & CLI_MAX_SEQ_LEN) && (a->given & CLI_MAX_SEQ_LEN)) {
-        /* chapters 4-7: the mask buffer is made for max_seq_len and sliced to the sequence's length, which
-         * the flags give when no file does (--seq-len, or chapter 4's sentence: its default seq_len) */
-        if (!a->causal) {
-            snprintf(err, errlen, "%s",
-                     tr("--max-seq-len does not apply with --no-causal, which makes no mask buffer"));
-            return 2;
-        }
-        if (!a->input && !a->q && a->seq_len > a->max_seq_len) {
-            snprintf(err, errlen,
-                     tr("--max-seq-len %lld: sequence length %lld is longer than max_seq_len %lld, the size of the "
-                        "causal mask buffer"),
-                     (long long)a->max_seq_len, (long long)a->seq_len, (long long)a->max_seq_len);
-            return 2;
-        }
-    }
     if (spec && (spec->flags & CLI_OUTPUT) && out_check_target("--output", a->output, 0, err, errlen)) return 2;
     if (spec && (spec->flags & CLI_DUMP) && out_check_target("--dump", a->dump, 1, err, errlen)) return 2;
     return 0;
+}
+
+/* "<program>: <sentence> (see --help)" on stderr, one line whatever the sentence holds, exit 2. */
+static void refuse(const char *program, const char *sentence)
+{
+    char shown[512];
+    t_escape(shown, sizeof shown, sentence); /* a file name with a newline or ESC: still one line */
+    fprintf(stderr, tr("%s: %s (see --help)\n"), program, shown);
+    exit(EXIT_USAGE);
+}
+
+void cli_refuse_mask_flags(const Args *a)
+{
+    char err[512];
+    if (!(a->given & CLI_MAX_SEQ_LEN)) return;
+    if (!a->causal)
+        refuse(t_program_name(), tr("--max-seq-len does not apply with --no-causal, which makes no mask buffer"));
+    if (!a->input && !a->q && a->seq_len > a->max_seq_len) {
+        snprintf(err, sizeof err,
+                 tr("--max-seq-len %lld: sequence length %lld is longer than max_seq_len %lld, the size of the causal "
+                    "mask buffer"),
+                 (long long)a->max_seq_len, (long long)a->seq_len, (long long)a->max_seq_len);
+        refuse(t_program_name(), err);
+    }
 }
 
 /* The language before the flags are parsed, so that their errors and --help speak
@@ -717,12 +724,7 @@ Args cli_parse(const CliSpec *spec, int argc, char **argv)
         fflush(stdout);
         exit(EXIT_OK);
     }
-    if (rc != 0) {
-        char shown[sizeof err];
-        t_escape(shown, sizeof shown, err);  /* a file name with a newline or ESC: still one line */
-        fprintf(stderr, tr("%s: %s (see --help)\n"), program_name(spec), shown);
-        exit(EXIT_USAGE);
-    }
+    if (rc != 0) refuse(program_name(spec), err);
     return a;
 }
 

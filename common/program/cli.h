@@ -127,12 +127,16 @@ int cli_parse_args(const CliSpec *spec, int argc, char **argv, Args *out,
 Args cli_parse(const CliSpec *spec, int argc, char **argv);
 
 /* What no single flag shows, checked before any work: --heads divides d_out (the flag's, or
- * the rows of --weights' wq.npy), --max-seq-len comes with the mask (not --no-causal) and,
- * without input files, is at least seq_len (chapter 4: its sentence's 6 tokens, a default
- * with no flag), --output and --dump can be written (out_check_target).
+ * the rows of --weights' wq.npy), --output and --dump can be written (out_check_target).
  * 0, or 2 with one sentence in err. cli_parse calls it; a program parsing with
  * cli_parse_args (chapter 9) calls it itself. */
 int cli_check_runnable(const CliSpec *spec, const Args *a, char *err, size_t errlen);
+
+/* Chapters 4-7, once args->causal is what the run does (chapter 7's --happy-llm is not
+ * causal without --causal): a given --max-seq-len is refused as a usage error, before any
+ * output (exit 2), when no mask is made, or when the flags' sequence (no --input, no --q:
+ * --seq-len, or chapter 4's sentence of 6 tokens as its default seq_len) is longer. */
+void cli_refuse_mask_flags(const Args *a);
 
 /* Write the --help text. */
 void cli_usage(const CliSpec *spec, FILE *f);
