@@ -7,6 +7,7 @@ F=tests/fixtures/ch05
 # ---- the default run narrates ------------------------------------------------
 run "$P"
 expect_status 0 "default run"
+expect_out_contains "F.softmax(scores.float(), dim=-1).type_as(xq)" "the softmax line as Happy-LLM 2.1.6 writes it"
 expect_out_contains "xq.view(bsz, seqlen, self.n_heads, self.head_dim)" "names the view as 2.1.6 writes it today"
 expect_out_contains "Happy-LLM 5.1.3, LLaMA2 Attention" "cites n_local_heads where the book keeps it"
 expect_out_contains "view must cut each token's d_out values into n_heads pieces of one" \

@@ -8,6 +8,7 @@ F5=tests/fixtures/ch05
 # ---- the default run narrates ----------------------------------------------------
 run "$P"
 expect_status 0 "default run"
+expect_out_contains "F.softmax(scores.float(), dim=-1).type_as(xq)" "the softmax line as Happy-LLM 2.1.6 writes it"
 expect_out_contains "nn.Dropout(p = 0.1), training mode" "training with the 手撕 script's p by default"
 expect_out_contains "scores = self.attn_dropout(scores)" "names the PyTorch line"
 expect_out_contains "The rows no longer sum to 1" "rows no longer sum to 1"

@@ -14,6 +14,7 @@ OUT="$TMP/out.npy"
 # ---- the demo ----------------------------------------------------------------
 run "$P"
 expect_status 0 "default run"
+expect_out_contains "F.softmax(scores.float(), dim=-1).type_as(xq)" "the softmax line as Happy-LLM 2.1.6 writes it"
 expect_out_contains "[1]" "numbered steps"
 expect_out_contains "PyTorch: output = self.wo(output)" "the W_o step names its PyTorch line"
 expect_out_contains "parameters: 3 x 8 x 10 (wq, wk, wv) + 8 x 8 (wo) + 8 (bo) = 312" "the 手撕 script's parameter count"

@@ -112,10 +112,10 @@ static Attention scores_per_head(const Tensor *q, const Tensor *k, const Tensor 
     return heads;
 }
 
-/* scores = F.softmax(scores.float(), dim=-1): one pattern per head (and --heatmap). */
+/* scores = F.softmax(scores.float(), dim=-1).type_as(xq): one pattern per head (and --heatmap). */
 static void softmax_per_head(const Attention *heads, const Args *args) {
     narrate_step("Softmax: one attention pattern per head");
-    narrate_torch("scores = F.softmax(scores.float(), dim=-1)");
+    narrate_torch("scores = F.softmax(scores.float(), dim=-1).type_as(xq)");
     narrate_show("attn_weights", heads->weights);
     narrate_why("every row of every head sums to 1. The heads see different projections of the same "
                 "tokens, so they can attend differently: that is the point of having several.");

@@ -42,9 +42,9 @@ static void project_and_split(const QKVProjection *p, const Tensor *x, int64_t n
 static Tensor *scores_and_softmax(const Tensor *q, const Tensor *k, const Tensor *mask, Tensor **scores) {
     narrate_step("Scaled scores%s and softmax, per head", mask ? tr(", causal mask") : "");
     narrate_torch(mask ? "scores = xq @ xk.transpose(2, 3) / math.sqrt(self.head_dim) + "
-                         "self.mask[:, :, :seqlen, :seqlen]; scores = F.softmax(scores.float(), dim=-1)"
+                         "self.mask[:, :, :seqlen, :seqlen]; scores = F.softmax(scores.float(), dim=-1).type_as(xq)"
                        : "scores = xq @ xk.transpose(2, 3) / math.sqrt(self.head_dim); "
-                         "scores = F.softmax(scores.float(), dim=-1)");
+                         "scores = F.softmax(scores.float(), dim=-1).type_as(xq)");
     *scores = scaled_scores(q, k);                           /* (bsz, n_heads, seqlen, seqlen) */
     if (mask) *scores = apply_causal_mask(*scores, mask);    /* + mask[:, :, :T, :T]           */
     Tensor *attn_weights = t_softmax(*scores, -1);           /* rows sum to 1                  */

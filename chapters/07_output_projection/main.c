@@ -137,10 +137,10 @@ static void scaled_scores_step(const MultiHeadAttention *m, const MhaTrace *trac
                 causal ? tr("; the mask buffer is sliced to the sequence length and puts -inf on the future") : "");
 }
 
-/* scores = F.softmax(scores.float(), dim=-1) (and --heatmap). */
+/* scores = F.softmax(scores.float(), dim=-1).type_as(xq) (and --heatmap). */
 static void softmax_step(const Args *args, const MultiHeadAttention *m, const MhaTrace *tr) {
     narrate_step("Softmax: the attention weights");
-    narrate_torch("scores = F.softmax(scores.float(), dim=-1)");
+    narrate_torch("scores = F.softmax(scores.float(), dim=-1).type_as(xq)");
     narrate_show("attn_weights", tr->attn_weights);
     narrate_why("each row is a probability distribution over the keys (the book keeps calling them "
                 "scores; here scores are before softmax, weights after).");
