@@ -125,6 +125,12 @@ expect_usage_error "--max-seq-len 4: sequence length 6 is longer than max_seq_le
 expect_no_stdout "--seq-len past --max-seq-len: refused before the title"
 run "$P" --no-causal --max-seq-len 8
 expect_usage_error "--max-seq-len does not apply with --no-causal" "--max-seq-len with --no-causal"
+run "$P" --input "$F/b2_t5_din10_dout8_h2_causal/input.npy" --weights "$F/b2_t5_din10_dout8_h2_causal/weights" \
+    --heads 2 --no-causal --seq-len 3
+expect_usage_error "--seq-len does not apply with --input when the run is not causal" "--input, --no-causal, --seq-len"
+expect_no_stdout "--input, --no-causal, --seq-len: refused before the title"
+run "$P" --help
+expect_out_contains "with --input, the input's T (or --seq-len)" "--help: what sets max_seq_len"
 export ATTN_MAX_BYTES=100000
 run "$P" --seq-len 1000
 expect_runtime_error "chapter 8" "scores that do not fit, narrated run"

@@ -241,7 +241,9 @@ int main(int argc, char **argv) {
         .summary = "Chapter 5: multi-head attention, split and merge (Happy-LLM 2.1.6), without W_o.\n"
                    "Causal by default, like the README's 手撕 MHA class; --no-causal is the\n"
                    "Happy-LLM class's default (is_causal=False). With --input/--weights the\n"
-                   "sizes and biases come from the files, and --heads must divide their d_out.",
+                   "sizes and biases come from the files, and --heads must divide their d_out.\n"
+                   "--max-seq-len sets max_seq_len, the size of the mask buffer: by default 2 x T;\n"
+                   "with --input, the input's T (or --seq-len).",
         .flags = CLI_SEED | CLI_BATCH | CLI_SEQ_LEN | CLI_MAX_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_HEADS |
                  CLI_CAUSAL | CLI_BIAS | CLI_QUIET | CLI_DUMP | CLI_HEATMAP | CLI_INPUT | CLI_OUTPUT,
         .defaults = {.seed = 123, .batch = 1, .seq_len = 4, .d_in = 6, .d_out = 4, .heads = 2, .causal = true},

@@ -201,7 +201,9 @@ int main(int argc, char **argv) {
                    "chapter 5's multi-head attention with attn_dropout between softmax and @ xv.\n"
                    "Training mode by default, as the seed; --eval (model.eval()) turns dropout off.\n"
                    "Causal by default, like chapter 5. With --input/--weights the sizes and biases\n"
-                   "come from the files, and --heads must divide their d_out.",
+                   "come from the files, and --heads must divide their d_out.\n"
+                   "--max-seq-len sets max_seq_len, the size of the mask buffer: by default 2 x T;\n"
+                   "with --input, the input's T (or --seq-len).",
         .flags = CLI_SEED | CLI_BATCH | CLI_SEQ_LEN | CLI_MAX_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_HEADS |
                  CLI_DROPOUT | CLI_EVAL | CLI_CAUSAL | CLI_BIAS | CLI_QUIET | CLI_DUMP | CLI_HEATMAP | CLI_INPUT |
                  CLI_OUTPUT,

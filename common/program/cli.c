@@ -679,6 +679,9 @@ static void refuse(const char *program, const char *sentence)
 void cli_refuse_mask_flags(const Args *a)
 {
     char err[512];
+    if (a->input && !a->causal && (a->given & CLI_SEQ_LEN)) /* with --input, --seq-len sizes the mask buffer */
+        refuse(t_program_name(), tr("--seq-len does not apply with --input when the run is not causal: the file "
+                                    "gives T, and no mask buffer is made"));
     if (!(a->given & CLI_MAX_SEQ_LEN)) return;
     if (!a->causal)
         refuse(t_program_name(), tr("--max-seq-len does not apply with --no-causal, which makes no mask buffer"));

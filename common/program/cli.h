@@ -135,7 +135,8 @@ int cli_check_runnable(const CliSpec *spec, const Args *a, char *err, size_t err
 /* Chapters 4-7, once args->causal is what the run does (chapter 7's --happy-llm is not
  * causal without --causal): a given --max-seq-len is refused as a usage error, before any
  * output (exit 2), when no mask is made, or when the flags' sequence (no --input, no --q:
- * --seq-len, or chapter 4's sentence of 6 tokens as its default seq_len) is longer. */
+ * --seq-len, or chapter 4's sentence of 6 tokens as its default seq_len) is longer; so is
+ * --seq-len with --input and no mask (with --input it sizes the mask buffer, chapters 5-7). */
 void cli_refuse_mask_flags(const Args *a);
 
 /* Write the --help text. */

@@ -210,6 +210,9 @@ const LangPair lang_common_zh[] = {
      "limit (ATTN_MAX_BYTES)",
      "因果掩码：max_seq_len x max_seq_len 的缓冲区 (1, 1, %lld, %lld) 需要 %s 的 float32，超过了 %s 的上限"
      "（ATTN_MAX_BYTES）"},
+    {"--seq-len does not apply with --input when the run is not causal: the file gives T, and no mask buffer is "
+     "made",
+     "--seq-len 不适用于不带因果掩码的 --input 运行：T 由文件给出，也不建掩码缓冲区"},
     {"--max-seq-len does not apply with --no-causal, which makes no mask buffer",
      "--max-seq-len 不适用于 --no-causal：不加掩码就不建掩码缓冲区"},
     {"--heads %lld: d_out %lld%s is not divisible by n_heads %lld (%lld %% %lld = %lld), so the "
