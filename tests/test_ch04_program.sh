@@ -136,6 +136,9 @@ unset ATTN_MAX_BYTES
 run "$P" --no-causal --max-seq-len 12
 expect_usage_error "--max-seq-len does not apply with --no-causal" "--max-seq-len with --no-causal"
 expect_no_stdout "--max-seq-len with --no-causal: refused before any output"
+run "$P" $QKV --seed 5
+expect_usage_error "--seed does not apply: this run draws no random numbers" "--q/--k/--v draw nothing: --seed refused"
+expect_no_stdout "--seed with files: refused before the title"
 run "$P" $QKV --no-causal --max-seq-len 12
 expect_usage_error "--max-seq-len does not apply with --no-causal" "--q/--k/--v, --max-seq-len with --no-causal"
 

@@ -131,6 +131,10 @@ expect_usage_error "--seq-len does not apply with --input when the run is not ca
 expect_no_stdout "--input, --no-causal, --seq-len: refused before the title"
 run "$P" --help
 expect_out_contains "with --input, the input's T (or --seq-len)" "--help: what sets max_seq_len"
+run "$P" --input "$F/b2_t5_din10_dout8_h2_causal/input.npy" --weights "$F/b2_t5_din10_dout8_h2_causal/weights" \
+    --heads 2 --seed 4
+expect_usage_error "--seed does not apply: this run draws no random numbers" "--input draws nothing: --seed refused"
+expect_no_stdout "--input --seed: refused before the title"
 export ATTN_MAX_BYTES=100000
 run "$P" --seq-len 1000
 expect_runtime_error "chapter 8" "scores that do not fit, narrated run"

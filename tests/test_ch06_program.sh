@@ -125,6 +125,10 @@ expect_no_stdout "scores that do not fit: said before the title"
 run "$P" --seq-len 6 --max-seq-len 4
 expect_usage_error "--max-seq-len 4: sequence length 6 is longer than max_seq_len 4" "--seq-len past --max-seq-len"
 expect_no_stdout "--seq-len past --max-seq-len: refused before the title"
+run "$P" --input "$F/$B/input.npy" --weights "$F/$B/weights" --heads 2 --eval --seed 4
+expect_usage_error "--seed does not apply: this run draws no random numbers" "--input --eval draws nothing: --seed refused"
+run "$P" --input "$F/$B/input.npy" --weights "$F/$B/weights" --heads 2 --seed 4 --quiet
+expect_status 0 "--input in training mode: --seed draws the dropout masks"
 run "$P" --no-causal --max-seq-len 8
 expect_usage_error "--max-seq-len does not apply with --no-causal" "--max-seq-len with --no-causal"
 

@@ -167,6 +167,10 @@ expect_usage_error "--max-seq-len 4: sequence length 6 is longer than max_seq_le
 expect_no_stdout "the default run: --seq-len past --max-seq-len, refused before the title"
 run "$P" --no-causal --max-seq-len 8
 expect_usage_error "--max-seq-len does not apply with --no-causal" "--max-seq-len with --no-causal"
+run "$P" --input "$F/seed/x.npy" --weights "$F/seed/weights" --eval --seed 7
+expect_usage_error "--seed does not apply: this run draws no random numbers" "--input --eval draws nothing: --seed refused"
+run "$P" --input "$F/seed/x.npy" --weights "$F/seed/weights" --dropout 0 --seed 7
+expect_usage_error "--seed does not apply" "--input --dropout 0 draws nothing: --seed refused"
 run "$P" --happy-llm --max-seq-len 3
 expect_usage_error "--happy-llm without --causal is is_causal=False" "--happy-llm (not causal) with --max-seq-len"
 run "$P" --happy-llm --causal --max-seq-len 5 --quiet

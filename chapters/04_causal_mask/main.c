@@ -333,6 +333,7 @@ int main(int argc, char **argv) {
     };
     Args args = program_start(&spec, argc, argv);
     cli_refuse_mask_flags(&args); /* --max-seq-len with no mask, or shorter than the sentence */
+    cli_refuse_unused_seed(&args, !args.q); /* the demo draws step 10's new word; files draw nothing */
     refuse_past_budget(&args);
 
     if (args.q) run_files(&args);

@@ -253,6 +253,7 @@ int main(int argc, char **argv) {
     /* before any work: 16 (B, H, T, T) buffers at once with the mask, 12 without (measured, t_peak_bytes),
      * and four attentions' work (the heads, the wrong split, the one call, the single heads) */
     cli_refuse_mask_flags(&args); /* --max-seq-len with no mask, or shorter than --seq-len */
+    cli_refuse_unused_seed(&args, !args.input); /* the default run draws x and the weights; files draw nothing */
     multi_head_refuse_past_budget(&args, args.causal ? 16 : 12, 0, 4);
     const int64_t n_heads = args.heads;
     narrate_title("Chapter 5: multi-head attention, split and merge (Happy-LLM 2.1.6)%s",

@@ -216,6 +216,7 @@ int main(int argc, char **argv) {
     /* before any work: 9 (B, H, T, T) and 2 (B, T, T) buffers at once with the mask, 7 and none
      * without (measured, t_peak_bytes); two attentions' work (with and without dropout) */
     cli_refuse_mask_flags(&args); /* --max-seq-len with no mask, or shorter than --seq-len */
+    cli_refuse_unused_seed(&args, !args.input || (!args.eval && args.dropout > 0)); /* x, weights, or dropout */
     multi_head_refuse_past_budget(&args, args.causal ? 9 : 7, args.causal ? 2 : 0, 2);
     const int64_t n_heads = args.heads;
     narrate_title("Chapter 6: dropout on the attention weights (Happy-LLM 2.1.6)%s",

@@ -291,6 +291,7 @@ int main(int argc, char **argv) {
         args.resid_dropout = true;                            /* self.resid_dropout = nn.Dropout(args.dropout) */
     }
     cli_refuse_mask_flags(&args); /* --max-seq-len with no mask (--happy-llm: unless --causal), or < --seq-len */
+    cli_refuse_unused_seed(&args, !args.input || (!args.eval && args.dropout > 0)); /* x, weights, or dropout */
     /* before any work: 6 (B, H, T, T) buffers at once with the mask, 5 without (measured) */
     multi_head_refuse_past_budget(&args, args.causal ? 6 : 5, 0, 1);
     narrate_title("Chapter 7: the output projection, the complete MultiHeadAttention (2.1.6)");

@@ -694,6 +694,13 @@ void cli_refuse_mask_flags(const Args *a)
     }
 }
 
+void cli_refuse_unused_seed(const Args *a, bool draws)
+{
+    if (!draws && (a->given & CLI_SEED))
+        refuse(t_program_name(), tr("--seed does not apply: this run draws no random numbers (its data come from "
+                                    "the files, and no dropout acts)"));
+}
+
 /* The language before the flags are parsed, so that their errors and --help speak
  * it: the last valid --lang of argv, else the environment's. */
 static Lang lang_of_argv(int argc, char **argv)

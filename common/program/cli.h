@@ -139,6 +139,10 @@ int cli_check_runnable(const CliSpec *spec, const Args *a, char *err, size_t err
  * --seq-len with --input and no mask (with --input it sizes the mask buffer, chapters 5-7). */
 void cli_refuse_mask_flags(const Args *a);
 
+/* A given --seed when the run draws nothing (draws false: its data from files and no dropout
+ * in training), refused before any output (exit 2) instead of ignored, as chapter 10 does. */
+void cli_refuse_unused_seed(const Args *a, bool draws);
+
 /* Write the --help text. */
 void cli_usage(const CliSpec *spec, FILE *f);
 

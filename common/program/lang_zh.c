@@ -213,6 +213,8 @@ const LangPair lang_common_zh[] = {
     {"--seq-len does not apply with --input when the run is not causal: the file gives T, and no mask buffer is "
      "made",
      "--seq-len 不适用于不带因果掩码的 --input 运行：T 由文件给出，也不建掩码缓冲区"},
+    {"--seed does not apply: this run draws no random numbers (its data come from the files, and no dropout acts)",
+     "--seed 不适用：这次运行不抽任何随机数（数据来自文件，也没有起作用的 dropout）"},
     {"--max-seq-len does not apply with --no-causal, which makes no mask buffer",
      "--max-seq-len 不适用于 --no-causal：不加掩码就不建掩码缓冲区"},
     {"--heads %lld: d_out %lld%s is not divisible by n_heads %lld (%lld %% %lld = %lld), so the "
