@@ -131,6 +131,9 @@ expect_usage_error "--seq-len does not apply with --input when the run is not ca
 expect_no_stdout "--input, --no-causal, --seq-len: refused before the title"
 run "$P" --help
 expect_out_contains "with --input, the input's T (or --seq-len)" "--help: what sets max_seq_len"
+run "$P" --d-in 1000000 --d-out 1000000
+expect_runtime_error "wq.weight: shape (1000000, 1000000) needs" "one weight past the limit"
+expect_no_stdout "one weight past the limit: before the title"
 run "$P" --input "$F/b2_t5_din10_dout8_h2_causal/input.npy" --weights "$F/b2_t5_din10_dout8_h2_causal/weights" \
     --heads 2 --seed 4
 expect_usage_error "--seed does not apply: this run draws no random numbers" "--input draws nothing: --seed refused"

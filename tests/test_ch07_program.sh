@@ -171,6 +171,14 @@ run "$P" --input "$F/seed/x.npy" --weights "$F/seed/weights" --eval --seed 7
 expect_usage_error "--seed does not apply: this run draws no random numbers" "--input --eval draws nothing: --seed refused"
 run "$P" --input "$F/seed/x.npy" --weights "$F/seed/weights" --dropout 0 --seed 7
 expect_usage_error "--seed does not apply" "--input --dropout 0 draws nothing: --seed refused"
+# the weights alone past the budget: said before any output, naming them (not the scores)
+run "$P" --d-in 10 --d-out 100000
+expect_runtime_error "the weights wq, wk, wv (d_out, d_in) and wo (d_out, d_out), d_in = 10, d_out = 100000" \
+    "weights past the budget named"
+expect_no_stdout "weights past the budget: before the title"
+run "$P" --d-in 1000000 --d-out 1000000
+expect_runtime_error "wq.weight: shape (1000000, 1000000) needs" "one weight past the limit"
+expect_no_stdout "one weight past the limit: before the title"
 run "$P" --happy-llm --max-seq-len 3
 expect_usage_error "--happy-llm without --causal is is_causal=False" "--happy-llm (not causal) with --max-seq-len"
 run "$P" --happy-llm --causal --max-seq-len 5 --quiet

@@ -27,6 +27,10 @@ void multi_head_refuse_past_budget(const Args *a, double score_buffers, double s
     if (m.L > 0 && T_known) check_seq_len((int64_t)m.T, (int64_t)m.L); /* --input's T past --max-seq-len */
     check_scores_fit((int64_t)m.B, (int64_t)m.H, (int64_t)m.T, (int64_t)m.T);
     if (m.L > 0) check_mask_fits((int64_t)m.L);
+    /* the other buffers whose size alone can pass it: x, a projection's weight, its output */
+    t_check_fits("x", SHAPE((int64_t)m.B, (int64_t)m.T, (int64_t)m.d_in));
+    t_check_fits("wq.weight", SHAPE((int64_t)m.d_out, (int64_t)m.d_in));
+    t_check_fits("xq", SHAPE((int64_t)m.B, (int64_t)m.T, (int64_t)m.d_out));
     BudgetEstimate e = budget_attention_module(&m, what, sizeof what);
     e.bytes += BUDGET_F4 * square_buffers * m.B * m.T * m.T;
     e.flops *= passes;

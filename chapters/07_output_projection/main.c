@@ -294,6 +294,7 @@ int main(int argc, char **argv) {
     cli_refuse_unused_seed(&args, !args.input || (!args.eval && args.dropout > 0)); /* x, weights, or dropout */
     /* before any work: 6 (B, H, T, T) buffers at once with the mask, 5 without (measured) */
     multi_head_refuse_past_budget(&args, args.causal ? 6 : 5, 0, 1);
+    if (!args.input) t_check_fits("wo.weight", SHAPE(args.d_out, args.d_out)); /* and this chapter's W_o */
     narrate_title("Chapter 7: the output projection, the complete MultiHeadAttention (2.1.6)");
 
     Tensor *x;  /* (bsz, seqlen, d_in) */

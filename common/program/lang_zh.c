@@ -247,6 +247,13 @@ const LangPair lang_common_zh[] = {
      "(B, H, T, T) 的注意力分数和权重，B = %.0f，H = %.0f，T = %.0f；以及 (B, T, d) 的激活值"},
     {"the (..., T, S) scores and weights, T = %.0f, S = %.0f", "(..., T, S) 的注意力分数和权重，T = %.0f，S = %.0f"},
     {"the size of --input", "--input 的大小"},
+    {"the weights wq, wk, wv (d_out, d_in) and wo (d_out, d_out), d_in = %.0f, d_out = %.0f",
+     "权重 wq、wk、wv (d_out, d_in) 和 wo (d_out, d_out)，d_in = %.0f，d_out = %.0f"},
+    {"the size of --weights", "--weights 的大小"},
+    {"--batch, --seq-len, --d-in or --d-out", "--batch、--seq-len、--d-in 或 --d-out"},
+    {"--seq-len or --batch", "--seq-len 或 --batch"},
+    {"--d-in or --d-out", "--d-in 或 --d-out"},
+    {"the sizes of --q/--k/--v", "--q/--k/--v 的大小"},
     {"raise", "调大"},
     {"set", "设置"},
 
