@@ -110,7 +110,7 @@ static Tensor *slice_to_sequence(const Tensor *mask, int64_t seqlen) {
                 "buffer serves every length up to max_seq_len; the slice is a view (strides of "
                 "the %s buffer), not a copy.", t_shape_str(mask, buf));
     narrate_say("A sequence longer than max_seq_len has no mask to slice: try --max-seq-len 4 and "
-                "the program stops with \"sequence length 6 is longer than max_seq_len 4\". "
+                "the program refuses to start with \"sequence length 6 is longer than max_seq_len 4\". "
                 "(PyTorch would quietly cut the slice to 4 x 4 and then fail in the addition "
                 "with a broadcast error.)");
     return mask_T;
