@@ -397,7 +397,7 @@ void t_check_fits(const char *what, Shape s) {
     if (bytes > t_max_bytes()) {
         char want[32], limit[32];
         t_format_bytes_over((double)bytes, (double)t_max_bytes(), want, limit, sizeof want);
-        t_error("%s: shape %s needs %s of float32, more than the %s limit (ATTN_MAX_BYTES)",
+        t_error(t_tr("%s: shape %s needs %s of float32, more than the %s limit (ATTN_MAX_BYTES)"),
                 what, shape_str(s, sb), want, limit);
     }
 }

@@ -5,7 +5,8 @@
 # sentences. Run with LC_ALL=C: a CJK character is a byte from \343 to \351.
 # Prints "LINE: text" for each. -v allow=REGEX exempts the lines it matches
 # (chapter 0 quotes PyTorch's and the library's error sentences, which stay
-# English: a message keeps its operation, shapes and rule).
+# English: a message keeps its operation, shapes and rule). A why's label (说明：)
+# does not count as Chinese: the sentence after it must be.
 /^    PyTorch: / { cont = 1; next }
 cont && /^             [^ ]/ { next }
 { cont = 0 }
@@ -15,9 +16,10 @@ allow != "" && $0 ~ allow { next }
 {
     if (held != "") print held
     held = ""
-    if ($0 ~ /[\343-\351]/) next
-    n = 0
     line = $0
+    sub(/^    说明：/, "", line)   # a why's label is Chinese whatever follows it
+    if (line ~ /[\343-\351]/) next
+    n = 0
     while (match(line, /[A-Za-z][A-Za-z][A-Za-z]+/)) {
         n++
         line = substr(line, RSTART + RLENGTH)

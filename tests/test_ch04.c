@@ -68,7 +68,8 @@ static void test_mask_errors(void) {
     CHECK_ERROR(causal_mask_bool(-3), "causal_mask_bool: max_seq_len must be at least 1, got -3");
     size_t old = t_max_bytes();
     t_set_max_bytes(1000);
-    CHECK_ERROR(causal_mask(100, 1), "causal mask: shape (1, 1, 100, 100) needs");
+    CHECK_ERROR(causal_mask(100, 1), "causal mask: the max_seq_len x max_seq_len buffer (1, 1, 100, 100) needs");
+    CHECK_ERROR(check_mask_fits(100), "(1, 1, 100, 100) needs 39.1 KiB of float32, more than the 1000 bytes limit");
     CHECK_ERROR(causal_mask_bool(100), "causal mask: shape (100, 100) needs");
     t_set_max_bytes(old);
 }

@@ -113,10 +113,13 @@ expect_no_file "$TMP/bad3" "causal mask with T != S: no dump folder"
 
 run "$P" $QKV --max-seq-len 4 --output "$TMP/bad4.npy"
 expect_runtime_error "sequence length 5 is longer than max_seq_len 4" "sequence longer than max_seq_len"
+expect_no_stdout "files' T past --max-seq-len: said before the title"
 expect_no_file "$TMP/bad4.npy" "sequence longer than max_seq_len"
 
 run "$P" --max-seq-len 4 --output "$TMP/bad5.npy"
-expect_runtime_error "sequence length 6 is longer than max_seq_len 4" "demo sentence longer than max_seq_len"
+expect_usage_error "--max-seq-len 4: sequence length 6 is longer than max_seq_len 4" \
+    "demo sentence longer than max_seq_len: the flags cannot work (exit 2)"
+expect_no_stdout "demo sentence longer than max_seq_len: refused before any output"
 expect_no_file "$TMP/bad5.npy" "demo sentence longer than max_seq_len"
 
 export ATTN_MAX_BYTES=4096
@@ -124,7 +127,20 @@ run "$P" --q "$FX/prog_long_q.npy" --k "$FX/prog_long_k.npy" --v "$FX/prog_long_
 expect_runtime_error "scores: shape (64, 64) needs" "scores too big for memory"
 expect_err_contains "ATTN_MAX_BYTES" "scores too big for memory: names the limit"
 expect_no_file "$TMP/bad6.npy" "scores too big for memory"
+expect_no_stdout "scores too big for memory: said before the title"
+# the mask buffer alone past the limit: its own sentence, before any output
+run "$P" --max-seq-len 64 --output "$TMP/bad6.npy"
+expect_runtime_error "causal mask: the max_seq_len x max_seq_len buffer (1, 1, 64, 64) needs" "mask too big"
+expect_no_stdout "mask too big: said before the title"
 unset ATTN_MAX_BYTES
+run "$P" --no-causal --max-seq-len 12
+expect_usage_error "--max-seq-len does not apply with --no-causal" "--max-seq-len with --no-causal"
+expect_no_stdout "--max-seq-len with --no-causal: refused before any output"
+run "$P" $QKV --seed 5
+expect_usage_error "--seed does not apply: this run draws no random numbers" "--q/--k/--v draw nothing: --seed refused"
+expect_no_stdout "--seed with files: refused before the title"
+run "$P" $QKV --no-causal --max-seq-len 12
+expect_usage_error "--max-seq-len does not apply with --no-causal" "--q/--k/--v, --max-seq-len with --no-causal"
 
 run "$P" --q "$TMP/missing.npy" --k "$FX/prog_k.npy" --v "$FX/prog_v.npy" --output "$TMP/bad7.npy"
 expect_runtime_error "missing.npy" "missing input file"
@@ -150,5 +166,13 @@ expect_usage_error "--heads" "--heads does not apply to chapter 4"
 
 run "$P" --max-seq-len 0
 expect_usage_error "--max-seq-len" "--max-seq-len 0"
+
+# The READMEs quote Happy-LLM 2.1.6's lines as the book writes them today (its text of
+# August 2025 on): the mask only when is_causal, and softmax's .type_as(xq).
+for readme in chapters/04_causal_mask/README.md chapters/04_causal_mask/README.zh-CN.md; do
+    for line in "if is_causal:" "if self.is_causal:" "scores = F.softmax(scores.float(), dim=-1).type_as(xq)"; do
+        if grep -qF -- "$line" "$readme"; then _ok; else _bad "$readme does not quote the book's line: $line"; fi
+    done
+done
 
 finish

@@ -7,6 +7,7 @@ F=tests/fixtures/ch05
 # ---- the default run narrates ------------------------------------------------
 run "$P"
 expect_status 0 "default run"
+expect_out_contains "F.softmax(scores.float(), dim=-1).type_as(xq)" "the softmax line as Happy-LLM 2.1.6 writes it"
 expect_out_contains "xq.view(bsz, seqlen, self.n_heads, self.head_dim)" "names the view as 2.1.6 writes it today"
 expect_out_contains "Happy-LLM 5.1.3, LLaMA2 Attention" "cites n_local_heads where the book keeps it"
 expect_out_contains "view must cut each token's d_out values into n_heads pieces of one" \
@@ -119,8 +120,32 @@ expect_one_line "a missing input file"
 expect_no_file "$TMP/bad.npy" "a missing input file"
 
 run "$P" --seq-len 6 --max-seq-len 4 --output "$TMP/bad.npy"
-expect_runtime_error "sequence length 6 is longer than max_seq_len 4, the size of the causal mask buffer" \
+expect_usage_error "--max-seq-len 4: sequence length 6 is longer than max_seq_len 4, the size of the causal mask buffer" \
     "--seq-len past --max-seq-len"
+expect_no_stdout "--seq-len past --max-seq-len: refused before the title"
+run "$P" --no-causal --max-seq-len 8
+expect_usage_error "--max-seq-len does not apply with --no-causal" "--max-seq-len with --no-causal"
+run "$P" --input "$F/b2_t5_din10_dout8_h2_causal/input.npy" --weights "$F/b2_t5_din10_dout8_h2_causal/weights" \
+    --heads 2 --no-causal --seq-len 3
+expect_usage_error "--seq-len does not apply with --input when the run is not causal" "--input, --no-causal, --seq-len"
+expect_no_stdout "--input, --no-causal, --seq-len: refused before the title"
+run "$P" --help
+expect_out_contains "with --input, the input's T (or --seq-len)" "--help: what sets max_seq_len"
+run "$P" --d-in 1000000 --d-out 1000000
+expect_runtime_error "wq.weight: shape (1000000, 1000000) needs" "one weight past the limit"
+expect_no_stdout "one weight past the limit: before the title"
+run "$P" --input "$F/b2_t5_din10_dout8_h2_causal/input.npy" --weights "$F/b2_t5_din10_dout8_h2_causal/weights" \
+    --heads 2 --seed 4
+expect_usage_error "--seed does not apply: this run draws no random numbers" "--input draws nothing: --seed refused"
+expect_no_stdout "--input --seed: refused before the title"
+export ATTN_MAX_BYTES=100000
+run "$P" --seq-len 1000
+expect_runtime_error "chapter 8" "scores that do not fit, narrated run"
+expect_no_stdout "scores that do not fit: said before the title"
+run "$P" --max-seq-len 200
+expect_runtime_error "causal mask: the max_seq_len x max_seq_len buffer (1, 1, 200, 200)" "a mask that does not fit"
+expect_no_stdout "a mask that does not fit: said before the title"
+unset ATTN_MAX_BYTES
 expect_no_file "$TMP/bad.npy" "--seq-len past --max-seq-len"
 
 export ATTN_MAX_BYTES=100000   # a low memory limit, so that 1000 tokens are too many

@@ -8,6 +8,7 @@ F5=tests/fixtures/ch05
 # ---- the default run narrates ----------------------------------------------------
 run "$P"
 expect_status 0 "default run"
+expect_out_contains "F.softmax(scores.float(), dim=-1).type_as(xq)" "the softmax line as Happy-LLM 2.1.6 writes it"
 expect_out_contains "nn.Dropout(p = 0.1), training mode" "training with the 手撕 script's p by default"
 expect_out_contains "scores = self.attn_dropout(scores)" "names the PyTorch line"
 expect_out_contains "The rows no longer sum to 1" "rows no longer sum to 1"
@@ -116,6 +117,20 @@ run "$P" --seq-len 1000 --quiet --output "$TMP/bad.npy"
 unset ATTN_MAX_BYTES
 expect_runtime_error "chapter 8" "scores that do not fit in memory"
 expect_no_file "$TMP/bad.npy" "scores that do not fit in memory"
+export ATTN_MAX_BYTES=100000
+run "$P" --seq-len 1000
+unset ATTN_MAX_BYTES
+expect_runtime_error "chapter 8" "scores that do not fit, narrated run"
+expect_no_stdout "scores that do not fit: said before the title"
+run "$P" --seq-len 6 --max-seq-len 4
+expect_usage_error "--max-seq-len 4: sequence length 6 is longer than max_seq_len 4" "--seq-len past --max-seq-len"
+expect_no_stdout "--seq-len past --max-seq-len: refused before the title"
+run "$P" --input "$F/$B/input.npy" --weights "$F/$B/weights" --heads 2 --eval --seed 4
+expect_usage_error "--seed does not apply: this run draws no random numbers" "--input --eval draws nothing: --seed refused"
+run "$P" --input "$F/$B/input.npy" --weights "$F/$B/weights" --heads 2 --seed 4 --quiet
+expect_status 0 "--input in training mode: --seed draws the dropout masks"
+run "$P" --no-causal --max-seq-len 8
+expect_usage_error "--max-seq-len does not apply with --no-causal" "--max-seq-len with --no-causal"
 
 # T = 43540 with the budget at this machine's memory: refused before any allocation.
 # Without --causal no mask is built; the estimate used to count one anyway, call it the

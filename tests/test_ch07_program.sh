@@ -14,6 +14,7 @@ OUT="$TMP/out.npy"
 # ---- the demo ----------------------------------------------------------------
 run "$P"
 expect_status 0 "default run"
+expect_out_contains "F.softmax(scores.float(), dim=-1).type_as(xq)" "the softmax line as Happy-LLM 2.1.6 writes it"
 expect_out_contains "[1]" "numbered steps"
 expect_out_contains "PyTorch: output = self.wo(output)" "the W_o step names its PyTorch line"
 expect_out_contains "parameters: 3 x 8 x 10 (wq, wk, wv) + 8 x 8 (wo) + 8 (bo) = 312" "the 手撕 script's parameter count"
@@ -158,15 +159,36 @@ expect_no_file "$OUT" "bq without bk and bv"
 
 run "$P" --input "$F/seed/x.npy" --weights "$F/seed/weights" --seq-len 3 --output "$OUT"
 expect_runtime_error "sequence length 5 is longer than max_seq_len 3, the size of the causal mask buffer" "seq longer than max_seq_len"
+expect_no_stdout "--input's T past max_seq_len: said before the title"
 expect_no_file "$OUT" "seq longer than max_seq_len"
 run "$P" --seq-len 6 --max-seq-len 4 --output "$OUT"
-expect_runtime_error "sequence length 6 is longer than max_seq_len 4, the size of the causal mask buffer" \
+expect_usage_error "--max-seq-len 4: sequence length 6 is longer than max_seq_len 4, the size of the causal mask buffer" \
     "the default run: --seq-len past --max-seq-len"
+expect_no_stdout "the default run: --seq-len past --max-seq-len, refused before the title"
+run "$P" --no-causal --max-seq-len 8
+expect_usage_error "--max-seq-len does not apply with --no-causal" "--max-seq-len with --no-causal"
+run "$P" --input "$F/seed/x.npy" --weights "$F/seed/weights" --eval --seed 7
+expect_usage_error "--seed does not apply: this run draws no random numbers" "--input --eval draws nothing: --seed refused"
+run "$P" --input "$F/seed/x.npy" --weights "$F/seed/weights" --dropout 0 --seed 7
+expect_usage_error "--seed does not apply" "--input --dropout 0 draws nothing: --seed refused"
+# the weights alone past the budget: said before any output, naming them (not the scores)
+run "$P" --d-in 10 --d-out 100000
+expect_runtime_error "the weights wq, wk, wv (d_out, d_in) and wo (d_out, d_out), d_in = 10, d_out = 100000" \
+    "weights past the budget named"
+expect_no_stdout "weights past the budget: before the title"
+run "$P" --d-in 1000000 --d-out 1000000
+expect_runtime_error "wq.weight: shape (1000000, 1000000) needs" "one weight past the limit"
+expect_no_stdout "one weight past the limit: before the title"
+run "$P" --happy-llm --max-seq-len 3
+expect_usage_error "--happy-llm without --causal is is_causal=False" "--happy-llm (not causal) with --max-seq-len"
+run "$P" --happy-llm --causal --max-seq-len 5 --quiet
+expect_status 0 "--happy-llm --causal takes --max-seq-len"
 expect_no_file "$OUT" "the default run: --seq-len past --max-seq-len"
 
 run "$P" --batch 1000 --seq-len 100000 --output "$OUT"
 expect_runtime_error "chapter 8" "scores that do not fit in memory point to chapter 8"
 expect_err_contains "(1000, 2, 100000, 100000)" "names the scores' shape"
+expect_no_stdout "scores that do not fit: said before the title"
 expect_no_file "$OUT" "scores that do not fit in memory"
 
 run "$P" --input "$F/seed/x.npy" --weights "$F/seed/weights" --heads 1 --seq-len 60000 --output "$OUT"
@@ -209,10 +231,11 @@ for d in "$F"/happy_default/*/; do
     c=$(basename "$d")
     set -- $(echo "$c" | sed 's/^s\([0-9]*\)_b\([0-9]*\)_t\([0-9]*\)_i\([0-9]*\)_o\([0-9]*\)_h\([0-9]*\)_p\([0-9.]*\)_L\([0-9]*\).*/\1 \2 \3 \4 \5 \6 \7 \8/')
     extra=""
-    case $c in *_causal_*) extra="--causal" ;; esac
+    # max_seq_len sizes the mask buffer, which only is_causal=True makes (else refused, exit 2)
+    case $c in *_causal_*) extra="--causal --max-seq-len $8" ;; esac
     case $c in *_eval) extra="$extra --eval" ;; esac
     run "$P" --happy-llm --seed "$1" --batch "$2" --seq-len "$3" --d-in "$4" --d-out "$5" --heads "$6" \
-        --dropout "$7" --max-seq-len "$8" $extra --quiet --output "$OUT"
+        --dropout "$7" $extra --quiet --output "$OUT"
     expect_status 0 "--happy-llm $c"
     expect_npy_close "$OUT" "$d/out.npy" 1e-5 1e-6 "--happy-llm $c == the book's class in PyTorch"
     rm -f "$OUT"

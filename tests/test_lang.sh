@@ -101,6 +101,7 @@ if [ -f "$TMP/v.npy" ]; then
     same_but_words "chapter1 --q --k --v" "$B/chapter1" --q "$TMP/q.npy" --k "$TMP/k.npy" --v "$TMP/v.npy"
     same_but_words "chapter4 --q --k --v" "$B/chapter4" --q "$TMP/q.npy" --k "$TMP/k.npy" --v "$TMP/v.npy" \
         --no-causal
+    same_but_words "chapter4 --q --k --v, causal" "$B/chapter4" --q "$TMP/q.npy" --k "$TMP/q.npy" --v "$TMP/q.npy"
     same_but_words "chapter2 --q --k --v --heatmap" "$B/chapter2" --q "$TMP/q.npy" --k "$TMP/k.npy" \
         --v "$TMP/v.npy" --heatmap
 else
@@ -415,8 +416,25 @@ run "$B/chapter5" --seq-len 2000 --quiet --lang zh
 expect_runtime_error "multi-head attention：注意力分数 (1, 2, 2000, 2000) 需要 30.5 MiB 的 float32，超过了 1.0 MiB 的上限" \
     "chapter 5's scores refusal in Chinese"
 unset ATTN_MAX_BYTES
+ATTN_MAX_BYTES=100M
+export ATTN_MAX_BYTES
+run "$B/chapter5" --seq-len 2000 --batch 2 --lang zh
+expect_runtime_error "请调小 --seq-len 或 --batch，或调大 ATTN_MAX_BYTES" "the memory refusal's flags in Chinese"
+run "$B/chapter7" --d-in 10 --d-out 6000 --lang zh
+expect_runtime_error "（权重 wq、wk、wv (d_out, d_in) 和 wo (d_out, d_out)，d_in = 10，d_out = 6000）" \
+    "the memory refusal names the weights in Chinese"
+expect_err_contains "请调小 --d-in 或 --d-out" "the weights' flags in Chinese"
+"$B/randnpy" 1 "$TMP/q2048.npy" 2048 1 >/dev/null 2>&1
+run "$B/chapter4" --q "$TMP/q2048.npy" --k "$TMP/q2048.npy" --v "$TMP/q2048.npy" --quiet --lang zh
+expect_runtime_error "请调小 --q/--k/--v 的大小，或调大 ATTN_MAX_BYTES" "chapter 4's memory refusal of files in Chinese"
+unset ATTN_MAX_BYTES
 run "$B/chapter4" --max-seq-len 4 --lang zh
-expect_runtime_error "chapter4：错误：序列长度 6 超过了因果掩码缓冲区的大小 max_seq_len 4" "the mask buffer's sentence in Chinese"
+expect_usage_error "chapter4：--max-seq-len 4：序列长度 6 超过了因果掩码缓冲区的大小 max_seq_len 4" \
+    "the mask buffer's sentence in Chinese"
+run "$B/chapter4" --q "$TMP/q.npy" --k "$TMP/v.npy" --v "$TMP/v.npy" --lang zh
+expect_runtime_error "--q $TMP/q.npy (2, 4, 3) 和 --k $TMP/v.npy (2, 5, 2) 的最后一维 d_k 必须相同：3 != 2" \
+    "chapter 4's shape errors in Chinese, naming the files"
+expect_no_stdout "chapter 4's shape errors: before the title"
 run "$B/chapter1" --q "$TMP/missing.npy" --k "$TMP/k.npy" --v "$TMP/v.npy" --lang zh
 expect_runtime_error "chapter1：错误：$TMP/missing.npy: 无法打开文件：没有这个文件或文件夹" "a missing file in Chinese"
 run "$B/chapter1" --q "$TMP/missing.npy" --k "$TMP/k.npy" --v "$TMP/v.npy" --lang en

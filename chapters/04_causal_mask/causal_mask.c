@@ -1,14 +1,16 @@
 /* causal_mask.c — chapter 4: the causal mask, added to the scores before softmax.
  *
- * Mirrors Happy-LLM 2.1.5 (and 2.1.6's MultiHeadAttention):
+ * Mirrors Happy-LLM 2.1.5, in the 4-D form of 2.1.6's MultiHeadAttention:
  *
- *     mask = torch.full((1, 1, args.max_seq_len, args.max_seq_len), float("-inf"))
- *     mask = torch.triu(mask, diagonal=1)
- *     self.register_buffer("mask", mask)
+ *     if is_causal:
+ *         mask = torch.full((1, 1, args.max_seq_len, args.max_seq_len), float("-inf"))
+ *         mask = torch.triu(mask, diagonal=1)
+ *         self.register_buffer("mask", mask)
  *     ...
  *     scores = torch.matmul(xq, xk.transpose(2, 3)) / math.sqrt(self.head_dim)
- *     scores = scores + self.mask[:, :, :seqlen, :seqlen]
- *     scores = F.softmax(scores.float(), dim=-1)
+ *     if self.is_causal:
+ *         scores = scores + self.mask[:, :, :seqlen, :seqlen]
+ *     scores = F.softmax(scores.float(), dim=-1).type_as(xq)   (float32 here throughout)
  *     output = torch.matmul(scores, xv)
  *
  * masked_attention first (the forward above), then the buffer it is given
@@ -36,7 +38,7 @@ Attention masked_attention(const Tensor *query, const Tensor *key, const Tensor 
 Tensor *causal_mask(int64_t max_seq_len, int diagonal) {
     if (max_seq_len < 1)
         t_error("causal_mask: max_seq_len must be at least 1, got %lld", (long long)max_seq_len);
-    t_check_fits("causal mask", SHAPE(1, 1, max_seq_len, max_seq_len));
+    check_mask_fits(max_seq_len);
     /* mask = torch.full((1, 1, args.max_seq_len, args.max_seq_len), float("-inf")) */
     Tensor *mask = t_full(SHAPE(1, 1, max_seq_len, max_seq_len), -INFINITY);  /* (1, 1, L, L) */
     /* BEGIN BLANK mask_diagonal */
@@ -89,6 +91,18 @@ void check_seq_len(int64_t seq_len, int64_t max_seq_len) {
     if (seq_len > max_seq_len)
         t_error(t_tr("sequence length %lld is longer than max_seq_len %lld, the size of the causal mask buffer"),
                 (long long)seq_len, (long long)max_seq_len);
+}
+
+void check_mask_fits(int64_t max_seq_len) {
+    /* In double: a large max_seq_len squared overflows int64 but not a double. */
+    double bytes = 4.0 * (double)max_seq_len * (double)max_seq_len;
+    if (bytes > (double)t_max_bytes()) {
+        char want[32], limit[32];
+        t_format_bytes_over(bytes, (double)t_max_bytes(), want, limit, sizeof want);
+        t_error(t_tr("causal mask: the max_seq_len x max_seq_len buffer (1, 1, %lld, %lld) needs %s of float32, "
+                     "more than the %s limit (ATTN_MAX_BYTES)"),
+                (long long)max_seq_len, (long long)max_seq_len, want, limit);
+    }
 }
 
 /* ---- the other spelling: a boolean mask and masked_fill (Raschka) ----------- */

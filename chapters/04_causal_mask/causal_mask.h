@@ -43,6 +43,10 @@ Tensor *mask_slice(const Tensor *mask, int64_t seqlen);
  * max_seq_len 8, the size of the causal mask buffer". */
 void check_seq_len(int64_t seq_len, int64_t max_seq_len);
 
+/* The (1, 1, L, L) buffer for max_seq_len L must fit in memory (t_max_bytes): else one
+ * sentence naming max_seq_len, which programs say before any work. */
+void check_mask_fits(int64_t max_seq_len);
+
 /* The boolean spelling: triu(ones(L, L), diagonal=1) as 0/1 floats, (L, L). */
 Tensor *causal_mask_bool(int64_t max_seq_len);
 

@@ -110,7 +110,7 @@ static Tensor *slice_to_sequence(const Tensor *mask, int64_t seqlen) {
                 "buffer serves every length up to max_seq_len; the slice is a view (strides of "
                 "the %s buffer), not a copy.", t_shape_str(mask, buf));
     narrate_say("A sequence longer than max_seq_len has no mask to slice: try --max-seq-len 4 and "
-                "the program stops with \"sequence length 6 is longer than max_seq_len 4\". "
+                "the program refuses to start with \"sequence length 6 is longer than max_seq_len 4\". "
                 "(PyTorch would quietly cut the slice to 4 x 4 and then fail in the addition "
                 "with a broadcast error.)");
     return mask_T;
@@ -260,11 +260,16 @@ static Tensor *file_mask_buffer(const Args *args, int64_t T) {
 
 static void run_files(const Args *args) {
     char qs[T_SHAPE_STR], ks[T_SHAPE_STR], vs[T_SHAPE_STR];
+    /* before the title: the files' shapes (said in the run's language, naming the files),
+     * whether their scores fit in memory and their T in --max-seq-len's buffer */
+    Tensor *query, *key, *value; /* (..., T, d_k), (..., S, d_k), (..., S, d_v) */
+    load_qkv_files(args, &query, &key, &value);
+    check_qkv("masked_attention", query, key, value);
+    if (args->causal && (args->given & CLI_MAX_SEQ_LEN)) check_seq_len(t_size(query, -2), args->max_seq_len);
+    if (args->causal) check_mask_fits((args->given & CLI_MAX_SEQ_LEN) ? args->max_seq_len : t_size(query, -2));
     narrate_title("Chapter 4: masked attention on %s, %s, %s", args->q, args->k, args->v);
 
     narrate_step("Load query, key and value");
-    Tensor *query, *key, *value; /* (..., T, d_k), (..., S, d_k), (..., S, d_v) */
-    load_qkv(args, "masked_attention", &query, &key, &value);
     narrate_say("query %s, key %s, value %s", t_shape_str(query, qs), t_shape_str(key, ks),
                 t_shape_str(value, vs));
 
@@ -300,6 +305,8 @@ static void refuse_past_budget(const Args *a) {
     char what[160];
     QKVSizes s = qkv_sizes(a, 6, 3);
     double L = (a->given & CLI_MAX_SEQ_LEN) ? (double)a->max_seq_len : a->q ? s.T : 6;
+    /* the buffer alone past the limit: its own sentence (run_files says it after the scores') */
+    if (a->causal && !a->q) check_mask_fits((int64_t)L);
     /* (..., T, S): 4 buffers at once with the mask, 3 without; the mask's making holds
      * 7 L x L buffers (measured, t_peak_bytes) */
     BudgetEstimate e = qkv_attention_estimate(a, &s, a->causal ? 4 : 3, what, sizeof what);
@@ -320,10 +327,13 @@ int main(int argc, char **argv) {
                    "added to the scores before softmax. The sentence has 6 tokens (T); --max-seq-len\n"
                    "sets max_seq_len, the size of the mask buffer (with --q/--k/--v, T by default).",
         .flags = CLI_SEED | CLI_MAX_SEQ_LEN | CLI_CAUSAL | CLI_QUIET | CLI_DUMP | CLI_HEATMAP | CLI_QKV | CLI_OUTPUT,
-        .defaults = {.seed = 123, .max_seq_len = 8, .causal = true},
+        /* seq_len: the sentence's T, no flag; cli_refuse_mask_flags refuses a --max-seq-len below it */
+        .defaults = {.seed = 123, .seq_len = SENTENCE_TOKENS, .max_seq_len = 8, .causal = true},
         .messages = chapter4_zh,
     };
     Args args = program_start(&spec, argc, argv);
+    cli_refuse_mask_flags(&args); /* --max-seq-len with no mask, or shorter than the sentence */
+    cli_refuse_unused_seed(&args, !args.q); /* the demo draws step 10's new word; files draw nothing */
     refuse_past_budget(&args);
 
     if (args.q) run_files(&args);

@@ -53,10 +53,10 @@ const LangPair chapter4_zh[] = {
      "max_seq_len; the slice is a view (strides of the %s buffer), not a copy.",
      "因果掩码左上角的 T x T 部分正是长度 T 的因果掩码，所以长度不超过 max_seq_len 的序列"
      "都能共用这一个缓冲区；切片是一个视图（沿用 %s 缓冲区的步长），不是副本。"},
-    {"A sequence longer than max_seq_len has no mask to slice: try --max-seq-len 4 and the program stops with "
-     "\"sequence length 6 is longer than max_seq_len 4\". (PyTorch would quietly cut the slice to 4 x 4 and then "
+    {"A sequence longer than max_seq_len has no mask to slice: try --max-seq-len 4 and the program refuses to start "
+     "with \"sequence length 6 is longer than max_seq_len 4\". (PyTorch would quietly cut the slice to 4 x 4 and then "
      "fail in the addition with a broadcast error.)",
-     "比 max_seq_len 更长的序列没有掩码可切：试试 --max-seq-len 4，程序会停下并说明"
+     "比 max_seq_len 更长的序列没有掩码可切：试试 --max-seq-len 4，程序在开始前就会拒绝运行并说明"
      "“序列长度 6 超过了因果掩码缓冲区的大小 max_seq_len 4”。（PyTorch 会悄悄把切片截成 4 x 4，"
      "然后在相加时报广播错误。）"},
     {"Add the mask to the scores, before softmax", "在 softmax 之前把掩码加到注意力分数上"},
@@ -109,4 +109,9 @@ const LangPair chapter4_zh[] = {
     {"attention weights (no mask)", "注意力权重（不加掩码）"},
     {"attention weights (causal)", "注意力权重（因果掩码）"},
     {"attention weights", "注意力权重"},
-    {NULL, NULL}};
+    /* --q --k --v: the last why */
+    {"weights above the diagonal are 0: query t only sees keys 0..t.",
+     "对角线以上的权重都是 0：查询 t 只看得见键 0..t。"},
+    {"every query sees every key.", "每个查询都看得见每一个键。"},
+    {NULL, NULL}
+};

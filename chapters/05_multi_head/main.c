@@ -112,10 +112,10 @@ static Attention scores_per_head(const Tensor *q, const Tensor *k, const Tensor 
     return heads;
 }
 
-/* scores = F.softmax(scores.float(), dim=-1): one pattern per head (and --heatmap). */
+/* scores = F.softmax(scores.float(), dim=-1).type_as(xq): one pattern per head (and --heatmap). */
 static void softmax_per_head(const Attention *heads, const Args *args) {
     narrate_step("Softmax: one attention pattern per head");
-    narrate_torch("scores = F.softmax(scores.float(), dim=-1)");
+    narrate_torch("scores = F.softmax(scores.float(), dim=-1).type_as(xq)");
     narrate_show("attn_weights", heads->weights);
     narrate_why("every row of every head sums to 1. The heads see different projections of the same "
                 "tokens, so they can attend differently: that is the point of having several.");
@@ -241,7 +241,9 @@ int main(int argc, char **argv) {
         .summary = "Chapter 5: multi-head attention, split and merge (Happy-LLM 2.1.6), without W_o.\n"
                    "Causal by default, like the README's 手撕 MHA class; --no-causal is the\n"
                    "Happy-LLM class's default (is_causal=False). With --input/--weights the\n"
-                   "sizes and biases come from the files, and --heads must divide their d_out.",
+                   "sizes and biases come from the files, and --heads must divide their d_out.\n"
+                   "--max-seq-len sets max_seq_len, the size of the mask buffer: by default 2 x T;\n"
+                   "with --input, the input's T (or --seq-len).",
         .flags = CLI_SEED | CLI_BATCH | CLI_SEQ_LEN | CLI_MAX_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_HEADS |
                  CLI_CAUSAL | CLI_BIAS | CLI_QUIET | CLI_DUMP | CLI_HEATMAP | CLI_INPUT | CLI_OUTPUT,
         .defaults = {.seed = 123, .batch = 1, .seq_len = 4, .d_in = 6, .d_out = 4, .heads = 2, .causal = true},
@@ -250,6 +252,8 @@ int main(int argc, char **argv) {
     Args args = program_start(&spec, argc, argv);
     /* before any work: 16 (B, H, T, T) buffers at once with the mask, 12 without (measured, t_peak_bytes),
      * and four attentions' work (the heads, the wrong split, the one call, the single heads) */
+    cli_refuse_mask_flags(&args); /* --max-seq-len with no mask, or shorter than --seq-len */
+    cli_refuse_unused_seed(&args, !args.input); /* the default run draws x and the weights; files draw nothing */
     multi_head_refuse_past_budget(&args, args.causal ? 16 : 12, 0, 4);
     const int64_t n_heads = args.heads;
     narrate_title("Chapter 5: multi-head attention, split and merge (Happy-LLM 2.1.6)%s",

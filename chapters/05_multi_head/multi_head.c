@@ -6,7 +6,7 @@
  *     xq = xq.transpose(1, 2)                          # (bsz, n_heads, seqlen, head_dim)
  *     scores = torch.matmul(xq, xk.transpose(2, 3)) / math.sqrt(self.head_dim)
  *     if self.is_causal: scores = scores + self.mask[:, :, :seqlen, :seqlen]
- *     scores = F.softmax(scores.float(), dim=-1)
+ *     scores = F.softmax(scores.float(), dim=-1).type_as(xq)
  *     output = torch.matmul(scores, xv)                # (bsz, n_heads, seqlen, head_dim)
  *     output = output.transpose(1, 2).contiguous().view(bsz, seqlen, -1)
  *

@@ -12,12 +12,25 @@ void multi_head_refuse_past_budget(const Args *a, double score_buffers, double s
                       .d_in = (double)a->d_in, .d_out = (double)a->d_out, .score_buffers = score_buffers,
                       .mask_buffers = 2,
                       .from_files = a->input != NULL};  /* .L below */
-    if (a->input) budget_peek_input(a->input, a->weights, &m.B, &m.T, &m.d_in, &m.d_out);
+    bool T_known = true; /* false: --input's header cannot be read (its load will say why) */
+    if (a->input) {
+        m.T = -1;
+        budget_peek_input(a->input, a->weights, &m.B, &m.T, &m.d_in, &m.d_out);
+        if (m.T < 0) T_known = false, m.T = (double)a->seq_len;
+    }
     m.L = (a->given & CLI_MAX_SEQ_LEN) ? (double)a->max_seq_len
           : a->input ? ((a->given & CLI_SEQ_LEN) ? (double)a->seq_len : m.T) : 2 * m.T;
     /* --no-causal builds no mask: counting one would call it the largest buffer and
      * leave the refusing to its own check, which then never comes */
     if (!a->causal) m.L = 0;
+    /* the two largest buffers alone past the limit: their own sentences, before any output */
+    if (m.L > 0 && T_known) check_seq_len((int64_t)m.T, (int64_t)m.L); /* --input's T past --max-seq-len */
+    check_scores_fit((int64_t)m.B, (int64_t)m.H, (int64_t)m.T, (int64_t)m.T);
+    if (m.L > 0) check_mask_fits((int64_t)m.L);
+    /* the other buffers whose size alone can pass it: x, a projection's weight, its output */
+    t_check_fits("x", SHAPE((int64_t)m.B, (int64_t)m.T, (int64_t)m.d_in));
+    t_check_fits("wq.weight", SHAPE((int64_t)m.d_out, (int64_t)m.d_in));
+    t_check_fits("xq", SHAPE((int64_t)m.B, (int64_t)m.T, (int64_t)m.d_out));
     BudgetEstimate e = budget_attention_module(&m, what, sizeof what);
     e.bytes += BUDGET_F4 * square_buffers * m.B * m.T * m.T;
     e.flops *= passes;

@@ -8,10 +8,12 @@ extern const LangPair chapter5_zh[];
 const LangPair chapter5_zh[] = {
     {"Chapter 5: multi-head attention, split and merge (Happy-LLM 2.1.6), without W_o.\nCausal by default, like "
      "the README's 手撕 MHA class; --no-causal is the\nHappy-LLM class's default (is_causal=False). With "
-     "--input/--weights the\nsizes and biases come from the files, and --heads must divide their d_out.",
+     "--input/--weights the\nsizes and biases come from the files, and --heads must divide their d_out.\n--max-seq-len "
+     "sets max_seq_len, the size of the mask buffer: by default 2 x T;\nwith --input, the input's T (or --seq-len).",
      "第 5 章：多头注意力，拆分与合并（Happy-LLM 2.1.6），不含 W_o。\n默认带因果掩码，和 README 里的手撕 MHA "
      "类一样；--no-causal 是\nHappy-LLM 那个类的默认（is_causal=False）。给 --input/--weights 时\n"
-     "大小和偏置由文件决定，--heads 必须整除它们的 d_out。"},
+     "大小和偏置由文件决定，--heads 必须整除它们的 d_out。\n--max-seq-len 设定掩码缓冲区的大小 max_seq_len："
+     "默认为 2 x T；\n给 --input 时为输入的 T（或 --seq-len）。"},
     {"Chapter 5: multi-head attention, split and merge (Happy-LLM 2.1.6)%s",
      "第 5 章：多头注意力，拆分与合并（Happy-LLM 2.1.6）%s"},
     {" -- with --no-causal", "——加了 --no-causal"},

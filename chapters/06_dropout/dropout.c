@@ -1,7 +1,7 @@
 /* dropout.c — chapter 6: inverted dropout (nn.Dropout), written out.
  *
  *     self.attn_dropout = nn.Dropout(args.dropout)
- *     scores = F.softmax(scores.float(), dim=-1)
+ *     scores = F.softmax(scores.float(), dim=-1).type_as(xq)
  *     scores = self.attn_dropout(scores)           # training: zero some, scale the rest
  *     output = torch.matmul(scores, xv)
  *

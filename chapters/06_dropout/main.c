@@ -42,9 +42,9 @@ static void project_and_split(const QKVProjection *p, const Tensor *x, int64_t n
 static Tensor *scores_and_softmax(const Tensor *q, const Tensor *k, const Tensor *mask, Tensor **scores) {
     narrate_step("Scaled scores%s and softmax, per head", mask ? tr(", causal mask") : "");
     narrate_torch(mask ? "scores = xq @ xk.transpose(2, 3) / math.sqrt(self.head_dim) + "
-                         "self.mask[:, :, :seqlen, :seqlen]; scores = F.softmax(scores.float(), dim=-1)"
+                         "self.mask[:, :, :seqlen, :seqlen]; scores = F.softmax(scores.float(), dim=-1).type_as(xq)"
                        : "scores = xq @ xk.transpose(2, 3) / math.sqrt(self.head_dim); "
-                         "scores = F.softmax(scores.float(), dim=-1)");
+                         "scores = F.softmax(scores.float(), dim=-1).type_as(xq)");
     *scores = scaled_scores(q, k);                           /* (bsz, n_heads, seqlen, seqlen) */
     if (mask) *scores = apply_causal_mask(*scores, mask);    /* + mask[:, :, :T, :T]           */
     Tensor *attn_weights = t_softmax(*scores, -1);           /* rows sum to 1                  */
@@ -201,7 +201,9 @@ int main(int argc, char **argv) {
                    "chapter 5's multi-head attention with attn_dropout between softmax and @ xv.\n"
                    "Training mode by default, as the seed; --eval (model.eval()) turns dropout off.\n"
                    "Causal by default, like chapter 5. With --input/--weights the sizes and biases\n"
-                   "come from the files, and --heads must divide their d_out.",
+                   "come from the files, and --heads must divide their d_out.\n"
+                   "--max-seq-len sets max_seq_len, the size of the mask buffer: by default 2 x T;\n"
+                   "with --input, the input's T (or --seq-len).",
         .flags = CLI_SEED | CLI_BATCH | CLI_SEQ_LEN | CLI_MAX_SEQ_LEN | CLI_D_IN | CLI_D_OUT | CLI_HEADS |
                  CLI_DROPOUT | CLI_EVAL | CLI_CAUSAL | CLI_BIAS | CLI_QUIET | CLI_DUMP | CLI_HEATMAP | CLI_INPUT |
                  CLI_OUTPUT,
@@ -213,6 +215,8 @@ int main(int argc, char **argv) {
     Args args = program_start(&spec, argc, argv);
     /* before any work: 9 (B, H, T, T) and 2 (B, T, T) buffers at once with the mask, 7 and none
      * without (measured, t_peak_bytes); two attentions' work (with and without dropout) */
+    cli_refuse_mask_flags(&args); /* --max-seq-len with no mask, or shorter than --seq-len */
+    cli_refuse_unused_seed(&args, !args.input || (!args.eval && args.dropout > 0)); /* x, weights, or dropout */
     multi_head_refuse_past_budget(&args, args.causal ? 9 : 7, args.causal ? 2 : 0, 2);
     const int64_t n_heads = args.heads;
     narrate_title("Chapter 6: dropout on the attention weights (Happy-LLM 2.1.6)%s",

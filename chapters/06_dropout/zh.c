@@ -9,10 +9,12 @@ const LangPair chapter6_zh[] = {
     {"Chapter 6: dropout on the attention weights (nn.Dropout, Happy-LLM 2.1.6):\nchapter 5's multi-head attention "
      "with attn_dropout between softmax and @ xv.\nTraining mode by default, as the seed; --eval (model.eval()) "
      "turns dropout off.\nCausal by default, like chapter 5. With --input/--weights the sizes and biases\ncome "
-     "from the files, and --heads must divide their d_out.",
+     "from the files, and --heads must divide their d_out.\n--max-seq-len sets max_seq_len, the size of the mask "
+     "buffer: by default 2 x T;\nwith --input, the input's T (or --seq-len).",
      "第 6 章：注意力权重上的 dropout（nn.Dropout，Happy-LLM 2.1.6）：\n第 5 章的多头注意力，在 softmax 和 "
      "@ xv 之间加上 attn_dropout。\n默认为训练模式，和原代码一样；--eval（model.eval()）关掉 dropout。\n"
-     "和第 5 章一样默认带因果掩码。给 --input/--weights 时大小和偏置\n由文件决定，--heads 必须整除它们的 d_out。"},
+     "和第 5 章一样默认带因果掩码。给 --input/--weights 时大小和偏置\n由文件决定，--heads 必须整除它们的 d_out。\n"
+     "--max-seq-len 设定掩码缓冲区的大小 max_seq_len：默认为 2 x T；\n给 --input 时为输入的 T（或 --seq-len）。"},
     {"Chapter 6: dropout on the attention weights (Happy-LLM 2.1.6)%s",
      "第 6 章：注意力权重上的 dropout（Happy-LLM 2.1.6）%s"},
     {" -- in eval mode", "——评估模式"},

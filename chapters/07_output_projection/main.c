@@ -137,10 +137,10 @@ static void scaled_scores_step(const MultiHeadAttention *m, const MhaTrace *trac
                 causal ? tr("; the mask buffer is sliced to the sequence length and puts -inf on the future") : "");
 }
 
-/* scores = F.softmax(scores.float(), dim=-1) (and --heatmap). */
+/* scores = F.softmax(scores.float(), dim=-1).type_as(xq) (and --heatmap). */
 static void softmax_step(const Args *args, const MultiHeadAttention *m, const MhaTrace *tr) {
     narrate_step("Softmax: the attention weights");
-    narrate_torch("scores = F.softmax(scores.float(), dim=-1)");
+    narrate_torch("scores = F.softmax(scores.float(), dim=-1).type_as(xq)");
     narrate_show("attn_weights", tr->attn_weights);
     narrate_why("each row is a probability distribution over the keys (the book keeps calling them "
                 "scores; here scores are before softmax, weights after).");
@@ -281,11 +281,20 @@ int main(int argc, char **argv) {
                     tr("--happy-llm is the book's class, which has no biases; it does not take --bias"));
             return EXIT_USAGE;
         }
+        if (!(args.given & CLI_CAUSAL) && (args.given & CLI_MAX_SEQ_LEN)) {
+            fprintf(stderr, tr("%s: %s (see --help)\n"), "chapter7",
+                    tr("--happy-llm without --causal is is_causal=False, which makes no mask buffer; it does not "
+                       "take --max-seq-len"));
+            return EXIT_USAGE;
+        }
         if (!(args.given & CLI_CAUSAL)) args.causal = false;  /* MultiHeadAttention(args, is_causal=False) */
         args.resid_dropout = true;                            /* self.resid_dropout = nn.Dropout(args.dropout) */
     }
+    cli_refuse_mask_flags(&args); /* --max-seq-len with no mask (--happy-llm: unless --causal), or < --seq-len */
+    cli_refuse_unused_seed(&args, !args.input || (!args.eval && args.dropout > 0)); /* x, weights, or dropout */
     /* before any work: 6 (B, H, T, T) buffers at once with the mask, 5 without (measured) */
     multi_head_refuse_past_budget(&args, args.causal ? 6 : 5, 0, 1);
+    if (!args.input) t_check_fits("wo.weight", SHAPE(args.d_out, args.d_out)); /* and this chapter's W_o */
     narrate_title("Chapter 7: the output projection, the complete MultiHeadAttention (2.1.6)");
 
     Tensor *x;  /* (bsz, seqlen, d_in) */

@@ -15,7 +15,7 @@
  *         xq = xq.view(bsz, seqlen, n_heads, head_dim).transpose(1, 2)   chapter 5
  *         scores = torch.matmul(xq, xk.transpose(2, 3)) / math.sqrt(head_dim)   chapter 2
  *         scores = scores + self.mask[:, :, :seqlen, :seqlen]    chapter 4
- *         scores = F.softmax(scores.float(), dim=-1)
+ *         scores = F.softmax(scores.float(), dim=-1).type_as(xq)
  *         scores = self.attn_dropout(scores)                     chapter 6
  *         output = torch.matmul(scores, xv)                      chapter 1
  *         output = output.transpose(1, 2).contiguous().view(bsz, seqlen, -1)   chapter 5

@@ -117,4 +117,6 @@ const LangPair chapter7_zh[] = {
      "wq = nn.Linear(args.n_embd, n_heads * head_dim) 读的是 n_embd（d_in），wo 映射到 args.dim（d_out），"
      "它的块需要 n_embd == dim（Happy-LLM 的 issue #121 和 #141 里读者问过这个问题）。"},
     {"parameters: %lld", "参数个数：%lld"},
+    {"--happy-llm without --causal is is_causal=False, which makes no mask buffer; it does not take --max-seq-len",
+     "--happy-llm 不加 --causal 时 is_causal=False，不建掩码缓冲区，所以不接受 --max-seq-len"},
     {NULL, NULL}};

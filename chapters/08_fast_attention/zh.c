@@ -161,22 +161,6 @@ const LangPair chapter8_zh[] = {
      "chapter8：注意：--dump 写出 output.npy，但不写 attn_weights.npy：参考实现的注意力"
      "权重要占 %s，超过了本章给它们留的 %s\n"},
 
-    /* the shapes of --q, --k and --v (check_loaded_shapes) */
-    {"%s %s has shape %s: it needs at least 2 dims, %s", "%s %s 的形状是 %s：它至少要有 2 维，即 %s"},
-    {"--q %s %s and --k %s %s must share the last dim d_k: %lld != %lld",
-     "--q %s %s 和 --k %s %s 的最后一维 d_k 必须相同：%lld != %lld"},
-    {"--k %s %s and --v %s %s must have the same length S (dim -2): %lld != %lld",
-     "--k %s %s 和 --v %s %s 的长度 S（倒数第 2 维）必须相同：%lld != %lld"},
-    {"--k %s %s has no positions (S = 0): there is nothing to attend to",
-     "--k %s %s 没有任何位置（S = 0）：没有可以关注的东西"},
-    {"--q %s %s and --k %s %s have T %lld != S %lld, but a causal mask needs T == S (queries and keys "
-     "from the same sequence)",
-     "--q %s %s 和 --k %s %s 的 T %lld != S %lld，但因果掩码需要 T == S（查询和键来自同一个序列）"},
-    {"the batch dims of --q %s %s, --k %s %s and --v %s %s do not broadcast: each must be the "
-     "same or 1, counted from the right, as in torch.matmul",
-     "--q %s %s、--k %s %s 和 --v %s %s 的批维度无法广播：从右往左数，每一维都必须相同或为 1，"
-     "与 torch.matmul 一样"},
-
     /* a score-storing version over its cap (fast_attention.c) */
     {"attention_%s: the scores %s would take %s, more than the %s this chapter allows for them; "
      "attention_flash (--impl flash) never stores them",

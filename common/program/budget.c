@@ -224,6 +224,13 @@ BudgetEstimate budget_attention_module(const BudgetModule *m, char *what, size_t
         e.flag = "--max-seq-len";
         return e;
     }
+    double params = 10 * din * dout + 4 * dout * dout; /* the weights, their copies and what reads them */
+    if (params > m->score_buffers * B * H * T * T && params > 30 * B * T * dmax) {
+        snprintf(what, len, tr("the weights wq, wk, wv (d_out, d_in) and wo (d_out, d_out), d_in = %.0f, d_out = %.0f"),
+                 din, dout);
+        e.flag = m->from_files ? "the size of --weights" : "--d-in or --d-out";
+        return e;
+    }
     snprintf(what, len, tr("the (B, H, T, T) scores and weights, B = %.0f, H = %.0f, T = %.0f; the (B, T, d) activations"),
              B, H, T);
     if (m->from_files) e.flag = "the size of --input";

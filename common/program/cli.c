@@ -667,6 +667,40 @@ int cli_check_runnable(const CliSpec *spec, const Args *a, char *err, size_t err
     return 0;
 }
 
+/* "<program>: <sentence> (see --help)" on stderr, one line whatever the sentence holds, exit 2. */
+static void refuse(const char *program, const char *sentence)
+{
+    char shown[512];
+    t_escape(shown, sizeof shown, sentence); /* a file name with a newline or ESC: still one line */
+    fprintf(stderr, tr("%s: %s (see --help)\n"), program, shown);
+    exit(EXIT_USAGE);
+}
+
+void cli_refuse_mask_flags(const Args *a)
+{
+    char err[512];
+    if (a->input && !a->causal && (a->given & CLI_SEQ_LEN)) /* with --input, --seq-len sizes the mask buffer */
+        refuse(t_program_name(), tr("--seq-len does not apply with --input when the run is not causal: the file "
+                                    "gives T, and no mask buffer is made"));
+    if (!(a->given & CLI_MAX_SEQ_LEN)) return;
+    if (!a->causal)
+        refuse(t_program_name(), tr("--max-seq-len does not apply with --no-causal, which makes no mask buffer"));
+    if (!a->input && !a->q && a->seq_len > a->max_seq_len) {
+        snprintf(err, sizeof err,
+                 tr("--max-seq-len %lld: sequence length %lld is longer than max_seq_len %lld, the size of the causal "
+                    "mask buffer"),
+                 (long long)a->max_seq_len, (long long)a->seq_len, (long long)a->max_seq_len);
+        refuse(t_program_name(), err);
+    }
+}
+
+void cli_refuse_unused_seed(const Args *a, bool draws)
+{
+    if (!draws && (a->given & CLI_SEED))
+        refuse(t_program_name(), tr("--seed does not apply: this run draws no random numbers (its data come from "
+                                    "the files, and no dropout acts)"));
+}
+
 /* The language before the flags are parsed, so that their errors and --help speak
  * it: the last valid --lang of argv, else the environment's. */
 static Lang lang_of_argv(int argc, char **argv)
@@ -700,12 +734,7 @@ Args cli_parse(const CliSpec *spec, int argc, char **argv)
         fflush(stdout);
         exit(EXIT_OK);
     }
-    if (rc != 0) {
-        char shown[sizeof err];
-        t_escape(shown, sizeof shown, err);  /* a file name with a newline or ESC: still one line */
-        fprintf(stderr, tr("%s: %s (see --help)\n"), program_name(spec), shown);
-        exit(EXIT_USAGE);
-    }
+    if (rc != 0) refuse(program_name(spec), err);
     if (spec && (spec->flags & CLI_OUTPUT)) out_stdout_for_data(a.output); /* --output -: the .npy alone */
     return a;
 }

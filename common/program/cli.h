@@ -134,6 +134,17 @@ Args cli_parse(const CliSpec *spec, int argc, char **argv);
  * cli_parse_args (chapter 9) calls it itself. */
 int cli_check_runnable(const CliSpec *spec, const Args *a, char *err, size_t errlen);
 
+/* Chapters 4-7, once args->causal is what the run does (chapter 7's --happy-llm is not
+ * causal without --causal): a given --max-seq-len is refused as a usage error, before any
+ * output (exit 2), when no mask is made, or when the flags' sequence (no --input, no --q:
+ * --seq-len, or chapter 4's sentence of 6 tokens as its default seq_len) is longer; so is
+ * --seq-len with --input and no mask (with --input it sizes the mask buffer, chapters 5-7). */
+void cli_refuse_mask_flags(const Args *a);
+
+/* A given --seed when the run draws nothing (draws false: its data from files and no dropout
+ * in training), refused before any output (exit 2) instead of ignored, as chapter 10 does. */
+void cli_refuse_unused_seed(const Args *a, bool draws);
+
 /* Write the --help text. */
 void cli_usage(const CliSpec *spec, FILE *f);
 

@@ -187,9 +187,41 @@ const LangPair lang_common_zh[] = {
      * make hint gives it in Chinese) */
     {"exercise '%s' (%s) is not filled in: %s", "练习 '%s'（%s）还没有填：%s"},
 
+    /* the shapes of --q, --k and --v (qkv_files.c) */
+    {"%s %s has shape %s: it needs at least 2 dims, %s", "%s %s 的形状是 %s：它至少要有 2 维，即 %s"},
+    {"--q %s %s and --k %s %s must share the last dim d_k: %lld != %lld",
+     "--q %s %s 和 --k %s %s 的最后一维 d_k 必须相同：%lld != %lld"},
+    {"--k %s %s and --v %s %s must have the same length S (dim -2): %lld != %lld",
+     "--k %s %s 和 --v %s %s 的长度 S（倒数第 2 维）必须相同：%lld != %lld"},
+    {"--k %s %s has no positions (S = 0): there is nothing to attend to",
+     "--k %s %s 没有任何位置（S = 0）：没有可以关注的东西"},
+    {"--q %s %s and --k %s %s have T %lld != S %lld, but a causal mask needs T == S (queries and keys "
+     "from the same sequence)",
+     "--q %s %s 和 --k %s %s 的 T %lld != S %lld，但因果掩码需要 T == S（查询和键来自同一个序列）"},
+    {"the batch dims of --q %s %s, --k %s %s and --v %s %s do not broadcast: each must be the "
+     "same or 1, counted from the right, as in torch.matmul",
+     "--q %s %s、--k %s %s 和 --v %s %s 的批维度无法广播：从右往左数，每一维都必须相同或为 1，"
+     "与 torch.matmul 一样"},
+
     /* the heads and the choices (cli.c) */
     {"sequence length %lld is longer than max_seq_len %lld, the size of the causal mask buffer",
      "序列长度 %lld 超过了因果掩码缓冲区的大小 max_seq_len %lld"},
+    {"--max-seq-len %lld: sequence length %lld is longer than max_seq_len %lld, the size of the causal mask "
+     "buffer",
+     "--max-seq-len %lld：序列长度 %lld 超过了因果掩码缓冲区的大小 max_seq_len %lld"},
+    {"%s: shape %s needs %s of float32, more than the %s limit (ATTN_MAX_BYTES)",
+     "%s：形状 %s 需要 %s 的 float32，超过了 %s 的上限（ATTN_MAX_BYTES）"},
+    {"causal mask: the max_seq_len x max_seq_len buffer (1, 1, %lld, %lld) needs %s of float32, more than the %s "
+     "limit (ATTN_MAX_BYTES)",
+     "因果掩码：max_seq_len x max_seq_len 的缓冲区 (1, 1, %lld, %lld) 需要 %s 的 float32，超过了 %s 的上限"
+     "（ATTN_MAX_BYTES）"},
+    {"--seq-len does not apply with --input when the run is not causal: the file gives T, and no mask buffer is "
+     "made",
+     "--seq-len 不适用于不带因果掩码的 --input 运行：T 由文件给出，也不建掩码缓冲区"},
+    {"--seed does not apply: this run draws no random numbers (its data come from the files, and no dropout acts)",
+     "--seed 不适用：这次运行不抽任何随机数（数据来自文件，也没有起作用的 dropout）"},
+    {"--max-seq-len does not apply with --no-causal, which makes no mask buffer",
+     "--max-seq-len 不适用于 --no-causal：不加掩码就不建掩码缓冲区"},
     {"--heads %lld: d_out %lld%s is not divisible by n_heads %lld (%lld %% %lld = %lld), so the "
      "heads cannot each get head_dim = d_out // n_heads columns",
      "--heads %lld：d_out %lld%s 不能被 n_heads %lld 整除（%lld %% %lld = %lld），所以无法让每个头"
@@ -224,6 +256,9 @@ const LangPair lang_common_zh[] = {
     {"the query, key, value and output, (..., T, d_k) and (..., S, d_v), d_k = %.0f, d_v = %.0f",
      "查询、键、值和输出，(..., T, d_k) 和 (..., S, d_v)，d_k = %.0f，d_v = %.0f"},
     {"the size of --input", "--input 的大小"},
+    {"the weights wq, wk, wv (d_out, d_in) and wo (d_out, d_out), d_in = %.0f, d_out = %.0f",
+     "权重 wq、wk、wv (d_out, d_in) 和 wo (d_out, d_out)，d_in = %.0f，d_out = %.0f"},
+    {"the size of --weights", "--weights 的大小"},
     /* what to lower: the flags the chapters' estimates name */
     {"--batch, --seq-len, --d-in or --d-out", "--batch、--seq-len、--d-in 或 --d-out"},
     {"--seq-len or --batch", "--seq-len 或 --batch"},
