@@ -23,7 +23,7 @@ P7="$BUILD/chapter7"
 P10="$BUILD/chapter10"
 OUT="$TMP/out.npy"
 REF="$TMP/ref.npy"
-MPI_CHECKS=283  # the number of checks below but the last, which checks this number
+MPI_CHECKS=286  # the number of checks below but the last, which checks this number
 FULL_EXTRA=1333  # and how many more CH09_FULL=1 runs
 
 MPIRUN=${MPIRUN:-mpirun}
@@ -555,6 +555,13 @@ expect_runtime_error "writing standard output: No space left on device" "standar
 expect_no_file "$OUT" "standard output on a full disk: --output is not written"
 mp 2 --quiet --output /dev/full
 expect_runtime_error "No space left on device" "--output /dev/full"
+# --output -: the .npy alone on standard output (the text goes to stderr), as in every chapter
+rm -f "$OUT"
+mp 2 --quiet --output "$OUT"
+mp 2 --output -
+expect_status 0 "--output -"
+expect_npy_close "$TMP/out" "$OUT" 0 0 "--output -: standard output is the .npy that --output FILE writes"
+expect_err_contains "output =" "--output -: the run's text on stderr"
 # ATTN_MAX_BYTES is read as in every chapter: a bad value is a usage error before any output
 run env ATTN_MAX_BYTES=abc timeout 120 $MPIRUN $MPIRUN_FLAGS -np 2 "$P9"
 expect_usage_error "ATTN_MAX_BYTES='abc'" "a bad ATTN_MAX_BYTES"

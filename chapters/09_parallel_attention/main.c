@@ -864,6 +864,7 @@ int main(int argc, char **argv) {
     const int P = run.log.size, rank = run.log.rank;
     run.args = parse_flags_on_every_rank(argc, argv, rank);
     out_use_for_npy();  /* files written whole (a temporary, then rename) or not at all (out.h) */
+    out_stdout_for_data(run.args.output);  /* --output -: the .npy alone on standard output, the text on stderr */
     run.mode = (ParallelMode)parallel_mode_parse(parallel_mode_flag);  /* "heads" or "sequence": the CLI checked it */
     run.overlap = !no_overlap_flag;
     run.backward = grad_output_flag != NULL;
