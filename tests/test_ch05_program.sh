@@ -168,4 +168,12 @@ expect_usage_error "--weights" "--input without --weights"
 # then chapter 5's heads with a (1, 1, L, L) mask buffer (scripts/golden/ch05.py).
 check_default_runs "tests/fixtures/ch05/default" 10
 
+# --dump writes the run's x and weights under the names --input and --weights read:
+# a dump runs again to the same output
+run "$P" --bias --heads 2 --dump "$TMP/replay" --quiet
+expect_status 0 "--bias --dump: the default run's files"
+run "$P" --input "$TMP/replay/x.npy" --weights "$TMP/replay" --heads 2 --output "$TMP/replay.npy" --quiet
+expect_status 0 "the dump read back by --input and --weights"
+expect_npy_close "$TMP/replay.npy" "$TMP/replay/output.npy" 0 0 "the dump run again gives its output.npy"
+
 finish
