@@ -225,7 +225,8 @@ expect_err_contains "lower --seq-len" "q, k, v past the budget: the budget's sen
 expect_no_stdout "q, k, v past the budget: nothing on stdout"
 if [ -d /proc ] && [ -d /sys ]; then
     run "$P" --quiet $SMALL --dump /proc/x
-    expect_usage_error "--dump /proc/x" "--dump in /proc"
+    expect_usage_error "--dump /proc/x: the folder /proc cannot be written (no file can be made in it)" \
+        "--dump in /proc"
     expect_no_stdout "--dump in /proc: refused before any work"
     run "$P" --quiet $SMALL --output /sys/out.npy
     expect_usage_error "--output /sys/out.npy" "--output in /sys"

@@ -123,6 +123,7 @@ const LangPair lang_common_zh[] = {
     {"%s %s: the folder %s does not exist", "%s %s：文件夹 %s 不存在"},
     {"%s %s: %s is not a folder", "%s %s：%s 不是文件夹"},
     {"%s %s: the folder %s cannot be written (%s)", "%s %s：文件夹 %s 无法写入（%s）"},
+    {"no file can be made in it", "里面不能新建任何文件"},
     {"%s: the name is longer than %d bytes", "%s：名字超过了 %d 字节"},
     {"%s %s: it is a file, not a folder", "%s %s：它是文件，不是文件夹"},
     {"%s %s: it is a folder, not a file", "%s %s：它是文件夹，不是文件"},

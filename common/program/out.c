@@ -482,7 +482,9 @@ static int writable_folder(const char *flag, const char *path, const char *dir, 
         return 2;
     }
     if (p_dir_writable(dir) != 0) {
-        snprintf(err, n, tr("%s %s: the folder %s cannot be written (%s)"), flag, path, dir, t_strerror(errno));
+        /* the folder is there, so ENOENT means it takes no new names (Linux's /proc) */
+        const char *why = errno == ENOENT ? tr("no file can be made in it") : t_strerror(errno);
+        snprintf(err, n, tr("%s %s: the folder %s cannot be written (%s)"), flag, path, dir, why);
         return 2;
     }
     return 0;
