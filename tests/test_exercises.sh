@@ -379,6 +379,11 @@ else ok; fi
 # make hint, in three tiers
 if sh scripts/exercises/hint.sh scale 2>&1 | grep -q 'chapters/02_scaling/scaling.c:[0-9]'; then ok; else bad "make hint BLANK=scale says where the blank lives"; fi
 if sh scripts/exercises/hint.sh no_such_blank >/dev/null 2>&1; then bad "make hint with an unknown name fails"; else ok; fi
+# a blank of 1 point says "1 point", of 2 "2 points"
+sh scripts/exercises/hint.sh scale 2>&1 | grep -q '^scale (level 1, 1 point, chapter 2): ' && ok ||
+    bad "make hint BLANK=scale: '1 point'" "$(sh scripts/exercises/hint.sh scale 2>&1 | head -n 1)"
+sh scripts/exercises/hint.sh naive_softmax 2>&1 | grep -q '^naive_softmax (level 2, 2 points, chapter 1): ' && ok ||
+    bad "make hint BLANK=naive_softmax: '2 points'" "$(sh scripts/exercises/hint.sh naive_softmax 2>&1 | head -n 1)"
 for t in 1 2 3; do
     sh scripts/exercises/hint.sh scale $t >"$TMP/h$t" 2>&1 && grep -q "hint $t of 3" "$TMP/h$t" && ok || bad "make hint TIER=$t works" "$(cat "$TMP/h$t")"
 done
