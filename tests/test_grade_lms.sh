@@ -326,6 +326,13 @@ a4=$(grep '^alice,' "$TMP/o4/class.csv")
     [ "$(grep -c "got 0: this tree was handed out at level 1" "$TMP/g4.err")" -eq 3 ] && ok ||
     bad "a level-1 class graded at LEVEL=2 gets 0 and the reason" "$(cat "$TMP/o4/class.csv"; head -n 4 "$TMP/o4/feedback/alice.txt"; cat "$TMP/g4.err")"
 
+# an empty folder among the submissions: 0 points and a sentence that says so (not a missing manifest)
+mkdir -p "$TMP/ce/nobody"
+GRADE_OUT=$TMP/o8 sh scripts/exercises/grade_class.sh "$TMP/ce" 1 2,6 >"$TMP/g8.out" 2>"$TMP/g8.err"
+grep -q '^nobody,0,3,' "$TMP/o8/class.csv" && grep -q '^scale .* 0/1  not graded: this folder is empty: nothing was handed in$' \
+    "$TMP/o8/feedback/nobody.txt" && grep -q "'nobody' got 0: this folder is empty" "$TMP/g8.err" && ok ||
+    bad "an empty folder gets 0 and the sentence 'this folder is empty'" "$(cat "$TMP/o8/feedback/nobody.txt" "$TMP/g8.err")"
+
 # make grade: one student, both LMS files, the visibility as asked; the default folder is the class's name
 GRADE_VISIBILITY=visible GRADE_OUT=$TMP/o5 GRADE_TIME=5 sh scripts/exercises/grade.sh "$C/bob" 1 2,6 >"$TMP/g5.out" 2>&1
 [ "$(tail -n 1 "$TMP/g5.out")" = "score: 1/3" ] && [ "$(json "$TMP/o5/gradescope/bob.json" gradescope)" = "1 1 0 0 visible" ] && json "$TMP/o5/prairielearn/bob.json" prairielearn >/dev/null &&

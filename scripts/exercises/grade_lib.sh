@@ -395,6 +395,10 @@ g_version() {
 # give any, since the blanks graded and their points are the teacher's.
 g_handout_check() {
     _m=$1/.exercise-manifest
+    if [ -z "$(ls -A "$1" 2>/dev/null | head -n 1)" ]; then
+        echo "this folder is empty: nothing was handed in"
+        return 0
+    fi
     if [ -L "$_m" ] || [ ! -f "$_m" ]; then
         echo "the handout's .exercise-manifest is not in this tree (it says which level and blanks were handed out); put it back as it was handed out"
         return 0
