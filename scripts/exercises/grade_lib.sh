@@ -991,6 +991,9 @@ g_grade_function() {
     fi
     case $(cat "$_w/probe.txt.rc") in
         124 | 137) _d="$_d (stopped after ${GRADE_TIME} s)" ;;
+        139) _d="$_d (it crashed: segmentation fault, a bad pointer such as NULL or an index out of range)" ;;
+        136) _d="$_d (it crashed: arithmetic exception, such as an integer division by zero)" ;;
+        134) _d="$_d (it aborted: SIGABRT, such as a failed assert)" ;;
     esac
     case $_d in *.) ;; *) _d="$_d." ;; esac
     g_msg="a hidden check on fresh random inputs fails: $_d"
