@@ -379,6 +379,17 @@ g_check_env() { # WHO
         hidden | after_due_date | after_published | visible) ;;
         *) die "$1: GRADE_VISIBILITY=$G_VIS: say when students see the hidden checks: hidden, after_due_date, after_published (the default) or visible" ;;
     esac
+    g_check_limits "$1"
+}
+
+# g_check_limits WHO: the sandbox's limits are whole numbers from 1 (one sentence, exit 2)
+g_check_limits() {
+    for _k in GRADE_TIME GRADE_MEM_KB GRADE_OUTPUT_BYTES GRADE_STUDENT_SECONDS GRADE_NPROC; do
+        eval "_v=\$$_k"
+        case $_v in
+            "" | *[!0-9]* | 0* | ?????????????*) die "$1: $_k=$_v: give a whole number from 1 (docs/TEACHING.md, The sandbox)" ;;
+        esac
+    done
 }
 
 # The grader's version, for the record: git describe of this repository (or
