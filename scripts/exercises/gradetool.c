@@ -855,8 +855,8 @@ static int cmd_results(char **a) {
     snprintf(line, sizeof line, zh ? "%ld/%ld 分（第 %ld 级）" : "%ld/%ld points (level %ld)", x, y, level);
 
     FILE *f = open_tmp(a[6], tmp, sizeof tmp);
-    /* (no top-level max_score: Gradescope's specification has none, the assignment's points are set on its page;
-     * the top-level score overrides the tests' sum, and equals it) */
+    /* (no top-level max_score: Gradescope's specification has none; its top-level score overrides the tests'
+     * sum, and equals it here) */
     fprintf(f, "{\n  \"score\": %ld,\n  \"execution_time\": %ld,\n  \"output\": ", x, secs);
     {
         char head[1400];
