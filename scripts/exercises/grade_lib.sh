@@ -382,12 +382,13 @@ g_check_env() { # WHO
     g_check_limits "$1"
 }
 
-# g_check_limits WHO: the sandbox's limits are whole numbers from 1 (one sentence, exit 2)
+# g_check_limits WHO: the sandbox's limits are whole numbers from 1, GRADE_STUDENT_SECONDS from 0 (one sentence, exit 2)
 g_check_limits() {
     for _k in GRADE_TIME GRADE_MEM_KB GRADE_OUTPUT_BYTES GRADE_STUDENT_SECONDS GRADE_NPROC; do
         eval "_v=\$$_k"
-        case $_v in
-            "" | *[!0-9]* | 0* | ?????????????*) die "$1: $_k=$_v: give a whole number from 1 (docs/TEACHING.md, The sandbox)" ;;
+        case $_k:$_v in
+            GRADE_STUDENT_SECONDS:0) ;;   # (no time at all: no answer is graded, each says so)
+            *: | *:*[!0-9]* | *:0* | *:?????????????*) die "$1: $_k=$_v: give a whole number from 1 (docs/TEACHING.md, The sandbox)" ;;
         esac
     done
 }
