@@ -91,7 +91,7 @@ static void rel_factor(RelText *o, double c) {
     for (int n = 2; n <= 4096 && named < 2; n++) {
         double s = sqrt((double)n);
         if (n <= 256 && fabs(c - 1.0 / n) <= 1e-4 * fabs(c)) { rel_say(o, " = 1/%d", n); named++; }
-        else if (n <= 256 && fabs(c - n) <= 1e-4 * fabs(c)) { rel_say(o, " = %d", n); named++; }
+        else if (n <= 256 && fabs(c - n) <= 1e-4 * fabs(c)) named++;   /* (%.4g printed it: 4, never 4 = 4) */
         else if ((int)s * (int)s != n && fabs(c - 1.0 / s) <= 1e-4 * fabs(c)) { rel_say(o, o->zh ? " = 1/√%d" : " = 1/sqrt(%d)", n); named++; }
         else if ((int)s * (int)s != n && fabs(c - s) <= 1e-4 * fabs(c)) { rel_say(o, o->zh ? " = √%d" : " = sqrt(%d)", n); named++; }
         if (named == 1 && (int)s * (int)s == n && fabs(c - 1.0 / s) <= 1e-4 * fabs(c)) { rel_say(o, o->zh ? " = 1/√%d" : " = 1/sqrt(%d)", n); named++; }

@@ -375,10 +375,24 @@ mkdir -p "$TMP/notmine" && echo keep >"$TMP/notmine/file"
 if sh scripts/exercises/generate.sh "$TMP/notmine" 1 >/dev/null 2>&1 || [ ! -f "$TMP/notmine/file" ]; then
     bad "make exercises refuses to overwrite a folder it did not write"
 else ok; fi
+# a handout a student filled in (its files with blanks changed) is not overwritten either;
+# the same handout untouched is written again
+sh scripts/exercises/generate.sh "$TMP/filled" 1 2 >/dev/null 2>&1 && sh scripts/exercises/generate.sh "$TMP/filled" 1 2 >/dev/null 2>&1 &&
+    ok || bad "make exercises writes an untouched handout again"
+echo '/* an answer */' >>"$TMP/filled/chapters/02_scaling/scaling.c"
+sh scripts/exercises/generate.sh "$TMP/filled" 1 2 >/dev/null 2>"$TMP/filled.err"; st=$?
+[ "$st" -eq 2 ] && [ "$(grep -c '' "$TMP/filled.err")" -eq 1 ] && grep -q "a student's answers" "$TMP/filled.err" &&
+    [ "$(tail -n 1 "$TMP/filled/chapters/02_scaling/scaling.c")" = '/* an answer */' ] && ok ||
+    bad "make exercises refuses to overwrite a handout whose files with blanks changed" "exit $st: $(cat "$TMP/filled.err")"
 
 # make hint, in three tiers
 if sh scripts/exercises/hint.sh scale 2>&1 | grep -q 'chapters/02_scaling/scaling.c:[0-9]'; then ok; else bad "make hint BLANK=scale says where the blank lives"; fi
 if sh scripts/exercises/hint.sh no_such_blank >/dev/null 2>&1; then bad "make hint with an unknown name fails"; else ok; fi
+# a blank of 1 point says "1 point", of 2 "2 points"
+sh scripts/exercises/hint.sh scale 2>&1 | grep -q '^scale (level 1, 1 point, chapter 2): ' && ok ||
+    bad "make hint BLANK=scale: '1 point'" "$(sh scripts/exercises/hint.sh scale 2>&1 | head -n 1)"
+sh scripts/exercises/hint.sh naive_softmax 2>&1 | grep -q '^naive_softmax (level 2, 2 points, chapter 1): ' && ok ||
+    bad "make hint BLANK=naive_softmax: '2 points'" "$(sh scripts/exercises/hint.sh naive_softmax 2>&1 | head -n 1)"
 for t in 1 2 3; do
     sh scripts/exercises/hint.sh scale $t >"$TMP/h$t" 2>&1 && grep -q "hint $t of 3" "$TMP/h$t" && ok || bad "make hint TIER=$t works" "$(cat "$TMP/h$t")"
 done

@@ -42,11 +42,20 @@ said() { # WHY WANT-TEXT WANT GOT [LANG]
 }
 said "a constant factor, named" "Every value is 0.25 = 1/4 = 1/sqrt(16) times the expected one." \
     "s (1,2,2) 1 2 3 4" "s (1,2,2) 0.25 0.5 0.75 1"
+said "a whole factor, named once" "Every value is 4 = sqrt(16) times the expected one." \
+    "s (1,2,2) 1 2 3 4" "s (1,2,2) 4 8 12 16"
 said "the factor in Chinese" "每个值都是应有值的 0.25 = 1/4 = 1/√16 倍。" \
     "s (1,2,2) 1 2 3 4" "s (1,2,2) 0.25 0.5 0.75 1" zh
 said "the first wrong result, where, side by side" "s (1, 2, 2) first differs at row 1, col 0 (batch 0), yours 9 4, expected 3 4." \
     "s (1,2,2) 1 2 3 4" "s (1,2,2) 1 2 9 4"
 said "a transpose" "It is the transpose of the expected" "s (2,2) 1 2 3 4" "s (2,2) 1 3 2 4"
+said "a transpose that changes the shape" "s has shape (1,3,2), expected (1,2,3). Its last two dims are swapped, as a transpose swaps them" \
+    "s (1,2,3) 1 2 3 4 5 6" "s (1,3,2) 1 4 2 5 3 6"
+said "a transpose that changes the shape, in Chinese" "。它的最后两维互换了，就像转置过一样" \
+    "s (1,2,3) 1 2 3 4 5 6" "s (1,3,2) 1 4 2 5 3 6" zh
+res s "(1,2,3)" 1 2 3 4 5 6 >"$TMP/w"
+res s "(2,1,3)" 1 2 3 4 5 6 >"$TMP/g"
+case $("$GT" compare "$TMP/w" "$TMP/g") in *swapped*) bad "gradetool compare: another shape is not called a transpose" ;; *) ok ;; esac
 said "a mask shifted down" "Its mask is shifted 1 diagonal(s) down, so the diagonal is masked too." \
     "m (1,1,3,3) 0 -inf -inf 0 0 -inf 0 0 0" "m (1,1,3,3) -inf -inf -inf 0 -inf -inf 0 0 -inf"
 said "a mirrored mask" "Its mask is mirrored, it hides the past instead of the future." \
@@ -82,6 +91,13 @@ case $_o in *"known"*) bad "gradetool compare: another wrong result is not the k
 awk -f $E/mistakes.awk -v mode=list $E/bugs.txt $E/mistakes.txt >"$TMP/mist.tsv" 2>"$TMP/err" && ok || bad "mistakes.txt reads" "$(cat "$TMP/err")"
 _miss=$(for b in $(awk -f $E/bugs.awk -v mode=list $E/bugs.txt | cut -f1); do grep -q "^$b	" "$TMP/mist.tsv" || echo "$b"; done)
 [ -z "$_miss" ] && ok || bad "every bug of bugs.txt is in mistakes.txt" "missing: $_miss"
+# the mistakes docs/TEACHING.md promises to name: a forgotten 1/sqrt(d_k) in the level-1 blank
+# 'scale', and chapter 4's Common mistake "Masking after softmax"
+for m in scale-missing:scale mask-after-softmax:masked_attention_forward; do
+    awk -F '\t' -v id="${m%%:*}" -v b="${m#*:}" '$1 == id && $3 == b { f = 1 } END { exit !f }' "$TMP/mist.tsv" ||
+        echo "${m%%:*}"
+done >"$TMP/o"
+[ ! -s "$TMP/o" ] && ok || bad "mistakes.txt names the mistakes the teaching docs promise" "missing: $(cat "$TMP/o")"
 printf 'mistake x\nbug no-such-bug\nblank -\nen a\nzh b\n' >"$TMP/badcat.txt"
 awk -f $E/mistakes.awk -v mode=list $E/bugs.txt "$TMP/badcat.txt" >/dev/null 2>"$TMP/err"; st=$?
 [ "$st" -eq 2 ] && grep -q "names bug 'no-such-bug'" "$TMP/err" && ok || bad "mistakes.awk: a record naming an unknown bug is one sentence, exit 2" "exit $st: $(cat "$TMP/err")"

@@ -36,6 +36,11 @@ def need(o, keys, types):
         assert isinstance(o[key], t), key + " has type " + type(o[key]).__name__
 if k == "gradescope":
     need(d, ["score", "execution_time", "output", "visibility", "stdout_visibility", "tests"], [int, int, str, str, str, list])
+    # only the keys of Gradescope's specification (gradescope-autograders.readthedocs.io, "specs"): it has
+    # no top-level max_score (the assignment's points are set on Gradescope's page)
+    spec = {"score", "execution_time", "output", "output_format", "test_output_format", "test_name_format",
+            "visibility", "stdout_visibility", "extra_data", "tests", "leaderboard"}
+    assert set(d) <= spec, "not in Gradescope's specification: " + " ".join(sorted(set(d) - spec))
     for t in d["tests"]:
         need(t, ["name", "number", "score", "max_score", "status", "output", "visibility"], [str, str, int, int, str, str, str])
         assert t["status"] in ("passed", "failed")
@@ -119,10 +124,10 @@ for lang in en zh; do
         en) m1='your scaling.c does not compile: error: expected ; (\"does not compile\" said the student)' m2='correct' ;;
         zh) m1='你的 scaling.c 无法编译：error' m2='正确：does not compile' ;;
     esac
-    printf '{\n  "score": 1,\n  "max_score": 2,\n  "execution_time": 0,\n  "output": "x",\n  "tests": [\n    {"name": "a", "score": 0, "max_score": 1, "status": "failed", "output": "%s"},\n    {"name": "b", "score": 1, "max_score": 1, "status": "passed", "output": "%s"}\n  ]\n}\n' \
+    printf '{\n  "score": 1,\n  "execution_time": 0,\n  "output": "x",\n  "tests": [\n    {"name": "a", "score": 0, "max_score": 1, "status": "failed", "output": "%s"},\n    {"name": "b", "score": 1, "max_score": 1, "status": "passed", "output": "%s"}\n  ]\n}\n' \
         "$m1" "$m2" >"$TMP/gs_in.json"
     "$TMP/gt" gradescope "$lang" "$TMP/wf.txt" 7 "$TMP/gs_out.json" "$TMP/gs_in.json" 2>"$TMP/gt.err"
-    first=$(sed -n '7p' "$TMP/gs_out.json")
+    first=$(grep '"number": "0"' "$TMP/gs_out.json")
     case $lang in en) want='1 of 2 blanks do not compile' ;; zh) want='1/2 个空没有编译通过' ;; esac
     case $first in *'"status": "failed"'*"$want"*) ok ;; *) bad "gradetool gradescope ($lang): the first test counts the blanks that do not compile" "$first $(cat "$TMP/gt.err")" ;; esac
     grep -q '^  "execution_time": 7,$' "$TMP/gs_out.json" && ok || bad "gradetool gradescope ($lang): execution_time is the run's"
@@ -307,6 +312,15 @@ err "a regrade with another GRADE_SEED" "recorded seed $seed" GRADE_SEED=5 GRADE
 err "a regrade at another LEVEL" "graded at level 1, not LEVEL=2" GRADE_OUT="$TMP/o1" sh $GC "$C" 2 "" "" bob
 err "GRADE_VISIBILITY=sometimes" "GRADE_VISIBILITY=sometimes" GRADE_VISIBILITY=sometimes GRADE_OUT="$TMP/o3" sh $GC "$C" 1 2,6
 err "make grade with GRADE_SEED=-1" "GRADE_SEED=-1" GRADE_SEED=-1 GRADE_OUT="$TMP/o3" sh scripts/exercises/grade.sh "$C/bob" 1 2,6
+err "GRADE_TIME=abc" "GRADE_TIME=abc: give a whole number from 1" GRADE_TIME=abc GRADE_OUT="$TMP/o3" sh $GC "$C" 1 2,6
+err "GRADE_MEM_KB=0 (make grade)" "GRADE_MEM_KB=0: give a whole number from 1" GRADE_MEM_KB=0 GRADE_OUT="$TMP/o3" sh scripts/exercises/grade.sh "$C/bob" 1 2,6
+err "GRADE_NPROC=-1 (make grade-bugs)" "GRADE_NPROC=-1: give a whole number from 1" GRADE_NPROC=-1 sh scripts/exercises/grade_bugs.sh "$C"
+# an output folder that cannot be written: refused before any student is graded (nothing on stdout)
+: >"$TMP/afile"
+err "GRADE_OUT under a file (grade-class)" "cannot write into $TMP/afile/out" GRADE_OUT="$TMP/afile/out" sh $GC "$C" 1 2,6
+[ ! -s "$TMP/e.out" ] && ok || bad "GRADE_OUT that cannot be written: refused before grading" "$(cat "$TMP/e.out")"
+err "GRADE_OUT under a file (grade)" "cannot write into $TMP/afile/out" GRADE_OUT="$TMP/afile/out" sh scripts/exercises/grade.sh "$C/bob" 1 2,6
+[ ! -s "$TMP/e.out" ] && ok || bad "make grade: GRADE_OUT that cannot be written: refused before grading" "$(cat "$TMP/e.out")"
 
 # the level-1 class graded at LEVEL=2: nobody gets the level-2 points, every row says why
 GRADE_OUT=$TMP/o4 GRADE_TIME=5 sh scripts/exercises/grade_class.sh "$C" 2 2,6 2 >"$TMP/g4.out" 2>"$TMP/g4.err"
@@ -314,6 +328,19 @@ a4=$(grep '^alice,' "$TMP/o4/class.csv")
 [ "${a4#alice,0,}" != "$a4" ] && [ "$(grep -c "handed out at level 1 and is graded at LEVEL=2" "$TMP/o4/feedback/alice.txt")" -ge 3 ] &&
     [ "$(grep -c "got 0: this tree was handed out at level 1" "$TMP/g4.err")" -eq 3 ] && ok ||
     bad "a level-1 class graded at LEVEL=2 gets 0 and the reason" "$(cat "$TMP/o4/class.csv"; head -n 4 "$TMP/o4/feedback/alice.txt"; cat "$TMP/g4.err")"
+
+# an empty folder among the submissions: 0 points and a sentence that says so (not a missing manifest)
+# and an answer that dereferences NULL: 0 points, the crash named (a signal, not a time limit)
+mkdir -p "$TMP/ce/nobody"
+cp -R "$TMP/handout" "$TMP/ce/crash"
+sed 's|exercise_missing("scale".*|scores = NULL; scores = t_div_scalar(scores, 2.0f);|' "$TMP/handout/chapters/02_scaling/scaling.c" \
+    >"$TMP/ce/crash/chapters/02_scaling/scaling.c"
+GRADE_OUT=$TMP/o8 sh scripts/exercises/grade_class.sh "$TMP/ce" 1 2,6 >"$TMP/g8.out" 2>"$TMP/g8.err"
+grep -q '^crash,0,3,' "$TMP/o8/class.csv" && grep -q '^scale .* 0/1  .*(it crashed: segmentation fault' "$TMP/o8/feedback/crash.txt" && ok ||
+    bad "an answer that crashes: 0 and the crash named" "$(cat "$TMP/o8/feedback/crash.txt")"
+grep -q '^nobody,0,3,' "$TMP/o8/class.csv" && grep -q '^scale .* 0/1  not graded: this folder is empty: nothing was handed in$' \
+    "$TMP/o8/feedback/nobody.txt" && grep -q "'nobody' got 0: this folder is empty" "$TMP/g8.err" && ok ||
+    bad "an empty folder gets 0 and the sentence 'this folder is empty'" "$(cat "$TMP/o8/feedback/nobody.txt" "$TMP/g8.err")"
 
 # make grade: one student, both LMS files, the visibility as asked; the default folder is the class's name
 GRADE_VISIBILITY=visible GRADE_OUT=$TMP/o5 GRADE_TIME=5 sh scripts/exercises/grade.sh "$C/bob" 1 2,6 >"$TMP/g5.out" 2>&1

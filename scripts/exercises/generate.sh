@@ -24,9 +24,20 @@ esac
 case $OUT in
     "" | . | ./ | / | .. | ../*) die "refusing to write the exercise tree into '$OUT'" ;;
 esac
+# files_sum DIR LIST: one checksum of DIR's files named in LIST (a manifest's third column:
+# the files with blanks; only names of chapter files are read)
+files_sum() {
+    grep -v '^#' "$2" | cut -f3 | sort -u | while IFS= read -r _f; do
+        case $_f in chapters/[0-9][0-9]_*/*.c) [ ! -L "$1/$_f" ] && cksum <"$1/$_f" 2>/dev/null || echo "$_f missing" ;; esac
+    done | cksum | cut -d' ' -f1
+}
 if [ -e "$OUT" ]; then
     [ -f "$OUT/.exercise-manifest" ] || [ -z "$(ls -A "$OUT" 2>/dev/null)" ] ||
         die "$OUT exists and was not written by make exercises (no .exercise-manifest): remove it or choose another place"
+    # a handout whose files with blanks changed since (a student's answers) is not overwritten
+    _was=$(sed -n 's/^# files: //p' "$OUT/.exercise-manifest" 2>/dev/null | head -n 1)
+    [ -z "$_was" ] || [ "$_was" = "$(files_sum "$OUT" "$OUT/.exercise-manifest")" ] ||
+        die "$OUT holds changes to its files with blanks since make exercises wrote it (a student's answers?): remove it or choose another place"
 fi
 
 TMPL=$(mktemp) || exit 1
@@ -45,6 +56,7 @@ B=$(grep -c '' "$TMPL.m")
     echo "# level: $LEVEL"
     echo "# chapters: $(num_list "$CHS")"
     echo "# blanks: $B"
+    echo "# files: $(files_sum "$OUT" "$TMPL.m")"
     echo "# name	level	file	line-in-the-repository	line-here	hint	helpers	torch	points	hint_zh	helpers_zh"
     cat "$TMPL.m"
 } >"$OUT/.exercise-manifest"

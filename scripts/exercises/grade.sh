@@ -35,6 +35,7 @@ case $LEVEL in 1 | 2 | 3) ;; *) die "make grade: LEVEL=$LEVEL: the level must be
 STUDENT=$(echo "$STUDENT" | tr -c 'A-Za-z0-9_.@+-' '_' | sed 's/_*$//' | cut -c1-200)
 [ -n "$STUDENT" ] || STUDENT=student
 g_check_env "make grade"
+mkdir -p "$OUT" 2>/dev/null && [ -w "$OUT" ] || die "make grade: cannot write into $OUT (GRADE_OUT)"
 
 trap 'g_cgroup_cleanup; rm -rf "${RUN:-/nonexistent}" "${G_STAGE:-/nonexistent}"' EXIT
 trap 'exit 2' INT TERM

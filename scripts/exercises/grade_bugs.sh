@@ -36,6 +36,7 @@ BT=$EX_DIR/bugs.txt
 [ -n "$SUBS" ] || die "make grade-bugs: give the folder of submissions, e.g. make grade-bugs SUBMISSIONS=hunts"
 [ -d "$SUBS" ] || die "make grade-bugs: SUBMISSIONS=$SUBS is not a folder"
 case $MAXL in '' | *[!0-9]*) die "make grade-bugs: GRADE_BUGS_MAX_LINES=$MAXL: give a whole number of lines" ;; esac
+g_check_limits "make grade-bugs"
 GIVEN=$SUBS
 SUBS=$(cd "$SUBS" && pwd)
 OUT=${GRADE_OUT:-build/grade/$(basename "$SUBS" | tr -c 'A-Za-z0-9._\n-' _)}

@@ -42,6 +42,8 @@ case $_cls in "" | . | ..) _cls=class ;; cache | runs | feedback | class.csv) _c
 GROOT=${GRADE_ROOT:-build/grade}   # where classes get their default folder
 OUT=${GRADE_OUT:-$GROOT/$_cls}
 g_check_env "make grade-class"
+# (the output folder first: a class is not graded for nothing)
+mkdir -p "$OUT" 2>/dev/null && [ -w "$OUT" ] || die "make grade-class: cannot write into $OUT (GRADE_OUT)"
 [ -n "$NJOBS" ] || NJOBS=1
 case $NJOBS in *[!0-9]* | 0) die "make grade-class: JOBS=$NJOBS: give a number of students to grade at once (1, 2, ...)" ;; esac
 

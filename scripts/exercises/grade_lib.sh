@@ -379,6 +379,18 @@ g_check_env() { # WHO
         hidden | after_due_date | after_published | visible) ;;
         *) die "$1: GRADE_VISIBILITY=$G_VIS: say when students see the hidden checks: hidden, after_due_date, after_published (the default) or visible" ;;
     esac
+    g_check_limits "$1"
+}
+
+# g_check_limits WHO: the sandbox's limits are whole numbers from 1, GRADE_STUDENT_SECONDS from 0 (one sentence, exit 2)
+g_check_limits() {
+    for _k in GRADE_TIME GRADE_MEM_KB GRADE_OUTPUT_BYTES GRADE_STUDENT_SECONDS GRADE_NPROC; do
+        eval "_v=\$$_k"
+        case $_k:$_v in
+            GRADE_STUDENT_SECONDS:0) ;;   # (no time at all: no answer is graded, each says so)
+            *: | *:*[!0-9]* | *:0* | *:?????????????*) die "$1: $_k=$_v: give a whole number from 1 (docs/TEACHING.md, The sandbox)" ;;
+        esac
+    done
 }
 
 # The grader's version, for the record: git describe of this repository (or
@@ -395,6 +407,10 @@ g_version() {
 # give any, since the blanks graded and their points are the teacher's.
 g_handout_check() {
     _m=$1/.exercise-manifest
+    if [ -z "$(ls -A "$1" 2>/dev/null | head -n 1)" ]; then
+        echo "this folder is empty: nothing was handed in"
+        return 0
+    fi
     if [ -L "$_m" ] || [ ! -f "$_m" ]; then
         echo "the handout's .exercise-manifest is not in this tree (it says which level and blanks were handed out); put it back as it was handed out"
         return 0
@@ -987,6 +1003,9 @@ g_grade_function() {
     fi
     case $(cat "$_w/probe.txt.rc") in
         124 | 137) _d="$_d (stopped after ${GRADE_TIME} s)" ;;
+        139) _d="$_d (it crashed: segmentation fault, a bad pointer such as NULL or an index out of range)" ;;
+        136) _d="$_d (it crashed: arithmetic exception, such as an integer division by zero)" ;;
+        134) _d="$_d (it aborted: SIGABRT, such as a failed assert)" ;;
     esac
     case $_d in *.) ;; *) _d="$_d." ;; esac
     g_msg="a hidden check on fresh random inputs fails: $_d"

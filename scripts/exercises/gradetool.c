@@ -467,6 +467,24 @@ static void say_tensor(const Lines *w, const Lines *g, size_t i, const char *lab
     free(rg.v);
 }
 
+/* shapes "(a, ..., m, n)" A and B: the same but for their last two dims, swapped (m != n) */
+static int dims_swapped(const char *a, const char *b) {
+    long da[8], db[8];
+    int na = 0, nb = 0;
+    for (const char *p = a; *p && na < 8;) {
+        if (*p < '0' || *p > '9') { p++; continue; }
+        da[na++] = strtol(p, (char **)&p, 10);
+    }
+    for (const char *p = b; *p && nb < 8;) {
+        if (*p < '0' || *p > '9') { p++; continue; }
+        db[nb++] = strtol(p, (char **)&p, 10);
+    }
+    if (na != nb || na < 2 || da[na - 1] == da[na - 2]) return 0;
+    for (int d = 0; d < na - 2; d++)
+        if (da[d] != db[d]) return 0;
+    return da[na - 1] == db[na - 2] && da[na - 2] == db[na - 1];
+}
+
 /* Compare the teacher's lines W with GOT; 0 equal, 1 different (the first difference said). */
 static int compare_lines(const Lines *w, const Lines *g) {
     char wl[128], wk[128], gl[128], gk[128];
@@ -514,6 +532,8 @@ static int compare_lines(const Lines *w, const Lines *g) {
             if (!strcmp(gk, "shape")) say_clean(gr_, 60);
             else say("(none)");
             say(TR(", expected %s", "，应当是 %s"), wr);
+            if (!strcmp(gk, "shape") && dims_swapped(wr, gr_))
+                say(TR(". Its last two dims are swapped, as a transpose swaps them", "。它的最后两维互换了，就像转置过一样"));
             return 1;
         }
         if (!strcmp(wk, "null") || !strcmp(gk, "null")) {
@@ -835,7 +855,9 @@ static int cmd_results(char **a) {
     snprintf(line, sizeof line, zh ? "%ld/%ld 分（第 %ld 级）" : "%ld/%ld points (level %ld)", x, y, level);
 
     FILE *f = open_tmp(a[6], tmp, sizeof tmp);
-    fprintf(f, "{\n  \"score\": %ld,\n  \"max_score\": %ld,\n  \"execution_time\": %ld,\n  \"output\": ", x, y, secs);
+    /* (no top-level max_score: Gradescope's specification has none; its top-level score overrides the tests'
+     * sum, and equals it here) */
+    fprintf(f, "{\n  \"score\": %ld,\n  \"execution_time\": %ld,\n  \"output\": ", x, secs);
     {
         char head[1400];
         snprintf(head, sizeof head, zh ? "学生 %.1000s：%s" : "student %.1000s: %s", a[2], line);

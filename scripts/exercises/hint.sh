@@ -84,7 +84,8 @@ $AWK -F '\t' -v b="$NAME" -v tier="$TIER" -v zh="$ZH" '
         } else {
             what = tier == 1 ? "the idea" : tier == 2 ? "which helpers" : "the PyTorch line"
             if (h == "-" || h == "") h = "(this blank has no tier-" tier " hint)"
-            printf "%s (level %s, %s points, chapter %s): %s:%s%s\n    hint %s of 3 (%s): %s\n", $1, $2, $7, n, $3, $4,
+            printf "%s (level %s, %s point%s, chapter %s): %s:%s%s\n    hint %s of 3 (%s): %s\n", $1, $2, $7,
+                   ($7 == 1 ? "" : "s"), n, $3, $4,
                    ($5 == "-" ? "" : ", inside blank " $5), tier, what, h
             if (tier < 3) printf "    more: make hint BLANK=%s TIER=%d\n", $1, tier + 1
         }
