@@ -22,6 +22,15 @@ ok() { _ok; }
 bad() { _failed=$((_failed + 1)); printf 'FAIL: %s\n' "$1"; [ -n "${2:-}" ] && printf '      %s\n' "$2"; }
 
 E=scripts/exercises
+# ---- the catalogue's sentences name the idea, never the solution's code ------------
+_leaks=$(awk -f tests/mistakes_no_solution.awk $E/mistakes.txt)
+[ -z "$_leaks" ] && ok || bad "a mistake's feedback gives the teacher's solution" "$_leaks"
+printf 'mistake  x\nfind     y = t_div_scalar(y, sqrtf((float)d_k)); /* c */\nreplace  y = t_div_scalar(y, (float)d_k);\n%s\n' \
+    'en       Divide by sqrtf((float)d_k).' >"$TMP/leaky.txt"
+case $(awk -f tests/mistakes_no_solution.awk "$TMP/leaky.txt") in
+    *"x: its sentence gives the solution's 'sqrtf((float)d_k)'"*) ok ;;
+    *) bad "mistakes_no_solution.awk finds a sentence that gives the solution's sqrtf(" ;;
+esac
 # ---- gradetool compare's relations, on crafted results ---------------------------
 GT=$TMP/gradetool
 ${CC:-cc} -std=c99 -O2 $E/gradetool.c -lm -o "$GT" 2>"$TMP/gt.err" && ok || bad "gradetool.c builds" "$(cat "$TMP/gt.err")"
