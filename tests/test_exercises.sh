@@ -362,6 +362,18 @@ fi
 [ "$(grep -c '' "$TMP/th.out")" = "$want" ] && ok || bad "make hint in the tree lists its $want blanks" "$(cat "$TMP/th.out")"
 (cd "$TMP/tree" && make -s hint BLANK=scale) >"$TMP/th.out" 2>&1 && bad "make hint in the tree knows only the blanks handed out" || ok
 if grep -q 'make test-chapter' "$TMP/tree/README-EXERCISES.md"; then ok; else bad "README-EXERCISES.md says how to check"; fi
+# its commands are the handout's (chapters 3 and 4 here): the first blank's chapter and name,
+# in both languages; every make hint it shows names a blank handed out
+_b1=$(grep -v '^#' "$TMP/tree/.exercise-manifest" | head -n 1 | cut -f1)
+_c1=$(grep -v '^#' "$TMP/tree/.exercise-manifest" | head -n 1 | cut -f3 | sed 's|^chapters/0*\([0-9]*\)_.*|\1|')
+for r in README-EXERCISES.md README-EXERCISES.zh-CN.md; do
+    if grep -q "^make test-chapter$_c1 " "$TMP/tree/$r" && grep -q "^make hint BLANK=$_b1 " "$TMP/tree/$r"; then ok; else
+        bad "$r shows make test-chapter$_c1 and make hint BLANK=$_b1, the handout's first blank"
+    fi
+    for n in $(sed -n 's/^make hint BLANK=\([a-z_0-9]*\).*/\1/p' "$TMP/tree/$r"); do
+        cut -f1 "$TMP/tree/.exercise-manifest" | grep -qx "$n" && ok || bad "$r: make hint BLANK=$n is not a blank of the handout"
+    done
+done
 if [ -f chapters/04_causal_mask/README.md ]; then
     if grep -q 'left out of this copy' "$TMP"/tree/chapters/04_*/README.md; then ok; else
         bad "a chapter README code block that shows a handed-out solution is left out"

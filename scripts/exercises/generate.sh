@@ -79,6 +79,16 @@ if command -v git >/dev/null 2>&1 && [ "$(git rev-parse --show-toplevel 2>/dev/n
 fi
 
 # ---- README-EXERCISES.md ---------------------------------------------------
+# the commands and the message it shows are the handout's first blank's (chapter 2's
+# 'scale' in a handout without blanks)
+EX_NAME=scale EX_FILE=chapters/02_scaling/scaling.c EX_LINE=22
+if [ "$B" -gt 0 ]; then
+    EX_NAME=$(head -n 1 "$TMPL.m" | cut -f1) EX_FILE=$(head -n 1 "$TMPL.m" | cut -f3)
+    EX_LINE=$(head -n 1 "$TMPL.m" | cut -f5)
+fi
+EX_CH=$(echo "$EX_FILE" | sed 's|^chapters/0*\([0-9][0-9]*\)_.*|\1|')
+EX_CMD=$(printf '%-32s' "make test-chapter$EX_CH") EX_RUN=$(printf '%-32s' "make chapter$EX_CH")
+EX_HINT=$(printf '%-32s' "make hint BLANK=$EX_NAME") EX_HINT2=$(printf '%-32s' "make hint BLANK=$EX_NAME TIER=2")
 {
     cat <<EOF
 # Exercises: fill in the blanks
@@ -88,7 +98,7 @@ fi
 This is the attention-in-c tutorial with **$B blanks** cut out of its chapter
 code (level $LEVEL: $(case $LEVEL in 0) echo "no blanks, the solution" ;; 1) echo "one expression or line each" ;; 2) echo "up to a few lines each" ;; 3) echo "up to a whole function each" ;; esac);
 chapters $(num_list "$CHS")). Each blank is a TODO comment followed by a call
-that stops the program:
+that stops the program, like chapter 2's:
 
 \`\`\`c
 /* TODO exercise 'scale' (level 1): Divide every score by math.sqrt(d_k), ... */
@@ -106,16 +116,16 @@ operation you need: \`t_matmul\`, \`t_transpose\`, \`t_softmax\`, \`t_view\`, ..
 You need a C compiler and make, nothing else.
 
 \`\`\`sh
-make test-chapter2               # the tests of chapter 2; the last line is "N passed, M failed"
-make chapter2                    # run the chapter's narrated program
-make hint BLANK=scale            # hint 1 of 3: the idea
-make hint BLANK=scale TIER=2     # hint 2: which helpers; TIER=3: the PyTorch line
+$EX_CMD # the tests of chapter $EX_CH; the last line is "N passed, M failed"
+$EX_RUN # run the chapter's narrated program
+$EX_HINT # hint 1 of 3: the idea
+$EX_HINT2 # hint 2: which helpers; TIER=3: the PyTorch line
 make test                        # everything
 \`\`\`
 
 A blank you have not filled in yet makes its chapter's tests fail with
 
-    exercise 'scale' (chapters/02_scaling/scaling.c:22) is not filled in: <hint>
+    exercise '$EX_NAME' ($EX_FILE:$EX_LINE) is not filled in: <hint>
 
 A chapter is done when \`make test-chapterN\` ends in \`0 failed\`. Later
 chapters call earlier ones (chapter 7 uses 3, 4, 5 and 6), so work in order;
@@ -148,6 +158,7 @@ EOF
         h = $6; gsub(/\|/, "\\|", h);
         printf "| %s | `%s` | %s | %s | %s:%s | %s |\n", n, $1, $2, $9, $3, $5, h }' "$TMPL.m"
 } >"$OUT/README-EXERCISES.md"
-sh "$EX_DIR/readme_zh.sh" "$OUT" "$LEVEL" "$B" "$(num_list "$CHS")" "$TMPL.m"   # README-EXERCISES.zh-CN.md
+sh "$EX_DIR/readme_zh.sh" "$OUT" "$LEVEL" "$B" "$(num_list "$CHS")" "$TMPL.m" \
+    "$EX_NAME" "$EX_FILE" "$EX_LINE" "$EX_CH"   # README-EXERCISES.zh-CN.md
 
 echo "exercises: wrote $OUT/ with $B blanks (level <= $LEVEL, chapters $(num_list "$CHS")); see $OUT/README-EXERCISES.md"

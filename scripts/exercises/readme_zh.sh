@@ -1,9 +1,12 @@
 #!/bin/sh
-# readme_zh.sh OUT LEVEL BLANKS CHAPTERS MANIFEST — the Chinese README of a
+# readme_zh.sh OUT LEVEL BLANKS CHAPTERS MANIFEST NAME FILE LINE CHAPTER — the Chinese README of a
 # student's exercise tree, OUT/README-EXERCISES.zh-CN.md, beside the English
 # one generate.sh writes (the same sections, the same table; the hints from
-# each blank's hint_zh). Called by generate.sh; MANIFEST is its stub list.
-OUT=$1 LEVEL=$2 B=$3 MAN=$5
+# each blank's hint_zh). Called by generate.sh; MANIFEST is its stub list; NAME, FILE,
+# LINE and CHAPTER are the blank its commands show (the handout's first).
+OUT=$1 LEVEL=$2 B=$3 MAN=$5 EX_NAME=$6 EX_FILE=$7 EX_LINE=$8 EX_CH=$9
+EX_CMD=$(printf '%-32s' "make test-chapter$EX_CH") EX_RUN=$(printf '%-32s' "make chapter$EX_CH ARGS=\"--lang zh\"")
+EX_HINT=$(printf '%-32s' "make hint BLANK=$EX_NAME") EX_HINT2=$(printf '%-32s' "make hint BLANK=$EX_NAME TIER=2")
 CHS=$(echo "$4" | sed "s/,/、/g")   # 1,2,3 -> 1、2、3
 AWK=${AWK:-awk}
 case $LEVEL in
@@ -19,7 +22,7 @@ esac
 English: [README-EXERCISES.md](README-EXERCISES.md)
 
 这是从章节代码里挖掉了 **$B 个空** 的 attention-in-c 教程（第 $LEVEL 级：$WHAT；
-第 $CHS 章）。每个空是一条 TODO 注释，后面跟着一个让程序停下来的调用：
+第 $CHS 章）。每个空是一条 TODO 注释，后面跟着一个让程序停下来的调用，例如第 2 章的：
 
 \`\`\`c
 /* TODO exercise 'scale' (level 1): Divide every score by math.sqrt(d_k), ... */
@@ -36,16 +39,16 @@ exercise_missing("scale", "chapters/02_scaling/scaling.c:22", "Divide every scor
 只需要一个 C 编译器和 make。
 
 \`\`\`sh
-make test-chapter2               # 第 2 章的测试；最后一行是 "N passed, M failed"
-make chapter2 ARGS="--lang zh"   # 运行本章带讲解的程序，用中文讲解
-make hint BLANK=scale            # 第 1 层提示：思路（LANG 以 zh 开头时为中文）
-make hint BLANK=scale TIER=2     # 第 2 层：用哪些函数；TIER=3：对应的 PyTorch 代码
+$EX_CMD # 第 $EX_CH 章的测试；最后一行是 "N passed, M failed"
+$EX_RUN # 运行本章带讲解的程序，用中文讲解
+$EX_HINT # 第 1 层提示：思路（LANG 以 zh 开头时为中文）
+$EX_HINT2 # 第 2 层：用哪些函数；TIER=3：对应的 PyTorch 代码
 make test                        # 全部测试
 \`\`\`
 
 还没填的空会让它所在章节的测试失败，并打印
 
-    exercise 'scale' (chapters/02_scaling/scaling.c:22) is not filled in: <hint>
+    exercise '$EX_NAME' ($EX_FILE:$EX_LINE) is not filled in: <hint>
 
 \`make test-chapterN\` 以 \`0 failed\` 结尾时，这一章就完成了。后面的章节会调用前面的
 （第 7 章用到第 3、4、5、6 章），所以请按顺序做；\`make test-chapterN\` 只构建第 0 到
