@@ -34,6 +34,7 @@ run "$P" --help
 expect_status 0 "--help"
 expect_out_contains "--input" "--help lists --input"
 expect_out_contains "--dropout" "--help lists --dropout"
+expect_out_contains "folder with wq wk wv wo.npy (bq bk bv bo: optional)" "--help: --weights names wo"
 expect_out_contains "--eval" "--help lists --eval"
 
 run "$P" --d-in 8 --d-out 8 --heads 4 --eval --bias --heatmap

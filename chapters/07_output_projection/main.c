@@ -272,6 +272,7 @@ int main(int argc, char **argv) {
                      .causal = true},
         .extra = chapter7_flags,
         .messages = chapter7_zh, /* zh.c: the narration in Chinese (--lang zh) */
+        .weights_help = "folder with wq wk wv wo.npy (bq bk bv bo: optional)",
     };
     lang_add(chapter5_zh); /* chapter 5's steps (the files' input) in Chinese too */
     Args args = program_start(&spec, argc, argv);
