@@ -132,8 +132,8 @@ static Args parse_flags_on_every_rank(int argc, char **argv, int rank) {
     }
     if (status == 0 && args.input && !(args.given & CLI_HEADS)) {
         /* a weights folder holds wq, wk, wv and wo: their widths, not how many heads they were made for */
-        snprintf(err, sizeof err, tr("--input/--weights need --heads H: the weight files give the widths, not the "
-                 "number of heads they were made for"));
+        snprintf(err, sizeof err, "%s", tr("--input/--weights need --heads H: the weight files give the widths, "
+                 "not the number of heads they were made for"));
         status = 2;
     }
     if (status == 0 && grad_output_flag && !args.input) {
