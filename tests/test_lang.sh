@@ -488,6 +488,19 @@ run "$B/chapter5" --input "$TMP/w/x.npy" --weights "$TMP/nowhere" --lang zh
 expect_runtime_error "权重文件夹 '$TMP/nowhere' 里没有 wq.npy：文件夹不存在" "a missing weights folder, in Chinese"
 run "$B/chapter3" --input "$TMP/q.npy" --weights "$TMP/w" --lang zh
 expect_runtime_error "$TMP/w/wq.npy 的形状是 (4, 6)，但输入的 d_in = 3：应为 (d_out, 3)" "a weight of the wrong width, in Chinese"
+expect_no_stdout "a weight of the wrong width: said before the title"
+# chapters 3, 5, 6, 7 and 10 load --input and --weights before any output, as chapter 4 its --q/--k/--v
+"$B/randnpy" 4 "$TMP/x1d.npy" 6 >/dev/null 2>&1
+for n in 3 5 6 7 10; do
+    case $n in 7|10) wdir=$TMP/w7 ;; *) wdir=$TMP/w ;; esac
+    run "$B/chapter$n" --input "$TMP/x1d.npy" --weights "$wdir" --lang zh
+    expect_runtime_error "chapter$n：错误：$TMP/x1d.npy 的形状是 (6,)：应为三维的 (B, T, d_in)" "chapter $n's 1-D --input, in Chinese"
+    expect_no_stdout "chapter $n's 1-D --input: said before the title"
+    run "$B/chapter$n" --input "$TMP/q.npy" --weights "$wdir" --lang zh
+    expect_status 1 "chapter $n's weights of the wrong width"
+    expect_err_contains "wq.npy 的形状是" "chapter $n's weights of the wrong width, in Chinese"
+    expect_no_stdout "chapter $n's weights of the wrong width: said before the title"
+done
 run "$B/chapter3" --input "$TMP/k.npy" --weights "$TMP/w" --lang en
 expect_runtime_error "$TMP/w/wq.npy has shape (4, 6) but the input has d_in = 3: expected (d_out, 3)" \
     "a weight of the wrong width, in English"
@@ -495,6 +508,7 @@ mkdir -p "$TMP/w7b" && cp "$TMP/w7/"*.npy "$TMP/w7b/" && "$B/randnpy" 3 "$TMP/w7
 run "$B/chapter7" --input "$TMP/w7b/x.npy" --weights "$TMP/w7b" --lang zh
 expect_runtime_error "$TMP/w7b/wo.npy 的形状是 (4, 4)，但 wq.npy 的 d_out = 8：wo 必须是 (d_out, d_out) = (8, 8)" \
     "a wo of the wrong shape, in Chinese"
+expect_no_stdout "a wo of the wrong shape: said before the title"
 run "$B/chapter1" --output "$TMP/nowhere/o.npy" --lang zh
 expect_usage_error "--output $TMP/nowhere/o.npy：文件夹 $TMP/nowhere 不存在" "--output in a missing folder, in Chinese"
 run "$B/chapter2" --output "$TMP/folder" --lang zh
@@ -514,6 +528,7 @@ expect_usage_error "--bench 自己生成输入" "chapter 12's flag clash, in Chi
 run "$B/chapter10" --input "$TMP/w7/x.npy" --weights "$TMP/w7" --grad-output "$TMP/k.npy" --lang zh
 expect_runtime_error "$TMP/k.npy 的形状是 (2, 5, 3)，但输出 y 是 (B, T, d_out) = (3, 5, 8)" \
     "chapter 10's --grad-output of the wrong shape, in Chinese"
+expect_no_stdout "chapter 10's --grad-output of the wrong shape: said before the title"
 
 # PyTorch lines keep their code, but their words and comments are Chinese too (chapters 8, 10)
 run "$B/chapter8" --seq-len 32 --heads 1 --lang zh
