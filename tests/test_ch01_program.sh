@@ -108,15 +108,16 @@ bad() { # DESC EXPECTED_STATUS TEXT ARGS...   (adds --output $TMP/bad.npy)
     expect_no_file "$TMP/bad.npy" "$desc"
 }
 
-bad "q and k with different d_k" 1 "must share the last dim d_k: 4 != 1" \
+bad "q and k with different d_k" 1 "--q $FX/cross_q.npy (5, 4) and --k $FX/t1_dk1_k.npy (4, 1) must share the last dim d_k: 4 != 1" \
     --q "$FX/cross_q.npy" --k "$FX/t1_dk1_k.npy" --v "$FX/t1_dk1_v.npy"
-bad "k and v of different lengths" 1 "key (7, 4) and value (4, 2) must have the same length S (dim -2): 7 != 4" \
+expect_no_stdout "q and k with different d_k: said before the title"
+bad "k and v of different lengths" 1 "--k $FX/cross_k.npy (7, 4) and --v $FX/t1_dk1_v.npy (4, 2) must have the same length S (dim -2): 7 != 4" \
     --q "$FX/cross_q.npy" --k "$FX/cross_k.npy" --v "$FX/t1_dk1_v.npy"
-bad "batch dims that do not broadcast" 1 "batch dims of query (2, 3, 4, 5) and key (4, 6, 5): shapes (2, 3) and (4,) do not broadcast" \
+bad "batch dims that do not broadcast" 1 "the batch dims of --q $FX/batch23_q.npy (2, 3, 4, 5), --k $FX/bad_k_batch.npy (4, 6, 5) and --v $FX/batch23_v.npy (2, 3, 6, 3) do not broadcast" \
     --q "$FX/batch23_q.npy" --k "$FX/bad_k_batch.npy" --v "$FX/batch23_v.npy"
-bad "value batch dims that do not broadcast" 1 "batch dims of the scores and value (4, 6, 5)" \
+bad "value batch dims that do not broadcast" 1 "and --v $FX/bad_k_batch.npy (4, 6, 5) do not broadcast" \
     --q "$FX/batch23_q.npy" --k "$FX/batch23_k.npy" --v "$FX/bad_k_batch.npy"
-bad "a 1-dim query" 1 "query (5,), key (7, 4) and value (7, 2) each need at least 2 dims" \
+bad "a 1-dim query" 1 "--q $FX/bad_q_1d.npy has shape (5,): it needs at least 2 dims, (..., T, d_k)" \
     --q "$FX/bad_q_1d.npy" --k "$FX/cross_k.npy" --v "$FX/cross_v.npy"
 printf 'this is not a .npy file\n' > "$TMP/garbage.npy"
 bad "a malformed .npy" 1 "$TMP/garbage.npy" \

@@ -101,13 +101,15 @@ expect_out_lacks "variance of q·k" "no experiment table on files"
 
 # ---- bad input: one sentence, exit 1 or 2, no output file --------------------
 
-bad_runtime "must share the last dim d_k: 8 != 4" "d_k of query and key differ" \
+bad_runtime "--q $FX/rect_q.npy (3, 8) and --k $FX/basic_k.npy (5, 4) must share the last dim d_k: 8 != 4" "d_k of query and key differ" \
     --q "$FX/rect_q.npy" --k "$FX/basic_k.npy" --v "$FX/basic_v.npy"
+expect_no_stdout "d_k of query and key differ: said before the title"
 bad_runtime "must have the same length S (dim -2): 7 != 5" "key and value lengths differ" \
     --q "$FX/rect_q.npy" --k "$FX/rect_k.npy" --v "$FX/basic_v.npy"
-bad_runtime "each need at least 2 dims" "1-D query" \
+bad_runtime "--q $FX/entropy_uniform_out.npy has shape (2,): it needs at least 2 dims, (..., T, d_k)" "1-D query" \
     --q "$FX/entropy_uniform_out.npy" --k "$FX/basic_k.npy" --v "$FX/basic_v.npy"
-bad_runtime "(2, 3)" "batch dims that do not broadcast" \
+expect_no_stdout "1-D query: said before the title"
+bad_runtime "the batch dims of --q $FX/batch_q.npy (2, 3, 4, 6), --k $FX/bad_k_batch.npy (4, 5, 6)" "batch dims that do not broadcast" \
     --q "$FX/batch_q.npy" --k "$FX/bad_k_batch.npy" --v "$FX/bad_k_batch.npy"
 bad_runtime "$TMP/missing.npy" "a missing file" \
     --q "$TMP/missing.npy" --k "$FX/basic_k.npy" --v "$FX/basic_v.npy"

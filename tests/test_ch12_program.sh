@@ -169,10 +169,16 @@ F8=${FIXTURES:-tests/fixtures}/ch08
 "$BUILD/randnpy" 1 "$TMP/do7.npy" 1 2 40 7
 bad 2 "--impl" "unknown --impl" --impl tiled
 bad 2 "does not apply to chapter12" "--output is not this chapter's" --output "$TMP/x.npy"
-bad 1 "grad_output (1, 2, 40, 7) must have the output's shape (1, 2, 40, 8)" "grad-output of the wrong shape" \
+bad 1 "--grad-output $TMP/do7.npy (1, 2, 40, 7) must have the output's shape (1, 2, 40, 8)" "grad-output of the wrong shape" \
     --q $FX/prog_q.npy --k $FX/prog_k.npy --v $FX/prog_v.npy --grad-output "$TMP/do7.npy"
-bad 1 "key (2, 70, 8) have T 5 != S 70, but a causal mask needs T == S" "causal with T != S" $NS --causal
-bad 1 "must share the last dim d_k" "q and k of different widths" --q $FX/prog_q.npy --k $FX/basic_k.npy --v $FX/basic_v.npy
+bad 1 "--k $FX/ns_k.npy (2, 70, 8) have T 5 != S 70, but a causal mask needs T == S" "causal with T != S" $NS --causal
+bad 1 "--q $FX/prog_q.npy (1, 2, 40, 8) and --k $FX/basic_k.npy" "q and k of different widths" --q $FX/prog_q.npy --k $FX/basic_k.npy --v $FX/basic_v.npy
+"$BUILD/randnpy" 2 "$TMP/k1.npy" 1 1 40 8 >/dev/null
+bad 1 "--q $FX/prog_q.npy (1, 2, 40, 8), --k $TMP/k1.npy (1, 1, 40, 8) and --v $FX/prog_v.npy (1, 2, 40, 8) must have the same leading dims" \
+    "k with a head dim to broadcast" --q $FX/prog_q.npy --k "$TMP/k1.npy" --v $FX/prog_v.npy
+run "$P" --q $FX/prog_q.npy --k $FX/basic_k.npy --v $FX/basic_v.npy
+expect_runtime_error "--q $FX/prog_q.npy (1, 2, 40, 8) and --k $FX/basic_k.npy" "narrated: q and k of different widths"
+expect_no_stdout "narrated: q and k of different widths, said before the title"
 bad 1 "grad_output holds NaN" "NaN in grad_output" --q $F8/nf_knan_q.npy --k $F8/nf_knan_q.npy --v $F8/nf_knan_q.npy \
     --grad-output $F8/nf_knan_k.npy
 bad 1 "key holds NaN" "NaN in k" --q $F8/nf_knan_q.npy --k $F8/nf_knan_k.npy --v $F8/nf_knan_v.npy

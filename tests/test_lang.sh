@@ -435,6 +435,35 @@ run "$B/chapter4" --q "$TMP/q.npy" --k "$TMP/v.npy" --v "$TMP/v.npy" --lang zh
 expect_runtime_error "--q $TMP/q.npy (2, 4, 3) 和 --k $TMP/v.npy (2, 5, 2) 的最后一维 d_k 必须相同：3 != 2" \
     "chapter 4's shape errors in Chinese, naming the files"
 expect_no_stdout "chapter 4's shape errors: before the title"
+# chapters 1, 2 and 12 check their --q, --k and --v as chapter 4 does: before any output, naming the files
+"$B/randnpy" 4 "$TMP/q1d.npy" 8 >/dev/null 2>&1
+for n in 1 2 12; do
+    run "$B/chapter$n" --q "$TMP/q.npy" --k "$TMP/v.npy" --v "$TMP/v.npy" --lang zh
+    expect_runtime_error "chapter$n：错误：--q $TMP/q.npy (2, 4, 3) 和 --k $TMP/v.npy (2, 5, 2) 的最后一维 d_k 必须相同：3 != 2" \
+        "chapter $n's query and key of different d_k, in Chinese, naming the files"
+    expect_no_stdout "chapter $n's query and key of different d_k: before the title"
+    run "$B/chapter$n" --q "$TMP/q1d.npy" --k "$TMP/k.npy" --v "$TMP/v.npy" --lang zh
+    expect_runtime_error "chapter$n：错误：--q $TMP/q1d.npy 的形状是 (8,)：它至少要有 2 维，即 (..., T, d_k)" \
+        "chapter $n's 1-D --q, in Chinese"
+    expect_no_stdout "chapter $n's 1-D --q: before the title"
+    run "$B/chapter$n" --q "$TMP/q.npy" --k "$TMP/k.npy" --v "$TMP/q.npy" --lang zh
+    expect_runtime_error "--k $TMP/k.npy (2, 5, 3) 和 --v $TMP/q.npy (2, 4, 3) 的长度 S（倒数第 2 维）必须相同：5 != 4" \
+        "chapter $n's key and value of different lengths, in Chinese"
+    expect_no_stdout "chapter $n's key and value of different lengths: before the title"
+done
+# chapter 12's own rules on the files (no broadcast in the backward; --grad-output the output's shape)
+"$B/randnpy" 5 "$TMP/k15.npy" 1 5 3 >/dev/null 2>&1 && "$B/randnpy" 6 "$TMP/v15.npy" 1 5 2 >/dev/null 2>&1
+run "$B/chapter12" --q "$TMP/q.npy" --k "$TMP/k15.npy" --v "$TMP/v15.npy" --lang zh
+expect_runtime_error "chapter12：错误：--q $TMP/q.npy (2, 4, 3)、--k $TMP/k15.npy (1, 5, 3) 和 --v $TMP/v15.npy (1, 5, 2) 的前面几维必须相同" \
+    "chapter 12's leading dims that differ, in Chinese, naming the files"
+expect_no_stdout "chapter 12's leading dims that differ: before the title"
+run "$B/chapter12" --q "$TMP/q.npy" --k "$TMP/k.npy" --v "$TMP/v.npy" --grad-output "$TMP/k.npy" --lang zh
+expect_runtime_error "chapter12：错误：--grad-output $TMP/k.npy (2, 5, 3) 必须和输出的形状 (2, 4, 2) (..., T, d_v) 相同" \
+    "chapter 12's --grad-output of the wrong shape, in Chinese, naming the file"
+expect_no_stdout "chapter 12's --grad-output of the wrong shape: before the title"
+run "$B/chapter12" --q "$TMP/q.npy" --k "$TMP/k.npy" --v "$TMP/v.npy" --causal --lang zh
+expect_runtime_error "chapter12：错误：--q $TMP/q.npy (2, 4, 3) 和 --k $TMP/k.npy (2, 5, 3) 的 T 4 != S 5，但因果掩码需要 T == S" \
+    "chapter 12's causal T != S, in Chinese, naming the files"
 run "$B/chapter1" --q "$TMP/missing.npy" --k "$TMP/k.npy" --v "$TMP/v.npy" --lang zh
 expect_runtime_error "chapter1：错误：$TMP/missing.npy: 无法打开文件：没有这个文件或文件夹" "a missing file in Chinese"
 run "$B/chapter1" --q "$TMP/missing.npy" --k "$TMP/k.npy" --v "$TMP/v.npy" --lang en
@@ -459,6 +488,19 @@ run "$B/chapter5" --input "$TMP/w/x.npy" --weights "$TMP/nowhere" --lang zh
 expect_runtime_error "权重文件夹 '$TMP/nowhere' 里没有 wq.npy：文件夹不存在" "a missing weights folder, in Chinese"
 run "$B/chapter3" --input "$TMP/q.npy" --weights "$TMP/w" --lang zh
 expect_runtime_error "$TMP/w/wq.npy 的形状是 (4, 6)，但输入的 d_in = 3：应为 (d_out, 3)" "a weight of the wrong width, in Chinese"
+expect_no_stdout "a weight of the wrong width: said before the title"
+# chapters 3, 5, 6, 7 and 10 load --input and --weights before any output, as chapter 4 its --q/--k/--v
+"$B/randnpy" 4 "$TMP/x1d.npy" 6 >/dev/null 2>&1
+for n in 3 5 6 7 10; do
+    case $n in 7|10) wdir=$TMP/w7 ;; *) wdir=$TMP/w ;; esac
+    run "$B/chapter$n" --input "$TMP/x1d.npy" --weights "$wdir" --lang zh
+    expect_runtime_error "chapter$n：错误：$TMP/x1d.npy 的形状是 (6,)：应为三维的 (B, T, d_in)" "chapter $n's 1-D --input, in Chinese"
+    expect_no_stdout "chapter $n's 1-D --input: said before the title"
+    run "$B/chapter$n" --input "$TMP/q.npy" --weights "$wdir" --lang zh
+    expect_status 1 "chapter $n's weights of the wrong width"
+    expect_err_contains "wq.npy 的形状是" "chapter $n's weights of the wrong width, in Chinese"
+    expect_no_stdout "chapter $n's weights of the wrong width: said before the title"
+done
 run "$B/chapter3" --input "$TMP/k.npy" --weights "$TMP/w" --lang en
 expect_runtime_error "$TMP/w/wq.npy has shape (4, 6) but the input has d_in = 3: expected (d_out, 3)" \
     "a weight of the wrong width, in English"
@@ -466,6 +508,7 @@ mkdir -p "$TMP/w7b" && cp "$TMP/w7/"*.npy "$TMP/w7b/" && "$B/randnpy" 3 "$TMP/w7
 run "$B/chapter7" --input "$TMP/w7b/x.npy" --weights "$TMP/w7b" --lang zh
 expect_runtime_error "$TMP/w7b/wo.npy 的形状是 (4, 4)，但 wq.npy 的 d_out = 8：wo 必须是 (d_out, d_out) = (8, 8)" \
     "a wo of the wrong shape, in Chinese"
+expect_no_stdout "a wo of the wrong shape: said before the title"
 run "$B/chapter1" --output "$TMP/nowhere/o.npy" --lang zh
 expect_usage_error "--output $TMP/nowhere/o.npy：文件夹 $TMP/nowhere 不存在" "--output in a missing folder, in Chinese"
 run "$B/chapter2" --output "$TMP/folder" --lang zh
@@ -485,6 +528,7 @@ expect_usage_error "--bench 自己生成输入" "chapter 12's flag clash, in Chi
 run "$B/chapter10" --input "$TMP/w7/x.npy" --weights "$TMP/w7" --grad-output "$TMP/k.npy" --lang zh
 expect_runtime_error "$TMP/k.npy 的形状是 (2, 5, 3)，但输出 y 是 (B, T, d_out) = (3, 5, 8)" \
     "chapter 10's --grad-output of the wrong shape, in Chinese"
+expect_no_stdout "chapter 10's --grad-output of the wrong shape: said before the title"
 
 # PyTorch lines keep their code, but their words and comments are Chinese too (chapters 8, 10)
 run "$B/chapter8" --seq-len 32 --heads 1 --lang zh

@@ -1,14 +1,7 @@
-/* dot_product_setup.c — chapters 1, 2 and 4 as programs: inputs, budget, heatmap, files. */
+/* dot_product_setup.c — chapters 1, 2 and 4 as programs: random inputs, budget, heatmap, files. */
 #include "dot_product_setup.h"
 
 #include <stdio.h>
-
-void load_qkv(const Args *args, const char *op, Tensor **query, Tensor **key, Tensor **value) {
-    *query = npy_load(args->q); /* (..., T, d_k) */
-    *key = npy_load(args->k);   /* (..., S, d_k) */
-    *value = npy_load(args->v); /* (..., S, d_v) */
-    check_qkv(op, *query, *key, *value);
-}
 
 void random_qkv(int64_t seq_len, int64_t d_k, Tensor **query, Tensor **key, Tensor **value) {
     Shape s = SHAPE(seq_len, d_k);

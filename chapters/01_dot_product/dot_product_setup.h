@@ -1,6 +1,7 @@
-/* dot_product_setup.h — chapters 1, 2 and 4 as programs: where their query, key
- * and value come from (--q --k --v files or random), what a run holds, and
- * the heatmap, --quiet results and --dump files of one attention call.
+/* dot_product_setup.h — chapters 1, 2 and 4 as programs: their random query, key
+ * and value (the --q --k --v files: load_qkv_files, common/program/qkv_files.h),
+ * what a run holds, and the heatmap, --quiet results and --dump files of one
+ * attention call.
  * (The attention itself is in dot_product.h; this is only the program around it.) */
 #ifndef CH01_DOT_PRODUCT_SETUP_H
 #define CH01_DOT_PRODUCT_SETUP_H
@@ -10,10 +11,6 @@
 
 /* The narration of chapter 1 in Chinese (zh.c; lang.h). */
 extern const LangPair chapter1_zh[];
-
-/* query, key, value = (torch.from_numpy(np.load(f)) for f in (--q, --k, --v)),
- * then check_qkv(op, ...): a file that does not fit is an error sentence. */
-void load_qkv(const Args *args, const char *op, Tensor **query, Tensor **key, Tensor **value);
 
 /* query, key, value = (torch.randn(seq_len, d_k) for _ in range(3)), drawn in
  * that order (t_randn names a shape too big for memory). */

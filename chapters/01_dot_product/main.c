@@ -150,7 +150,8 @@ static Attention all_queries(const Tensor *query, const Tensor *key, const Tenso
  * (query = key = value = inputs); true for the sentence. */
 static bool take_inputs(const Args *args, Tensor **query, Tensor **key, Tensor **value) {
     if (args->q) {
-        load_qkv(args, "dot_product_attention", query, key, value);
+        load_qkv_files(args, query, key, value); /* shapes checked as they are loaded, naming the files */
+        check_qkv("dot_product_attention", *query, *key, *value); /* and the scores fit in memory */
     } else if (args->given & (CLI_SEQ_LEN | CLI_D_K)) {
         t_check_fits("query", SHAPE(args->seq_len, args->d_k));
         random_qkv(args->seq_len, args->d_k, query, key, value);

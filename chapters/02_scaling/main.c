@@ -79,14 +79,13 @@ static Tensor *scaling_table(const Args *args) {
 
 /* ---- the steps --------------------------------------------------------- */
 
-/* query, key, value from --q --k --v, random (--d-k, --seq-len), or chapter 1's
- * sentence (query = key = value = inputs). */
+/* query, key, value from --q --k --v (loaded by main, before the title), random (--d-k,
+ * --seq-len), or chapter 1's sentence (query = key = value = inputs). */
 static void the_inputs(const Args *args, Tensor **query, Tensor **key, Tensor **value) {
     if (args->q) {
         char qs[T_SHAPE_STR], ks[T_SHAPE_STR], vs[T_SHAPE_STR];
         narrate_step("Load query, key and value from .npy files");
         narrate_torch("query, key, value = torch.from_numpy(np.load(...)), ...");
-        load_qkv(args, "attention", query, key, value);
         narrate_say("query %s = (..., T, d_k), key %s = (..., S, d_k), value %s = (..., S, d_v)",
                     t_shape_str(*query, qs), t_shape_str(*key, ks), t_shape_str(*value, vs));
     } else if (args->given & (CLI_D_K | CLI_SEQ_LEN)) {
@@ -250,8 +249,13 @@ int main(int argc, char **argv) {
     bool sentence = !args.q && !(args.given & (CLI_D_K | CLI_SEQ_LEN));
     const char *const *labels = sentence ? SENTENCE_WORDS : NULL;
 
+    Tensor *query = NULL, *key = NULL, *value = NULL;
+    if (args.q) { /* before the title: the files' shapes, said in the run's language and naming the files */
+        load_qkv_files(&args, &query, &key, &value);
+        check_qkv("attention", query, key, value); /* and the scores fit in memory */
+    }
+
     narrate_title("Chapter 2: scaled dot-product attention (Happy-LLM 2.1.3)");
-    Tensor *query, *key, *value;
     the_inputs(&args, &query, &key, &value);
     Attention plain = unscaled(query, key, value);
     the_scale(t_size(query, -1));

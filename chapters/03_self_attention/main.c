@@ -57,10 +57,10 @@ static void draw(const char *title, const Tensor *w, const Args *args) {
 
 /* ---- the steps ------------------------------------------------------------- */
 
-static Tensor *input_from_file(const Args *args) {
+static Tensor *input_from_file(const Args *args, Tensor *loaded) {
     narrate_step("Load the input x from %s", args->input);
     narrate_torch("x = torch.from_numpy(np.load(...))   # (B, T, d_in)");
-    return load_input(args->input); /* (B, T, d_in) */
+    return loaded; /* (B, T, d_in), loaded before the title */
 }
 
 static Tensor *random_input(const Args *args) {
@@ -70,9 +70,9 @@ static Tensor *random_input(const Args *args) {
     return t_randn(SHAPE(args->batch, args->seq_len, args->d_in)); /* (B, T, d_in) */
 }
 
-/* x from --input, or torch.randn(B, T, d_in). */
-static Tensor *the_input(const Args *args) {
-    Tensor *x = args->input ? input_from_file(args) : random_input(args); /* (B, T, d_in) */
+/* x from --input (`loaded`, before the title), or torch.randn(B, T, d_in). */
+static Tensor *the_input(const Args *args, Tensor *loaded) {
+    Tensor *x = args->input ? input_from_file(args, loaded) : random_input(args); /* (B, T, d_in) */
     narrate_show("x", x);
     narrate_why("one sequence of token vectors; self-attention lets every token look at every token of the "
                 "same sequence.");
@@ -95,12 +95,11 @@ static Attention q_k_v_are_x(const Tensor *x) {
     return plain;
 }
 
-/* W_q, W_k, W_v: p (made before x, as a module's layers are), or loaded from --weights. */
+/* W_q, W_k, W_v: p (made before x, as a module's layers are, or loaded from --weights before the title). */
 static QKVProjection *three_projections(const Args *args, QKVProjection *p, int64_t d_in) {
     if (args->input) {
         narrate_step("Load W_q, W_k, W_v from %s", args->weights);
         narrate_torch("model.load_state_dict(...)   # wq.weight (d_out, d_in), ...");
-        p = qkv_load(args->weights, d_in);
     } else {
         narrate_step("Three trainable projections: nn.Linear(d_in = %lld, d_out = %lld, bias=%s)", (long long)d_in,
                      (long long)args->d_out, args->bias ? "True" : "False");
@@ -228,13 +227,17 @@ int main(int argc, char **argv) {
     }
     refuse_past_budget(&args);
 
+    /* --input and --weights before the title: a file that does not fit is one sentence before any output */
+    Tensor *x = args.input ? load_input(args.input) : NULL;                       /* (B, T, d_in) */
+    QKVProjection *p = args.input ? qkv_load(args.weights, t_size(x, -1)) : NULL; /* wq wk wv [bq bk bv] */
+
     narrate_title("Chapter 3: self-attention (Happy-LLM 2.1.4)");
     /* PyTorch's order: the module (W_query, W_key, W_value) is built first,
      * then x is drawn, so the defaults are the numbers of
      *     torch.manual_seed(seed); W_query = nn.Linear(d_in, d_out, bias);
      *     W_key = ...; W_value = ...; x = torch.randn(B, T, d_in)        */
-    QKVProjection *p = args.input ? NULL : qkv_new(args.d_in, args.d_out, args.bias);
-    Tensor *x = the_input(&args);
+    if (!args.input) p = qkv_new(args.d_in, args.d_out, args.bias);
+    x = the_input(&args, x);
     Attention plain = q_k_v_are_x(x);
     p = three_projections(&args, p, t_size(x, -1));
     Tensor *xqkv[3]; /* xq, xk, xv: (B, T, d_out) each */

@@ -256,12 +256,13 @@ int main(int argc, char **argv) {
     cli_refuse_unused_seed(&args, !args.input); /* the default run draws x and the weights; files draw nothing */
     multi_head_refuse_past_budget(&args, args.causal ? 16 : 12, 0, 4);
     const int64_t n_heads = args.heads;
+    Tensor *x;            /* (bsz, seqlen, d_in) */
+    int64_t max_seq_len;  /* the causal mask buffer, sliced to seqlen */
+    QKVProjection *loaded = heads_files_before_title(&args, &x, &max_seq_len); /* --input, --weights; else NULL */
     narrate_title("Chapter 5: multi-head attention, split and merge (Happy-LLM 2.1.6)%s",
                   args.causal ? "" : tr(" -- with --no-causal"));
 
-    Tensor *x;            /* (bsz, seqlen, d_in) */
-    int64_t max_seq_len;  /* the causal mask buffer, sliced to seqlen */
-    QKVProjection *p = projections_and_input(&args, "The module's projections and a random input x", &x,
+    QKVProjection *p = projections_and_input(&args, "The module's projections and a random input x", loaded, &x,
                                              &max_seq_len);
     show_the_module(p);
     Tensor *xq, *xk, *xv;  /* (bsz, seqlen, d_out) */

@@ -37,17 +37,25 @@ void multi_head_refuse_past_budget(const Args *a, double score_buffers, double s
     budget_refuse(&e, a->quiet);
 }
 
+QKVProjection *heads_files_before_title(const Args *args, Tensor **x, int64_t *max_seq_len) {
+    if (!args->input) return NULL;
+    *x = load_input_for_heads(args, args->heads, max_seq_len);     /* (B, T, d_in) */
+    return qkv_load_for_heads(args, t_size(*x, 2), args->heads);  /* wq wk wv [bq bk bv] */
+}
+
 /* What projections_and_input's two branches fill in. */
 typedef struct {
     const char *default_step_title;
     Tensor **x;
     int64_t *max_seq_len;
+    QKVProjection *loaded; /* heads_files_before_title's */
 } InputRun;
 
 static void *projections_from_files(const Args *args, void *ctx) {
     InputRun *r = ctx;
-    *r->x = load_input_for_heads(args, args->heads, r->max_seq_len);  /* (B, T, d_in) */
-    return qkv_load_for_heads(args, t_size(*r->x, 2), args->heads);
+    if (!r->loaded) r->loaded = heads_files_before_title(args, r->x, r->max_seq_len);
+    narrate_input_load(args);
+    return r->loaded;
 }
 
 static void *default_projections(const Args *args, void *ctx) {
@@ -61,9 +69,9 @@ static void *default_projections(const Args *args, void *ctx) {
     return p;
 }
 
-QKVProjection *projections_and_input(const Args *args, const char *default_step_title, Tensor **x,
-                                     int64_t *max_seq_len) {
-    InputRun r = {default_step_title, x, max_seq_len};
+QKVProjection *projections_and_input(const Args *args, const char *default_step_title, QKVProjection *loaded,
+                                     Tensor **x, int64_t *max_seq_len) {
+    InputRun r = {default_step_title, x, max_seq_len, loaded};
     QKVProjection *p = load_or_default(args, MODULE_SIZE_FLAGS, projections_from_files, default_projections, &r);
     narrate_show("x", *x);
     return p;
@@ -77,9 +85,12 @@ Tensor *load_input_for_heads(const Args *args, int64_t n_heads, int64_t *max_seq
     if (max_seq_len && args->causal) check_seq_len(seqlen, L);  /* chapter 4 */
     check_scores_fit(t_size(x, 0), n_heads, seqlen, seqlen);  /* before any work, or chapter 8 */
     if (max_seq_len) *max_seq_len = L;
+    return x;
+}
+
+void narrate_input_load(const Args *args) {
     narrate_step("Load x from %s and the weights from %s", args->input, args->weights);
     narrate_torch("x = torch.from_numpy(np.load(...)); model.load_state_dict(...)");
-    return x;
 }
 
 QKVProjection *qkv_load_for_heads(const Args *args, int64_t d_in, int64_t n_heads) {

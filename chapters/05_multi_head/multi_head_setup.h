@@ -23,22 +23,32 @@ void multi_head_refuse_past_budget(const Args *a, double score_buffers, double s
  * (load_or_default names those a run was given anyway). */
 #define MODULE_SIZE_FLAGS (CLI_BATCH | CLI_D_IN | CLI_D_OUT | CLI_BIAS)
 
+/* Chapters 5 and 6 before their title: with --input and --weights, x and W_q, W_k, W_v loaded
+ * and checked (load_input_for_heads, qkv_load_for_heads), nothing narrated, so a file that does
+ * not fit is one sentence before any output; *x gets x (B, T, d_in) and *max_seq_len the mask
+ * buffer's size. NULL, and nothing loaded, without --input (the default run draws after the title). */
+QKVProjection *heads_files_before_title(const Args *args, Tensor **x, int64_t *max_seq_len);
+
 /* The first step of chapters 5 and 6: W_q, W_k, W_v and x, from the files
- * (load_input_for_heads, qkv_load_for_heads) or the default run (qkv_default,
- * narrated as the step default_step_title), then x shown. Returns the
+ * (`loaded`, heads_files_before_title's; its load narrated here) or the default run
+ * (qkv_default, narrated as the step default_step_title), then x shown. Returns the
  * projections; *x gets x (B, T, d_in) and *max_seq_len the mask buffer's size. */
-QKVProjection *projections_and_input(const Args *args, const char *default_step_title, Tensor **x,
-                                     int64_t *max_seq_len);
+QKVProjection *projections_and_input(const Args *args, const char *default_step_title, QKVProjection *loaded,
+                                     Tensor **x, int64_t *max_seq_len);
 
 /* The --input FILE --weights DIR branch of chapters 5, 6 and 7, and of the
  * chapters that take their flags:
  *     x = torch.from_numpy(np.load(input))      # (B, T, d_in)
  * returns x; *max_seq_len (may be NULL) gets the size of the mask buffer:
  * --max-seq-len, or else --seq-len, or else T; shorter than T is an error.
- * Checks that the (B, n_heads, T, T) scores fit and narrates the load
- * (load_or_default names the size flags that the files override). The caller loads the weights
+ * Checks that the (B, n_heads, T, T) scores fit; narrates nothing (a program loads before its
+ * title, then narrate_input_load says it). The caller loads the weights
  * (qkv_load_for_heads, or chapter 7's mha_load) from args->weights. */
 Tensor *load_input_for_heads(const Args *args, int64_t n_heads, int64_t *max_seq_len);
+
+/* The step that says x and the weights were loaded from --input and --weights
+ * (load_or_default names the size flags that the files override). */
+void narrate_input_load(const Args *args);
 
 /* wq, wk, wv from args->weights for an x of width d_in (chapter 3's
  * qkv_load); their d_out must be a multiple of n_heads. */

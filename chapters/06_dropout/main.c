@@ -219,15 +219,16 @@ int main(int argc, char **argv) {
     cli_refuse_unused_seed(&args, !args.input || (!args.eval && args.dropout > 0)); /* x, weights, or dropout */
     multi_head_refuse_past_budget(&args, args.causal ? 9 : 7, args.causal ? 2 : 0, 2);
     const int64_t n_heads = args.heads;
+    Tensor *x;            /* (bsz, seqlen, d_in) */
+    int64_t max_seq_len;  /* the causal mask buffer, sliced to seqlen */
+    QKVProjection *loaded = heads_files_before_title(&args, &x, &max_seq_len); /* --input, --weights; else NULL */
     narrate_title("Chapter 6: dropout on the attention weights (Happy-LLM 2.1.6)%s",
                   args.eval ? tr(" -- in eval mode") : "");
 
     Dropout attn_dropout = dropout_new(args.dropout);  /* self.attn_dropout = nn.Dropout(args.dropout) */
     if (args.eval) attn_dropout.training = false;      /* model.eval() */
-    Tensor *x;            /* (bsz, seqlen, d_in) */
-    int64_t max_seq_len;  /* the causal mask buffer, sliced to seqlen */
     QKVProjection *p = projections_and_input(
-        &args, "The module's projections and a random input x (as in chapter 5)", &x, &max_seq_len);
+        &args, "The module's projections and a random input x (as in chapter 5)", loaded, &x, &max_seq_len);
 
     Tensor *xq, *xk, *xv;  /* (bsz, seqlen, d_out) */
     Tensor *q, *k, *v;     /* (bsz, n_heads, seqlen, head_dim) */

@@ -49,8 +49,20 @@ static void *new_happy_llm_mha(const Args *args, int64_t max_seq_len) {
     return mha_new(a);    /* wq, wk, wv, wo, all without bias */
 }
 
-/* The module and x: the files, or the 手撕 script's torch.manual_seed, class and x; --eval. */
-static MultiHeadAttention *module_and_input(const Args *args, Tensor **x) {
+/* With --input and --weights, before the title: the module and x loaded and checked (each error one
+ * sentence before any output); NULL without --input. */
+static MultiHeadAttention *files_before_title(const Args *args, Tensor **x) {
+    MultiHeadAttention *m = mha_files_before_title(args, x);
+    if (m && happy_llm && (m->args.qkv_bias || m->args.out_bias))
+        t_error(tr("--happy-llm: the weights folder '%s' has biases, but Happy-LLM 2.1.6's class has none "
+                   "(bias=False on wq, wk, wv and wo)"),
+                args->weights);
+    return m;
+}
+
+/* The module and x: the files (`loaded`, files_before_title's), or the 手撕 script's torch.manual_seed,
+ * class and x; --eval. */
+static MultiHeadAttention *module_and_input(const Args *args, MultiHeadAttention *loaded, Tensor **x) {
     MultiHeadAttention *m;
     if (happy_llm && !args->input) {
         m = default_model(args, new_happy_llm_mha, x, NULL);  /* torch.manual_seed; the class; then x */
@@ -64,11 +76,7 @@ static MultiHeadAttention *module_and_input(const Args *args, Tensor **x) {
         narrate_why("the book's class: no bias on wq, wk, wv or wo, a second dropout (resid_dropout) on "
                     "the output, and no mask unless is_causal=True (--causal).");
     } else {
-        m = mha_from_args(args, x);  /* the files, or torch.manual_seed; the class; then x */
-        if (happy_llm && (m->args.qkv_bias || m->args.out_bias))
-            t_error(tr("--happy-llm: the weights folder '%s' has biases, but Happy-LLM 2.1.6's class has none "
-                       "(bias=False on wq, wk, wv and wo)"),
-                    args->weights);
+        m = mha_from_args(args, loaded, x);  /* the files, or torch.manual_seed; the class; then x */
     }
     if (!args->input && !happy_llm) {
         narrate_step("The module and a random input, as in the 手撕 MHA script");
@@ -296,10 +304,11 @@ int main(int argc, char **argv) {
     /* before any work: 6 (B, H, T, T) buffers at once with the mask, 5 without (measured) */
     multi_head_refuse_past_budget(&args, args.causal ? 6 : 5, 0, 1);
     if (!args.input) t_check_fits("wo.weight", SHAPE(args.d_out, args.d_out)); /* and this chapter's W_o */
+    Tensor *x;  /* (bsz, seqlen, d_in) */
+    MultiHeadAttention *loaded = files_before_title(&args, &x); /* --input, --weights; else NULL */
     narrate_title("Chapter 7: the output projection, the complete MultiHeadAttention (2.1.6)");
 
-    Tensor *x;  /* (bsz, seqlen, d_in) */
-    MultiHeadAttention *m = module_and_input(&args, &x);
+    MultiHeadAttention *m = module_and_input(&args, loaded, &x);
     int64_t n_params = the_parameters(m);
 
     /* one forward call; the steps below read its trace */

@@ -5,11 +5,12 @@
  * --dump (mha_save_dump). The lesson is in mha.c. */
 #include "mha_setup.h"
 
-static void *mha_from_files(const Args *args, void *x) {
+MultiHeadAttention *mha_files_before_title(const Args *args, Tensor **x) {
     int64_t max_seq_len;
-    *(Tensor **)x = load_input_for_heads(args, args->heads, &max_seq_len);  /* (B, T, d_in) */
+    if (!args->input) return NULL;
+    *x = load_input_for_heads(args, args->heads, &max_seq_len);  /* (B, T, d_in) */
     ModelArgs a = {0};
-    a.d_in = t_size(*(Tensor **)x, 2);  /* d_out and the biases come from the weights folder */
+    a.d_in = t_size(*x, 2);  /* d_out and the biases come from the weights folder */
     a.n_heads = args->heads;
     a.max_seq_len = max_seq_len;
     a.dropout = args->dropout;
@@ -18,10 +19,24 @@ static void *mha_from_files(const Args *args, void *x) {
     return mha_load(a, args->weights);
 }
 
-static void *mha_from_default(const Args *args, void *x) { return mha_default(args, (Tensor **)x); }
+/* What mha_from_args's two branches fill in. */
+typedef struct {
+    Tensor **x;
+    MultiHeadAttention *loaded; /* mha_files_before_title's */
+} MhaRun;
 
-MultiHeadAttention *mha_from_args(const Args *args, Tensor **x) {
-    return load_or_default(args, MODULE_SIZE_FLAGS, mha_from_files, mha_from_default, x);
+static void *mha_from_files(const Args *args, void *ctx) {
+    MhaRun *r = ctx;
+    if (!r->loaded) r->loaded = mha_files_before_title(args, r->x);
+    narrate_input_load(args);
+    return r->loaded;
+}
+
+static void *mha_from_default(const Args *args, void *ctx) { return mha_default(args, ((MhaRun *)ctx)->x); }
+
+MultiHeadAttention *mha_from_args(const Args *args, MultiHeadAttention *loaded, Tensor **x) {
+    MhaRun r = {x, loaded};
+    return load_or_default(args, MODULE_SIZE_FLAGS, mha_from_files, mha_from_default, &r);
 }
 
 /* model = MultiHeadAttention(d_in, d_out, max_seq_len, dropout, heads), as the flags say */

@@ -6,12 +6,17 @@
 #include "chapters/05_multi_head/multi_head_setup.h"
 #include "chapters/07_output_projection/mha.h"
 
-/* The module and x that chapter 7 and the chapters after it start from:
- * with --input FILE --weights DIR, x from the file and the module from the
+/* With --input FILE --weights DIR, x from the file and the module from the
  * folder (chapter 5's load_input_for_heads, then mha_load; --dropout,
- * --resid-dropout and --causal from the flags); otherwise mha_default.
- * Training mode. */
-MultiHeadAttention *mha_from_args(const Args *args, Tensor **x);
+ * --resid-dropout and --causal from the flags), nothing narrated: a program
+ * calls it before its title, so a file that does not fit is one sentence
+ * before any output. NULL, and nothing loaded, without --input. */
+MultiHeadAttention *mha_files_before_title(const Args *args, Tensor **x);
+
+/* The module and x that chapter 7 and the chapters after it start from:
+ * with --input and --weights, `loaded` (mha_files_before_title's; NULL: loaded
+ * here), its load narrated; otherwise mha_default. Training mode. */
+MultiHeadAttention *mha_from_args(const Args *args, MultiHeadAttention *loaded, Tensor **x);
 /* The default run of chapter 7, and of the chapters that build on it:
  *     torch.manual_seed(args->seed)
  *     model = MultiHeadAttention(d_in, d_out, max_seq_len, dropout, heads)

@@ -184,7 +184,7 @@ static void build_module_and_input(void *ctx) {
     ParallelRun *run = (ParallelRun *)ctx;
     const Args *args = &run->args;
     int P = run->log.size;
-    run->m = mha_from_args(args, &run->x);  /* chapter 7's module and x: the files, or its default run */
+    run->m = mha_from_args(args, NULL, &run->x);  /* chapter 7's module and x: the files, or its default run */
     mha_eval(run->m);
     const MultiHeadAttention *m = run->m;
     int64_t B = t_size(run->x, 0), T = t_size(run->x, 1), H = m->args.n_heads, d_out = m->args.d_out;

@@ -85,32 +85,44 @@ static const char *flags_that_clash(const CliSpec *spec, const Args *args, char 
 
 /* ---- run 1: the narrated backward and the gradient check ----------------------------- */
 
-/* Step 1 with --input/--weights: chapter 7's module and x from the files, in eval mode, and
- * dy = dloss/dy from --grad-output (ones without it). */
-static MultiHeadAttention *module_from_files(const Args *args, Tensor **x, Tensor **dy) {
+/* With --input/--weights, before the title: chapter 7's module and x, and dy = dloss/dy from
+ * --grad-output (NULL without it), loaded and checked, so a file that does not fit is one sentence
+ * before any output. NULL without --input. */
+static MultiHeadAttention *files_before_title(const Args *args, Tensor **x, Tensor **dy) {
     char s1[T_SHAPE_STR];
-    MultiHeadAttention *m = mha_from_args(args, x);   /* chapter 7's loading (its step): x (B, T, d_in), the module */
-    mha_eval(m);   /* model.eval(): gradients of the deterministic module, as autograd sees it */
-    narrate_torch("model.eval(); x.requires_grad_(True)");
-    if (args->eval) narrate_say("(--eval changes nothing here: the gradients are those of eval mode)");
+    MultiHeadAttention *m = mha_files_before_title(args, x);   /* chapter 7's: x (B, T, d_in), the module */
+    *dy = NULL;
+    if (!m || !grad_output_file) return m;
     int64_t B = (*x)->shape[0], T = (*x)->shape[1], d_out = m->args.d_out;
-    if (!grad_output_file) {
-        *dy = t_ones(SHAPE(B, T, d_out));   /* (B, T, d_out) */
-        narrate_say("no --grad-output: dy = ones, that is loss = y.sum()");
-        return m;
-    }
     *dy = npy_load(grad_output_file);
     if ((*dy)->ndim != 3 || (*dy)->shape[0] != B || (*dy)->shape[1] != T || (*dy)->shape[2] != d_out)
         t_error(tr("%s has shape %s but the output y is (B, T, d_out) = (%lld, %lld, %lld): --grad-output "
                    "must be dloss/dy, the shape of y"),
                 grad_output_file, t_shape_str(*dy, s1), (long long)B, (long long)T, (long long)d_out);
+    return m;
+}
+
+/* Step 1 with --input/--weights: chapter 7's module and x (`loaded`, files_before_title's), in eval
+ * mode, and dy = dloss/dy from --grad-output (loaded there too; ones without it). */
+static MultiHeadAttention *module_from_files(const Args *args, MultiHeadAttention *loaded, Tensor **x,
+                                             Tensor **dy) {
+    MultiHeadAttention *m = mha_from_args(args, loaded, x);   /* chapter 7's loading (its step) */
+    mha_eval(m);   /* model.eval(): gradients of the deterministic module, as autograd sees it */
+    narrate_torch("model.eval(); x.requires_grad_(True)");
+    if (args->eval) narrate_say("(--eval changes nothing here: the gradients are those of eval mode)");
+    int64_t B = (*x)->shape[0], T = (*x)->shape[1], d_out = m->args.d_out;
+    if (!*dy) {
+        *dy = t_ones(SHAPE(B, T, d_out));   /* (B, T, d_out) */
+        narrate_say("no --grad-output: dy = ones, that is loss = y.sum()");
+        return m;
+    }
     narrate_say("dy = dloss/dy from %s: loss = (y * dy).sum()", grad_output_file);
     return m;
 }
 
 /* Step 1 of the default run: chapter 7's module and x from the seed, then a random dy. */
 static MultiHeadAttention *module_from_seed(const Args *args, Tensor **x, Tensor **dy) {
-    MultiHeadAttention *m = mha_from_args(args, x);   /* chapter 7's default run: manual_seed, the class, then x */
+    MultiHeadAttention *m = mha_from_args(args, NULL, x);   /* chapter 7's default run: seed, the class, then x */
     if (args->eval) mha_eval(m);
     narrate_step("Chapter 7's module, a small input and a gradient for its output");
     narrate_torch_seed(args->seed);
@@ -284,8 +296,10 @@ static void save_results(const Args *args, const MhaGrads *g, const Tensor *y) {
 static int run_backward(const Args *args) {
     Tensor *x, *dy;   /* (B, T, d_in), (B, T, d_out) */
     bool from_files = args->input != NULL;
+    MultiHeadAttention *loaded = files_before_title(args, &x, &dy);   /* --input, --weights; else NULL */
     narrate_title("Chapter 10: the backward pass of MultiHeadAttention, by hand");
-    MultiHeadAttention *m = from_files ? module_from_files(args, &x, &dy) : module_from_seed(args, &x, &dy);
+    MultiHeadAttention *m = from_files ? module_from_files(args, loaded, &x, &dy)
+                                       : module_from_seed(args, &x, &dy);
     say_module(m);
     MhaCache cache;
     Tensor *y = forward_keeping_activations(args, m, x, dy, &cache);   /* (B, T, d_out) */

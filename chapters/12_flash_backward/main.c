@@ -102,9 +102,33 @@ static bool reference_fits(const Tensor *q, const Tensor *k) {
 
 /* ---- the inputs ------------------------------------------------------------------------------ */
 
+/* The backward's own rules on the files, after chapter 1's (load_qkv_files): the same leading
+ * dims everywhere (the backward of a broadcast is left out), and --grad-output the output's shape.
+ * Said before any output, in the run's language, naming the files (the library checks them again). */
+static void check_backward_files(const Args *args, const Tensor *q, const Tensor *k, const Tensor *v,
+                                 const Tensor *dout) {
+    char s0[T_SHAPE_STR], s1[T_SHAPE_STR], s2[T_SHAPE_STR];
+    bool same = q->ndim == k->ndim && k->ndim == v->ndim;
+    for (int i = 0; args->q && same && i < q->ndim - 2; i++)
+        same = q->shape[i] == k->shape[i] && k->shape[i] == v->shape[i];
+    if (args->q && !same)
+        t_error(tr("--q %s %s, --k %s %s and --v %s %s must have the same leading dims (the backward of a "
+                   "broadcast is left out: expand them first)"),
+                args->q, t_shape_str(q, s0), args->k, t_shape_str(k, s1), args->v, t_shape_str(v, s2));
+    if (!grad_output_file) return;
+    bool ok = dout->ndim == q->ndim && t_size(dout, -2) == t_size(q, -2) && t_size(dout, -1) == t_size(v, -1);
+    for (int i = 0; ok && i < q->ndim - 2; i++) ok = dout->shape[i] == q->shape[i];
+    if (!ok) {
+        Shape want = t_shape(q); /* the output's, (..., T, d_v) */
+        want.dims[want.ndim - 1] = t_size(v, -1);
+        t_error(tr("--grad-output %s %s must have the output's shape %s (..., T, d_v)"), grad_output_file,
+                t_shape_str(dout, s0), shape_str(want, s1));
+    }
+}
+
 static void load_or_draw(const Args *args, Tensor **q, Tensor **k, Tensor **v, Tensor **dout) {
     if (args->q) {
-        *q = npy_load(args->q), *k = npy_load(args->k), *v = npy_load(args->v);
+        load_qkv_files(args, q, k, v); /* chapter 1's rules (T == S with --causal), naming the files */
     } else {
         *q = t_randn(SHAPE(args->batch, args->heads, args->seq_len, args->d_k));
         *k = t_randn(SHAPE(args->batch, args->heads, args->seq_len, args->d_k));
@@ -112,15 +136,12 @@ static void load_or_draw(const Args *args, Tensor **q, Tensor **k, Tensor **v, T
     }
     if (grad_output_file) {
         *dout = npy_load(grad_output_file);
-        return;
+    } else {
+        Shape s = t_shape(*q); /* the output's shape (..., T, d_v): q and v have 2 dims at least */
+        s.dims[s.ndim - 1] = t_size(*v, -1);
+        *dout = t_randn(s);
     }
-    if ((*q)->ndim < 2 || (*v)->ndim < 2) { /* the backward's shape check says what is wrong */
-        *dout = t_zeros(SHAPE(1, 1));
-        return;
-    }
-    Shape s = t_shape(*q); /* the output's shape (..., T, d_v) */
-    s.dims[s.ndim - 1] = t_size(*v, -1);
-    *dout = t_randn(s);
+    check_backward_files(args, *q, *k, *v, *dout);
 }
 
 static void narrate_inputs(const Args *args, const Tensor *q, const Tensor *k, const Tensor *v,

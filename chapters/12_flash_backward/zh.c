@@ -142,6 +142,11 @@ const LangPair chapter12_zh[] = {
      "%s：查询 %s 和键 %s 的 T %lld != S %lld，但因果掩码要求 T == S"},
     {"%s: grad_output %s must have the output's shape %s (..., T, d_v)",
      "%s：grad_output %s 必须和输出的形状 %s (..., T, d_v) 相同"},
+    {"--q %s %s, --k %s %s and --v %s %s must have the same leading dims (the backward of a broadcast is left "
+     "out: expand them first)",
+     "--q %s %s、--k %s %s 和 --v %s %s 的前面几维必须相同（这里不做广播的反向传播：先把它们 expand）"},
+    {"--grad-output %s %s must have the output's shape %s (..., T, d_v)",
+     "--grad-output %s %s 必须和输出的形状 %s (..., T, d_v) 相同"},
     {"output", "输出"},
     {"lse (a score overflowed in the forward)", "lse（前向传播里有分数溢出）"},
     {NULL, NULL}};

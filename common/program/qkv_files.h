@@ -1,4 +1,4 @@
-/* qkv_files.h — --q, --k and --v (chapters 1, 2, 4, 8): the three .npy files loaded,
+/* qkv_files.h — --q, --k and --v (chapters 1, 2, 4, 8, 12): the three .npy files loaded,
  * and their shapes checked as they are loaded, each error a sentence in the run's
  * language that names the files (chapter 1's rules, said for the command line). */
 #ifndef COMMON_QKV_FILES_H
