@@ -134,6 +134,23 @@ for f in "--batch 4" "--seq-len 6" "--d-in 16" "--d-out 16" "--dropout 0.5" "--e
     expect_no_stdout "--train $f: nothing on stdout"
 done
 bad 2 "it does not take --no-causal" "--train --no-causal" --train --steps 2 --no-causal
+# --train draws its heatmaps anyway: --heatmap alone changes nothing and is refused (in Chinese
+# too); with --quiet it keeps them, as --heatmap --quiet does in chapters 1-7 and in the backward's run
+bad 2 "--train draws its heatmaps without --heatmap" "--train --heatmap" --train --steps 2 --heatmap
+expect_no_stdout "--train --heatmap: nothing on stdout"
+bad 2 "--train 不加 --heatmap 也会画热力图" "--train --heatmap --lang zh" --train --steps 2 --heatmap --lang zh
+run "$P" --train --steps 2 --quiet
+expect_status 0 "--train --quiet"
+expect_out_lacks "after training: batch 0" "--train --quiet leaves the heatmaps out"
+for f in --heatmap --ascii --row-scale; do
+    run "$P" --train --steps 2 --quiet $f
+    expect_status 0 "--train --quiet $f"
+    expect_out_contains "after training: batch 0, head 1" "--train --quiet $f keeps the heatmaps"
+    expect_out_lacks "Attention after training" "--train --quiet $f: the heatmaps, no narration"
+done
+run "$P" --quiet --heatmap
+expect_status 0 "--quiet --heatmap"
+expect_out_contains "attention weights (forward): batch 1, head 1" "--quiet --heatmap keeps the backward's heatmaps"
 for f in "--batch 4" "--d-in 16" "--d-out 16" "--dropout 0.5" "--bias" "--seed 7"; do
     bad 2 "it does not take ${f%% *}" "--input $f" --input "$G/x.npy" --weights "$G/weights" --heads 2 $f
     expect_no_stdout "--input $f: nothing on stdout"

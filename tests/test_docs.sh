@@ -25,11 +25,14 @@
 # flags its sentence names; else the chapter's default run), and that step's
 # heading shares a word with the paragraph (tests/step_citations.awk,
 # tests/shared_word.awk).
+# An English page with a Chinese page beside it has no paragraph in Chinese
+# but its one-line summary (tests/chinese_paragraphs.awk).
 # The conventions are in README.md, "Contributing".
 # What a transcript's command prints, and chapters 0-7's --help, fit 80
 # terminal columns (tests/columns.awk).
 # The checks check themselves at the end: a planted page with one printed digit
-# changed, a line missing, a broken snippet, a wrong step number, must fail; a block marked to run
+# changed, a line missing, a broken snippet, a wrong step number, a Chinese paragraph on an English
+# page must fail; a block marked to run
 # in a copy sees the repository (and unmarked, it does not) and leaves the
 # repository as it was; a grading block without bubblewrap is skipped.
 #
@@ -296,6 +299,24 @@ check_steps() {
 # shellcheck disable=SC2086  # PAGES is a list of globs
 check_steps "$TMP/steps" $PAGES
 
+# ---- an English page is in English ----
+# check_english PAGE...: each page that has a README.zh-CN.md (or NAME.zh-CN.md) beside it
+# has no paragraph in Chinese but its one-line summary (tests/chinese_paragraphs.awk):
+# such a paragraph belongs in the Chinese page
+check_english() {
+    for page in "$@"; do
+        case $page in *.zh-CN.md) continue ;; esac
+        [ -f "${page%.md}.zh-CN.md" ] || continue
+        _cmd="awk -f tests/chinese_paragraphs.awk $page"
+        status=0
+        if LC_ALL=C awk -f tests/chinese_paragraphs.awk "$page" >"$TMP/err" && [ ! -s "$TMP/err" ]; then _ok; else
+            _bad "$page: a paragraph in Chinese (it belongs in ${page%.md}.zh-CN.md; write it in English here)"
+        fi
+    done
+}
+# shellcheck disable=SC2086  # PAGES is a list of globs
+check_english $PAGES
+
 # ---- --help fits 80 columns ----
 for n in 0 1 2 3 4 5 6 7 8 9 10 11; do
     if [ "$n" = 9 ] && [ ! -x "$BUILD/chapter9" ]; then
@@ -400,6 +421,51 @@ if (_failed=0 _passed=0 _skipped=0 HAVE_BWRAP=no; check_pages "$TMP/plant/cut" "
     _cmd="HAVE_BWRAP=no check_pages $TMP/plant/page.md"; status=0; cp "$TMP/plant/log" "$TMP/err"
     _bad "without bubblewrap a grading block counts as skipped"
 fi
+
+# an English page: its summary line, headings, code and Happy-LLM's titles may be
+# Chinese, a paragraph may not
+mkdir -p "$TMP/plant/en"
+EP=$TMP/plant/en/README.md
+: >"$TMP/plant/en/README.zh-CN.md"
+# english_gives WANT DESC TEXT: check_english on a page of TEXT ends with "failed passed" = WANT
+english_gives() {
+    printf '%s\n' "$3" >"$EP"
+    got=$(_failed=0 _passed=0; check_english "$EP" >"$TMP/plant/log" 2>&1; echo "$_failed $_passed")
+    if [ "$got" = "$1" ]; then _ok; else
+        _cmd="check_english $EP"; status=0; { cat "$EP"; cat "$TMP/plant/log"; } >"$TMP/err"
+        _bad "$2: failed, passed = $got, not $1"
+    fi
+}
+EN_PAGE='# Chapter 4 · Causal mask · 掩码自注意力
+
+Happy-LLM section **2.1.5 掩码自注意力 (Mask Self-Attention)**.
+
+## The idea · 思路
+
+Before softmax, add minus infinity to every score of a later key.
+
+一句话：在 softmax 之前，把“未来位置”的分数加上负无穷，
+softmax 之后这些位置的权重就是 0。
+
+```console
+$ build/chapter4 --lang zh
+[1] 句子：固定的六个词元，每个词元一个三维向量
+```
+
+The sentence is fixed; `x2[-1]` is the one random draw.'
+english_gives "0 1" "Chinese only in its headings, titles, summary and code passes" "$EN_PAGE"
+english_gives "1 0" "a paragraph in Chinese on an English page fails" "$EN_PAGE
+
+句子是固定的；\`build/chapter4\` 唯一用到的随机数，是第 10 步新换上的最后一个
+词元 \`x2[-1] = torch.randn(3)\`，所以程序打印的 \`x2[-1]\` 和这段 PyTorch 打印的一样。"
+english_gives "1 0" "a Chinese paragraph that opens with a bold sentence fails" "$EN_PAGE
+
+**哪些 PyTorch 版本丢掉的是同样的权重。** PyTorch 1.13 在 CPU 上对标量 p 的
+\`bernoulli_(p)\` 有两条路径。"
+rm -f "$TMP/plant/en/README.zh-CN.md"
+english_gives "0 0" "a page without a Chinese page beside it is not checked" "$EN_PAGE
+
+这个页面旁边没有中文版，所以这一段中文不算错。"
 
 # the step citations: a planted chapter 7 README, right and then with the step wrong
 mkdir -p "$TMP/plant/chapters/07_output_projection"

@@ -287,6 +287,24 @@ if [ "$(grep -c '' "$TMP/safe.c")" = "$(grep -c '' "$TMP/hostile.c")" ] &&
     grep -qF 'char *s = "## _Pragma";' "$TMP/safe.c"; then _ok
 else _bad "similarity ppsafe leaves a directive, a paste or a file test, or loses a line" "$(cat "$TMP/safe.c")"; fi
 
+# counts in the singular for 1: one student, and the tool on one blank with one pair
+mkdir -p "$TMP/one"
+cp -R "$C/bob" "$TMP/one/bob"
+run env SIMILARITY_OUT="$TMP/rep1" BUILD="$BUILD" sh scripts/exercises/similarity.sh "$TMP/one" 2 2
+expect_status 0 "make similarity on a class of one"
+if grep -q ': 1 student$' "$TMP/rep1/similarity.txt" 2>/dev/null; then _ok; else
+    _bad "a class of one: the report says '$(head -n 1 "$TMP/rep1/similarity.txt" 2>&1)', not ': 1 student'"; fi
+printf 'entropy\tteacher/solution\t%s\nentropy\tbob\t%s\n' "$TMP/solution/$S2" "$C/bob/$S2" >"$TMP/list1.tsv"
+run "$SIMT" compare "$TMP/list1.tsv" "$TMP/o1.csv" 5 4 0 1
+expect_status 0 "the tool on one blank and two answers"
+if [ "$(cat "$TMP/out")" = "similarity: 1 pair at or above 0.00, 1 blank, 0 trivial" ]; then _ok; else
+    _bad "one pair of one blank: '$(cat "$TMP/out")', not 'similarity: 1 pair at or above 0.00, 1 blank, 0 trivial'"; fi
+printf 'entropy\tteacher/solution\t%s\nentropy\tbob\t%s\nscale\tteacher/solution\t%s\n' \
+    "$TMP/solution/$S2" "$C/bob/$S2" "$TMP/solution/$S2" >"$TMP/list2.tsv"
+run "$SIMT" compare "$TMP/list2.tsv" "$TMP/o2.csv" 5 4 0 1
+if [ "$(cat "$TMP/out")" = "similarity: 1 pair at or above 0.00, 2 blanks, 0 trivial" ]; then _ok; else
+    _bad "one pair of two blanks: '$(cat "$TMP/out")', not 'similarity: 1 pair at or above 0.00, 2 blanks, 0 trivial'"; fi
+
 # bad input: one sentence, exit 2, no report
 mkdir -p "$TMP/none"
 for case in "give the folder|" "is not a folder|$TMP/missing 2" "LEVEL=4|$C 4" "give the LEVEL|$C" "no subfolders|$TMP/none 2" \

@@ -78,6 +78,9 @@ static const char *flags_that_clash(const CliSpec *spec, const Args *args, char 
         snprintf(buf, len, "%s", tr("--grad-output needs --input and --weights (the module it is the gradient for)"));
     else if (!train_mode && (cli_extra_given(spec, args, "--steps") || cli_extra_given(spec, args, "--lr")))
         snprintf(buf, len, "%s", tr("--steps and --lr go with --train"));
+    else if (train_mode && args->heatmap && !args->quiet && !args->ascii && !args->row_scale)
+        snprintf(buf, len, "%s", tr("--train draws its heatmaps without --heatmap; it takes --heatmap only with "
+                                    "--quiet, which would leave them out"));
     else
         return NULL;
     return buf;
@@ -154,7 +157,7 @@ static Tensor *forward_keeping_activations(const Args *args, const MultiHeadAtte
     narrate_torch("y = model(x, x, x); loss = (y * dy).sum()");
     narrate_show("y", y);
     narrate_say("loss = %.6f", loss);
-    if (args->heatmap && !narrate_quiet()) {
+    if (args->heatmap) {   /* with --quiet too, as in chapters 1-7: the heatmap is what was asked for */
         HeatmapOptions opt = {0};
         opt.title = "attention weights (forward)";
         opt.ascii = args->ascii;
@@ -451,9 +454,10 @@ static double show_what_was_learned(const Args *args, const TinyModel *model, co
     task_attention_on_target(hc.attn.trace.attn_weights, on_target);
 
     narrate_step("Attention before training (held-out sequence 0)");
-    if (!args->quiet) show_heatmap(t_slice(rec->snaps, 0, 0, 1), held, "before training", args);
+    bool draw = !args->quiet || args->heatmap;   /* --quiet --heatmap keeps the heatmaps, as in chapters 1-7 */
+    if (draw) show_heatmap(t_slice(rec->snaps, 0, 0, 1), held, "before training", args);
     narrate_step("Attention after training (the same sequence)");
-    if (!args->quiet)
+    if (draw)
         show_heatmap(t_slice(rec->snaps, 0, rec->n_snaps - 1, rec->n_snaps), held, "after training", args);
     narrate_why("row t is the query at position t; the ink two columns left of the diagonal is t looking "
                 "at t - 2, the token it has to output.");

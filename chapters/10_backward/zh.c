@@ -38,6 +38,9 @@ const LangPair chapter10_zh[] = {
     {"--grad-output needs --input and --weights (the module it is the gradient for)",
      "--grad-output 需要 --input 和 --weights（它是那个模块的梯度）"},
     {"--steps and --lr go with --train", "--steps 和 --lr 要和 --train 一起用"},
+    {"--train draws its heatmaps without --heatmap; it takes --heatmap only with --quiet, which would leave "
+     "them out",
+     "--train 不加 --heatmap 也会画热力图；只有加了 --quiet（它会省掉热力图）时才接受 --heatmap"},
     {"--train's tiny model is causal; it does not take --no-causal", "--train 的小模型是因果的；不接受 --no-causal"},
     {"--train's tiny model has its own sizes and settings (batch %d, %d tokens, width %d, no dropout, "
      "no biases on W_q, W_k, W_v); it does not take %s (--heads, --steps, --lr and --seed change it)",

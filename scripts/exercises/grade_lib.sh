@@ -46,6 +46,7 @@ GRADE_MEM_KB=${GRADE_MEM_KB:-2097152}  # address space of one sandboxed process 
 GRADE_OUTPUT_BYTES=${GRADE_OUTPUT_BYTES:-16777216}  # what one sandbox may print
 GRADE_SOURCE_BYTES=${GRADE_SOURCE_BYTES:-1048576}  # the largest chapter file of a student read (1 MB)
 GRADE_STUDENT_SECONDS=${GRADE_STUDENT_SECONDS:-900}  # one submission's wall time: later answers are not graded
+GRADE_CACHE_KEEP=${GRADE_CACHE_KEEP:-3}  # the kits build/grade/cache/ keeps (the one in use always)
 
 # The flags of the Makefile (keep in step): strict C99, -O2; chapter 8 -O3.
 G_STRICT="-std=c99 -Wall -Wextra -Wpedantic -Werror -Wvla"
@@ -382,7 +383,8 @@ g_check_env() { # WHO
     g_check_limits "$1"
 }
 
-# g_check_limits WHO: the sandbox's limits are whole numbers from 1, GRADE_STUDENT_SECONDS from 0 (one sentence, exit 2)
+# g_check_limits WHO: the sandbox's limits and GRADE_CACHE_KEEP are whole numbers from 1, GRADE_STUDENT_SECONDS
+# from 0 (one sentence, exit 2)
 g_check_limits() {
     for _k in GRADE_TIME GRADE_MEM_KB GRADE_OUTPUT_BYTES GRADE_STUDENT_SECONDS GRADE_NPROC; do
         eval "_v=\$$_k"
@@ -391,6 +393,10 @@ g_check_limits() {
             *: | *:*[!0-9]* | *:0* | *:?????????????*) die "$1: $_k=$_v: give a whole number from 1 (docs/TEACHING.md, The sandbox)" ;;
         esac
     done
+    case $GRADE_CACHE_KEEP in
+        *[!0-9]* | 0* | ?????????????*)
+            die "$1: GRADE_CACHE_KEEP=$GRADE_CACHE_KEEP: give a whole number from 1, how many kits build/grade/cache/ keeps (the one in use is always kept)" ;;
+    esac
 }
 
 # The grader's version, for the record: git describe of this repository (or
@@ -444,7 +450,7 @@ g_results() {
 # The kit cache keeps the GRADE_CACHE_KEEP (3) kits used most recently.
 g_cache_prune() {
     touch "$G_BASE/.ready" 2>/dev/null
-    ls -t build/grade/cache/*/.ready 2>/dev/null | tail -n +$((${GRADE_CACHE_KEEP:-3} + 1)) | while IFS= read -r r; do
+    ls -t build/grade/cache/*/.ready 2>/dev/null | tail -n +$((GRADE_CACHE_KEEP + 1)) | while IFS= read -r r; do
         _d=$(dirname "$r")
         [ "$(cd "$_d" && pwd)" = "$G_BASE" ] || rm -rf "$_d"
     done

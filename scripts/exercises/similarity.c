@@ -625,7 +625,8 @@ int sim_compare(char **argv) {
         remove(tmp);
         sim_die("cannot write ", out);
     }
-    printf("similarity: %zu pairs at or above %.2f, %zu blanks, %zu trivial\n", npairs, thr, nblanks, ntriv);
+    printf("similarity: %zu %s at or above %.2f, %zu %s, %zu trivial\n", npairs, npairs == 1 ? "pair" : "pairs", thr,
+           nblanks, nblanks == 1 ? "blank" : "blanks", ntriv);
     for (size_t i = 0; i < ne; i++) free(en[i].p.fp);
     free(en);
     free(text);

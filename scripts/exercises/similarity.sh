@@ -154,7 +154,8 @@ done <"$W0/stubs.tsv"
 "$SIM" compare "$W0/list.tsv" "$W0/similarity.csv" "$K" "$W" "$THR" "$MINTOK" >"$W0/summary" || exit $?
 S=$(grep -c '	ok$' "$W0/students.tsv")
 {
-    echo "similarity report of $GIVEN, level $LEVEL, chapters $(num_list "$CHS"): $S students"
+    if [ "$S" = 1 ]; then students="1 student"; else students="$S students"; fi
+    echo "similarity report of $GIVEN, level $LEVEL, chapters $(num_list "$CHS"): $students"
     echo "settings: k = $K tokens, window w = $W, threshold $THR, trivial below $MINTOK tokens"
     echo
     echo "A score is the share of fingerprints two answers to one blank have in common"
