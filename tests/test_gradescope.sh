@@ -50,13 +50,15 @@ mkdir -p "$TMP/tmp" "$TMP/img/source"
 chmod +x "$TMP/img/source/setup.sh" "$TMP/img/source/run_autograder"
 cp "$TMP/img/source/run_autograder" "$TMP/img/run_autograder"
 # gs IMAGE CMD...: CMD in a container whose /autograder is IMAGE (the rest of the machine
-# read-only, its own /tmp)
+# read-only, its own /tmp) and whose environment is a fresh one, as on Gradescope: none of
+# this run's variables (BUILD, MAKEFLAGS from a make BUILD=... test) reaches setup.sh's make
 gs() {
     _img=$1
     shift
     bwrap --dev-bind /dev /dev --proc /proc --bind /sys /sys --ro-bind /usr /usr --ro-bind /etc /etc \
         --symlink usr/bin /bin --symlink usr/sbin /sbin --symlink usr/lib /lib --symlink usr/lib64 /lib64 \
-        --bind "$TMP/tmp" /tmp --bind "$_img" /autograder --chdir /autograder --setenv HOME /tmp \
+        --bind "$TMP/tmp" /tmp --bind "$_img" /autograder --chdir /autograder --clearenv \
+        --setenv HOME /tmp --setenv PATH /usr/local/bin:/usr/bin:/bin \
         --die-with-parent "$@"
 }
 gs "$TMP/img" bash /autograder/source/setup.sh >"$TMP/setup.log" 2>&1 &&
