@@ -343,7 +343,7 @@ test-chapter12-full: $(BUILD)/tests/test_ch12 $(CHAPTER_BINS) $(TOOLS)
 NPROC     := $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 # (in this order: $(filter) would keep the alphabetical order of TEST_SH)
 TEST_SLOW := $(foreach t,test_grade_class.sh test_feedback.sh test_gradescope.sh test_prairielearn.sh test_grade_lms.sh test_grade_bugs.sh test_ch09_program.sh test_exercises.sh test_hostile.sh \
-               test_docs.sh test_npyinfo.sh test_run_tests.sh test_ch08_program.sh test_ch10_program.sh,$(filter tests/$(t),$(TEST_SH)))
+               test_docs.sh test_npyinfo.sh test_run_tests.sh test_ch08_program.sh test_ch10_program.sh test_ch13_program.sh,$(filter tests/$(t),$(TEST_SH)))
 test:
 	@$(MAKE) --no-print-directory $(if $(findstring -j,$(MAKEFLAGS)),,-j$(NPROC)) all
 	@BUILD=$(BUILD) sh tests/run_tests.sh $(TEST_SLOW) $(filter-out $(TEST_SLOW),$(TEST_SH)) $(TEST_BINS)
