@@ -315,6 +315,10 @@ err "make grade with GRADE_SEED=-1" "GRADE_SEED=-1" GRADE_SEED=-1 GRADE_OUT="$TM
 err "GRADE_TIME=abc" "GRADE_TIME=abc: give a whole number from 1" GRADE_TIME=abc GRADE_OUT="$TMP/o3" sh $GC "$C" 1 2,6
 err "GRADE_MEM_KB=0 (make grade)" "GRADE_MEM_KB=0: give a whole number from 1" GRADE_MEM_KB=0 GRADE_OUT="$TMP/o3" sh scripts/exercises/grade.sh "$C/bob" 1 2,6
 err "GRADE_NPROC=-1 (make grade-bugs)" "GRADE_NPROC=-1: give a whole number from 1" GRADE_NPROC=-1 sh scripts/exercises/grade_bugs.sh "$C"
+err "GRADE_SOURCE_BYTES=1MB" "GRADE_SOURCE_BYTES=1MB: give a whole number from 1" GRADE_SOURCE_BYTES=1MB GRADE_OUT="$TMP/o3" \
+    sh $GC "$C" 1 2,6
+err "GRADE_SOURCE_BYTES=0 (make grade)" "GRADE_SOURCE_BYTES=0: give a whole number from 1" GRADE_SOURCE_BYTES=0 GRADE_OUT="$TMP/o3" \
+    sh scripts/exercises/grade.sh "$C/bob" 1 2,6
 err "GRADE_CACHE_KEEP=x" "GRADE_CACHE_KEEP=x: give a whole number from 1" GRADE_CACHE_KEEP=x GRADE_OUT="$TMP/o3" sh $GC "$C" 1 2,6
 err "GRADE_CACHE_KEEP=0 (make grade)" "GRADE_CACHE_KEEP=0: give a whole number from 1" GRADE_CACHE_KEEP=0 GRADE_OUT="$TMP/o3" \
     sh scripts/exercises/grade.sh "$C/bob" 1 2,6

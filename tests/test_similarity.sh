@@ -321,6 +321,8 @@ run env SIMILARITY_OUT="$TMP/rep2" SIMILARITY_THRESHOLD=2 BUILD="$BUILD" sh scri
 expect_usage_error "SIMILARITY_THRESHOLD" "refuses a threshold above 1"
 run env SIMILARITY_OUT="$TMP/rep2" SIMILARITY_K=x BUILD="$BUILD" sh scripts/exercises/similarity.sh "$C" 2 2
 expect_usage_error "SIMILARITY_K" "refuses a k that is not a number"
+run env SIMILARITY_OUT="$TMP/rep2" GRADE_SOURCE_BYTES=0 BUILD="$BUILD" sh scripts/exercises/similarity.sh "$C" 2 2
+expect_usage_error "GRADE_SOURCE_BYTES=0: give a whole number from 1" "refuses a largest file of 0 bytes"
 expect_no_file "$TMP/rep2/similarity.csv" "no report for a bad knob"
 # the tool alone: usage, a list it cannot read, a bad k, a list line without its three fields
 run "$SIMT" nonsense

@@ -383,10 +383,10 @@ g_check_env() { # WHO
     g_check_limits "$1"
 }
 
-# g_check_limits WHO: the sandbox's limits and GRADE_CACHE_KEEP are whole numbers from 1, GRADE_STUDENT_SECONDS
-# from 0 (one sentence, exit 2)
+# g_check_limits WHO: the sandbox's limits, GRADE_SOURCE_BYTES and GRADE_CACHE_KEEP are whole numbers from 1,
+# GRADE_STUDENT_SECONDS from 0 (one sentence, exit 2)
 g_check_limits() {
-    for _k in GRADE_TIME GRADE_MEM_KB GRADE_OUTPUT_BYTES GRADE_STUDENT_SECONDS GRADE_NPROC; do
+    for _k in GRADE_TIME GRADE_MEM_KB GRADE_OUTPUT_BYTES GRADE_STUDENT_SECONDS GRADE_NPROC GRADE_SOURCE_BYTES; do
         eval "_v=\$$_k"
         case $_k:$_v in
             GRADE_STUDENT_SECONDS:0) ;;   # (no time at all: no answer is graded, each says so)

@@ -45,6 +45,12 @@ case $THR in '' | *[!0-9.]* | *.*.*) die "make similarity: SIMILARITY_THRESHOLD=
 for v in "SIMILARITY_K=$K" "SIMILARITY_W=$W" "SIMILARITY_MIN_TOKENS=$MINTOK"; do
     case ${v#*=} in '' | *[!0-9]*) die "make similarity: $v: give a whole number" ;; esac
 done
+# the largest student file read, as make grade reads them (else every file would be skipped)
+SRC_BYTES=${GRADE_SOURCE_BYTES:-1048576}
+case $SRC_BYTES in
+    '' | *[!0-9]* | 0* | ?????????????*)
+        die "make similarity: GRADE_SOURCE_BYTES=$SRC_BYTES: give a whole number from 1 (the largest student file read)" ;;
+esac
 [ "$K" -ge 1 ] && [ "$W" -ge 1 ] || die "make similarity: SIMILARITY_K and SIMILARITY_W must be at least 1"
 [ -x "$SIM" ] || die "make similarity: $SIM is not built (run it as make similarity)"
 GIVEN=$SUBS
@@ -132,7 +138,7 @@ while IFS='	' read -r id st why; do
         done
         [ -z "$_link" ] && [ -f "$src" ] || continue
         mkdir -p "$W0/s/$k/n/$(dirname "$f")"
-        "$W0/gradetool" normalize "$src" "$W0/s/$k/n/$f" "${GRADE_SOURCE_BYTES:-1048576}" >/dev/null 2>&1 || continue
+        "$W0/gradetool" normalize "$src" "$W0/s/$k/n/$f" "$SRC_BYTES" >/dev/null 2>&1 || continue
         pp "$W0/s/$k/n/$f" "$W0/s/$k/n/$f.i" ||
             echo "compared as written, not preprocessed: $id's $f (the preprocessor refused it or hit its limits)" >>"$W0/skipped"
         timeout -k 1 "${GRADE_TIME:-60}" $AWK -f "$EX_DIR/extract.awk" -v ref="$W0/orig/$f" -v blanks="$names" -v check_all=1 \
