@@ -345,8 +345,12 @@ cp -R "$TMP/handout" "$TMP/ce/crash"
 sed 's|exercise_missing("scale".*|scores = NULL; scores = t_div_scalar(scores, 2.0f);|' "$TMP/handout/chapters/02_scaling/scaling.c" \
     >"$TMP/ce/crash/chapters/02_scaling/scaling.c"
 GRADE_OUT=$TMP/o8 sh scripts/exercises/grade_class.sh "$TMP/ce" 1 2,6 >"$TMP/g8.out" 2>"$TMP/g8.err"
-grep -q '^crash,0,3,' "$TMP/o8/class.csv" && grep -q '^scale .* 0/1  .*(it crashed: segmentation fault' "$TMP/o8/feedback/crash.txt" && ok ||
-    bad "an answer that crashes: 0 and the crash named" "$(cat "$TMP/o8/feedback/crash.txt")"
+# (the check it stopped in is named: scale runs first in scaled_scores; what the probe printed
+# before it reached the file, and was not lost with stdio's buffer in the crash)
+grep -q '^crash,0,3,' "$TMP/o8/class.csv" &&
+    grep -q '^scale .* 0/1  .*fails: scaled_scores: your code stopped before this check (it crashed: segmentation fault' \
+        "$TMP/o8/feedback/crash.txt" && ok ||
+    bad "an answer that crashes: 0, the crash and the check it stopped in named" "$(cat "$TMP/o8/feedback/crash.txt")"
 grep -q '^nobody,0,3,' "$TMP/o8/class.csv" && grep -q '^scale .* 0/1  not graded: this folder is empty: nothing was handed in$' \
     "$TMP/o8/feedback/nobody.txt" && grep -q "'nobody' got 0: this folder is empty" "$TMP/g8.err" && ok ||
     bad "an empty folder gets 0 and the sentence 'this folder is empty'" "$(cat "$TMP/o8/feedback/nobody.txt" "$TMP/g8.err")"

@@ -83,10 +83,14 @@ static void put_shape(const char *label, const Tensor *t) {
 
 static void put_num(const char *label, double v) { put_value(label, 0, v); }
 
-/* Each PROBE runs inside its own scope; an error prints its label and the
- * probe goes on with the next one (the teacher's code raises none). */
+/* Each PROBE first hands what the checks before it printed to the file (a crash
+ * in the student's code loses what stdio still holds, so the feedback would name an
+ * earlier line, the first input's shape, as where the code stopped), then runs
+ * inside its own scope; an error prints its label and the probe goes on with the
+ * next one (the teacher's code raises none). */
 #define PROBE(label, ...)                                 \
     do {                                                     \
+        fflush(out);                                         \
         t_scope_begin();                                     \
         if (setjmp(probe_jmp) == 0) {                        \
             __VA_ARGS__;                                     \
