@@ -13,6 +13,7 @@ const UI = {
         poemFirst: 'The first line of a poem:', poemTokens: 'characters to add:',
         loading: 'loading…', running: 'running…', done: (ms, code) => `exit ${code} · ${ms} ms`,
         files: 'Flags that take files or folders run on your own machine: ',
+        withFiles: (l) => `; so do ${l}, which work only beside them (training writes a checkpoint file)`,
         mpi: 'Chapter 9 runs attention across processes with MPI (mpirun): it needs several processes and a network, so it is not in the page. Build it with make and run make chapter9.',
         cell: (q, k, w) => `query ${q}, key ${k}\nweight ${w}`,
         heatmapOf: (name) => `${name} (from --dump)`, head: (l, h) => `layer ${l}, head ${h}`,
@@ -25,6 +26,7 @@ const UI = {
         poemFirst: '诗的第一句：', poemTokens: '续写字数：',
         loading: '加载中……', running: '运行中……', done: (ms, code) => `退出码 ${code} · ${ms} 毫秒`,
         files: '读写文件或文件夹的参数请在自己的电脑上运行：',
+        withFiles: (l) => `；只能和它们一起用的 ${l} 也是（训练要写检查点文件）`,
         mpi: '第 9 章用 MPI（mpirun）把注意力分到多个进程上计算：需要多个进程和网络，所以不在本页。请用 make 构建，再运行 make chapter9。',
         cell: (q, k, w) => `查询 ${q}，键 ${k}\n权重 ${w}`,
         heatmapOf: (name) => `${name}（来自 --dump）`, head: (l, h) => `第 ${l} 层，第 ${h} 个头`,
@@ -145,6 +147,11 @@ function parseHelp(text) {
     return { about, flags };
 }
 const NOT_IN_FORM = new Set(['--help', '--lang', '--dump']);
+// flags that take no file but work only beside one the page cannot give: chapter 13's
+// training (--train-steps, --stop-at and --resume write --save's checkpoint; --bench reads
+// --batch-tokens). The program refuses them alone, with its sentence; the page lists them
+// with the file flags instead of offering them.
+const NEEDS_FILE = { 13: new Set(['--train-steps', '--stop-at', '--resume', '--bench']) };
 const isFileFlag = (f) => f.metavar === 'FILE' || f.metavar === 'DIR';
 const formValues = {}; // chapter -> { flag: value }
 
@@ -172,10 +179,11 @@ async function showChapter(n) {
     const form = $('flags');
     form.textContent = '';
     const values = (formValues[n] = formValues[n] || {});
-    const files = [];
+    const files = [], besideFiles = [];
     for (const f of help.flags) {
         if (NOT_IN_FORM.has(f.name)) continue;
         if (isFileFlag(f)) { files.push(f.name); continue; }
+        if (NEEDS_FILE[n] && NEEDS_FILE[n].has(f.name)) { besideFiles.push(f.name); continue; }
         const label = document.createElement('label');
         label.title = f.help;
         const input = document.createElement('input');
@@ -197,7 +205,10 @@ async function showChapter(n) {
         label.append(' ', h);
         form.appendChild(label);
     }
-    if (files.length) form.appendChild(Object.assign(document.createElement('span'), { className: 'help', textContent: t('files') + files.join(', ') }));
+    if (files.length) {
+        const note = t('files') + files.join(', ') + (besideFiles.length ? t('withFiles', besideFiles.join(', ')) : '');
+        form.appendChild(Object.assign(document.createElement('span'), { className: 'help files', textContent: note }));
+    }
     showSources(n, null);
     $('status').textContent = '';
 }
