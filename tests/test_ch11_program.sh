@@ -328,6 +328,8 @@ poke_value() { # FILE INDEX BYTES: one float32 of a .npy
 cp "$F/gqa/x.npy" "$TMP/x_nan.npy"; poke_value "$TMP/x_nan.npy" 5 '\000\000\300\177'
 bad_runtime "x_nan.npy holds NaN at flat index 5: the attention needs finite numbers" "NaN in --input" \
     --input "$TMP/x_nan.npy" --weights "$F/gqa" --n-heads 4
+bad_runtime "x_nan.npy 含有 NaN（展平下标 5）：注意力需要有限的数" "NaN in --input, in Chinese" \
+    --input "$TMP/x_nan.npy" --weights "$F/gqa" --n-heads 4 --lang zh
 fresh_weights; poke_value "$W/wv.npy" 3 '\000\000\200\177'
 bad_runtime "wv.npy holds inf at flat index 3" "inf in wv.npy" --input "$F/gqa/x.npy" --weights "$W" --n-heads 4
 

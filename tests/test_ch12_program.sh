@@ -179,10 +179,17 @@ bad 1 "--q $FX/prog_q.npy (1, 2, 40, 8), --k $TMP/k1.npy (1, 1, 40, 8) and --v $
 run "$P" --q $FX/prog_q.npy --k $FX/basic_k.npy --v $FX/basic_v.npy
 expect_runtime_error "--q $FX/prog_q.npy (1, 2, 40, 8) and --k $FX/basic_k.npy" "narrated: q and k of different widths"
 expect_no_stdout "narrated: q and k of different widths, said before the title"
-bad 1 "grad_output holds NaN" "NaN in grad_output" --q $F8/nf_knan_q.npy --k $F8/nf_knan_q.npy --v $F8/nf_knan_q.npy \
-    --grad-output $F8/nf_knan_k.npy
-bad 1 "key holds NaN" "NaN in k" --q $F8/nf_knan_q.npy --k $F8/nf_knan_k.npy --v $F8/nf_knan_v.npy
-bad 1 "query holds inf" "inf in q" --q $F8/nf_qinf_q.npy --k $F8/nf_qinf_k.npy --v $F8/nf_qinf_v.npy
+# a file with a NaN or an infinity: the file named, and where (nf_knan_k.npy's NaN is element
+# 405, nf_qinf_q.npy's inf element 161, as scripts/golden/ch08.py placed them)
+bad 1 "$F8/nf_knan_k.npy holds NaN at flat index 405: the backward needs finite numbers" "NaN in --grad-output" \
+    --q $F8/nf_knan_q.npy --k $F8/nf_knan_q.npy --v $F8/nf_knan_q.npy --grad-output $F8/nf_knan_k.npy
+bad 1 "$F8/nf_knan_k.npy holds NaN at flat index 405" "NaN in --k" --q $F8/nf_knan_q.npy --k $F8/nf_knan_k.npy \
+    --v $F8/nf_knan_v.npy
+bad 1 "$F8/nf_qinf_q.npy holds inf at flat index 161" "inf in --q" --q $F8/nf_qinf_q.npy --k $F8/nf_qinf_k.npy \
+    --v $F8/nf_qinf_v.npy
+run "$P" --q $F8/nf_qinf_q.npy --k $F8/nf_qinf_k.npy --v $F8/nf_qinf_v.npy --lang zh
+expect_runtime_error "$F8/nf_qinf_q.npy 含有 inf（展平下标 161）：反向传播需要有限的数" "inf in --q, in Chinese"
+expect_no_stdout "inf in --q: said before the title"
 for flag in "--seq-len 5" "--d-k 4" "--heads 1" "--batch 1"; do
     # shellcheck disable=SC2086
     bad 2 "${flag%% *} does not apply with --q, --k and --v, whose files give every size" "--q/--k/--v refuse $flag" \

@@ -18,9 +18,10 @@ static LlamaRun from_defaults(const Args *a, const LlamaFlags *f) {
     return r;
 }
 
-/* freqs_cos.npy and freqs_sin.npy of the folder, (>= T, head_dim / 2), cut to T rows. */
-static void check_finite(const char *file, const Tensor *x);
+/* A NaN or an infinity in a file is refused: every row it reaches would be NaN. */
+#define NEEDS_FINITE "the attention needs finite numbers"
 
+/* freqs_cos.npy and freqs_sin.npy of the folder, (>= T, head_dim / 2), cut to T rows. */
 static bool load_freqs(const char *dir, int64_t T, int64_t half, FreqsCis *f) {
     char cs[T_SHAPE_STR], ss[T_SHAPE_STR];
     Tensor *cos = state_load_optional(dir, "freqs_cos"), *sin = state_load_optional(dir, "freqs_sin");
@@ -30,21 +31,11 @@ static bool load_freqs(const char *dir, int64_t T, int64_t half, FreqsCis *f) {
     if (!t_same_shape(cos, sin) || cos->ndim != 2 || cos->shape[0] < T || cos->shape[1] != half)
         t_error(t_tr("%s: freqs_cos.npy %s and freqs_sin.npy %s must both be (T, head_dim / 2) = (%lld, %lld)"), dir,
                 t_shape_str(cos, cs), t_shape_str(sin, ss), (long long)T, (long long)half);
-    check_finite(dir, cos);  /* the folder's tables */
-    check_finite(dir, sin);
+    require_finite_file(dir, cos, NEEDS_FINITE);  /* the folder's tables */
+    require_finite_file(dir, sin, NEEDS_FINITE);
     f->cos = t_slice(cos, 0, 0, T);
     f->sin = t_slice(sin, 0, 0, T);
     return true;
-}
-
-/* A NaN or an infinity in a file is refused: every row it reaches would be NaN. */
-static void check_finite(const char *file, const Tensor *x) {
-    const Tensor *c = t_contiguous(x);  /* a copy only when x is a strided view */
-    const float *d = t_numel(c) > 0 ? t_data(c) : NULL;
-    for (int64_t i = 0; i < t_numel(c); i++)
-        if (!isfinite(d[i]))
-            t_error(t_tr("%s holds %s at flat index %lld: the attention needs finite numbers"), file,
-                    d[i] != d[i] ? "NaN" : d[i] > 0 ? "inf" : "-inf", (long long)i);
 }
 
 static LlamaRun from_files(const Args *a, const LlamaFlags *f) {
@@ -54,7 +45,7 @@ static LlamaRun from_files(const Args *a, const LlamaFlags *f) {
     if (r.x->ndim != 3 || t_numel(r.x) == 0)
         t_error(t_tr("%s has shape %s but --input must be (bsz, seqlen, dim) with every size at least 1"), a->input,
                 t_shape_str(r.x, xs));
-    check_finite(a->input, r.x);
+    require_finite_file(a->input, r.x, NEEDS_FINITE);
     int64_t T = r.x->shape[1], dim = r.x->shape[2];
     Tensor *wq = state_load(a->weights, "wq"), *wk = state_load(a->weights, "wk");
     Tensor *wv = state_load(a->weights, "wv"), *wo = state_load(a->weights, "wo");
@@ -63,7 +54,7 @@ static LlamaRun from_files(const Args *a, const LlamaFlags *f) {
     for (int i = 0; i < 4; i++) {
         char path[1024];
         snprintf(path, sizeof path, "%s/%s", a->weights, names[i]);
-        check_finite(path, w[i]);
+        require_finite_file(path, w[i], NEEDS_FINITE);
     }
     int64_t hd = dim / f->n_heads;  /* self.head_dim = args.dim // args.n_heads */
     int64_t n_kv_heads = f->n_kv_heads;

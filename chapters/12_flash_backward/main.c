@@ -103,8 +103,9 @@ static bool reference_fits(const Tensor *q, const Tensor *k) {
 /* ---- the inputs ------------------------------------------------------------------------------ */
 
 /* The backward's own rules on the files, after chapter 1's (load_qkv_files): the same leading
- * dims everywhere (the backward of a broadcast is left out), and --grad-output the output's shape.
- * Said before any output, in the run's language, naming the files (the library checks them again). */
+ * dims everywhere (the backward of a broadcast is left out), --grad-output the output's shape,
+ * and finite numbers in every file. Said before any output, in the run's language, naming the
+ * files (the library checks them again, naming its arguments). */
 static void check_backward_files(const Args *args, const Tensor *q, const Tensor *k, const Tensor *v,
                                  const Tensor *dout) {
     char s0[T_SHAPE_STR], s1[T_SHAPE_STR], s2[T_SHAPE_STR];
@@ -115,6 +116,10 @@ static void check_backward_files(const Args *args, const Tensor *q, const Tensor
         t_error(tr("--q %s %s, --k %s %s and --v %s %s must have the same leading dims (the backward of a "
                    "broadcast is left out: expand them first)"),
                 args->q, t_shape_str(q, s0), args->k, t_shape_str(k, s1), args->v, t_shape_str(v, s2));
+    const char *file[4] = {args->q, args->k, args->v, grad_output_file};
+    const Tensor *x[4] = {q, k, v, dout};
+    for (int i = 0; i < 4; i++)
+        if (file[i]) require_finite_file(file[i], x[i], "the backward needs finite numbers");
     if (!grad_output_file) return;
     bool ok = dout->ndim == q->ndim && t_size(dout, -2) == t_size(q, -2) && t_size(dout, -1) == t_size(v, -1);
     for (int i = 0; ok && i < q->ndim - 2; i++) ok = dout->shape[i] == q->shape[i];

@@ -135,6 +135,7 @@ const LangPair chapter12_zh[] = {
     /* the backward's errors about the files (exit 1) */
     {"%s: %s holds %s at flat index %lld: the backward needs finite numbers",
      "%s：%s 含有 %s（展平下标 %lld）：反向传播需要有限的数"},
+    {"the backward needs finite numbers", "反向传播需要有限的数"},
     {"%s: query %s, key %s and value %s must have the same leading dims (the backward of a broadcast is left out: "
      "expand them first)",
      "%s：查询 %s、键 %s 和值 %s 的前面几维必须相同（这里不做广播的反向传播：先把它们 expand）"},

@@ -111,6 +111,7 @@ const LangPair lang_common_zh[] = {
     {"it is a socket", "它是一个套接字"},
     {"it is a FIFO that no process has open for reading", "它是一个没有进程在读的 FIFO"},
     {"out of memory", "内存不足"},
+    {"%s holds %s at flat index %lld: %s", "%s 含有 %s（展平下标 %lld）：%s"},
     {"it is a symbolic link to a file that does not exist", "它是一个指向不存在的文件的符号链接"},
     {"it is a directory", "它是一个文件夹"},
     {"the name ends with '/', which names a directory", "名字以 '/' 结尾，那是文件夹的名字"},

@@ -1,6 +1,8 @@
 /* qkv_files.c — --q, --k and --v loaded and checked, in the run's language (qkv_files.h). */
 #include "common/program/qkv_files.h"
 
+#include <math.h>
+
 #include "common/error.h"
 #include "common/npy.h"
 #include "common/program/lang.h"
@@ -49,4 +51,13 @@ void load_qkv_files(const Args *args, Tensor **query, Tensor **key, Tensor **val
     *key = npy_load(args->k);   /* (..., S, d_k) */
     *value = npy_load(args->v); /* (..., S, d_v) */
     check_loaded_shapes(args, *query, *key, *value);
+}
+
+void require_finite_file(const char *file, const Tensor *x, const char *reason) {
+    const Tensor *c = t_contiguous(x); /* a copy only when x is a strided view */
+    const float *d = t_numel(c) > 0 ? t_data(c) : NULL;
+    for (int64_t i = 0; i < t_numel(c); i++)
+        if (!isfinite(d[i]))
+            t_error(tr("%s holds %s at flat index %lld: %s"), file, d[i] != d[i] ? "NaN" : d[i] > 0 ? "inf" : "-inf",
+                    (long long)i, tr(reason));
 }

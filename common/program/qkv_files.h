@@ -13,4 +13,9 @@
  * cannot make one attention call. */
 void load_qkv_files(const Args *args, Tensor **query, Tensor **key, Tensor **value);
 
+/* A NaN or an infinity in a loaded file is refused before any work (chapters 11, 12):
+ * "FILE holds NaN at flat index I: REASON", REASON an English sentence with its pair in
+ * the chapter's table (tr), e.g. "the backward needs finite numbers". Exit 1. */
+void require_finite_file(const char *file, const Tensor *x, const char *reason);
+
 #endif
