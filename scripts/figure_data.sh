@@ -15,4 +15,4 @@ case $1 in /*) npyinfo=$1 ;; *) npyinfo=$(pwd)/$1 ;; esac
 cd "$2" || exit 1
 set -- *.npy
 [ -e "$1" ] || { echo "figure_data.sh: no .npy files in $(pwd)" >&2; exit 1; }
-"$npyinfo" --print "$@"
+"$npyinfo" --lang en --print "$@"  # (the committed text is English whatever the locale)

@@ -4,6 +4,8 @@
  *     npyinfo --print FILE...              the same, then the tensor itself
  *     npyinfo --compare A B [RTOL [ATOL]]  same shape and |a - b| <= ATOL + RTOL * |b|
  *                                          everywhere (torch.allclose; defaults 1e-05, 1e-08)
+ *     --lang en|zh                          its sentences in English or Chinese (without it:
+ *                                          LC_ALL, LC_MESSAGES, LANG, as the chapters)
  *
  * A file that cannot be read ends the program with one line on stderr that
  * names it and says why, and exit status 1; so do two files that are not
@@ -20,24 +22,58 @@
 #include "common/npy.h"
 #include "common/print.h"
 #include "common/program/budget.h"
+#include "common/program/lang.h"
 #include "common/program/out.h"
 #include "common/tensor.h"
 
+#define USAGE                                                                    \
+    "usage: npyinfo [--print] FILE...\n"                                          \
+    "       npyinfo --compare A B [RTOL [ATOL]]\n"                                \
+    "  Show the shape of each .npy file (as loaded: float32, C order).\n"         \
+    "  --print     also print the values\n"                                       \
+    "  --compare   exit 0 when A and B have the same shape and\n"                 \
+    "              |a - b| <= ATOL + RTOL * |b| everywhere (torch.allclose;\n"    \
+    "              RTOL 1e-05 and ATOL 1e-08 by default), else 1\n"               \
+    "  --lang      en|zh: the language of its sentences (without it: LC_ALL,\n"   \
+    "              LC_MESSAGES, LANG; zh... is Chinese)\n"                        \
+    "  --help      show this help\n"
+
+/* Its sentences in Chinese (--lang zh); the .npy loader's come from common/program. */
+static const LangPair npyinfo_zh[] = {
+    {USAGE, "用法：npyinfo [--print] 文件...\n"
+            "      npyinfo --compare A B [RTOL [ATOL]]\n"
+            "  显示每个 .npy 文件的形状（按载入后的样子：float32，C 顺序）。\n"
+            "  --print     同时打印其中的数值\n"
+            "  --compare   A 和 B 形状相同、并且处处 |a - b| <= ATOL + RTOL * |b|\n"
+            "              （torch.allclose；RTOL 默认 1e-05，ATOL 默认 1e-08）时退出码为 0，否则为 1\n"
+            "  --lang      en|zh：输出的语言（不给时看 LC_ALL、LC_MESSAGES、LANG；\n"
+            "              以 zh 开头为中文）\n"
+            "  --help      显示本帮助\n"},
+    {"npyinfo: %s (try --help)\n", "npyinfo：%s（见 --help）\n"},
+    {"npyinfo: unknown option '%s' (try --help)\n", "npyinfo：未知的选项 '%s'（见 --help）\n"},
+    {"--compare and --print do not go together", "--compare 和 --print 不能一起用"},
+    {"--compare takes two files and optionally RTOL and ATOL", "--compare 需要两个文件，可再加 RTOL 和 ATOL"},
+    {"no file given (usage: npyinfo [--print] FILE...)", "没有给文件（用法：npyinfo [--print] 文件...）"},
+    {"npyinfo: --compare: %s '%s' is not a number >= 0 (try --help)\n",
+     "npyinfo：--compare：%s '%s' 不是 >= 0 的数（见 --help）\n"},
+    {"npyinfo: %s and %s differ in shape: %s vs %s\n", "npyinfo：%s 和 %s 形状不同：%s 对 %s\n"},
+    {"npyinfo: %s and %s differ: %lld of %lld elements are not close (rtol %g, atol %g); first at %s: %.8g vs "
+     "%.8g; max |a - b| = %.3g\n",
+     "npyinfo：%s 和 %s 不同：%lld 个元素（共 %lld 个）不接近（rtol %g，atol %g）；第一个在 %s：%.8g 对 "
+     "%.8g；最大 |a - b| = %.3g\n"},
+    {"%s and %s are close: shape %s, max |a - b| = %.3g (rtol %g, atol %g)\n",
+     "%s 和 %s 接近：形状 %s，最大 |a - b| = %.3g（rtol %g，atol %g）\n"},
+    {"%s: shape %s, float32\n", "%s：形状 %s，float32\n"},
+    {NULL, NULL}};
+
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: npyinfo [--print] FILE...\n"
-               "       npyinfo --compare A B [RTOL [ATOL]]\n"
-               "  Show the shape of each .npy file (as loaded: float32, C order).\n"
-               "  --print     also print the values\n"
-               "  --compare   exit 0 when A and B have the same shape and\n"
-               "              |a - b| <= ATOL + RTOL * |b| everywhere (torch.allclose;\n"
-               "              RTOL 1e-05 and ATOL 1e-08 by default), else 1\n"
-               "  --help      show this help\n");
+    fputs(tr(USAGE), f);
 }
 
 static int usage_error(const char *what)
 {
-    fprintf(stderr, "npyinfo: %s (try --help)\n", what);
+    fprintf(stderr, tr("npyinfo: %s (try --help)\n"), tr(what));
     return EXIT_USAGE;
 }
 
@@ -76,7 +112,7 @@ static int compare(const char *pa, const char *pb, double rtol, double atol)
     double max_diff = 0.0;
 
     if (!t_same_shape(a, b)) {
-        fprintf(stderr, "npyinfo: %s and %s differ in shape: %s vs %s\n", pa, pb,
+        fprintf(stderr, tr("npyinfo: %s and %s differ in shape: %s vs %s\n"), pa, pb,
                 t_shape_str(a, sa), t_shape_str(b, sb));
         return EXIT_RUNTIME;
     }
@@ -95,14 +131,14 @@ static int compare(const char *pa, const char *pb, double rtol, double atol)
     }
     if (bad) {
         fprintf(stderr,
-                "npyinfo: %s and %s differ: %lld of %lld elements are not close (rtol %g, atol %g); "
-                "first at %s: %.8g vs %.8g; max |a - b| = %.3g\n",
+                tr("npyinfo: %s and %s differ: %lld of %lld elements are not close (rtol %g, atol %g); first at "
+                   "%s: %.8g vs %.8g; max |a - b| = %.3g\n"),
                 pa, pb, (long long)bad, (long long)n, rtol, atol,
                 index_str(a, first, where, sizeof where), (double)t_flat_get(a, first),
                 (double)t_flat_get(b, first), max_diff);
         return EXIT_RUNTIME;
     }
-    printf("%s and %s are close: shape %s, max |a - b| = %.3g (rtol %g, atol %g)\n", pa, pb,
+    printf(tr("%s and %s are close: shape %s, max |a - b| = %.3g (rtol %g, atol %g)\n"), pa, pb,
            t_shape_str(a, sa), max_diff, rtol, atol);
     return EXIT_OK;
 }
@@ -119,9 +155,14 @@ int main(int argc, char **argv)
     const char *file_args[4];
 
     t_set_program_name("npyinfo");
+    lang_add(npyinfo_zh);
+    lang_set(lang_from_argv(argc, argv)); /* --lang, else the environment's, as the chapters */
+    t_set_error_label(tr("error"));
+    t_set_translator(tr); /* the .npy loader's sentences too */
     out_run_begin(); /* standard output is checked at exit: lost output is exit 1 and a sentence */
     for (i = 1; i < argc; i++) {
         const char *a = argv[i];
+        Lang l;
         if (is_file_arg(a, i, dashdash)) {
             if (files < 4) file_args[files] = a;
             files++;
@@ -134,8 +175,15 @@ int main(int argc, char **argv)
             print_values = 1;
         } else if (strcmp(a, "--compare") == 0) {
             do_compare = 1;
+        } else if (strcmp(a, "--lang") == 0 || strncmp(a, "--lang=", 7) == 0) {
+            const char *v = a[6] == '=' ? a + 7 : i + 1 < argc ? argv[++i] : NULL;
+            char msg[160];
+            if (v && lang_parse(v, &l)) continue; /* (set above) */
+            if (v) snprintf(msg, sizeof msg, tr("%s %s: must be en or zh"), "--lang", *v ? v : "''");
+            else snprintf(msg, sizeof msg, tr("flag '%s' needs a value"), "--lang");
+            return usage_error(msg);
         } else {
-            fprintf(stderr, "npyinfo: unknown option '%s' (try --help)\n", a);
+            fprintf(stderr, tr("npyinfo: unknown option '%s' (try --help)\n"), a);
             return EXIT_USAGE;
         }
     }
@@ -152,12 +200,12 @@ int main(int argc, char **argv)
         if (files < 2 || files > 4)
             return usage_error("--compare takes two files and optionally RTOL and ATOL");
         if (files >= 3 && parse_tol(file_args[2], &rtol) != 0) {
-            fprintf(stderr, "npyinfo: --compare: RTOL '%s' is not a number >= 0 (try --help)\n",
+            fprintf(stderr, tr("npyinfo: --compare: %s '%s' is not a number >= 0 (try --help)\n"), "RTOL",
                     file_args[2]);
             return EXIT_USAGE;
         }
         if (files >= 4 && parse_tol(file_args[3], &atol) != 0) {
-            fprintf(stderr, "npyinfo: --compare: ATOL '%s' is not a number >= 0 (try --help)\n",
+            fprintf(stderr, tr("npyinfo: --compare: %s '%s' is not a number >= 0 (try --help)\n"), "ATOL",
                     file_args[3]);
             return EXIT_USAGE;
         }
@@ -172,10 +220,13 @@ int main(int argc, char **argv)
         const char *a = argv[i];
         char shape[T_SHAPE_STR];
         Tensor *x;
-        if (!is_file_arg(a, i, dashdash)) continue;
+        if (!is_file_arg(a, i, dashdash)) {
+            if (strcmp(a, "--lang") == 0 && !(dashdash && i > dashdash)) i++; /* its value is no file */
+            continue;
+        }
         t_scope_begin();
         x = npy_load(a);   /* a bad file: one sentence on stderr, exit 1 */
-        printf("%s: shape %s, float32\n", a, t_shape_str(x, shape));
+        printf(tr("%s: shape %s, float32\n"), a, t_shape_str(x, shape));
         if (print_values) t_print(x);
         t_scope_end();
     }

@@ -12,10 +12,15 @@
 # option, is a usage error (exit 2, one line on stderr), and so is a bad
 # ATTN_MAX_BYTES; standard output that cannot be written (/dev/full, closed)
 # is exit 1 and one line. --compare says whether two files are close (exit 0)
-# or not (exit 1, one line).
+# or not (exit 1, one line). --lang zh (or a zh locale) says all of it in
+# Chinese, as the chapters do. Then randnpy (the tests' random .npy maker, in
+# chapter 8's README): a file all or nothing, its usage errors exit 2 with one
+# line, a file it cannot write exit 1, --lang as npyinfo's.
 # Prints one line per failing check and ends with
 #     test_npyinfo: N passed, M failed
 set -u
+LC_ALL=C   # English unless a check asks for Chinese
+export LC_ALL
 
 prog=${1:-${BUILD:-build}/npyinfo}
 corpus=${CORPUS:-tests/corpus/npy}
@@ -194,6 +199,77 @@ if [ "$status" -eq 0 ] && grep -q usage "$tmp/out"; then
     pass
 else
     fail "--help: exit status $status (expected 0) and a usage text on stdout"
+fi
+
+# in Chinese: --lang zh, --lang=zh or the locale (LC_ALL first); --lang wins over the locale
+verdict() { # DESC: pass when the condition just tested held ($? is 0)
+    if [ $? -eq 0 ]; then pass; else fail "$1: exit status $status, stdout: $(cat "$tmp/out") stderr: $(cat "$tmp/err")"; fi
+}
+run --lang zh "$good"
+[ "$status" -eq 0 ] && has "$good：形状 (2, 3)，float32" "$tmp/out"
+verdict "--lang zh FILE: its shape in Chinese"
+LC_ALL=zh_CN.UTF-8 run "$good"
+[ "$status" -eq 0 ] && has "$good：形状 (2, 3)" "$tmp/out"
+verdict "LC_ALL=zh_CN.UTF-8 FILE: Chinese"
+LC_ALL=zh_CN.UTF-8 run --lang en "$good"
+[ "$status" -eq 0 ] && has "$good: shape (2, 3), float32" "$tmp/out"
+verdict "--lang en wins over a Chinese locale"
+run --lang=zh "$bad"
+[ "$status" -eq 1 ] && lines "$tmp/err" && [ "$n" -eq 1 ] && has "npyinfo：错误：$bad" "$tmp/err"
+verdict "--lang=zh with a bad file: one Chinese sentence naming it, exit 1"
+run --lang zh --compare "$tmp/seven.npy" "$good" 0 0.5
+[ "$status" -eq 1 ] && lines "$tmp/err" && [ "$n" -eq 1 ] && has "不接近" "$tmp/err" && has "[1, 2]" "$tmp/err"
+verdict "--lang zh --compare of different matrices: exit 1, in Chinese"
+run --lang zh --compare "$good" "$good" abc
+[ "$status" -eq 2 ] && has "RTOL 'abc' 不是 >= 0 的数" "$tmp/err"
+verdict "--lang zh --compare RTOL abc: exit 2, in Chinese"
+run --lang zh --help
+[ "$status" -eq 0 ] && has "用法：npyinfo" "$tmp/out" && has "--lang" "$tmp/out"
+verdict "--lang zh --help: the usage in Chinese"
+run --lang zh
+[ "$status" -eq 2 ] && lines "$tmp/err" && [ "$n" -eq 1 ] && has "没有给文件" "$tmp/err"
+verdict "--lang zh and no file: exit 2, one Chinese line"
+for l in "xx" ""; do
+    run --lang "$l" "$good"
+    [ "$status" -eq 2 ] && lines "$tmp/err" && [ "$n" -eq 1 ] && has "must be en or zh" "$tmp/err" && [ ! -s "$tmp/out" ]
+    verdict "--lang '$l': exit 2, one line"
+done
+run "$good" --lang
+[ "$status" -eq 2 ] && has "'--lang' needs a value" "$tmp/err"
+verdict "--lang without a value: exit 2, one line"
+run --lang zh -- "$good"
+[ "$status" -eq 0 ] && has "$good：形状" "$tmp/out"
+verdict "--lang zh -- FILE: the file after -- is read"
+
+# ---- randnpy ----
+rand=$(dirname "$prog")/randnpy
+if [ -x "$rand" ]; then
+    rrun() { ${RUNNER:-} "$rand" "$@" > "$tmp/out" 2> "$tmp/err"; status=$?; }
+    rrun 7 "$tmp/r1.npy" 2 3 4
+    [ "$status" -eq 0 ] && [ ! -s "$tmp/err" ] && "$prog" "$tmp/r1.npy" | grep -q "shape (2, 3, 4)"
+    verdict "randnpy SEED FILE 2 3 4: a (2, 3, 4) file"
+    rrun --lang zh 7 "$tmp/r2.npy" 2 3 4
+    [ "$status" -eq 0 ] && cmp -s "$tmp/r1.npy" "$tmp/r2.npy"
+    verdict "randnpy: the same seed, the same bytes (and --lang takes no part in them)"
+    for args in "7 $tmp/r3.npy 2 x" "7 $tmp/r3.npy 0" "7 $tmp/r3.npy 100001" "abc $tmp/r3.npy 2" "--std 0 7 $tmp/r3.npy 2" \
+        "--std x 7 $tmp/r3.npy 2" "7 $tmp/r3.npy" "7 $tmp/r3.npy 1 1 1 1 1 1 1 1 1" "--lang xx 7 $tmp/r3.npy 2" \
+        "7 $tmp/r3.npy 2 --lang"; do
+        # shellcheck disable=SC2086
+        rrun $args
+        [ "$status" -eq 2 ] && lines "$tmp/err" && [ "$n" -eq 1 ] && [ ! -e "$tmp/r3.npy" ]
+        verdict "randnpy $args: exit 2, one line, no file"
+    done
+    rrun --lang zh 7 "$tmp/r3.npy" 2 x
+    [ "$status" -eq 2 ] && has "randnpy：大小 'x' 不是 1 到 100000 之间的数" "$tmp/err"
+    verdict "randnpy --lang zh with a bad size: the sentence in Chinese"
+    LC_ALL=zh_CN.UTF-8 rrun 7 "$tmp/r3.npy"
+    [ "$status" -eq 2 ] && has "用法：randnpy" "$tmp/err"
+    verdict "randnpy in a Chinese locale, too few arguments: the usage in Chinese"
+    rrun 7 "$tmp/no/such/dir/r.npy" 2
+    [ "$status" -eq 1 ] && lines "$tmp/err" && [ "$n" -eq 1 ] && has "$tmp/no/such/dir/r.npy" "$tmp/err"
+    verdict "randnpy into a missing folder: exit 1, one line naming the file"
+else
+    fail "$rand is not an executable program"
 fi
 
 echo "test_npyinfo: $passed passed, $failed failed"

@@ -701,27 +701,13 @@ void cli_refuse_unused_seed(const Args *a, bool draws)
                                     "the files, and no dropout acts)"));
 }
 
-/* The language before the flags are parsed, so that their errors and --help speak
- * it: the last valid --lang of argv, else the environment's. */
-static Lang lang_of_argv(int argc, char **argv)
-{
-    Lang l = lang_from_env(), v;
-    int i;
-    for (i = 1; argv && i < argc && argv[i]; i++) {
-        if (strcmp(argv[i], "--") == 0) break;
-        if (strncmp(argv[i], "--lang=", 7) == 0 && lang_parse(argv[i] + 7, &v)) l = v;
-        else if (strcmp(argv[i], "--lang") == 0 && i + 1 < argc && lang_parse(argv[i + 1], &v)) l = v;
-    }
-    return l;
-}
-
 Args cli_parse(const CliSpec *spec, int argc, char **argv)
 {
     char err[512];
     Args a;
     int rc;
     if (spec) lang_add(spec->messages);
-    lang_set(lang_of_argv(argc, argv));
+    lang_set(lang_from_argv(argc, argv)); /* before the flags: their errors and --help speak it */
     t_set_program_name(program_name(spec));
     t_set_error_label(tr("error"));
     t_set_translator(tr); /* common/'s own sentences (the .npy loader's) in the run's language */

@@ -30,6 +30,16 @@ Lang lang_from_env(void) {
     return LANG_EN;
 }
 
+Lang lang_from_argv(int argc, char **argv) {
+    Lang l = lang_from_env(), v;
+    for (int i = 1; argv && i < argc && argv[i]; i++) {
+        if (strcmp(argv[i], "--") == 0) break;
+        if (strncmp(argv[i], "--lang=", 7) == 0 && lang_parse(argv[i] + 7, &v)) l = v;
+        else if (strcmp(argv[i], "--lang") == 0 && i + 1 < argc && lang_parse(argv[i + 1], &v)) l = v;
+    }
+    return l;
+}
+
 void lang_add(const LangPair *table) {
     int i;
     if (!table) return;

@@ -39,6 +39,11 @@ int lang_parse(const char *word, Lang *out);
  * first set and non-empty decides); "zh..." is Chinese, anything else English. */
 Lang lang_from_env(void);
 
+/* The language of a run before its flags are parsed, so that their errors and --help
+ * speak it: the last valid --lang of argv (--lang zh, --lang=zh; none after "--"),
+ * else lang_from_env(). A bad value is left to the flag parser to refuse. */
+Lang lang_from_argv(int argc, char **argv);
+
 /* Add a table (ended by {NULL, NULL}); the latest added is searched first.
  * Adding the same table twice does nothing. */
 void lang_add(const LangPair *table);
