@@ -406,6 +406,7 @@ def load_lib(path):
     lib.bench_last_error.restype = ctypes.c_char_p
     lib.bench_impl_name.restype = ctypes.c_char_p
     lib.bench_set_threads.argtypes = [ctypes.c_int]
+    lib.attn_register_tile.restype = ctypes.c_char_p
     return lib
 
 
@@ -528,6 +529,8 @@ def main():
     say("sgemm checked against a float64 product (numpy and torch, 5 shapes): %s"
         % ("right" if not failures else "WRONG"))
     say("torch threads %d; C flash threads: 1 (2 for flash x2)" % torch.get_num_threads())
+    say("C register tile: %s (the compiler's vector unit, chosen when built)"
+        % lib.attn_register_tile().decode())
     say("torch's fastest paths here: bmm%s"
         % ((" and " + sdpa_name) if sdpa_name else " (no scaled_dot_product_attention)"))
     say("allocator: 'default' and 'tuned' (mallopt M_MMAP_MAX=0,")
