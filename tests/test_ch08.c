@@ -573,6 +573,35 @@ static void test_attn_exp_is_expf_to_2_ulp(void) {
     CHECK_CLOSE(attn_exp(1.0f), 2.718281828, 3e-7);
 }
 
+/* attn_exp_row, in the loop the compiler vectorises (16 or 8 lanes, then the tail one
+ * at a time), gives the same bits as attn_exp one number at a time, at the edges too:
+ * NaN, ±inf, the clamps at -87 and 88 and just past them, -0, a subnormal; with a scale
+ * and a shift as chapter 12 passes them. (When its clamp and its zero were float
+ * compares, GCC kept the AVX2 loop scalar; as integer masks it vectorises.) */
+static void test_attn_exp_row_is_attn_exp_bit_for_bit(void) {
+    const float edge[] = {NAN, INFINITY, -INFINITY, -87.0f, -87.00001f, -86.99999f, 88.0f, 88.00001f, 87.99999f,
+                          -0.0f, 0.0f, 1e-40f, -1e-40f, 100.0f, -100.0f, 0.5f, -0.34657359f, 3e38f, -3e38f};
+    int ne = (int)(sizeof edge / sizeof edge[0]);
+    float x[103], y[103];
+    for (int i = 0; i < 103; i++) x[i] = i < ne ? edge[i] : -90.0f + 180.0f * (float)i / 103.0f;
+    const float scale[2] = {1.0f, 0.125f}, shift[2] = {0.0f, -2.5f};
+    for (int s = 0; s < 2; s++) {
+        memcpy(y, x, sizeof y);
+        attn_exp_row(y, 103, scale[s], shift[s]);
+        int same = 1;
+        for (int i = 0; i < 103; i++) {
+            float want = attn_exp(fmaf(x[i], scale[s], -shift[s]));
+            if (memcmp(&want, &y[i], sizeof want) != 0) {
+                CHECK_MSG(0, "attn_exp_row[%d] of %g (scale %g, shift %g): %g, attn_exp gives %g", i, (double)x[i],
+                          (double)scale[s], (double)shift[s], (double)y[i], (double)want);
+                same = 0;
+                break;
+            }
+        }
+        CHECK(same);
+    }
+}
+
 /* flash's 2^x for x <= 0: every 1021st float of [-126, 0], and every float of
  * [-0.5, -0.49], where the reduced argument f is near -1/2 and the polynomial is
  * furthest from 2^f. */
@@ -632,6 +661,7 @@ int main(void) {
     RUN(test_non_finite_slices_over_several_strips);
     RUN(test_online_row_update_non_finite);
     RUN(test_one_key_gives_its_value_exactly);
+    RUN(test_attn_exp_row_is_attn_exp_bit_for_bit);
     RUN(test_flash_tile_max_skips_padding_and_future_keys);
     RUN(test_causal_future_does_not_leak);
     RUN(test_same_result_every_call);

@@ -179,11 +179,23 @@ Tensor *attention_naive(const Tensor *query, const Tensor *key, const Tensor *va
 /* ---- the vector-friendly helpers of reordered (and of the later versions) ---- */
 
 /* exp(x) = 2^n · exp(r) with n = round(x / ln 2) and |r| <= ln2 / 2, exp(r) by a
- * degree-7 polynomial (Cephes' expf coefficients). Only +, *, fmaf, a compare and
- * moving bits, so a loop of it vectorises. */
+ * degree-7 polynomial (Cephes' expf coefficients). Only +, *, fmaf and moving bits, so
+ * a loop of it vectorises. The clamp to [-87, 88] (2^n a normal float) and the 0 below
+ * -87 are decided on the bits, as integers: a float compare may raise an FP exception,
+ * and without AVX-512's masks GCC then kept the loop scalar (a branch per number: the
+ * AVX2 build ran chapter 13's loss and chapter 12's exp one number at a time). With the
+ * sign bit cleared a float's bits order as its magnitude does; NaN is above 0x7f800000,
+ * and passes through as NaN. */
 static inline float fast_expf(float x) {
     const float magic = 12582912.0f;                           /* 1.5 · 2^23: adding it rounds to an integer */
-    float xc = x < -87.0f ? -87.0f : (x > 88.0f ? 88.0f : x);  /* keep 2^n a normal float */
+    union { float f; uint32_t u; } bits_x, bits_t, two_n, e;   /* unsigned: wraps, never overflows */
+    bits_x.f = x;
+    /* masks, all ones or all zeros: as selects GCC turned them into branches again */
+    uint32_t mag = bits_x.u & 0x7fffffffu, neg = 0u - (bits_x.u >> 31), num = 0u - (uint32_t)(mag <= 0x7f800000u);
+    uint32_t below = neg & num & (0u - (uint32_t)(mag > 0x42ae0000u));   /* x < -87 (-inf too): exp(x) is 0 */
+    uint32_t above = ~neg & num & (0u - (uint32_t)(mag > 0x42b00000u));  /* x > 88 (+inf too) */
+    bits_x.u = (below & 0xc2ae0000u) | (above & 0x42b00000u) | (~(below | above) & bits_x.u);
+    float xc = bits_x.f;                                       /* x clamped to [-87, 88]; NaN stays */
     float t = fmaf(xc, 1.44269504088896341f, magic);           /* x / ln 2 + magic */
     float n = t - magic;                                       /* round(x / ln 2)  */
     float r = fmaf(n, -0.693359375f, xc);                      /* r = x - n·ln 2, ln 2 in two parts */
@@ -195,10 +207,11 @@ static inline float fast_expf(float x) {
     poly = fmaf(poly, r, 1.6666665459e-1f);
     poly = fmaf(poly, r, 5.0000001201e-1f);
     float er = fmaf(poly, r * r, r) + 1.0f;                    /* exp(r) */
-    union { float f; uint32_t u; } bits_t, two_n;              /* unsigned: wraps, never overflows */
     bits_t.f = t;
     two_n.u = (bits_t.u - 0x4B400000u + 127u) << 23;           /* 2^n: n + 127 in the exponent bits */
-    return x < -87.0f ? 0.0f : er * two_n.f;                   /* exp(-inf) = 0: masked keys get weight 0 */
+    e.f = er * two_n.f;
+    e.u &= ~below;                                             /* exp(-inf) = 0: masked keys get weight 0 */
+    return e.f;
 }
 
 float attn_exp(float x) { return fast_expf(x); }
