@@ -4,12 +4,12 @@
  * the SwiGLU takes a sigmoid of every hidden activation twice (forward and backward).
  * libm's expf is a call per number and a running max or sum is one long chain, so the
  * loss alone took a quarter of a step in plain loops (perf record). These helpers take the
- * exp from chapter 8 (attn_exp_row: its polynomial, 16 at a time) and keep 16 or 64
- * partial maxima and sums, so the compiler uses every lane; this file is built like
- * chapter 8, -O3 -march=native. RoPE (one loop instead of chapter 11's tensor operations)
- * and AdamW's update are here for the same reason. Same numbers as expf, a sum in order
- * and the plain loops, to float rounding (tested; the loss and gradients are tested
- * against PyTorch's). */
+ * exp from chapter 8 (attn_exp_row: its polynomial, 16 numbers at a time with AVX-512, 8
+ * with AVX2) and keep 16 or 64 partial maxima and sums, so the compiler uses every lane;
+ * this file is built like chapter 8, -O3 -march=native. RoPE (one loop instead of chapter
+ * 11's tensor operations) and AdamW's update are here for the same reason. Same numbers as
+ * expf, a sum in order and the plain loops, to float rounding (tested; the loss and
+ * gradients are tested against PyTorch's). */
 #ifndef CH13_FAST_TRAIN_H
 #define CH13_FAST_TRAIN_H
 

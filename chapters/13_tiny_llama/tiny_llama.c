@@ -306,7 +306,7 @@ double cross_entropy(const Tensor *logits, const int32_t *targets, Tensor **dlog
                     (long long)(V - 1));
         float mx = row_max(zi, V);
         /* e = exp(z - max), in float as PyTorch's float32 log_softmax takes it, each once,
-         * through fast_train.c's row kernels (chapter 8's exp, sixteen at a time): this loss
+         * through fast_train.c's row kernels (chapter 8's exp, 16 or 8 at a time): this loss
          * over 2,500 characters was a quarter of a training step with expf and a running
          * sum. The gradient's softmax is e / sum, so e waits in dlogits' row. */
         float *di = d ? t_data(d) + i * V : row;
